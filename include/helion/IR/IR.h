@@ -1,0 +1,206 @@
+//===- helion/IR/IR.h - The tiled kernel IR ----------------------*- C++ -*-===//
+//
+// A kernel is a list of parameters (the function's tensors and scalars plus the
+// host variables its device code captures) and one or more top-level tile loops
+// (the launch grid). Loop bodies are statements over local variables; values are
+// expression trees. Nodes are immutable and shared: passes build new trees.
+//
+//   kernel softmax(x: tensor, out: tensor) {
+//     for %tm in tile(0, m) block_size=bs0 {          // grid loop
+//       let %values: [tm, all(a0)] = load x[tm, all]
+//       ...
+//       store out[tm, all] = ...
+//     }
+//   }
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "helion/IR/Types.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace helion::ir {
+
+struct Expr;
+struct Stmt;
+using ExprRef = std::shared_ptr<const Expr>;
+using StmtRef = std::shared_ptr<const Stmt>;
+
+enum class UnaryOp : uint8_t { Neg, Not, Exp, Log, Sqrt, Rsqrt, Tanh, Sigmoid, Abs };
+enum class BinaryOp : uint8_t {
+  Add, Sub, Mul, Div, Maximum, Minimum, Lt, Le, Gt, Ge, Eq, Ne, And, Or
+};
+enum class ReduceOp : uint8_t { Sum, Max, Min, Mean };
+
+const char* unaryOpName(UnaryOp op);   // "exp", "neg", ...
+const char* binaryOpName(BinaryOp op); // "add", "lt", ...
+const char* reduceOpName(ReduceOp op); // "sum", "amax", "amin", "mean"
+
+/// One subscript of a load or store, or of a view of a block.
+struct Index {
+  enum class Kind : uint8_t {
+    Tile,    ///< `x[tm]`: the tile variable `tile`
+    All,     ///< `x[hl::all]`: the whole dim
+    NewAxis, ///< `hl::newaxis`: inserts a dim of size one (no tensor dim consumed)
+    Scalar,  ///< an integer scalar expression (`x[i, tn]` with i from hl::grid)
+    Gather,  ///< a block of indices (`weight[idx[tb], te]`): its dims take this place
+    Flat,    ///< `x[tile]` with an N-D tile over `x.sizes()`, flattened (contiguous tensors)
+  };
+  Kind kind = Kind::All;
+  int tile = -1;  ///< Tile, Flat
+  ExprRef value;  ///< Scalar, Gather
+
+  static Index ofTile(int t) { return {Kind::Tile, t, nullptr}; }
+  static Index all() { return {Kind::All, -1, nullptr}; }
+  static Index newAxis() { return {Kind::NewAxis, -1, nullptr}; }
+  static Index scalar(ExprRef e) { return {Kind::Scalar, -1, std::move(e)}; }
+  static Index gather(ExprRef e) { return {Kind::Gather, -1, std::move(e)}; }
+  static Index flat(int t) { return {Kind::Flat, t, nullptr}; }
+};
+
+enum class ExprKind : uint8_t {
+  Const,      ///< number (`value`, `isInt`)
+  Param,      ///< a scalar kernel parameter (`param`)
+  Var,        ///< a local variable (`var`)
+  TileAttr,   ///< `tile.begin()/end()/block_size()/id()` (`tile`, `attr`)
+  TileIndex,  ///< `tile.index()`: the block [tile] of indices it covers
+  TensorSize, ///< `t.size(dim)` of tensor parameter `param`
+  Load,       ///< `param[indices...]`; `gatherAll` for `hl::load(t, {blocks...})`
+  Unary,      ///< `unary(operands[0])`
+  Binary,     ///< `binary(operands[0], operands[1])`
+  Where,      ///< `where(operands[0], operands[1], operands[2])`
+  Cast,       ///< `operands[0].to(castTo)`
+  Reduce,     ///< `reduce(operands[0], dim, keepdim)`
+  Full,       ///< `hl::full(shape, operands[0], castTo)` / `hl::zeros`
+  Arange,     ///< `hl::arange(shape[0])`
+  View,       ///< `operands[0][indices...]` with All / NewAxis
+  Transpose,  ///< `operands[0].transpose(dim, dim2)`
+  Reshape,    ///< `operands[0].reshape(shape)`
+  Dot,        ///< `hl::dot(a, b[, acc])`, `hl::addmm(acc, a, b)` as dot(a, b, acc)
+};
+
+enum class TileAttr : uint8_t { Begin, End, BlockSize, Id };
+
+/// A value. Fields beyond `kind`, `loc` and `type` are meaningful per kind (see ExprKind).
+/// `type` is filled in by the infer-types pass; the frontend leaves it empty.
+struct Expr {
+  ExprKind kind;
+  SourceLoc loc;
+  std::optional<BlockType> type;
+  std::vector<ExprRef> operands;
+
+  double value = 0;      // Const
+  bool isInt = false;    // Const
+  int param = -1;        // Param, TensorSize, Load
+  int var = -1;          // Var
+  int tile = -1;         // TileAttr, TileIndex
+  TileAttr attr = TileAttr::Begin;
+  int dim = 0, dim2 = 0; // TensorSize, Reduce, Transpose
+  bool keepdim = false;  // Reduce
+  UnaryOp unary = UnaryOp::Neg;
+  BinaryOp binary = BinaryOp::Add;
+  ReduceOp reduce = ReduceOp::Sum;
+  std::optional<ScalarType> castTo; // Cast, Full (nullopt: the value's type)
+  std::vector<Index> indices;       // Load, View
+  bool gatherAll = false;           // Load
+  std::vector<Dim> shape;           // Full, Arange, Reshape (Tile dims or One; Full dims)
+  std::vector<ExprRef> shapeSizes;  // Full/Arange/Reshape: integer sizes for non-tile entries
+};
+
+/// A tile variable, introduced by a tile loop: `for (auto tm : hl::tile(m))`.
+struct TileVar {
+  int id = -1;
+  std::string name;
+  SourceLoc loc;
+  ExprRef begin;           ///< integer scalar (Const 0 when omitted)
+  ExprRef end;             ///< integer scalar
+  int blockSize = -1;      ///< index into Kernel::blockSizes
+  bool isGrid = false;     ///< hl::grid: block size 1, the variable is a scalar index
+  int flatOfParam = -1;    ///< `hl::tile(t.sizes())`: flattened over numel(t)
+};
+
+/// One block size of the config (`block_sizes[i]`), or one fixed by the source.
+struct BlockSizeDecl {
+  int id = -1;
+  std::string name;        ///< tile variable or register_block_size variable
+  SourceLoc loc;
+  std::optional<int64_t> fixed; ///< set when the source fixes it (hl::block_size(b) with a constant)
+  int64_t min = 1, max = 1 << 20;
+  ExprRef sizeHint;        ///< the extent it tiles (for the default config)
+};
+
+/// A reduction axis: the `hl::all` dims that broadcasting shows to be one and the same
+/// (x.size(1) in `x[tm, hl::all]` and weight.size(0) in `weight[hl::all]`). Config key
+/// `reduction_loops[i]` chooses persistent (whole axis in registers) or looped.
+struct Axis {
+  int id = -1;
+  int param = -1, dim = -1; ///< first tensor dim seen on it (its extent at run time)
+  SourceLoc loc;
+};
+
+struct Var {
+  int id = -1;
+  std::string name;
+  SourceLoc loc;
+};
+
+enum class StmtKind : uint8_t {
+  Let,    ///< `auto v = value;` (declares `var`)
+  Assign, ///< `v = value;`
+  Store,  ///< `param[indices...] = value` / `hl::store(param, {blocks}, value[, mask])`
+  For,    ///< a tile loop over `tiles` (several for `hl::tile({m, n})`)
+};
+
+struct Stmt {
+  StmtKind kind;
+  SourceLoc loc;
+  int var = -1;                 // Let, Assign
+  ExprRef value;                // Let, Assign, Store
+  int param = -1;               // Store
+  std::vector<Index> indices;   // Store
+  bool gatherAll = false;       // Store
+  ExprRef mask;                 // Store (optional)
+  std::vector<int> tiles;       // For
+  std::vector<StmtRef> body;    // For
+};
+
+struct Param {
+  enum class Kind : uint8_t { Tensor, Scalar };
+  Kind kind = Kind::Tensor;
+  std::string name;
+  SourceLoc loc;
+  ScalarType scalarType = ScalarType::F64; ///< Scalar: the host type (double, int64_t, ...)
+  int rank = -1;                           ///< Tensor: known rank, -1 when generic
+  bool captured = false;                   ///< a host local, not a function parameter
+  bool specialized = false;                ///< Scalar from hl::specialize: a compile-time constant
+};
+
+struct Kernel {
+  std::string name;
+  SourceLoc loc;
+  std::vector<Param> params;
+  std::vector<TileVar> tiles;
+  std::vector<BlockSizeDecl> blockSizes;
+  std::vector<Axis> axes;       ///< filled by infer-types
+  std::vector<Var> vars;
+  std::vector<StmtRef> body;    ///< the top-level tile loops (StmtKind::For), in order
+
+  std::vector<std::string> paramNames() const;
+};
+
+// Builders used by the frontend and passes (they only fill fields; infer-types types them).
+ExprRef makeConst(double v, bool isInt, SourceLoc loc = {});
+ExprRef makeParamRef(int param, SourceLoc loc = {});
+ExprRef makeVarRef(int var, SourceLoc loc = {});
+ExprRef makeUnary(UnaryOp op, ExprRef a, SourceLoc loc = {});
+ExprRef makeBinary(BinaryOp op, ExprRef a, ExprRef b, SourceLoc loc = {});
+ExprRef makeCast(ExprRef a, ScalarType to, SourceLoc loc = {});
+ExprRef makeReduce(ReduceOp op, ExprRef a, int dim, bool keepdim, SourceLoc loc = {});
+ExprRef makeLoad(int param, std::vector<Index> indices, SourceLoc loc = {});
+/// A copy of `e` with `type` set (passes use it to rebuild typed trees).
+ExprRef withType(const ExprRef& e, BlockType type);
+ExprRef withOperands(const ExprRef& e, std::vector<ExprRef> operands);
+
+} // namespace helion::ir

@@ -1,0 +1,237 @@
+//===- Printer.cpp - Stable text form of the IR ----------------------------===//
+//
+// The text form is what lit tests check, so it is deterministic and compact:
+//
+//   kernel softmax(%x: tensor, %out: tensor captured, %m: i64 captured)
+//     block_sizes: bs0(tm, hint %m)
+//     axes: a0(x.size(1))
+//   for %tm in tile(0, %m) block bs0 {
+//     let %values : dtype(x)[tm, a0] = load %x[%tm, :]
+//   }
+//===----------------------------------------------------------------------===//
+#include "helion/IR/Printer.h"
+
+#include <sstream>
+
+namespace helion::ir {
+namespace {
+
+class Printer {
+public:
+  explicit Printer(const Kernel& k) : k_(k), names_(k.paramNames()) {}
+
+  std::string type(const BlockType& t) const {
+    std::string s = t.elem.str(names_) + "[";
+    for (size_t i = 0; i < t.dims.size(); ++i) {
+      if (i)
+        s += ", ";
+      const Dim& d = t.dims[i];
+      switch (d.kind) {
+      case Dim::Kind::Tile: s += tileName(d.tile); break;
+      case Dim::Kind::Full: s += "a" + std::to_string(d.axis); break;
+      case Dim::Kind::One: s += "1"; break;
+      }
+    }
+    return s + "]";
+  }
+
+  std::string tileName(int t) const {
+    if (t >= 0 && t < static_cast<int>(k_.tiles.size()))
+      return k_.tiles[t].name;
+    return "tile?" + std::to_string(t);
+  }
+
+  std::string paramName(int p) const {
+    if (p >= 0 && p < static_cast<int>(names_.size()))
+      return "%" + names_[p];
+    return "%param?" + std::to_string(p);
+  }
+
+  std::string varName(int v) const {
+    if (v >= 0 && v < static_cast<int>(k_.vars.size()))
+      return "%" + k_.vars[v].name + "." + std::to_string(v);
+    return "%var?" + std::to_string(v);
+  }
+
+  std::string index(const Index& i) const {
+    switch (i.kind) {
+    case Index::Kind::Tile: return "%" + tileName(i.tile);
+    case Index::Kind::All: return ":";
+    case Index::Kind::NewAxis: return "newaxis";
+    case Index::Kind::Scalar: return expr(*i.value);
+    case Index::Kind::Gather: return "gather(" + expr(*i.value) + ")";
+    case Index::Kind::Flat: return "flat(%" + tileName(i.tile) + ")";
+    }
+    return "?";
+  }
+
+  std::string indices(const std::vector<Index>& ix) const {
+    std::string s;
+    for (size_t i = 0; i < ix.size(); ++i)
+      s += (i ? ", " : "") + index(ix[i]);
+    return s;
+  }
+
+  std::string shape(const Expr& e) const {
+    std::string s = "[";
+    size_t sized = 0;
+    for (size_t i = 0; i < e.shape.size(); ++i) {
+      if (i)
+        s += ", ";
+      const Dim& d = e.shape[i];
+      if (d.kind == Dim::Kind::Tile)
+        s += tileName(d.tile);
+      else if (sized < e.shapeSizes.size())
+        s += expr(*e.shapeSizes[sized++]);
+      else
+        s += "1";
+    }
+    return s + "]";
+  }
+
+  std::string number(double v, bool isInt) const {
+    std::ostringstream os;
+    if (isInt)
+      os << static_cast<long long>(v);
+    else {
+      os.precision(17);
+      os << v;
+      std::string s = os.str();
+      if (s.find_first_of(".eEin") == std::string::npos)
+        s += ".0";
+      return s;
+    }
+    return os.str();
+  }
+
+  std::string expr(const Expr& e) const {
+    auto op = [&](size_t i) { return expr(*e.operands.at(i)); };
+    switch (e.kind) {
+    case ExprKind::Const: return number(e.value, e.isInt);
+    case ExprKind::Param: return paramName(e.param);
+    case ExprKind::Var: return varName(e.var);
+    case ExprKind::TileAttr: {
+      static const char* names[] = {"begin", "end", "block_size", "id"};
+      return "%" + tileName(e.tile) + "." + names[static_cast<int>(e.attr)];
+    }
+    case ExprKind::TileIndex: return "%" + tileName(e.tile) + ".index";
+    case ExprKind::TensorSize: return paramName(e.param) + ".size(" + std::to_string(e.dim) + ")";
+    case ExprKind::Load:
+      return std::string(e.gatherAll ? "load_gather " : "load ") + paramName(e.param) + "[" +
+             indices(e.indices) + "]";
+    case ExprKind::Unary: return std::string(unaryOpName(e.unary)) + "(" + op(0) + ")";
+    case ExprKind::Binary:
+      return std::string(binaryOpName(e.binary)) + "(" + op(0) + ", " + op(1) + ")";
+    case ExprKind::Where: return "where(" + op(0) + ", " + op(1) + ", " + op(2) + ")";
+    case ExprKind::Cast: return "cast<" + std::string(scalarTypeName(*e.castTo)) + ">(" + op(0) + ")";
+    case ExprKind::Reduce:
+      return std::string(reduceOpName(e.reduce)) + "(" + op(0) + ", dim=" + std::to_string(e.dim) +
+             (e.keepdim ? ", keepdim" : "") + ")";
+    case ExprKind::Full:
+      return "full(" + shape(e) + ", " + op(0) +
+             (e.castTo ? std::string(", ") + scalarTypeName(*e.castTo) : "") + ")";
+    case ExprKind::Arange: return "arange(" + shape(e) + ")";
+    case ExprKind::View: return op(0) + "[" + indices(e.indices) + "]";
+    case ExprKind::Transpose:
+      return op(0) + ".transpose(" + std::to_string(e.dim) + ", " + std::to_string(e.dim2) + ")";
+    case ExprKind::Reshape: return op(0) + ".reshape(" + shape(e) + ")";
+    case ExprKind::Dot:
+      return "dot(" + op(0) + ", " + op(1) + (e.operands.size() > 2 ? ", " + op(2) : "") + ")";
+    }
+    return "?";
+  }
+
+  void stmt(std::ostringstream& os, const Stmt& s, int depth) const {
+    std::string pad(2 * depth, ' ');
+    switch (s.kind) {
+    case StmtKind::Let:
+    case StmtKind::Assign: {
+      os << pad << (s.kind == StmtKind::Let ? "let " : "") << varName(s.var);
+      if (s.value->type)
+        os << " : " << type(*s.value->type);
+      os << " = " << expr(*s.value) << "\n";
+      return;
+    }
+    case StmtKind::Store:
+      os << pad << (s.gatherAll ? "store_scatter " : "store ") << paramName(s.param) << "["
+         << indices(s.indices) << "] = " << expr(*s.value);
+      if (s.mask)
+        os << " mask " << expr(*s.mask);
+      os << "\n";
+      return;
+    case StmtKind::For: {
+      os << pad << "for ";
+      for (size_t i = 0; i < s.tiles.size(); ++i) {
+        const TileVar& t = k_.tiles.at(s.tiles[i]);
+        os << (i ? ", " : "") << "%" << t.name << " in " << (t.isGrid ? "grid(" : "tile(")
+           << expr(*t.begin) << ", " << expr(*t.end) << ")";
+        if (t.flatOfParam >= 0)
+          os << " flat(" << paramName(t.flatOfParam) << ")";
+        if (!t.isGrid)
+          os << " block bs" << t.blockSize;
+      }
+      os << " {\n";
+      for (const StmtRef& b : s.body)
+        stmt(os, *b, depth + 1);
+      os << pad << "}\n";
+      return;
+    }
+    }
+  }
+
+  std::string kernel() const {
+    std::ostringstream os;
+    os << "kernel " << k_.name << "(";
+    for (size_t i = 0; i < k_.params.size(); ++i) {
+      const Param& p = k_.params[i];
+      os << (i ? ", " : "") << "%" << p.name << ": ";
+      if (p.kind == Param::Kind::Tensor) {
+        os << "tensor";
+        if (p.rank >= 0)
+          os << "<rank " << p.rank << ">";
+      } else {
+        os << scalarTypeName(p.scalarType);
+      }
+      if (p.captured)
+        os << " captured";
+      if (p.specialized)
+        os << " specialized";
+    }
+    os << ")\n";
+    if (!k_.blockSizes.empty()) {
+      os << "  block_sizes:";
+      for (const BlockSizeDecl& b : k_.blockSizes) {
+        os << " bs" << b.id << "(" << b.name;
+        if (b.fixed)
+          os << ", fixed " << *b.fixed;
+        if (b.sizeHint)
+          os << ", hint " << expr(*b.sizeHint);
+        os << ")";
+      }
+      os << "\n";
+    }
+    if (!k_.axes.empty()) {
+      os << "  axes:";
+      for (const Axis& a : k_.axes)
+        os << " a" << a.id << "(" << paramName(a.param) << ".size(" << a.dim << "))";
+      os << "\n";
+    }
+    for (const StmtRef& s : k_.body)
+      stmt(os, *s, 1);
+    return os.str();
+  }
+
+private:
+  const Kernel& k_;
+  std::vector<std::string> names_;
+};
+
+} // namespace
+
+std::string printKernel(const Kernel& kernel) { return Printer(kernel).kernel(); }
+std::string printExpr(const Kernel& kernel, const Expr& expr) { return Printer(kernel).expr(expr); }
+std::string printType(const Kernel& kernel, const BlockType& type) {
+  return Printer(kernel).type(type);
+}
+
+} // namespace helion::ir
