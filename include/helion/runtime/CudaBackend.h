@@ -1,0 +1,46 @@
+//===- helion/runtime/CudaBackend.h - CUDA memory for helion::Tensor -*- C++ -*-===//
+//
+// helion::Tensor (include/helion/hl.h) allocates and copies through a backend
+// per device type. This one uses cuMemAlloc / cuMemFree / cuMemcpy* of the
+// loaded driver (synchronous copies, ordered after kernels on the legacy
+// default stream), so that
+//   Tensor x = helion::empty({m, n}, hl::f32, helion::Device::cuda());
+//   Tensor y = x.to(helion::Device::cpu());
+// work. Linking helion_runtime installs it before main (a static initializer
+// the link keeps with -u helion_rt_install_cuda_backend); loadKernel installs
+// it too. Installing touches no driver: a binary starts without one.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstddef>
+
+namespace helion::rt {
+
+/// Registers the CUDA backend with helion::set_device_backend; idempotent.
+void installCudaBackend();
+
+/// The backend's operations, callable directly (device = CUDA device index).
+void* cudaAllocate(std::size_t bytes, int device);
+void cudaFree(void* ptr, int device);
+/// Synchronous copies host -> device, device -> host, device -> device.
+void cudaCopyToDevice(void* dst, int dstDevice, const void* src, std::size_t bytes);
+void cudaCopyToHost(void* dst, const void* src, int srcDevice, std::size_t bytes);
+void cudaCopyDeviceToDevice(void* dst, int dstDevice, const void* src, int srcDevice,
+                            std::size_t bytes);
+/// Sets `bytes` bytes at `ptr` to `value` (poisoning outputs before a test run).
+void cudaMemset(void* ptr, int device, unsigned char value, std::size_t bytes);
+
+}  // namespace helion::rt
+
+extern "C" {
+/// C entry points for generated kernels' C ABI (Python through ctypes).
+void helion_rt_install_cuda_backend(void);
+/// The message of the last runtime error caught at the C boundary on this
+/// thread, or "" (never null).
+const char* helion_rt_last_error(void);
+/// Records `message` as this thread's last error (for generated C wrappers).
+void helion_rt_set_last_error(const char* message);
+/// 0 on success, else -1 with helion_rt_last_error() set.
+int helion_rt_synchronize(void);
+}

@@ -1,0 +1,151 @@
+//===- Compile.cpp - NVRTC compilation to cubin ---------------------------===//
+
+#include "helion/runtime/Compile.h"
+
+#include "CompileCache.h"
+
+#include <nvrtc.h>
+
+#include <chrono>
+#include <memory>
+
+namespace helion::rt {
+namespace {
+
+/// RAII for an nvrtcProgram.
+struct Program {
+  nvrtcProgram handle = nullptr;
+  ~Program() {
+    if (handle)
+      nvrtcDestroyProgram(&handle);
+  }
+};
+
+void checkNvrtc(nvrtcResult result, const std::string& what, const std::string& programName) {
+  if (result != NVRTC_SUCCESS)
+    throw std::runtime_error("helion: " + what + " '" + programName +
+                             "': " + nvrtcGetErrorString(result));
+}
+
+std::string programLog(nvrtcProgram program) {
+  std::size_t size = 0;
+  if (nvrtcGetProgramLogSize(program, &size) != NVRTC_SUCCESS || size <= 1)
+    return {};
+  std::string log(size, '\0');
+  nvrtcGetProgramLog(program, log.data());
+  log.resize(size - 1);  // drop the terminating NUL
+  return log;
+}
+
+/// The device library's text, hashed once into every cache key.
+const std::string& deviceLibraryDigest() {
+  static const std::string digest = [] {
+    detail::KeyHasher hasher;
+    for (const EmbeddedHeader& header : deviceLibrary())
+      hasher.add(header.name).add(header.text);
+    return hasher.hex();
+  }();
+  return digest;
+}
+
+std::string cacheKey(const CompileRequest& request, const std::vector<std::string>& options) {
+  detail::KeyHasher hasher;
+  hasher.add("helionc-compile-v1").add(nvrtcVersion()).add(deviceLibraryDigest());
+  hasher.add(request.arch).add(request.source);
+  hasher.add(std::to_string(options.size()));
+  for (const std::string& option : options)
+    hasher.add(option);
+  hasher.add(std::to_string(request.nameExpressions.size()));
+  for (const std::string& name : request.nameExpressions)
+    hasher.add(name);
+  return hasher.hex();
+}
+
+CompiledProgram runNvrtc(const CompileRequest& request, const std::vector<std::string>& options) {
+  const std::string& name = request.programName;
+  std::vector<const char*> headerNames, headerTexts;
+  for (const EmbeddedHeader& header : deviceLibrary()) {
+    headerNames.push_back(header.name);
+    headerTexts.push_back(header.text);
+  }
+  Program program;
+  checkNvrtc(nvrtcCreateProgram(&program.handle, request.source.c_str(), name.c_str(),
+                                static_cast<int>(headerNames.size()), headerTexts.data(),
+                                headerNames.data()),
+             "creating NVRTC program", name);
+  for (const std::string& expression : request.nameExpressions)
+    checkNvrtc(nvrtcAddNameExpression(program.handle, expression.c_str()),
+               "adding name expression '" + expression + "' to", name);
+
+  std::vector<const char*> argv;
+  for (const std::string& option : options)
+    argv.push_back(option.c_str());
+  CompiledProgram out;
+  nvrtcResult result =
+      nvrtcCompileProgram(program.handle, static_cast<int>(argv.size()), argv.data());
+  out.log = programLog(program.handle);
+  if (result != NVRTC_SUCCESS)
+    throw CompileError("helion: compiling '" + name + "' for " + request.arch + " failed (" +
+                           nvrtcGetErrorString(result) + "):\n" + out.log,
+                       name, out.log);
+
+  std::size_t cubinSize = 0;
+  checkNvrtc(nvrtcGetCUBINSize(program.handle, &cubinSize), "getting the cubin of", name);
+  out.cubin.resize(cubinSize);
+  checkNvrtc(nvrtcGetCUBIN(program.handle, out.cubin.data()), "getting the cubin of", name);
+  if (cubinSize == 0)
+    throw CompileError("helion: compiling '" + name + "': NVRTC produced no cubin (is " +
+                           request.arch + " a real architecture, not compute_XX?)",
+                       name, out.log);
+
+  for (const std::string& expression : request.nameExpressions) {
+    const char* lowered = nullptr;
+    checkNvrtc(nvrtcGetLoweredName(program.handle, expression.c_str(), &lowered),
+               "lowering name expression '" + expression + "' of", name);
+    out.loweredNames[expression] = lowered;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string nvrtcVersion() {
+  int major = 0, minor = 0;
+  ::nvrtcVersion(&major, &minor);
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::vector<std::string> baseOptions(const std::string& arch) {
+  // -minimal drops texture/surface types, device-side launches and the runtime
+  // API declarations from NVRTC's built-in headers: ~15% off a small kernel.
+  return {"--gpu-architecture=" + arch, "-std=c++17", "-default-device", "-lineinfo", "-minimal"};
+}
+
+CompiledProgram compile(const CompileRequest& request) {
+  if (request.arch.empty())
+    throw std::invalid_argument("helion: compiling '" + request.programName +
+                                "': no target architecture given (expected e.g. sm_90a)");
+  std::vector<std::string> options = baseOptions(request.arch);
+  options.insert(options.end(), request.options.begin(), request.options.end());
+
+  auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  const bool useCache = cacheEnabled();
+  std::string key;
+  if (useCache) {
+    key = cacheKey(request, options);
+    if (std::optional<CompiledProgram> hit = detail::readCacheEntry(key)) {
+      hit->seconds = elapsed();
+      return std::move(*hit);
+    }
+  }
+  CompiledProgram program = runNvrtc(request, options);
+  program.seconds = elapsed();
+  if (useCache)
+    detail::writeCacheEntry(key, program);
+  return program;
+}
+
+}  // namespace helion::rt

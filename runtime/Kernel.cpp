@@ -1,0 +1,159 @@
+//===- Kernel.cpp - loading and launching kernels -------------------------===//
+
+#include "helion/runtime/Kernel.h"
+
+#include "CompileCache.h"
+#include "DriverApi.h"
+#include "helion/runtime/Compile.h"
+#include "helion/runtime/CudaBackend.h"
+
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+namespace helion::rt {
+namespace {
+
+using detail::driverApi;
+
+struct KernelTable {
+  std::mutex mutex;
+  std::unordered_map<std::string, std::unique_ptr<Kernel>> kernels;
+};
+
+KernelTable& kernelTable() {
+  static KernelTable* table = new KernelTable;  // leaked: kernels outlive static destructors
+  return *table;
+}
+
+std::mutex lastKernelMutex;
+std::string lastKernel;
+
+std::string kernelKey(const KernelSpec& spec, int device) {
+  detail::KeyHasher hasher;
+  hasher.add(spec.programName).add(spec.source).add(spec.nameExpression);
+  for (const std::string& option : spec.options)
+    hasher.add(option);
+  hasher.add(std::to_string(device));
+  return hasher.hex();
+}
+
+std::unique_ptr<Kernel> buildKernel(const KernelSpec& spec, int device) {
+  useDevice(device);
+  CompileRequest request{spec.source, spec.programName, {spec.nameExpression}, archFor(device),
+                         spec.options};
+  CompiledProgram program = compile(request);
+  const std::string what = "loading kernel '" + spec.nameExpression + "' from " + spec.programName;
+  const detail::DriverApi& api = driverApi();
+  CUmodule module = nullptr;
+  checkCuda(api.cuModuleLoadData(&module, program.cubin.data()), what);
+  const std::string& lowered = program.loweredNames.at(spec.nameExpression);
+  CUfunction function = nullptr;
+  checkCuda(api.cuModuleGetFunction(&function, module, lowered.c_str()), what);
+  auto kernel = std::make_unique<Kernel>(spec.nameExpression, lowered, module, function, device);
+  kernel->compileSeconds = program.cacheHit ? 0 : program.seconds;
+  kernel->cacheHit = program.cacheHit;
+  if (spec.dynamicSharedBytes > 0)
+    kernel->reserveDynamicShared(spec.dynamicSharedBytes);
+  return kernel;
+}
+
+}  // namespace
+
+void Kernel::reserveDynamicShared(int bytes) const {
+  if (bytes <= dynamicSharedLimit_.load(std::memory_order_relaxed))
+    return;
+  checkCuda(driverApi().cuFuncSetAttribute(function_,
+                                           CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes),
+            "raising the dynamic shared memory of kernel '" + name_ + "' to " +
+                std::to_string(bytes) + " bytes");
+  int seen = dynamicSharedLimit_.load(std::memory_order_relaxed);
+  while (seen < bytes && !dynamicSharedLimit_.compare_exchange_weak(seen, bytes)) {
+  }
+}
+
+int Kernel::numRegisters() const {
+  int value = 0;
+  checkCuda(driverApi().cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_NUM_REGS, function_),
+            "querying the registers of kernel '" + name_ + "'");
+  return value;
+}
+
+int Kernel::staticSharedBytes() const {
+  int value = 0;
+  checkCuda(
+      driverApi().cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function_),
+      "querying the shared memory of kernel '" + name_ + "'");
+  return value;
+}
+
+const Kernel& loadKernel(const KernelSpec& spec) {
+  installCudaBackend();
+  requireDriver();
+  const int device = spec.device >= 0 ? spec.device : currentDevice();
+  const std::string key = kernelKey(spec, device);
+  KernelTable& table = kernelTable();
+  {
+    std::lock_guard<std::mutex> lock(table.mutex);
+    if (auto it = table.kernels.find(key); it != table.kernels.end()) {
+      if (spec.dynamicSharedBytes > 0)
+        it->second->reserveDynamicShared(spec.dynamicSharedBytes);
+      return *it->second;
+    }
+  }
+  // Compile without the lock, so that threads loading different kernels (the
+  // tuner's compile pool) do not wait for each other; a racing duplicate is
+  // dropped (its module stays loaded, harmlessly).
+  std::unique_ptr<Kernel> kernel = buildKernel(spec, device);
+  std::lock_guard<std::mutex> lock(table.mutex);
+  auto [it, inserted] = table.kernels.emplace(key, std::move(kernel));
+  return *it->second;
+}
+
+void launch(const Kernel& kernel, Dim3 grid, Dim3 block, unsigned sharedBytes, void** args,
+            CUstream stream) {
+  useDevice(kernel.device());
+  if (sharedBytes > 48 * 1024)
+    kernel.reserveDynamicShared(static_cast<int>(sharedBytes));
+  {
+    std::lock_guard<std::mutex> lock(lastKernelMutex);
+    lastKernel = kernel.name();
+  }
+  CUresult result =
+      driverApi().cuLaunchKernel(kernel.function(), grid.x, grid.y, grid.z, block.x, block.y,
+                                 block.z, sharedBytes, stream, args, nullptr);
+  if (result == CUDA_SUCCESS)
+    return;
+  auto dims = [](Dim3 d) {
+    return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
+  };
+  throw CudaError("helion: launching kernel '" + kernel.name() + "': " + cudaErrorText(result) +
+                      " [grid " + dims(grid) + ", block " + dims(block) + ", " +
+                      std::to_string(sharedBytes) + " bytes of dynamic shared memory]",
+                  result);
+}
+
+std::string lastKernelName() {
+  std::lock_guard<std::mutex> lock(lastKernelMutex);
+  return lastKernel;
+}
+
+namespace {
+std::string syncWhat() {
+  std::string last = lastKernelName();
+  return last.empty() ? std::string("synchronizing")
+                      : "synchronizing after kernel '" + last + "'";
+}
+}  // namespace
+
+void synchronize() {
+  useDevice(currentDevice());
+  checkCuda(driverApi().cuCtxSynchronize(), syncWhat());
+}
+
+void synchronize(CUstream stream) {
+  useDevice(currentDevice());
+  checkCuda(driverApi().cuStreamSynchronize(stream), syncWhat());
+}
+
+}  // namespace helion::rt

@@ -1,0 +1,154 @@
+// helion/memory.cuh: global memory accesses.
+//
+// The emitter's `pointer` indexing: each thread moves 16 bytes at a time
+// (ld.global.v4 / st.global.v4) when the innermost dimension is contiguous and
+// aligned, and masks tile edges with predicated accesses that produce a default
+// value instead of branching. Loads may carry an L2 eviction priority (the
+// config's `load_eviction_policies`: "", "first", "last") and may use the
+// read-only path (ld.global.nc) for tensors the kernel never writes.
+#pragma once
+#include "helion/types.cuh"
+
+namespace helion::dev {
+
+/// L2 eviction priority of an access; `normal` emits no hint at all.
+enum class Evict { normal, first, last };
+
+/// A createpolicy cache policy covering the whole access (fraction 1.0).
+template <Evict E> __device__ __forceinline__ uint64 l2_policy() {
+  uint64 policy = 0;
+  if constexpr (E == Evict::first)
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  else if constexpr (E == Evict::last)
+    asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
+
+namespace detail {
+
+/// 16 bytes as four 32-bit registers; `r` holds the default on entry and is
+/// overwritten only when `pred` is true.
+template <Evict E, bool NonCoherent>
+__device__ __forceinline__ void ld16(uint32 (&r)[4], const void* p, bool pred) {
+#define HELION_LD16(QUAL, POLICY_OPERAND)                                                        \
+  asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %4, 0;\n"                                     \
+               " @p ld.global" QUAL ".v4.u32 {%0, %1, %2, %3}, [%5]" POLICY_OPERAND ";\n}"       \
+               : "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3])                                  \
+               : "r"((int)pred), "l"(p), "l"(policy))
+  uint64 policy = l2_policy<E>();
+  if constexpr (NonCoherent && E != Evict::normal)
+    HELION_LD16(".nc.L2::cache_hint", ", %6");
+  else if constexpr (NonCoherent)
+    HELION_LD16(".nc", "");
+  else if constexpr (E != Evict::normal)
+    HELION_LD16(".L2::cache_hint", ", %6");
+  else
+    HELION_LD16("", "");
+#undef HELION_LD16
+}
+
+template <Evict E>
+__device__ __forceinline__ void st16(void* p, const uint32 (&r)[4], bool pred) {
+  uint64 policy = l2_policy<E>();
+  if constexpr (E != Evict::normal)
+    asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %4, 0;\n"
+                 " @p st.global.L2::cache_hint.v4.u32 [%5], {%0, %1, %2, %3}, %6;\n}"
+                 :: "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]), "r"((int)pred), "l"(p),
+                    "l"(policy) : "memory");
+  else
+    asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %4, 0;\n"
+                 " @p st.global.v4.u32 [%5], {%0, %1, %2, %3};\n}"
+                 :: "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]), "r"((int)pred), "l"(p)
+                 : "memory");
+}
+
+}  // namespace detail
+
+/// Loads 16 bytes (vec16_width<T> elements) from a 16-byte aligned address.
+/// When `pred` is false nothing is read and every element is `other`.
+template <Evict E = Evict::normal, bool NonCoherent = false, class T>
+__device__ __forceinline__ vec<T, vec16_width<T>> load_vec16(const T* p, bool pred = true,
+                                                             T other = T()) {
+  union {
+    vec<T, vec16_width<T>> v;
+    uint32 r[4];
+  } u;
+#pragma unroll
+  for (int i = 0; i < vec16_width<T>; ++i)
+    u.v[i] = other;
+  detail::ld16<E, NonCoherent>(u.r, p, pred);
+  return u.v;
+}
+
+/// load_vec16 through the read-only (non-coherent) path: only for tensors that
+/// no thread of the kernel writes.
+template <Evict E = Evict::normal, class T>
+__device__ __forceinline__ vec<T, vec16_width<T>> load_vec16_nc(const T* p, bool pred = true,
+                                                                T other = T()) {
+  return load_vec16<E, true>(p, pred, other);
+}
+
+/// Stores 16 bytes to a 16-byte aligned address when `pred` is true.
+template <Evict E = Evict::normal, class T>
+__device__ __forceinline__ void store_vec16(T* p, const vec<T, vec16_width<T>>& v,
+                                            bool pred = true) {
+  union {
+    vec<T, vec16_width<T>> v;
+    uint32 r[4];
+  } u;
+  u.v = v;
+  detail::st16<E>(p, u.r, pred);
+}
+
+/// A masked scalar load: `*p` when `pred`, else `other`; never touches memory
+/// when `pred` is false, so `p` may point out of bounds.
+template <class T> __device__ __forceinline__ T load(const T* p, bool pred, T other) {
+  if constexpr (sizeof(T) == 2) {
+    union { T v; uint16 b; } u;
+    u.v = other;
+    asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %1, 0;\n @p ld.global.b16 %0, [%2];\n}"
+                 : "+h"(u.b) : "r"((int)pred), "l"(p));
+    return u.v;
+  } else if constexpr (sizeof(T) == 4) {
+    union { T v; uint32 b; } u;
+    u.v = other;
+    asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %1, 0;\n @p ld.global.b32 %0, [%2];\n}"
+                 : "+r"(u.b) : "r"((int)pred), "l"(p));
+    return u.v;
+  } else if constexpr (sizeof(T) == 8) {
+    union { T v; uint64 b; } u;
+    u.v = other;
+    asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %1, 0;\n @p ld.global.b64 %0, [%2];\n}"
+                 : "+l"(u.b) : "r"((int)pred), "l"(p));
+    return u.v;
+  } else {
+    return pred ? *p : other;
+  }
+}
+
+/// The read-only path: `__ldg` semantics, for tensors the kernel never writes.
+template <class T> __device__ __forceinline__ T load_nc(const T* p) {
+  if constexpr (sizeof(T) == 4) {
+    union { T v; uint32 b; } u;
+    asm("ld.global.nc.b32 %0, [%1];" : "=r"(u.b) : "l"(p));
+    return u.v;
+  } else if constexpr (sizeof(T) == 8) {
+    union { T v; uint64 b; } u;
+    asm("ld.global.nc.b64 %0, [%1];" : "=l"(u.b) : "l"(p));
+    return u.v;
+  } else if constexpr (sizeof(T) == 2) {
+    union { T v; uint16 b; } u;
+    asm("ld.global.nc.b16 %0, [%1];" : "=h"(u.b) : "l"(p));
+    return u.v;
+  } else {
+    return *p;
+  }
+}
+
+/// A masked scalar store: writes only when `pred`.
+template <class T> __device__ __forceinline__ void store(T* p, T v, bool pred = true) {
+  if (pred)
+    *p = v;
+}
+
+}  // namespace helion::dev
