@@ -71,7 +71,7 @@ enum class ExprKind : uint8_t {
   Unary,      ///< `unary(operands[0])`
   Binary,     ///< `binary(operands[0], operands[1])`
   Where,      ///< `where(operands[0], operands[1], operands[2])`
-  Cast,       ///< `operands[0].to(castTo)`
+  Cast,       ///< `operands[0].to(castTo)`; without castTo: to the dtype of tensor `param`
   Reduce,     ///< `reduce(operands[0], dim, keepdim)`
   Full,       ///< `hl::full(shape, operands[0], castTo)` / `hl::zeros`
   Arange,     ///< `hl::arange(shape[0])`
@@ -137,6 +137,8 @@ struct BlockSizeDecl {
 struct Axis {
   int id = -1;
   int param = -1, dim = -1; ///< first tensor dim seen on it (its extent at run time)
+  ExprRef extent;           ///< its extent when no tensor dim names it (`hl::zeros({tm, d})`)
+  std::vector<std::pair<int, int>> tensorDims; ///< every (param, dim) found on this axis
   SourceLoc loc;
 };
 
@@ -162,6 +164,7 @@ struct Stmt {
   std::vector<Index> indices;   // Store
   bool gatherAll = false;       // Store
   ExprRef mask;                 // Store (optional)
+  std::vector<Dim> targetDims;  // Store: dims the subscript addresses (filled by infer-types)
   std::vector<int> tiles;       // For
   std::vector<StmtRef> body;    // For
 };

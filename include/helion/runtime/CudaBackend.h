@@ -17,7 +17,8 @@
 
 namespace helion::rt {
 
-/// Registers the CUDA backend with helion::set_device_backend; idempotent.
+/// Registers the CUDA backend with helion::set_device_backend unless a CUDA
+/// backend is already installed; idempotent.
 void installCudaBackend();
 
 /// The backend's operations, callable directly (device = CUDA device index).

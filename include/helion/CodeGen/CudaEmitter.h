@@ -1,0 +1,71 @@
+//===- helion/CodeGen/CudaEmitter.h - Typed IR -> CUDA C++ -------*- C++ -*-===//
+//
+// Emits one CUDA kernel per helionc kernel: a template over the tensor
+// parameters' dtypes (`T_x`), the padded extent of each persistent reduction
+// axis (`RDIM0`) and the vector width (`VEC`), so one source serves every dtype
+// signature and size; the host side picks the instantiation at run time and
+// NVRTC compiles it once (cached). Block sizes, warps and the grid mapping are
+// baked in from the config.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "helion/Config/Config.h"
+#include "helion/IR/IR.h"
+#include "helion/Support/Diagnostics.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace helion::codegen {
+
+/// One argument of the emitted __global__ function, in order.
+struct KernelArg {
+  enum class Kind { Pointer, Size, Stride, Numel, Scalar };
+  Kind kind;
+  int param;    ///< kernel IR parameter
+  int dim = -1; ///< Size, Stride
+};
+
+/// A template parameter of the emitted kernel, in order.
+struct TemplateArg {
+  enum class Kind { DType, ReductionDim, VectorWidth, Specialized };
+  Kind kind;
+  int index; ///< DType/Specialized: param; ReductionDim: axis
+};
+
+/// The grid of one top-level tile loop: host expressions of each tile's extent.
+struct GridLoop {
+  std::vector<int> tiles;         ///< in pid order (the config's loop order)
+  std::vector<int64_t> blockSizes;
+};
+
+struct EmittedKernel {
+  std::string source;     ///< CUDA C++, includes "helion/device.cuh"
+  std::string kernelName; ///< the __global__ template's name
+  std::vector<KernelArg> args;
+  std::vector<TemplateArg> templateArgs;
+  std::vector<GridLoop> loops;
+  int numThreads = 128;
+  int maxVectorBytes = 16;
+  config::PidType pidType = config::PidType::Flat;
+  int numSmMultiplier = 1;
+  int l2Grouping = 1;
+  std::vector<int> paramRanks; ///< rank used per tensor param (-1: flat only / scalar)
+};
+
+struct EmitOptions {
+  std::string sourceFile; ///< for #line directives
+  std::string version = "0.1.0";
+  std::string configJson; ///< printed in the header comment
+};
+
+/// Emits CUDA for a typed kernel (after infer-types and hoist-blocks). Unsupported
+/// constructs are reported at their location and yield nullopt.
+std::optional<EmittedKernel> emitCuda(const ir::Kernel& kernel, const config::Config& config,
+                                      const EmitOptions& options, DiagnosticEngine& diags);
+
+/// The C++ type name NVRTC sees for a dtype (`helion::dev::bf16`, `float`, ...).
+const char* deviceTypeName(ir::ScalarType t);
+
+} // namespace helion::codegen

@@ -1,0 +1,71 @@
+//===- helion/Config/ConfigJson.h - Configs and config files in JSON -*- C++ -*-===//
+//
+// JSON <-> Config with Helion's key names, and config files holding several configs
+// keyed by kernel and by the shapes they were tuned for (format: configs/README.md).
+// Errors are complete (every problem, not the first) and read
+// `best.json: block_sizes[1]: expected a power of two, got 48`.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "helion/Config/ConfigSpec.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace helion::config {
+
+/// A value or the errors that prevented it.
+template <class T> struct Parsed {
+  std::optional<T> value;
+  std::vector<std::string> errors; ///< "best.json: path: rule", in key order
+  bool ok() const { return value.has_value(); }
+};
+
+/// One config object: Helion's keys, plus the legacy `l2_grouping` (an int for the
+/// first grid loop), `use_yz_grid` (true = pid_type xyz) and nested `block_sizes`
+/// (`[[64, 128], [16]]`, flattened in order). Missing keys take the default config's
+/// value. Unknown keys are errors.
+Parsed<Config> parseConfig(const nlohmann::json& j, const ConfigSpec& spec,
+                           const std::string& sourceName);
+
+/// Every key that applies to the kernel, in Helion's order; `indexing` is one string when
+/// all sites agree; `maxnreg` only when set. parseConfig(toJson(c)) == c.
+nlohmann::ordered_json toJson(const Config& config, const ConfigSpec& spec);
+
+/// toJson() printed on one line (`{"block_sizes": [64, 64], ...}`).
+std::string formatConfig(const Config& config, const ConfigSpec& spec);
+
+/// Tensor name -> sizes, e.g. {"x": {4096, 4096}}.
+using Shapes = std::map<std::string, std::vector<int64_t>>;
+
+/// The configs a file holds for one kernel. `shapes` is empty for a config that was
+/// not tuned for particular shapes.
+struct ShapedConfig {
+  Shapes shapes;
+  Config config;
+};
+struct ConfigFile {
+  std::vector<ShapedConfig> entries; ///< in file order; never empty once parsed
+};
+
+/// Reads any of the file forms for `spec.kernelName`: one config object;
+/// `{"configs": [{"shapes": {...}, "config": {...}, "kernel": "name"?}, ...]}`;
+/// `{"kernels": {"name": <either form>}}`.
+Parsed<ConfigFile> parseConfigFile(const nlohmann::json& j, const ConfigSpec& spec,
+                                   const std::string& sourceName);
+
+/// The entry for `shapes`: an exact match, else the shaped entry nearest by the sum over
+/// dims of |log2(size / tuned size)| (entries naming other tensors or ranks do not
+/// compete), else the first entry without shapes, else the first entry. Ties: file order.
+const ShapedConfig& selectConfig(const ConfigFile& file, const Shapes& shapes);
+
+/// The distance selectConfig() uses: sum over the dims of |log2(query / tuned)| (sizes
+/// below 1 count as 1); nullopt unless every tensor of `tuned` is in `query` with the
+/// same rank. Example: query x=[4096, 1024], tuned x=[4096, 4096] -> 2.
+std::optional<double> shapeDistance(const Shapes& query, const Shapes& tuned);
+
+} // namespace helion::config

@@ -1,0 +1,103 @@
+//===- helion/Config/ConfigSpec.h - Which configs a kernel has --*- C++ -*-===//
+//
+// A kernel's config spec (Helion's ConfigSpec): which entries each key has, what
+// each entry belongs to, the legal values, and a default config derived from size
+// hints. Built from the IR alone; sizes are hints (the extents a kernel is expected
+// to run at), never promises: a config stays correct at any size.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "helion/Config/Config.h"
+#include "helion/IR/IR.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace helion::config {
+
+/// Expected extents, for legal ranges and defaults.
+struct SizeHints {
+  std::map<int, int64_t> blockSizes; ///< BlockSizeDecl id -> extent it tiles
+  std::map<int, int64_t> axes;       ///< Axis id -> extent of the reduction axis
+};
+
+/// One tunable block size (`block_sizes[i]`): legal values are the powers of two in
+/// [min, max]. `max` is already capped at next_pow2(hint) when a hint is known.
+struct BlockSizeSpec {
+  int declId = -1;
+  std::string name;
+  int64_t min = 1, max = 1;
+  std::optional<int64_t> hint;
+  bool inGridLoop = false; ///< tiles a grid loop (else only inner loops)
+};
+
+/// A tile loop with config entries.
+struct LoopSpec {
+  int loop = -1;          ///< index into tileLoops(kernel)
+  bool isGrid = false;
+  std::vector<int> tiles; ///< tile variable ids
+  std::string name;       ///< its tile variables: "tm, tn"
+};
+
+/// One reduction axis (`reduction_loops[i]`): null, or a power of two in [1, maxChunk]
+/// (maxChunk is 0 for an axis of extent 1: it is never looped).
+struct ReductionLoopSpec {
+  int axisId = -1;
+  std::string name;       ///< "a0 (x.size(1))"
+  std::optional<int64_t> hint;
+  int64_t maxChunk = 1 << 20; ///< next_pow2(hint) / 2 when a hint is known
+};
+
+/// A validation error: `path: rule`. `index`/`sub` are -1 when absent.
+struct ConfigError {
+  std::string key;
+  int index = -1, sub = -1;
+  std::string rule;
+  std::string path() const; ///< "block_sizes[1]", "loop_orders[0][2]", "num_warps", ""
+};
+
+struct ConfigSpec {
+  std::string kernelName;
+  std::vector<BlockSizeSpec> blockSizes;
+  std::vector<LoopSpec> multiTileLoops; ///< loop_orders, flatten_loops (loops of >= 2 tiles)
+  std::vector<LoopSpec> l2Loops;        ///< l2_groupings (grid loops of >= 2 tiles)
+  std::vector<LoopSpec> innerLoops;     ///< range_unroll_factors, range_num_stages
+  std::vector<ReductionLoopSpec> reductionLoops;
+  int numSites = 0;     ///< loads + stores: entries of a per-site `indexing`
+  int numLoadSites = 0; ///< entries of `load_eviction_policies`
+  std::vector<PidType> pidTypes; ///< legal pid_type values
+  bool hasDot = false;  ///< the kernel multiplies matrices (tensor-core defaults)
+
+  /// The spec of `kernel`; hints missing from `hints` come from BlockSizeDecl::sizeHint
+  /// when that is a constant.
+  static ConfigSpec fromKernel(const ir::Kernel& kernel, const SizeHints& hints = {});
+
+  /// A valid config chosen from the hints (see ConfigSpec.cpp for the heuristics).
+  Config defaultConfig() const;
+
+  // Legal values of the enumerable entries, in increasing order.
+  std::vector<int64_t> blockSizeChoices(int i) const;
+  std::vector<std::optional<int64_t>> reductionChoices(int i) const;
+};
+
+/// Every rule a config breaks under `spec` (lengths first, then each entry), or none.
+std::vector<ConfigError> validate(const Config& config, const ConfigSpec& spec);
+
+/// Human-readable spec: each key, what it means, its entries and legal values, its
+/// default; then the default config as JSON. `helionc spec` prints this.
+std::string formatSpec(const ConfigSpec& spec);
+
+// Legal ranges shared by validate(), candidates and formatSpec().
+inline constexpr int kMaxNumWarps = 32;
+inline constexpr int kMaxNumStages = 8;
+inline constexpr int kMaxNumSmMultiplier = 4;
+inline constexpr int kMaxL2Grouping = 64;
+inline constexpr int kMaxRangeUnroll = 4;
+inline constexpr int kMaxRangeStages = 4;
+inline constexpr int kMinMaxnreg = 32, kMaxMaxnreg = 255;
+
+bool isPowerOfTwo(int64_t v);
+int64_t nextPowerOfTwo(int64_t v); ///< smallest power of two >= v (1 for v <= 1)
+
+} // namespace helion::config
