@@ -1,0 +1,177 @@
+//===- Frontend.cpp - Parse a kernel file with Clang -----------------------===//
+//
+// Runs Clang (-fsyntax-only) on the file through a ToolInvocation, forwards its
+// diagnostics to our DiagnosticEngine, then lowers every HELION_KERNEL function
+// of the main file when Clang found no error.
+//===----------------------------------------------------------------------===//
+#include "KernelLowering.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <cstdlib>
+
+namespace helion::frontend {
+namespace {
+
+/// Clang's diagnostics in our format (file:line:col: error: message + caret).
+class DiagnosticForwarder : public clang::DiagnosticConsumer {
+public:
+  explicit DiagnosticForwarder(DiagnosticEngine& diags) : diags_(diags) {}
+
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                        const clang::Diagnostic& info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info);
+    llvm::SmallString<256> message;
+    info.FormatDiagnostic(message);
+    ir::SourceLoc loc;
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      const clang::SourceManager& sm = info.getSourceManager();
+      clang::PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(info.getLocation()));
+      if (p.isValid())
+        loc = {p.getFilename(), static_cast<int>(p.getLine()), static_cast<int>(p.getColumn())};
+    }
+    switch (level) {
+    case clang::DiagnosticsEngine::Ignored:
+    case clang::DiagnosticsEngine::Remark:
+      return;
+    case clang::DiagnosticsEngine::Note:
+      diags_.note(loc, message.str().str());
+      return;
+    case clang::DiagnosticsEngine::Warning:
+      diags_.warning(loc, message.str().str());
+      return;
+    case clang::DiagnosticsEngine::Error:
+    case clang::DiagnosticsEngine::Fatal:
+      diags_.error(loc, message.str().str());
+      return;
+    }
+  }
+
+private:
+  DiagnosticEngine& diags_;
+};
+
+bool isKernel(const clang::FunctionDecl* fn) {
+  for (const auto* a : fn->specific_attrs<clang::AnnotateAttr>())
+    if (a->getAnnotation() == "helion.kernel")
+      return true;
+  return false;
+}
+
+class KernelFinder : public clang::RecursiveASTVisitor<KernelFinder> {
+public:
+  std::vector<const clang::FunctionDecl*> kernels;
+  explicit KernelFinder(clang::SourceManager& sm) : sm_(sm) {}
+  bool VisitFunctionDecl(clang::FunctionDecl* fn) {
+    if (fn->doesThisDeclarationHaveABody() && isKernel(fn) &&
+        sm_.isInMainFile(sm_.getExpansionLoc(fn->getLocation())))
+      kernels.push_back(fn);
+    return true;
+  }
+
+private:
+  clang::SourceManager& sm_;
+};
+
+class KernelConsumer : public clang::ASTConsumer {
+public:
+  KernelConsumer(DiagnosticEngine& diags, std::vector<ParsedKernel>& out)
+      : diags_(diags), out_(out) {}
+
+  void HandleTranslationUnit(clang::ASTContext& ctx) override {
+    if (ctx.getDiagnostics().hasErrorOccurred())
+      return; // the AST may be incomplete: Clang's errors come first
+    KernelFinder finder(ctx.getSourceManager());
+    finder.TraverseDecl(ctx.getTranslationUnitDecl());
+    for (const clang::FunctionDecl* fn : finder.kernels) {
+      ir::SourceLoc at;
+      clang::PresumedLoc p =
+          ctx.getSourceManager().getPresumedLoc(ctx.getSourceManager().getExpansionLoc(fn->getLocation()));
+      if (p.isValid())
+        at = {p.getFilename(), static_cast<int>(p.getLine()), static_cast<int>(p.getColumn())};
+      if (fn->isTemplated()) {
+        diags_.error(at, "kernel templates are not supported: '" + fn->getNameAsString() +
+                             "' must be a plain function");
+        continue;
+      }
+      if (llvm::isa<clang::CXXMethodDecl>(fn)) {
+        diags_.error(at, "a kernel must be a free function, not a member function");
+        continue;
+      }
+      if (auto kernel = KernelLowering(ctx, diags_, fn).run())
+        out_.push_back(std::move(*kernel));
+    }
+  }
+
+private:
+  DiagnosticEngine& diags_;
+  std::vector<ParsedKernel>& out_;
+};
+
+class KernelAction : public clang::ASTFrontendAction {
+public:
+  KernelAction(DiagnosticEngine& diags, std::vector<ParsedKernel>& out)
+      : diags_(diags), out_(out) {}
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&,
+                                                        llvm::StringRef) override {
+    return std::make_unique<KernelConsumer>(diags_, out_);
+  }
+
+private:
+  DiagnosticEngine& diags_;
+  std::vector<ParsedKernel>& out_;
+};
+
+} // namespace
+
+std::string clangResourceDir() {
+  if (const char* env = std::getenv("HELIONC_CLANG_RESOURCE_DIR"); env && *env)
+    return env;
+  return HELIONC_CLANG_RESOURCE_DIR;
+}
+
+std::optional<ParseResult> parseKernels(const std::string& file, const ParseOptions& options,
+                                        DiagnosticEngine& diags) {
+  auto buffer = llvm::MemoryBuffer::getFile(file);
+  if (!buffer) {
+    diags.error("cannot read '" + file + "': " + buffer.getError().message());
+    return std::nullopt;
+  }
+  ParseResult result;
+  result.file = file;
+  result.text = (*buffer)->getBuffer().str();
+  diags.addFile(file, result.text);
+
+  std::vector<std::string> args = {"helionc", "-std=c++23", "-fsyntax-only",
+                                   "-fno-color-diagnostics", "-resource-dir", clangResourceDir()};
+  if (!options.includeDir.empty()) {
+    args.push_back("-I");
+    args.push_back(options.includeDir);
+  }
+  args.insert(args.end(), options.clangArgs.begin(), options.clangArgs.end());
+  args.push_back("-x");
+  args.push_back("c++");
+  args.push_back(file);
+
+  int errorsBefore = diags.errorCount();
+  DiagnosticForwarder forwarder(diags);
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files(
+      new clang::FileManager(clang::FileSystemOptions()));
+  clang::tooling::ToolInvocation invocation(
+      args, std::make_unique<KernelAction>(diags, result.kernels), files.get());
+  invocation.setDiagnosticConsumer(&forwarder);
+  bool ok = invocation.run();
+  if (!ok && diags.errorCount() == errorsBefore)
+    diags.error("clang could not parse '" + file + "'");
+  if (diags.errorCount() > errorsBefore)
+    return std::nullopt;
+  return result;
+}
+
+} // namespace helion::frontend

@@ -1,0 +1,105 @@
+//===- KernelLowering.h - One HELION_KERNEL function to IR -------*- C++ -*-===//
+//
+// Private to lib/Frontend (it includes Clang). KernelLowering walks one kernel
+// function: host statements are only scanned (ranks, block sizes, captures, the
+// rule that host code between device loops must not read device results); device
+// loops are lowered statement by statement (DeviceStmts.cpp) and expression by
+// expression (DeviceExprs.cpp). Every user error is a diagnostic; on any error the
+// kernel is dropped but lowering goes on, so that one run reports many errors.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "helion/Frontend/Frontend.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/StmtCXX.h>
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+
+#include <optional>
+
+namespace helion::frontend {
+
+/// Strips what Clang adds around the value a user wrote: implicit casts, parens,
+/// temporaries, copies and implicit conversions (constructors and conversion operators).
+const clang::Expr* ignoreWrappers(const clang::Expr* e);
+/// The elements of a braced list `{a, b}` however it reached the callee, or nullopt.
+std::optional<std::vector<const clang::Expr*>> listElements(const clang::Expr* e);
+/// The qualified name of the function a call calls ("helion::hl::tile"), or "".
+std::string calleeName(const clang::CallExpr* call);
+/// True when `type` (references and cv stripped) is the class `qualifiedName`.
+bool isClass(clang::QualType type, llvm::StringRef qualifiedName);
+/// The call's arguments, default arguments left out.
+std::vector<const clang::Expr*> writtenArgs(const clang::CallExpr* call);
+
+class KernelLowering {
+public:
+  KernelLowering(clang::ASTContext& ctx, DiagnosticEngine& diags, const clang::FunctionDecl* fn)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), diags_(diags), fn_(fn) {}
+
+  /// Lowers the kernel; nullopt when it reported an error.
+  std::optional<ParsedKernel> run();
+
+private:
+  // KernelLowering.cpp: the function, its parameters and its host code.
+  void addFunctionParams();
+  void scanHostStmt(const clang::Stmt* s, bool betweenLoops);
+  void noteRank(const clang::ValueDecl* d, const clang::Expr* init);
+  std::optional<int> tensorParam(const clang::ValueDecl* d, clang::SourceLocation use);
+  std::optional<int> scalarParam(const clang::ValueDecl* d, clang::SourceLocation use);
+  bool isHostDecl(const clang::ValueDecl* d) const;
+  HostRegion tokenRange(clang::SourceLocation begin, clang::SourceLocation end) const;
+
+  // DeviceStmts.cpp: statements and tile loops.
+  ir::StmtRef lowerTileLoop(const clang::CXXForRangeStmt* loop);
+  void lowerStmt(const clang::Stmt* s, std::vector<ir::StmtRef>& out);
+  void lowerExprStmt(const clang::Expr* e, std::vector<ir::StmtRef>& out);
+  ir::StmtRef lowerAssign(const clang::Expr* lhs, const clang::Expr* rhs,
+                          std::optional<ir::BinaryOp> compound, clang::SourceLocation opLoc);
+  ir::StmtRef lowerStoreCall(const clang::CallExpr* call);
+  std::optional<int> blockSizeFor(const clang::Expr* spec, const std::string& name,
+                                  ir::SourceLoc loc, ir::ExprRef hint);
+
+  // DeviceExprs.cpp: values.
+  ir::ExprRef lowerExpr(const clang::Expr* e);
+  ir::ExprRef lowerCall(const clang::CallExpr* call);
+  ir::ExprRef lowerMemberCall(const clang::CXXMemberCallExpr* call);
+  ir::ExprRef lowerOperatorCall(const clang::CXXOperatorCallExpr* call);
+  ir::ExprRef lowerDeclRef(const clang::DeclRefExpr* ref);
+  ir::ExprRef lowerSubscript(const clang::CXXOperatorCallExpr* call);
+  std::optional<ir::Index> lowerIndex(const clang::Expr* e);
+  bool lowerIndices(llvm::ArrayRef<const clang::Expr*> args, std::vector<ir::Index>& out);
+  bool lowerShape(const clang::Expr* list, ir::Expr& into);
+  std::optional<ir::ScalarType> literalDType(const clang::Expr* e);
+  std::optional<int64_t> constantInt(const clang::Expr* e);
+  std::optional<int> tensorOf(const clang::Expr* e);
+  std::optional<int> tileOf(const clang::Expr* e);
+  ir::ExprRef constant(const clang::Expr* e);
+
+  // Helpers.
+  ir::SourceLoc loc(clang::SourceLocation l) const;
+  std::nullptr_t error(clang::SourceLocation l, const std::string& message);
+  std::string spelling(const clang::Expr* e) const;
+
+  clang::ASTContext& ctx_;
+  clang::SourceManager& sm_;
+  DiagnosticEngine& diags_;
+  const clang::FunctionDecl* fn_;
+  ir::Kernel kernel_;
+  HostInfo host_;
+  bool failed_ = false;
+
+  llvm::DenseMap<const clang::ValueDecl*, int> paramOf_; ///< kernel parameters by host decl
+  llvm::DenseMap<const clang::ValueDecl*, int> varOf_;   ///< device variables
+  llvm::DenseMap<const clang::ValueDecl*, int> tileOf_;  ///< tile loop variables
+  llvm::DenseMap<const clang::ValueDecl*, int> rankOf_;  ///< tensors of statically known rank
+  llvm::DenseMap<const clang::ValueDecl*, int> registeredBlockSize_;
+  llvm::DenseSet<const clang::ValueDecl*> specialized_;
+  llvm::DenseMap<const clang::ValueDecl*, unsigned> writtenBy_; ///< tensor -> line of its store
+};
+
+} // namespace helion::frontend
