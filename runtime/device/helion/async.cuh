@@ -21,13 +21,13 @@ __device__ __forceinline__ uint32 smem_addr(const void* p) {
 // ---------------------------------------------------------------------------
 // cp.async
 
-/// Copies Bytes (4, 8 or 16) from global `src` to shared `dst`, both aligned to
-/// Bytes. When `pred` is false nothing is read and `dst` is zero-filled (the
-/// source size operand is 0), so tile edges need no branch.
+/// Copies the first `srcBytes` (0 to Bytes) of Bytes (4, 8 or 16) bytes from
+/// global `src` to shared `dst`, both aligned to Bytes, and zero-fills the
+/// rest of `dst`: a row's ragged end needs no branch. With srcBytes == 0
+/// nothing is read, so `src` may point out of bounds.
 template <int Bytes>
-__device__ __forceinline__ void cp_async(void* dst, const void* src, bool pred = true) {
+__device__ __forceinline__ void cp_async_zfill(void* dst, const void* src, int srcBytes) {
   static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp_async copies 4, 8 or 16 bytes");
-  const int srcBytes = pred ? Bytes : 0;
   if constexpr (Bytes == 16)  // .cg: cache in L2 only; 16 bytes is its only size
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(smem_addr(dst)),
                  "l"(src), "r"(srcBytes)
@@ -36,6 +36,13 @@ __device__ __forceinline__ void cp_async(void* dst, const void* src, bool pred =
     asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(smem_addr(dst)),
                  "l"(src), "n"(Bytes), "r"(srcBytes)
                  : "memory");
+}
+
+/// Copies Bytes (4, 8 or 16) from global `src` to shared `dst`, both aligned to
+/// Bytes. When `pred` is false nothing is read and `dst` is zero-filled.
+template <int Bytes>
+__device__ __forceinline__ void cp_async(void* dst, const void* src, bool pred = true) {
+  cp_async_zfill<Bytes>(dst, src, pred ? Bytes : 0);
 }
 
 /// Closes the group of cp.async issued by this thread since the last commit.

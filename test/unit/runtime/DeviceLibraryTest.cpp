@@ -75,6 +75,7 @@ __global__ void cp_async_kernel(const float* in, float* out, int n) {
   hd::cp_async<16>(&tile[0][i % 256], in + i, i + 4 <= n);
   hd::cp_async<8>(&tile[1][i % 256], in + i, i + 2 <= n);
   hd::cp_async<4>(&tile[2][i % 256], in + i, i < n);
+  hd::cp_async_zfill<16>(&tile[0][i % 256], in + i, n - i >= 4 ? 16 : 0);
   hd::cp_async_commit();
   hd::cp_async_wait<0>();
   hd::cp_async_wait_all();

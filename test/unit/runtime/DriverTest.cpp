@@ -5,6 +5,8 @@
 #include "helion/runtime/Kernel.h"
 #include "helion/runtime/TensorMap.h"
 
+#include "helion/hl.h"
+
 #include <catch2/catch.hpp>
 
 #include <dlfcn.h>
@@ -57,6 +59,23 @@ TEST_CASE("without libcuda.so.1 the first CUDA use throws a clear CudaError", "[
   checkThrows([] { deviceCount(); });
   CHECK(helion_rt_synchronize() == -1);
   CHECK_THAT(helion_rt_last_error(), Catch::StartsWith(expected));
+}
+
+// BackendAutoInstall.cpp checks the install before main, in a binary that
+// references nothing of the runtime.
+TEST_CASE("CUDA tensors go through the runtime's backend", "[driver]") {
+  const helion::DeviceBackend* backend = helion::device_backend(helion::DeviceType::CUDA);
+  REQUIRE(backend != nullptr);
+  CHECK(backend->allocate == &cudaAllocate);
+  CHECK(backend->deallocate == &cudaFree);
+  if (machineHasDriver())
+    return;
+  // A CUDA tensor reaches the driver, which is missing here.
+  CHECK_THROWS_WITH(helion::empty({4, 4}, helion::hl::f32, helion::Device::cuda()),
+                    Catch::StartsWith("helion: loading the CUDA driver: libcuda.so.1"));
+  // CPU tensors still work.
+  helion::Tensor t = helion::empty({4, 4}, helion::hl::f32, helion::Device::cpu());
+  CHECK(t.numel() == 16);
 }
 
 TEST_CASE("installing the CUDA backend needs no driver", "[driver]") {
