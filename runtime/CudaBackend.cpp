@@ -1,6 +1,7 @@
 //===- CudaBackend.cpp - CUDA memory for helion::Tensor -------------------===//
 
 #include "helion/runtime/CudaBackend.h"
+#include "helion/runtime/CApi.h"
 
 #include "DriverApi.h"
 #include "helion/runtime/Kernel.h"

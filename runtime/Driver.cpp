@@ -137,10 +137,6 @@ void setDevice(int device) {
 
 CUcontext useDevice(int device) {
   const detail::DriverApi& api = driverApi();
-  thread_local CUcontext current = nullptr;
-  thread_local int currentIndex = -1;
-  if (current && currentIndex == device)
-    return current;
   CUcontext ctx = nullptr;
   {
     Devices& d = devices();
@@ -154,9 +150,13 @@ CUcontext useDevice(int device) {
     }
     ctx = d.contexts[device];
   }
-  checkCuda(api.cuCtxSetCurrent(ctx), "making device " + std::to_string(device) + "'s context current");
-  current = ctx;
-  currentIndex = device;
+  // Asked each time rather than cached per thread: other code on this thread
+  // (the CUDA runtime, PyTorch) may have switched contexts since.
+  CUcontext current = nullptr;
+  checkCuda(api.cuCtxGetCurrent(&current), "querying the current CUDA context");
+  if (current != ctx)
+    checkCuda(api.cuCtxSetCurrent(ctx),
+              "making device " + std::to_string(device) + "'s context current");
   return ctx;
 }
 

@@ -219,9 +219,16 @@ __device__ __forceinline__ void tma_store_commit() {
   asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 }
 
-/// Waits until at most `Pending` committed store groups still read shared memory.
+/// Waits until at most `Pending` committed store groups still read shared
+/// memory (enough to reuse the buffer; the global writes may still be landing).
 template <int Pending> __device__ __forceinline__ void tma_store_wait() {
   asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(Pending) : "memory");
+}
+
+/// Waits until at most `Pending` committed store groups are incomplete,
+/// global writes included (before this CTA reads them back itself).
+template <int Pending> __device__ __forceinline__ void tma_store_wait_complete() {
+  asm volatile("cp.async.bulk.wait_group %0;" ::"n"(Pending) : "memory");
 }
 
 #endif  // __CUDA_ARCH__ >= 900

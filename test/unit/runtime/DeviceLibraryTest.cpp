@@ -128,7 +128,7 @@ __global__ void tma_1d_3d_kernel(const __grid_constant__ hd::TensorMap m1,
     hd::tma_store_1d(&m1, tile, 0);
     hd::tma_store_3d(&m3, tile + 512, 0, 0, 0);
     hd::tma_store_commit();
-    hd::tma_store_wait<0>();
+    hd::tma_store_wait_complete<0>();
   }
 }
 #endif

@@ -1,5 +1,6 @@
 // Without libcuda.so.1 (CI machines), the runtime loads, does CPU work, and
 // the first CUDA use throws a CudaError that says why.
+#include "helion/runtime/CApi.h"
 #include "helion/runtime/CudaBackend.h"
 #include "helion/runtime/Driver.h"
 #include "helion/runtime/Kernel.h"

@@ -7,7 +7,7 @@
 //   gpu_smoke --compile-only    NVRTC only, for sm_80 and sm_90a: no GPU needed
 #include "helion/hl.h"
 #include "helion/runtime/Compile.h"
-#include "helion/runtime/CudaBackend.h"
+#include "helion/runtime/Runtime.h"
 #include "helion/runtime/Kernel.h"
 #include "helion/runtime/TensorMap.h"
 
