@@ -21,7 +21,7 @@ struct Program {
   }
 };
 
-void checkNvrtc(nvrtcResult result, const std::string& what, const std::string& programName) {
+void checkNvrtc(nvrtcResult result, const std::string &what, const std::string &programName) {
   if (result != NVRTC_SUCCESS)
     throw std::runtime_error("helion: " + what + " '" + programName +
                              "': " + nvrtcGetErrorString(result));
@@ -33,38 +33,38 @@ std::string programLog(nvrtcProgram program) {
     return {};
   std::string log(size, '\0');
   nvrtcGetProgramLog(program, log.data());
-  log.resize(size - 1);  // drop the terminating NUL
+  log.resize(size - 1); // drop the terminating NUL
   return log;
 }
 
 /// The device library's text, hashed once into every cache key.
-const std::string& deviceLibraryDigest() {
+const std::string &deviceLibraryDigest() {
   static const std::string digest = [] {
     detail::KeyHasher hasher;
-    for (const EmbeddedHeader& header : deviceLibrary())
+    for (const EmbeddedHeader &header : deviceLibrary())
       hasher.add(header.name).add(header.text);
     return hasher.hex();
   }();
   return digest;
 }
 
-std::string cacheKey(const CompileRequest& request, const std::vector<std::string>& options) {
+std::string cacheKey(const CompileRequest &request, const std::vector<std::string> &options) {
   detail::KeyHasher hasher;
   hasher.add("helionc-compile-v1").add(nvrtcVersion()).add(deviceLibraryDigest());
   hasher.add(request.arch).add(request.source);
   hasher.add(std::to_string(options.size()));
-  for (const std::string& option : options)
+  for (const std::string &option : options)
     hasher.add(option);
   hasher.add(std::to_string(request.nameExpressions.size()));
-  for (const std::string& name : request.nameExpressions)
+  for (const std::string &name : request.nameExpressions)
     hasher.add(name);
   return hasher.hex();
 }
 
-CompiledProgram runNvrtc(const CompileRequest& request, const std::vector<std::string>& options) {
-  const std::string& name = request.programName;
-  std::vector<const char*> headerNames, headerTexts;
-  for (const EmbeddedHeader& header : deviceLibrary()) {
+CompiledProgram runNvrtc(const CompileRequest &request, const std::vector<std::string> &options) {
+  const std::string &name = request.programName;
+  std::vector<const char *> headerNames, headerTexts;
+  for (const EmbeddedHeader &header : deviceLibrary()) {
     headerNames.push_back(header.name);
     headerTexts.push_back(header.text);
   }
@@ -73,12 +73,12 @@ CompiledProgram runNvrtc(const CompileRequest& request, const std::vector<std::s
                                 static_cast<int>(headerNames.size()), headerTexts.data(),
                                 headerNames.data()),
              "creating NVRTC program", name);
-  for (const std::string& expression : request.nameExpressions)
+  for (const std::string &expression : request.nameExpressions)
     checkNvrtc(nvrtcAddNameExpression(program.handle, expression.c_str()),
                "adding name expression '" + expression + "' to", name);
 
-  std::vector<const char*> argv;
-  for (const std::string& option : options)
+  std::vector<const char *> argv;
+  for (const std::string &option : options)
     argv.push_back(option.c_str());
   CompiledProgram out;
   nvrtcResult result =
@@ -98,8 +98,8 @@ CompiledProgram runNvrtc(const CompileRequest& request, const std::vector<std::s
                            request.arch + " a real architecture, not compute_XX?)",
                        name, out.log);
 
-  for (const std::string& expression : request.nameExpressions) {
-    const char* lowered = nullptr;
+  for (const std::string &expression : request.nameExpressions) {
+    const char *lowered = nullptr;
     checkNvrtc(nvrtcGetLoweredName(program.handle, expression.c_str(), &lowered),
                "lowering name expression '" + expression + "' of", name);
     out.loweredNames[expression] = lowered;
@@ -107,7 +107,7 @@ CompiledProgram runNvrtc(const CompileRequest& request, const std::vector<std::s
   return out;
 }
 
-}  // namespace
+} // namespace
 
 std::string nvrtcVersion() {
   int major = 0, minor = 0;
@@ -115,13 +115,13 @@ std::string nvrtcVersion() {
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
-std::vector<std::string> baseOptions(const std::string& arch) {
+std::vector<std::string> baseOptions(const std::string &arch) {
   // -minimal drops texture/surface types, device-side launches and the runtime
   // API declarations from NVRTC's built-in headers: ~15% off a small kernel.
   return {"--gpu-architecture=" + arch, "-std=c++17", "-default-device", "-lineinfo", "-minimal"};
 }
 
-CompiledProgram compile(const CompileRequest& request) {
+CompiledProgram compile(const CompileRequest &request) {
   if (request.arch.empty())
     throw std::invalid_argument("helion: compiling '" + request.programName +
                                 "': no target architecture given (expected e.g. sm_90a)");
@@ -148,4 +148,4 @@ CompiledProgram compile(const CompileRequest& request) {
   return program;
 }
 
-}  // namespace helion::rt
+} // namespace helion::rt

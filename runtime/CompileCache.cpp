@@ -16,16 +16,16 @@ namespace helion::rt {
 namespace fs = std::filesystem;
 
 bool cacheEnabled() {
-  const char* off = std::getenv("HELIONC_NO_CACHE");
+  const char *off = std::getenv("HELIONC_NO_CACHE");
   return !off || !*off || std::string_view(off) == "0";
 }
 
 fs::path cacheDirectory() {
-  if (const char* dir = std::getenv("HELIONC_CACHE_DIR"); dir && *dir)
+  if (const char *dir = std::getenv("HELIONC_CACHE_DIR"); dir && *dir)
     return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
     return fs::path(xdg) / "helionc";
-  if (const char* home = std::getenv("HOME"); home && *home)
+  if (const char *home = std::getenv("HOME"); home && *home)
     return fs::path(home) / ".cache" / "helionc";
   return fs::temp_directory_path() / "helionc-cache";
 }
@@ -44,11 +44,11 @@ std::uint64_t splitmix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-template <class T> void put(std::string& out, T value) {
-  out.append(reinterpret_cast<const char*>(&value), sizeof(T));
+template <class T> void put(std::string &out, T value) {
+  out.append(reinterpret_cast<const char *>(&value), sizeof(T));
 }
 
-void putBytes(std::string& out, std::string_view bytes) {
+void putBytes(std::string &out, std::string_view bytes) {
   put<std::uint32_t>(out, static_cast<std::uint32_t>(bytes.size()));
   out.append(bytes);
 }
@@ -78,27 +78,26 @@ struct Reader {
   }
 };
 
-}  // namespace
+} // namespace
 
-KeyHasher& KeyHasher::add(std::string_view field) {
+KeyHasher &KeyHasher::add(std::string_view field) {
   std::uint64_t size = field.size();
   mix(&size, sizeof(size));
   mix(field.data(), field.size());
   return *this;
 }
 
-void KeyHasher::mix(const void* data, std::size_t size) {
-  const auto* p = static_cast<const unsigned char*>(data);
+void KeyHasher::mix(const void *data, std::size_t size) {
+  const auto *p = static_cast<const unsigned char *>(data);
   for (std::size_t i = 0; i < size; ++i) {
-    a_ = (a_ ^ p[i]) * 0x100000001b3ull;                      // FNV-1a
-    b_ = (b_ + p[i] + 1) * 0xff51afd7ed558ccdull ^ (b_ >> 29);  // a different multiplicative lane
+    a_ = (a_ ^ p[i]) * 0x100000001b3ull;                       // FNV-1a
+    b_ = (b_ + p[i] + 1) * 0xff51afd7ed558ccdull ^ (b_ >> 29); // a different multiplicative lane
   }
 }
 
 std::string KeyHasher::hex() const {
   char out[33];
-  std::snprintf(out, sizeof(out), "%016llx%016llx",
-                static_cast<unsigned long long>(splitmix(a_)),
+  std::snprintf(out, sizeof(out), "%016llx%016llx", static_cast<unsigned long long>(splitmix(a_)),
                 static_cast<unsigned long long>(splitmix(b_ ^ a_)));
   return out;
 }
@@ -110,10 +109,10 @@ std::uint64_t checksum(std::string_view data) {
   return splitmix(h);
 }
 
-std::string serializeEntry(const CompiledProgram& program) {
+std::string serializeEntry(const CompiledProgram &program) {
   std::string payload;
   put<std::uint32_t>(payload, static_cast<std::uint32_t>(program.loweredNames.size()));
-  for (const auto& [expression, lowered] : program.loweredNames) {
+  for (const auto &[expression, lowered] : program.loweredNames) {
     putBytes(payload, expression);
     putBytes(payload, lowered);
   }
@@ -153,9 +152,9 @@ std::optional<CompiledProgram> parseEntry(std::string_view bytes) {
   return program;
 }
 
-fs::path cacheEntryPath(const std::string& key) { return cacheDirectory() / (key + ".cubin"); }
+fs::path cacheEntryPath(const std::string &key) { return cacheDirectory() / (key + ".cubin"); }
 
-std::optional<CompiledProgram> readCacheEntry(const std::string& key) {
+std::optional<CompiledProgram> readCacheEntry(const std::string &key) {
   std::ifstream file(cacheEntryPath(key), std::ios::binary);
   if (!file)
     return std::nullopt;
@@ -164,7 +163,7 @@ std::optional<CompiledProgram> readCacheEntry(const std::string& key) {
   return parseEntry(bytes.str());
 }
 
-void writeCacheEntry(const std::string& key, const CompiledProgram& program) {
+void writeCacheEntry(const std::string &key, const CompiledProgram &program) {
   std::error_code ec;
   fs::path dir = cacheDirectory();
   fs::create_directories(dir, ec);
@@ -191,5 +190,5 @@ void writeCacheEntry(const std::string& key, const CompiledProgram& program) {
     fs::remove(tmp, ec);
 }
 
-}  // namespace detail
-}  // namespace helion::rt
+} // namespace detail
+} // namespace helion::rt

@@ -22,28 +22,28 @@ namespace helion::rt::detail {
 /// length-prefixed so that ("ab","c") and ("a","bc") differ.
 class KeyHasher {
 public:
-  KeyHasher& add(std::string_view field);
+  KeyHasher &add(std::string_view field);
   std::string hex() const;
 
 private:
-  void mix(const void* data, std::size_t size);
-  std::uint64_t a_ = 0xcbf29ce484222325ull;  // FNV-1a offset basis
+  void mix(const void *data, std::size_t size);
+  std::uint64_t a_ = 0xcbf29ce484222325ull; // FNV-1a offset basis
   std::uint64_t b_ = 0x9e3779b97f4a7c15ull;
 };
 
 /// FNV-1a 64 of `data`, finished by a splitmix64 avalanche.
 std::uint64_t checksum(std::string_view data);
 
-std::string serializeEntry(const CompiledProgram& program);
+std::string serializeEntry(const CompiledProgram &program);
 /// nullopt when the bytes are not a whole, intact entry.
 std::optional<CompiledProgram> parseEntry(std::string_view bytes);
 
 /// nullopt when absent or damaged.
-std::optional<CompiledProgram> readCacheEntry(const std::string& key);
+std::optional<CompiledProgram> readCacheEntry(const std::string &key);
 /// Best effort: a cache that cannot be written only costs time.
-void writeCacheEntry(const std::string& key, const CompiledProgram& program);
+void writeCacheEntry(const std::string &key, const CompiledProgram &program);
 
 /// The path of the entry for `key` (tests corrupt it on purpose).
-std::filesystem::path cacheEntryPath(const std::string& key);
+std::filesystem::path cacheEntryPath(const std::string &key);
 
-}  // namespace helion::rt::detail
+} // namespace helion::rt::detail

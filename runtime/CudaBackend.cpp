@@ -17,10 +17,10 @@ namespace {
 
 using detail::driverApi;
 
-CUdeviceptr devicePtr(const void* p) { return reinterpret_cast<CUdeviceptr>(p); }
+CUdeviceptr devicePtr(const void *p) { return reinterpret_cast<CUdeviceptr>(p); }
 
 /// Names the last kernel: a copy is where its asynchronous error shows up.
-std::string copyWhat(const char* direction, std::size_t bytes) {
+std::string copyWhat(const char *direction, std::size_t bytes) {
   std::string what = std::string("copying ") + std::to_string(bytes) + " bytes " + direction;
   std::string last = lastKernelName();
   if (!last.empty())
@@ -30,9 +30,9 @@ std::string copyWhat(const char* direction, std::size_t bytes) {
 
 thread_local std::string lastError;
 
-}  // namespace
+} // namespace
 
-void* cudaAllocate(std::size_t bytes, int device) {
+void *cudaAllocate(std::size_t bytes, int device) {
   if (bytes == 0)
     return nullptr;
   useDevice(device);
@@ -40,10 +40,10 @@ void* cudaAllocate(std::size_t bytes, int device) {
   checkCuda(driverApi().cuMemAlloc(&ptr, bytes), "allocating " + std::to_string(bytes) +
                                                      " bytes on CUDA device " +
                                                      std::to_string(device));
-  return reinterpret_cast<void*>(ptr);
+  return reinterpret_cast<void *>(ptr);
 }
 
-void cudaFree(void* ptr, int device) {
+void cudaFree(void *ptr, int device) {
   if (!ptr)
     return;
   // Called from destructors, possibly after the driver shut down at exit:
@@ -53,26 +53,26 @@ void cudaFree(void* ptr, int device) {
     CUresult result = driverApi().cuMemFree(devicePtr(ptr));
     if (result != CUDA_SUCCESS && result != CUDA_ERROR_DEINITIALIZED)
       lastError = "helion: freeing device memory: " + cudaErrorText(result);
-  } catch (const std::exception& e) {
+  } catch (const std::exception &e) {
     lastError = e.what();
   }
 }
 
-void cudaCopyToDevice(void* dst, int dstDevice, const void* src, std::size_t bytes) {
+void cudaCopyToDevice(void *dst, int dstDevice, const void *src, std::size_t bytes) {
   if (bytes == 0)
     return;
   useDevice(dstDevice);
   checkCuda(driverApi().cuMemcpyHtoD(devicePtr(dst), src, bytes), copyWhat("to the device", bytes));
 }
 
-void cudaCopyToHost(void* dst, const void* src, int srcDevice, std::size_t bytes) {
+void cudaCopyToHost(void *dst, const void *src, int srcDevice, std::size_t bytes) {
   if (bytes == 0)
     return;
   useDevice(srcDevice);
   checkCuda(driverApi().cuMemcpyDtoH(dst, devicePtr(src), bytes), copyWhat("to the host", bytes));
 }
 
-void cudaCopyDeviceToDevice(void* dst, int dstDevice, const void* src, int srcDevice,
+void cudaCopyDeviceToDevice(void *dst, int dstDevice, const void *src, int srcDevice,
                             std::size_t bytes) {
   if (bytes == 0)
     return;
@@ -88,7 +88,7 @@ void cudaCopyDeviceToDevice(void* dst, int dstDevice, const void* src, int srcDe
   cudaCopyToDevice(dst, dstDevice, staging.data(), bytes);
 }
 
-void cudaMemset(void* ptr, int device, unsigned char value, std::size_t bytes) {
+void cudaMemset(void *ptr, int device, unsigned char value, std::size_t bytes) {
   if (bytes == 0)
     return;
   useDevice(device);
@@ -98,7 +98,7 @@ void cudaMemset(void* ptr, int device, unsigned char value, std::size_t bytes) {
 
 namespace {
 
-void backendCopy(void* dst, Device dstDevice, const void* src, Device srcDevice,
+void backendCopy(void *dst, Device dstDevice, const void *src, Device srcDevice,
                  std::size_t bytes) {
   const bool dstCuda = dstDevice.type == DeviceType::CUDA;
   const bool srcCuda = srcDevice.type == DeviceType::CUDA;
@@ -114,7 +114,7 @@ void backendCopy(void* dst, Device dstDevice, const void* src, Device srcDevice,
 
 const DeviceBackend kCudaBackend = {&cudaAllocate, &cudaFree, &backendCopy};
 
-}  // namespace
+} // namespace
 
 void installCudaBackend() {
   // Leaves a backend someone else installed (a test's fake) in place.
@@ -126,17 +126,17 @@ namespace {
 // Runs before main in every binary linking the runtime (kept by the
 // -u helion_rt_install_cuda_backend link option of helion_runtime).
 const bool kInstalledAtStartup = (installCudaBackend(), true);
-}  // namespace
+} // namespace
 
-}  // namespace helion::rt
+} // namespace helion::rt
 
 extern "C" {
 
 void helion_rt_install_cuda_backend(void) { helion::rt::installCudaBackend(); }
 
-const char* helion_rt_last_error(void) { return helion::rt::lastError.c_str(); }
+const char *helion_rt_last_error(void) { return helion::rt::lastError.c_str(); }
 
-void helion_rt_set_last_error(const char* message) {
+void helion_rt_set_last_error(const char *message) {
   helion::rt::lastError = message ? message : "";
 }
 
@@ -144,7 +144,7 @@ int helion_rt_synchronize(void) {
   try {
     helion::rt::synchronize();
     return 0;
-  } catch (const std::exception& e) {
+  } catch (const std::exception &e) {
     helion::rt::lastError = e.what();
     return -1;
   }

@@ -18,19 +18,19 @@ namespace {
 /// Loads once; a failure is remembered and rethrown on every later call.
 struct LoadedDriver {
   DriverApi api;
-  std::string failure;  // empty when usable
+  std::string failure; // empty when usable
   int failureCode = -1;
 
   LoadedDriver() {
-    void* handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    void *handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
-      const char* why = dlerror();
+      const char *why = dlerror();
       failure = std::string("helion: loading the CUDA driver: libcuda.so.1 could not be loaded") +
                 (why ? std::string(" (") + why + ")" : std::string()) +
                 "; is an NVIDIA driver installed?";
       return;
     }
-#define HELION_RESOLVE_ENTRY_POINT(member, symbol)                                                \
+#define HELION_RESOLVE_ENTRY_POINT(member, symbol)                                                 \
   api.member = reinterpret_cast<decltype(api.member)>(dlsym(handle, #symbol));                     \
   if (!api.member) {                                                                               \
     failure = "helion: loading the CUDA driver: libcuda.so.1 has no entry point " #symbol          \
@@ -47,21 +47,21 @@ struct LoadedDriver {
   }
 };
 
-LoadedDriver& loadedDriver() {
-  static LoadedDriver driver;  // thread-safe initialization
+LoadedDriver &loadedDriver() {
+  static LoadedDriver driver; // thread-safe initialization
   return driver;
 }
 
-}  // namespace
+} // namespace
 
-const DriverApi& driverApi() {
-  LoadedDriver& driver = loadedDriver();
+const DriverApi &driverApi() {
+  LoadedDriver &driver = loadedDriver();
   if (!driver.failure.empty())
     throw CudaError(driver.failure, driver.failureCode);
   return driver.api;
 }
 
-}  // namespace detail
+} // namespace detail
 
 using detail::driverApi;
 
@@ -70,9 +70,9 @@ bool driverAvailable() { return detail::loadedDriver().failure.empty(); }
 void requireDriver() { (void)driverApi(); }
 
 std::string cudaErrorText(CUresult result) {
-  const detail::DriverApi& api = detail::loadedDriver().api;
-  const char* name = nullptr;
-  const char* text = nullptr;
+  const detail::DriverApi &api = detail::loadedDriver().api;
+  const char *name = nullptr;
+  const char *text = nullptr;
   if (api.cuGetErrorName)
     api.cuGetErrorName(result, &name);
   if (api.cuGetErrorString)
@@ -100,11 +100,11 @@ thread_local int tlsDevice = 0;
 
 struct Devices {
   std::mutex mutex;
-  std::vector<CUcontext> contexts;                     // primary contexts, retained once
-  std::vector<std::unique_ptr<DeviceInfo>> infos;      // stable addresses
+  std::vector<CUcontext> contexts;                // primary contexts, retained once
+  std::vector<std::unique_ptr<DeviceInfo>> infos; // stable addresses
 };
 
-Devices& devices() {
+Devices &devices() {
   static Devices d;
   return d;
 }
@@ -112,21 +112,21 @@ Devices& devices() {
 CUdevice cuDevice(int device) {
   int count = deviceCount();
   if (device < 0 || device >= count)
-    throw CudaError("helion: selecting CUDA device " + std::to_string(device) + ": expected an index below " +
-                        std::to_string(count),
+    throw CudaError("helion: selecting CUDA device " + std::to_string(device) +
+                        ": expected an index below " + std::to_string(count),
                     CUDA_ERROR_INVALID_DEVICE);
   CUdevice dev = 0;
   checkCuda(driverApi().cuDeviceGet(&dev, device), "getting CUDA device " + std::to_string(device));
   return dev;
 }
 
-int attribute(CUdevice dev, CUdevice_attribute attr, const char* what) {
+int attribute(CUdevice dev, CUdevice_attribute attr, const char *what) {
   int value = 0;
   checkCuda(driverApi().cuDeviceGetAttribute(&value, attr, dev),
             std::string("querying the device's ") + what);
   return value;
 }
-}  // namespace
+} // namespace
 
 int currentDevice() { return tlsDevice; }
 
@@ -136,10 +136,10 @@ void setDevice(int device) {
 }
 
 CUcontext useDevice(int device) {
-  const detail::DriverApi& api = driverApi();
+  const detail::DriverApi &api = driverApi();
   CUcontext ctx = nullptr;
   {
-    Devices& d = devices();
+    Devices &d = devices();
     std::lock_guard<std::mutex> lock(d.mutex);
     if (d.contexts.size() <= static_cast<std::size_t>(device) || !d.contexts[device]) {
       CUdevice dev = cuDevice(device);
@@ -160,16 +160,16 @@ CUcontext useDevice(int device) {
   return ctx;
 }
 
-const DeviceInfo& deviceInfo(int device) {
+const DeviceInfo &deviceInfo(int device) {
   CUdevice dev = cuDevice(device);
-  Devices& d = devices();
+  Devices &d = devices();
   std::lock_guard<std::mutex> lock(d.mutex);
   if (d.infos.size() <= static_cast<std::size_t>(device))
     d.infos.resize(device + 1);
   if (d.infos[device])
     return *d.infos[device];
   auto info = std::make_unique<DeviceInfo>();
-  const detail::DriverApi& api = driverApi();
+  const detail::DriverApi &api = driverApi();
   info->index = device;
   char name[256] = {};
   checkCuda(api.cuDeviceGetName(name, sizeof(name) - 1, dev), "querying the device's name");
@@ -179,8 +179,8 @@ const DeviceInfo& deviceInfo(int device) {
   info->smCount = attribute(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, "multiprocessor count");
   info->maxSharedPerBlock =
       attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, "shared memory per block");
-  info->maxSharedPerBlockOptin = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-                                           "opt-in shared memory per block");
+  info->maxSharedPerBlockOptin = attribute(
+      dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, "opt-in shared memory per block");
   info->l2Bytes = attribute(dev, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, "L2 size");
   info->maxThreadsPerBlock =
       attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, "threads per block");
@@ -201,8 +201,8 @@ std::string archFor(int major, int minor) {
 }
 
 std::string archFor(int device) {
-  const DeviceInfo& info = deviceInfo(device);
+  const DeviceInfo &info = deviceInfo(device);
   return archFor(info.major, info.minor);
 }
 
-}  // namespace helion::rt
+} // namespace helion::rt

@@ -12,32 +12,32 @@
 namespace helion::rt::detail {
 
 // X(member, symbol): `member` is the API name, `symbol` the exported one.
-#define HELION_DRIVER_ENTRY_POINTS(X)                                                             \
-  X(cuInit, cuInit)                                                                               \
-  X(cuDriverGetVersion, cuDriverGetVersion)                                                       \
-  X(cuGetErrorName, cuGetErrorName)                                                               \
-  X(cuGetErrorString, cuGetErrorString)                                                           \
-  X(cuDeviceGetCount, cuDeviceGetCount)                                                           \
-  X(cuDeviceGet, cuDeviceGet)                                                                     \
-  X(cuDeviceGetName, cuDeviceGetName)                                                             \
-  X(cuDeviceGetAttribute, cuDeviceGetAttribute)                                                   \
-  X(cuDeviceTotalMem, cuDeviceTotalMem_v2)                                                        \
-  X(cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain)                                           \
-  X(cuCtxSetCurrent, cuCtxSetCurrent)                                                             \
-  X(cuCtxGetCurrent, cuCtxGetCurrent)                                                             \
-  X(cuCtxSynchronize, cuCtxSynchronize)                                                           \
-  X(cuStreamSynchronize, cuStreamSynchronize)                                                     \
-  X(cuModuleLoadData, cuModuleLoadData)                                                           \
-  X(cuModuleGetFunction, cuModuleGetFunction)                                                     \
-  X(cuFuncSetAttribute, cuFuncSetAttribute)                                                       \
-  X(cuFuncGetAttribute, cuFuncGetAttribute)                                                       \
-  X(cuLaunchKernel, cuLaunchKernel)                                                               \
-  X(cuMemAlloc, cuMemAlloc_v2)                                                                    \
-  X(cuMemFree, cuMemFree_v2)                                                                      \
-  X(cuMemcpyHtoD, cuMemcpyHtoD_v2)                                                                \
-  X(cuMemcpyDtoH, cuMemcpyDtoH_v2)                                                                \
-  X(cuMemcpyDtoD, cuMemcpyDtoD_v2)                                                                \
-  X(cuMemsetD8, cuMemsetD8_v2)                                                                    \
+#define HELION_DRIVER_ENTRY_POINTS(X)                                                              \
+  X(cuInit, cuInit)                                                                                \
+  X(cuDriverGetVersion, cuDriverGetVersion)                                                        \
+  X(cuGetErrorName, cuGetErrorName)                                                                \
+  X(cuGetErrorString, cuGetErrorString)                                                            \
+  X(cuDeviceGetCount, cuDeviceGetCount)                                                            \
+  X(cuDeviceGet, cuDeviceGet)                                                                      \
+  X(cuDeviceGetName, cuDeviceGetName)                                                              \
+  X(cuDeviceGetAttribute, cuDeviceGetAttribute)                                                    \
+  X(cuDeviceTotalMem, cuDeviceTotalMem_v2)                                                         \
+  X(cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain)                                            \
+  X(cuCtxSetCurrent, cuCtxSetCurrent)                                                              \
+  X(cuCtxGetCurrent, cuCtxGetCurrent)                                                              \
+  X(cuCtxSynchronize, cuCtxSynchronize)                                                            \
+  X(cuStreamSynchronize, cuStreamSynchronize)                                                      \
+  X(cuModuleLoadData, cuModuleLoadData)                                                            \
+  X(cuModuleGetFunction, cuModuleGetFunction)                                                      \
+  X(cuFuncSetAttribute, cuFuncSetAttribute)                                                        \
+  X(cuFuncGetAttribute, cuFuncGetAttribute)                                                        \
+  X(cuLaunchKernel, cuLaunchKernel)                                                                \
+  X(cuMemAlloc, cuMemAlloc_v2)                                                                     \
+  X(cuMemFree, cuMemFree_v2)                                                                       \
+  X(cuMemcpyHtoD, cuMemcpyHtoD_v2)                                                                 \
+  X(cuMemcpyDtoH, cuMemcpyDtoH_v2)                                                                 \
+  X(cuMemcpyDtoD, cuMemcpyDtoD_v2)                                                                 \
+  X(cuMemsetD8, cuMemsetD8_v2)                                                                     \
   X(cuTensorMapEncodeTiled, cuTensorMapEncodeTiled)
 
 struct DriverApi {
@@ -48,6 +48,6 @@ struct DriverApi {
 
 /// The loaded driver with cuInit done; throws CudaError when libcuda.so.1 is
 /// missing, lacks an entry point, or cuInit fails. Thread-safe; loads once.
-const DriverApi& driverApi();
+const DriverApi &driverApi();
 
-}  // namespace helion::rt::detail
+} // namespace helion::rt::detail

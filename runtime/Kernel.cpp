@@ -21,33 +21,33 @@ struct KernelTable {
   std::unordered_map<std::string, std::unique_ptr<Kernel>> kernels;
 };
 
-KernelTable& kernelTable() {
-  static KernelTable* table = new KernelTable;  // leaked: kernels outlive static destructors
+KernelTable &kernelTable() {
+  static KernelTable *table = new KernelTable; // leaked: kernels outlive static destructors
   return *table;
 }
 
 std::mutex lastKernelMutex;
 std::string lastKernel;
 
-std::string kernelKey(const KernelSpec& spec, int device) {
+std::string kernelKey(const KernelSpec &spec, int device) {
   detail::KeyHasher hasher;
   hasher.add(spec.programName).add(spec.source).add(spec.nameExpression);
-  for (const std::string& option : spec.options)
+  for (const std::string &option : spec.options)
     hasher.add(option);
   hasher.add(std::to_string(device));
   return hasher.hex();
 }
 
-std::unique_ptr<Kernel> buildKernel(const KernelSpec& spec, int device) {
+std::unique_ptr<Kernel> buildKernel(const KernelSpec &spec, int device) {
   useDevice(device);
-  CompileRequest request{spec.source, spec.programName, {spec.nameExpression}, archFor(device),
-                         spec.options};
+  CompileRequest request{
+      spec.source, spec.programName, {spec.nameExpression}, archFor(device), spec.options};
   CompiledProgram program = compile(request);
   const std::string what = "loading kernel '" + spec.nameExpression + "' from " + spec.programName;
-  const detail::DriverApi& api = driverApi();
+  const detail::DriverApi &api = driverApi();
   CUmodule module = nullptr;
   checkCuda(api.cuModuleLoadData(&module, program.cubin.data()), what);
-  const std::string& lowered = program.loweredNames.at(spec.nameExpression);
+  const std::string &lowered = program.loweredNames.at(spec.nameExpression);
   CUfunction function = nullptr;
   checkCuda(api.cuModuleGetFunction(&function, module, lowered.c_str()), what);
   auto kernel = std::make_unique<Kernel>(spec.nameExpression, lowered, module, function, device);
@@ -58,7 +58,7 @@ std::unique_ptr<Kernel> buildKernel(const KernelSpec& spec, int device) {
   return kernel;
 }
 
-}  // namespace
+} // namespace
 
 void Kernel::reserveDynamicShared(int bytes) const {
   if (bytes <= dynamicSharedLimit_.load(std::memory_order_relaxed))
@@ -81,18 +81,17 @@ int Kernel::numRegisters() const {
 
 int Kernel::staticSharedBytes() const {
   int value = 0;
-  checkCuda(
-      driverApi().cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function_),
-      "querying the shared memory of kernel '" + name_ + "'");
+  checkCuda(driverApi().cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function_),
+            "querying the shared memory of kernel '" + name_ + "'");
   return value;
 }
 
-const Kernel& loadKernel(const KernelSpec& spec) {
+const Kernel &loadKernel(const KernelSpec &spec) {
   installCudaBackend();
   requireDriver();
   const int device = spec.device >= 0 ? spec.device : currentDevice();
   const std::string key = kernelKey(spec, device);
-  KernelTable& table = kernelTable();
+  KernelTable &table = kernelTable();
   {
     std::lock_guard<std::mutex> lock(table.mutex);
     if (auto it = table.kernels.find(key); it != table.kernels.end()) {
@@ -110,7 +109,7 @@ const Kernel& loadKernel(const KernelSpec& spec) {
   return *it->second;
 }
 
-void launch(const Kernel& kernel, Dim3 grid, Dim3 block, unsigned sharedBytes, void** args,
+void launch(const Kernel &kernel, Dim3 grid, Dim3 block, unsigned sharedBytes, void **args,
             CUstream stream) {
   useDevice(kernel.device());
   if (sharedBytes > 48 * 1024)
@@ -141,10 +140,9 @@ std::string lastKernelName() {
 namespace {
 std::string syncWhat() {
   std::string last = lastKernelName();
-  return last.empty() ? std::string("synchronizing")
-                      : "synchronizing after kernel '" + last + "'";
+  return last.empty() ? std::string("synchronizing") : "synchronizing after kernel '" + last + "'";
 }
-}  // namespace
+} // namespace
 
 void synchronize() {
   useDevice(currentDevice());
@@ -156,4 +154,4 @@ void synchronize(CUstream stream) {
   checkCuda(driverApi().cuStreamSynchronize(stream), syncWhat());
 }
 
-}  // namespace helion::rt
+} // namespace helion::rt

@@ -10,43 +10,55 @@
 namespace helion::rt {
 namespace {
 
-void require(bool ok, const std::string& message) {
+void require(bool ok, const std::string &message) {
   if (!ok)
     throw std::invalid_argument("helion: building a TMA descriptor: " + message);
 }
 
 CUtensorMapSwizzle toDriver(Swizzle swizzle) {
   switch (swizzle) {
-  case Swizzle::none: return CU_TENSOR_MAP_SWIZZLE_NONE;
-  case Swizzle::b32: return CU_TENSOR_MAP_SWIZZLE_32B;
-  case Swizzle::b64: return CU_TENSOR_MAP_SWIZZLE_64B;
-  case Swizzle::b128: return CU_TENSOR_MAP_SWIZZLE_128B;
+  case Swizzle::none:
+    return CU_TENSOR_MAP_SWIZZLE_NONE;
+  case Swizzle::b32:
+    return CU_TENSOR_MAP_SWIZZLE_32B;
+  case Swizzle::b64:
+    return CU_TENSOR_MAP_SWIZZLE_64B;
+  case Swizzle::b128:
+    return CU_TENSOR_MAP_SWIZZLE_128B;
   }
   return CU_TENSOR_MAP_SWIZZLE_NONE;
 }
 
 int swizzleSpan(Swizzle swizzle) {
   switch (swizzle) {
-  case Swizzle::none: return 0;
-  case Swizzle::b32: return 32;
-  case Swizzle::b64: return 64;
-  case Swizzle::b128: return 128;
+  case Swizzle::none:
+    return 0;
+  case Swizzle::b32:
+    return 32;
+  case Swizzle::b64:
+    return 64;
+  case Swizzle::b128:
+    return 128;
   }
   return 0;
 }
 
 CUtensorMapDataType defaultDataType(int elementBytes) {
   switch (elementBytes) {
-  case 1: return CU_TENSOR_MAP_DATA_TYPE_UINT8;
-  case 2: return CU_TENSOR_MAP_DATA_TYPE_UINT16;
-  case 4: return CU_TENSOR_MAP_DATA_TYPE_UINT32;
-  default: return CU_TENSOR_MAP_DATA_TYPE_UINT64;
+  case 1:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  case 2:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT16;
+  case 4:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT32;
+  default:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT64;
   }
 }
 
-}  // namespace
+} // namespace
 
-CUtensorMap makeTensorMap(const TensorMapDesc& desc) {
+CUtensorMap makeTensorMap(const TensorMapDesc &desc) {
   const int rank = static_cast<int>(desc.sizes.size());
   require(rank >= 1 && rank <= 5, "expected rank 1 to 5, got " + std::to_string(rank));
   require(desc.strides.size() == desc.sizes.size() && desc.box.size() == desc.sizes.size(),
@@ -76,9 +88,9 @@ CUtensorMap makeTensorMap(const TensorMapDesc& desc) {
     elementStrides[d] = 1;
     if (d > 0) {
       const std::int64_t bytes = desc.strides[src] * eb;
-      require(bytes % 16 == 0 && bytes > 0,
-              "the stride of dimension " + std::to_string(src) + " (" + std::to_string(bytes) +
-                  " bytes) must be a positive multiple of 16 bytes");
+      require(bytes % 16 == 0 && bytes > 0, "the stride of dimension " + std::to_string(src) +
+                                                " (" + std::to_string(bytes) +
+                                                " bytes) must be a positive multiple of 16 bytes");
       strides[d - 1] = static_cast<cuuint64_t>(bytes);
     }
   }
@@ -89,8 +101,8 @@ CUtensorMap makeTensorMap(const TensorMapDesc& desc) {
             "with a " + std::to_string(span) + "-byte swizzle the innermost box extent (" +
                 std::to_string(box[0] * eb) + " bytes) must be at most " + std::to_string(span));
 
-  CUtensorMapDataType type = desc.dataType >= 0 ? static_cast<CUtensorMapDataType>(desc.dataType)
-                                                : defaultDataType(eb);
+  CUtensorMapDataType type =
+      desc.dataType >= 0 ? static_cast<CUtensorMapDataType>(desc.dataType) : defaultDataType(eb);
   CUtensorMap map;
   checkCuda(detail::driverApi().cuTensorMapEncodeTiled(
                 &map, type, static_cast<cuuint32_t>(rank), desc.base, dims, strides, box,
@@ -100,4 +112,4 @@ CUtensorMap makeTensorMap(const TensorMapDesc& desc) {
   return map;
 }
 
-}  // namespace helion::rt
+} // namespace helion::rt

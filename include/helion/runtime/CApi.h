@@ -16,9 +16,9 @@ extern "C" {
 void helion_rt_install_cuda_backend(void);
 /// The message of the last runtime error caught at the C boundary on this
 /// thread, or "" (never null).
-const char* helion_rt_last_error(void);
+const char *helion_rt_last_error(void);
 /// Records `message` as this thread's last error (for generated C wrappers).
-void helion_rt_set_last_error(const char* message);
+void helion_rt_set_last_error(const char *message);
 /// 0 on success, else -1 with helion_rt_last_error() set.
 int helion_rt_synchronize(void);
 

@@ -25,19 +25,19 @@ namespace helion::rt {
 
 struct CompileRequest {
   std::string source;
-  std::string programName;  ///< for diagnostics and the NVRTC log ("softmax.cu")
+  std::string programName; ///< for diagnostics and the NVRTC log ("softmax.cu")
   /// Kernels to resolve, e.g. "softmax_kernel<float, 256>" or an extern "C" name.
   std::vector<std::string> nameExpressions;
-  std::string arch;                  ///< "sm_90a", "sm_80", ...
-  std::vector<std::string> options;  ///< extra NVRTC options, e.g. "--use_fast_math", "-DX=1"
+  std::string arch;                 ///< "sm_90a", "sm_80", ...
+  std::vector<std::string> options; ///< extra NVRTC options, e.g. "--use_fast_math", "-DX=1"
 };
 
 struct CompiledProgram {
   std::string cubin;
   /// name expression -> mangled (lowered) name to give cuModuleGetFunction.
   std::map<std::string, std::string> loweredNames;
-  std::string log;       ///< NVRTC's warnings (empty on a cache hit)
-  double seconds = 0;    ///< time spent in NVRTC, or reading the cache entry
+  std::string log;    ///< NVRTC's warnings (empty on a cache hit)
+  double seconds = 0; ///< time spent in NVRTC, or reading the cache entry
   bool cacheHit = false;
 };
 
@@ -45,12 +45,12 @@ struct CompiledProgram {
 /// --gpu-architecture=ARCH -std=c++17 -default-device -lineinfo -minimal
 /// (-minimal: no texture/surface types, device-side launches or CUDA runtime
 /// declarations in NVRTC's built-in headers, which emitted code never uses).
-std::vector<std::string> baseOptions(const std::string& arch);
+std::vector<std::string> baseOptions(const std::string &arch);
 
 /// Compiles (or fetches from the cache). Throws CompileError carrying the
 /// program name and the NVRTC log when the source does not compile, and
 /// std::runtime_error for a name expression NVRTC cannot lower.
-CompiledProgram compile(const CompileRequest& request);
+CompiledProgram compile(const CompileRequest &request);
 
 /// Where cache entries go (not created until the first store).
 std::filesystem::path cacheDirectory();
@@ -64,9 +64,9 @@ std::string nvrtcVersion();
 /// The embedded device library: NVRTC include names ("helion/device.cuh")
 /// and their text, in a fixed order.
 struct EmbeddedHeader {
-  const char* name;
-  const char* text;
+  const char *name;
+  const char *text;
 };
-const std::vector<EmbeddedHeader>& deviceLibrary();
+const std::vector<EmbeddedHeader> &deviceLibrary();
 
-}  // namespace helion::rt
+} // namespace helion::rt

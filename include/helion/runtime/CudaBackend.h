@@ -22,14 +22,14 @@ namespace helion::rt {
 void installCudaBackend();
 
 /// The backend's operations, callable directly (device = CUDA device index).
-void* cudaAllocate(std::size_t bytes, int device);
-void cudaFree(void* ptr, int device);
+void *cudaAllocate(std::size_t bytes, int device);
+void cudaFree(void *ptr, int device);
 /// Synchronous copies host -> device, device -> host, device -> device.
-void cudaCopyToDevice(void* dst, int dstDevice, const void* src, std::size_t bytes);
-void cudaCopyToHost(void* dst, const void* src, int srcDevice, std::size_t bytes);
-void cudaCopyDeviceToDevice(void* dst, int dstDevice, const void* src, int srcDevice,
+void cudaCopyToDevice(void *dst, int dstDevice, const void *src, std::size_t bytes);
+void cudaCopyToHost(void *dst, const void *src, int srcDevice, std::size_t bytes);
+void cudaCopyDeviceToDevice(void *dst, int dstDevice, const void *src, int srcDevice,
                             std::size_t bytes);
 /// Sets `bytes` bytes at `ptr` to `value` (poisoning outputs before a test run).
-void cudaMemset(void* ptr, int device, unsigned char value, std::size_t bytes);
+void cudaMemset(void *ptr, int device, unsigned char value, std::size_t bytes);
 
-}  // namespace helion::rt
+} // namespace helion::rt

@@ -10,7 +10,7 @@
 
 #include "helion/runtime/Error.h"
 
-#include <cuda.h>  // types and enums only: nothing links against libcuda
+#include <cuda.h> // types and enums only: nothing links against libcuda
 
 #include <cstddef>
 #include <string>
@@ -22,10 +22,10 @@ namespace helion::rt {
 struct DeviceInfo {
   int index = 0;
   std::string name;
-  int major = 0, minor = 0;           ///< compute capability
-  int smCount = 0;                    ///< multiprocessors
-  int maxSharedPerBlock = 0;          ///< bytes without opting in (48 KB)
-  int maxSharedPerBlockOptin = 0;     ///< bytes with a raised dynamic limit
+  int major = 0, minor = 0;       ///< compute capability
+  int smCount = 0;                ///< multiprocessors
+  int maxSharedPerBlock = 0;      ///< bytes without opting in (48 KB)
+  int maxSharedPerBlockOptin = 0; ///< bytes with a raised dynamic limit
   int l2Bytes = 0;
   int maxThreadsPerBlock = 0;
   std::size_t totalMemory = 0;
@@ -44,8 +44,8 @@ int currentDevice();
 void setDevice(int device);
 
 /// Cached per device; throws CudaError for a bad index.
-const DeviceInfo& deviceInfo(int device);
-inline const DeviceInfo& deviceInfo() { return deviceInfo(currentDevice()); }
+const DeviceInfo &deviceInfo(int device);
+inline const DeviceInfo &deviceInfo() { return deviceInfo(currentDevice()); }
 
 /// The NVRTC architecture for a compute capability: "sm_90a" for 9.0 and
 /// "sm_100a" for 10.0 (the a-variants unlock wgmma/setmaxnreg/tcgen05),
@@ -63,4 +63,4 @@ std::string cudaErrorText(CUresult result);
 /// Throws CudaError "helion: <what>: <cudaErrorText>" unless result is CUDA_SUCCESS.
 void checkCuda(CUresult result, std::string_view what);
 
-}  // namespace helion::rt
+} // namespace helion::rt

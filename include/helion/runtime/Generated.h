@@ -18,16 +18,24 @@
 namespace helion::rt {
 
 /// The device library's name for a dtype, as the emitted templates expect it.
-inline const char* deviceTypeName(DType t) {
+inline const char *deviceTypeName(DType t) {
   switch (t) {
-  case DType::f16: return "hd::f16";
-  case DType::bf16: return "hd::bf16";
-  case DType::f32: return "float";
-  case DType::f64: return "double";
-  case DType::i8: return "hd::int8";
-  case DType::i32: return "hd::int32";
-  case DType::i64: return "hd::int64";
-  case DType::b8: return "bool";
+  case DType::f16:
+    return "hd::f16";
+  case DType::bf16:
+    return "hd::bf16";
+  case DType::f32:
+    return "float";
+  case DType::f64:
+    return "double";
+  case DType::i8:
+    return "hd::int8";
+  case DType::i32:
+    return "hd::int32";
+  case DType::i64:
+    return "hd::int64";
+  case DType::b8:
+    return "bool";
   }
   return "float";
 }
@@ -43,13 +51,13 @@ inline int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /// The largest vector width (elements, a power of two) such that `maxBytes`-byte
 /// accesses of the first tensor stay aligned for every tensor given.
-inline int vectorWidth(std::initializer_list<const Tensor*> tensors, int maxBytes) {
+inline int vectorWidth(std::initializer_list<const Tensor *> tensors, int maxBytes) {
   if (tensors.size() == 0)
     return 1;
   int vec = std::max<int>(1, maxBytes / static_cast<int>((*tensors.begin())->element_size()));
   for (; vec > 1; vec /= 2) {
     bool ok = true;
-    for (const Tensor* t : tensors) {
+    for (const Tensor *t : tensors) {
       int64_t bytes = vec * static_cast<int64_t>(t->element_size());
       if (reinterpret_cast<uintptr_t>(t->data_ptr()) % bytes != 0)
         ok = false;

@@ -31,14 +31,14 @@ struct Dim3 {
 };
 
 struct KernelSpec {
-  std::string programName;     ///< "softmax.cu": diagnostics and the NVRTC log
-  std::string source;          ///< CUDA C++; may include "helion/device.cuh"
-  std::string nameExpression;  ///< "softmax_kernel<float, 256>" or an extern "C" name
-  std::vector<std::string> options;  ///< extra NVRTC options
+  std::string programName;          ///< "softmax.cu": diagnostics and the NVRTC log
+  std::string source;               ///< CUDA C++; may include "helion/device.cuh"
+  std::string nameExpression;       ///< "softmax_kernel<float, 256>" or an extern "C" name
+  std::vector<std::string> options; ///< extra NVRTC options
   /// Dynamic shared memory the kernel will be launched with; above 48 KB the
   /// function's limit is raised at load (launch raises it too when needed).
   int dynamicSharedBytes = 0;
-  int device = -1;  ///< -1: the calling thread's current device
+  int device = -1; ///< -1: the calling thread's current device
 };
 
 /// A loaded kernel. Owned by the process-wide kernel table; never destroyed
@@ -51,8 +51,8 @@ public:
         function_(function), device_(device) {}
 
   /// The name expression it was loaded from (what errors print).
-  const std::string& name() const { return name_; }
-  const std::string& loweredName() const { return loweredName_; }
+  const std::string &name() const { return name_; }
+  const std::string &loweredName() const { return loweredName_; }
   CUfunction function() const { return function_; }
   CUmodule module() const { return module_; }
   int device() const { return device_; }
@@ -78,12 +78,12 @@ private:
 };
 
 /// Compiles (through the cache), loads and resolves; memoized per process.
-const Kernel& loadKernel(const KernelSpec& spec);
+const Kernel &loadKernel(const KernelSpec &spec);
 
 /// Launches on `stream` (0: the legacy default stream) and checks
 /// cuLaunchKernel's result; an error names the kernel. `args` points to each
 /// parameter's value, in order, as cuLaunchKernel wants.
-void launch(const Kernel& kernel, Dim3 grid, Dim3 block, unsigned sharedBytes, void** args,
+void launch(const Kernel &kernel, Dim3 grid, Dim3 block, unsigned sharedBytes, void **args,
             CUstream stream = nullptr);
 
 /// Waits for the current device; an asynchronous error (an illegal address...)
@@ -94,4 +94,4 @@ void synchronize(CUstream stream);
 /// The name of the last kernel launched by this process ("" if none).
 std::string lastKernelName();
 
-}  // namespace helion::rt
+} // namespace helion::rt

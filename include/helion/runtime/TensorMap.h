@@ -23,12 +23,12 @@ namespace helion::rt {
 enum class Swizzle { none, b32, b64, b128 };
 
 struct TensorMapDesc {
-  void* base = nullptr;     ///< device address, 16-byte aligned
-  int elementBytes = 0;     ///< 1, 2, 4 or 8
-  std::vector<std::int64_t> sizes;    ///< elements, outermost first (rank 1 to 5)
-  std::vector<std::int64_t> strides;  ///< elements, outermost first; the last must be 1
-  std::vector<std::int32_t> box;      ///< elements per box dimension, outermost first (<= 256)
-  Swizzle swizzle = Swizzle::none;    ///< with a swizzle, box[last] * elementBytes <= the span
+  void *base = nullptr;              ///< device address, 16-byte aligned
+  int elementBytes = 0;              ///< 1, 2, 4 or 8
+  std::vector<std::int64_t> sizes;   ///< elements, outermost first (rank 1 to 5)
+  std::vector<std::int64_t> strides; ///< elements, outermost first; the last must be 1
+  std::vector<std::int32_t> box;     ///< elements per box dimension, outermost first (<= 256)
+  Swizzle swizzle = Swizzle::none;   ///< with a swizzle, box[last] * elementBytes <= the span
   /// Element type for the driver; CU_TENSOR_MAP_DATA_TYPE_UINT8 + size by default
   /// (the copy engine moves bytes: the type matters only for NaN fill).
   int dataType = -1;
@@ -37,15 +37,15 @@ struct TensorMapDesc {
 /// Encodes the map, checking the rules the driver would reject with a bare
 /// CUDA_ERROR_INVALID_VALUE (alignment, strides multiple of 16 bytes, box
 /// limits) and saying which one failed. Throws CudaError / std::invalid_argument.
-CUtensorMap makeTensorMap(const TensorMapDesc& desc);
+CUtensorMap makeTensorMap(const TensorMapDesc &desc);
 
 /// The map of a whole tensor (anything with data_ptr(), dim(), size(i),
 /// stride(i) and element_size(), as helion::Tensor), tiled by `box`.
 template <class TensorLike>
-CUtensorMap makeTensorMap(const TensorLike& t, std::vector<std::int32_t> box,
+CUtensorMap makeTensorMap(const TensorLike &t, std::vector<std::int32_t> box,
                           Swizzle swizzle = Swizzle::none) {
   TensorMapDesc desc;
-  desc.base = const_cast<void*>(static_cast<const void*>(t.data_ptr()));
+  desc.base = const_cast<void *>(static_cast<const void *>(t.data_ptr()));
   desc.elementBytes = static_cast<int>(t.element_size());
   for (int i = 0; i < static_cast<int>(t.dim()); ++i) {
     desc.sizes.push_back(t.size(i));
@@ -56,4 +56,4 @@ CUtensorMap makeTensorMap(const TensorLike& t, std::vector<std::int32_t> box,
   return makeTensorMap(desc);
 }
 
-}  // namespace helion::rt
+} // namespace helion::rt

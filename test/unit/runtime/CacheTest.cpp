@@ -10,14 +10,14 @@ using namespace helion::rt;
 namespace fs = std::filesystem;
 
 namespace {
-const char* kKernel = R"(
+const char *kKernel = R"(
 #include "helion/device.cuh"
 __global__ void twice_kernel(float* x) { x[threadIdx.x] = helion::dev::exp(x[threadIdx.x]); }
 )";
 CompileRequest request(std::vector<std::string> options = {}, std::string arch = "sm_90a") {
   return {kKernel, "twice.cu", {"twice_kernel"}, std::move(arch), std::move(options)};
 }
-}  // namespace
+} // namespace
 
 TEST_CASE("the second compile is a cache hit with the same cubin", "[cache]") {
   test::ScopedCacheDir cache;
@@ -41,7 +41,7 @@ TEST_CASE("changed options, arch, source or names miss the cache", "[cache]") {
   other.source += "\n// a comment changes the key\n";
   CHECK_FALSE(compile(other).cacheHit);
   CompileRequest names = request();
-  names.nameExpressions.push_back("twice_kernel");  // same kernel twice: a different request
+  names.nameExpressions.push_back("twice_kernel"); // same kernel twice: a different request
   CHECK_FALSE(compile(names).cacheHit);
   CHECK(cache.entries().size() == 5);
   CHECK(compile(request({"--use_fast_math"})).cacheHit);
@@ -81,7 +81,7 @@ TEST_CASE("a corrupted or truncated entry is recompiled and rewritten", "[cache]
   CompiledProgram again = compile(request());
   CHECK_FALSE(again.cacheHit);
   CHECK(again.cubin == good.cubin);
-  CHECK(fs::file_size(entry) == size);  // rewritten whole
+  CHECK(fs::file_size(entry) == size); // rewritten whole
   CHECK(compile(request()).cacheHit);
 }
 
@@ -98,7 +98,7 @@ TEST_CASE("HELIONC_NO_CACHE=1 disables the cache", "[cache]") {
 }
 
 TEST_CASE("the cache directory follows the environment", "[cache]") {
-  const char* saved = std::getenv("HOME");
+  const char *saved = std::getenv("HOME");
   std::string home = saved ? saved : "";
   unsetenv("HELIONC_CACHE_DIR");
   setenv("XDG_CACHE_HOME", "/tmp/xdg-test", 1);

@@ -14,7 +14,7 @@ namespace {
 
 // Each kernel exercises a group of primitives; Hopper-only ones sit behind the
 // same guard emitted code uses.
-const char* kPrimitives = R"(
+const char *kPrimitives = R"(
 #include "helion/device.cuh"
 namespace hd = helion::dev;
 
@@ -159,11 +159,11 @@ std::vector<std::string> primitiveNames(bool hopper) {
   return names;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("the device library compiles for sm_90a and sm_80 with every primitive", "[device]") {
   setenv("HELIONC_NO_CACHE", "1", 1);
-  for (const char* arch : {"sm_90a", "sm_80"}) {
+  for (const char *arch : {"sm_90a", "sm_80"}) {
     INFO("arch " << arch);
     const bool hopper = std::string(arch) == "sm_90a";
     CompileRequest request{kPrimitives, "primitives.cu", primitiveNames(hopper), arch, {}};
@@ -171,11 +171,13 @@ TEST_CASE("the device library compiles for sm_90a and sm_80 with every primitive
     std::printf("device library primitives for %s: %.0f ms\n", arch, program.seconds * 1e3);
     CHECK_FALSE(program.cacheHit);
     CHECK(program.cubin.size() > 1000);
-    CHECK(program.cubin.compare(0, 4, "\x7f" "ELF") == 0);
+    CHECK(program.cubin.compare(0, 4,
+                                "\x7f"
+                                "ELF") == 0);
     REQUIRE(program.loweredNames.size() == request.nameExpressions.size());
-    for (const std::string& name : request.nameExpressions) {
+    for (const std::string &name : request.nameExpressions) {
       INFO(name);
-      const std::string& lowered = program.loweredNames.at(name);
+      const std::string &lowered = program.loweredNames.at(name);
       CHECK_FALSE(lowered.empty());
       // The mangled name must be in the cubin's symbol table.
       CHECK(program.cubin.find(lowered) != std::string::npos);
@@ -186,7 +188,7 @@ TEST_CASE("the device library compiles for sm_90a and sm_80 with every primitive
 
 TEST_CASE("Hopper-only primitives are absent for sm_80", "[device]") {
   setenv("HELIONC_NO_CACHE", "1", 1);
-  const char* source = R"(
+  const char *source = R"(
 #include "helion/device.cuh"
 __global__ void k(helion::dev::uint64* bar) { helion::dev::fence_proxy_async_shared(); }
 )";
@@ -200,7 +202,7 @@ __global__ void k(helion::dev::uint64* bar) { helion::dev::fence_proxy_async_sha
 // (shared CI machines); the printed figure is the one to watch.
 TEST_CASE("a typical small kernel compiles quickly", "[device][timing]") {
   setenv("HELIONC_NO_CACHE", "1", 1);
-  const char* softmax = R"(
+  const char *softmax = R"(
 #include "helion/device.cuh"
 namespace hd = helion::dev;
 template <class T, int NumWarps>
@@ -223,8 +225,8 @@ __global__ void softmax_kernel(const T* __restrict__ x, T* __restrict__ out, int
 )";
   double best = 1e9;
   for (int i = 0; i < 3; ++i) {
-    CompiledProgram p = compile(
-        {softmax, "softmax.cu", {"softmax_kernel<helion::dev::f16, 8>"}, "sm_90a", {}});
+    CompiledProgram p =
+        compile({softmax, "softmax.cu", {"softmax_kernel<helion::dev::f16, 8>"}, "sm_90a", {}});
     best = std::min(best, p.seconds);
   }
   std::printf("typical small kernel (softmax, whole device library, sm_90a): best of 3 %.1f ms\n",

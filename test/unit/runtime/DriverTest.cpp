@@ -1,8 +1,8 @@
 // Without libcuda.so.1 (CI machines), the runtime loads, does CPU work, and
 // the first CUDA use throws a CudaError that says why.
+#include "helion/runtime/Driver.h"
 #include "helion/runtime/CApi.h"
 #include "helion/runtime/CudaBackend.h"
-#include "helion/runtime/Driver.h"
 #include "helion/runtime/Kernel.h"
 #include "helion/runtime/TensorMap.h"
 
@@ -16,12 +16,12 @@ using namespace helion::rt;
 
 namespace {
 bool machineHasDriver() {
-  void* handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  void *handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (handle)
     dlclose(handle);
   return handle != nullptr;
 }
-}  // namespace
+} // namespace
 
 TEST_CASE("archFor picks the a-variants for 9.0 and 10.0", "[driver]") {
   CHECK(archFor(9, 0) == "sm_90a");
@@ -40,11 +40,11 @@ TEST_CASE("without libcuda.so.1 the first CUDA use throws a clear CudaError", "[
   }
   CHECK_FALSE(driverAvailable());
   const std::string expected = "helion: loading the CUDA driver: libcuda.so.1 could not be loaded";
-  auto checkThrows = [&](auto&& use) {
+  auto checkThrows = [&](auto &&use) {
     try {
       use();
       FAIL("expected a CudaError");
-    } catch (const CudaError& e) {
+    } catch (const CudaError &e) {
       CHECK_THAT(e.what(), Catch::StartsWith(expected));
       CHECK(e.code() == -1);
     }
@@ -65,7 +65,7 @@ TEST_CASE("without libcuda.so.1 the first CUDA use throws a clear CudaError", "[
 // BackendAutoInstall.cpp checks the install before main, in a binary that
 // references nothing of the runtime.
 TEST_CASE("CUDA tensors go through the runtime's backend", "[driver]") {
-  const helion::DeviceBackend* backend = helion::device_backend(helion::DeviceType::CUDA);
+  const helion::DeviceBackend *backend = helion::device_backend(helion::DeviceType::CUDA);
   REQUIRE(backend != nullptr);
   CHECK(backend->allocate == &cudaAllocate);
   CHECK(backend->deallocate == &cudaFree);
@@ -88,7 +88,7 @@ TEST_CASE("installing the CUDA backend needs no driver", "[driver]") {
 TEST_CASE("TMA descriptors are validated before the driver is asked", "[driver]") {
   alignas(16) static float data[64 * 64];
   TensorMapDesc desc{data, 4, {64, 64}, {64, 1}, {32, 32}};
-  auto rejects = [](TensorMapDesc d, const std::string& why) {
+  auto rejects = [](TensorMapDesc d, const std::string &why) {
     INFO(why);
     CHECK_THROWS_WITH(makeTensorMap(d), Catch::Contains(why));
   };
@@ -102,7 +102,7 @@ TEST_CASE("TMA descriptors are validated before the driver is asked", "[driver]"
   d.box = {32, 512};
   rejects(d, "out of range [1, 256]");
   d = desc;
-  d.base = reinterpret_cast<char*>(data) + 4;
+  d.base = reinterpret_cast<char *>(data) + 4;
   rejects(d, "16-byte aligned");
   d = desc;
   d.swizzle = Swizzle::b64;

@@ -25,12 +25,12 @@ public:
     std::filesystem::remove_all(path_, ec);
     unsetenv("HELIONC_CACHE_DIR");
   }
-  const std::filesystem::path& path() const { return path_; }
+  const std::filesystem::path &path() const { return path_; }
 
   /// The entries (*.cubin) currently in the directory.
   std::vector<std::filesystem::path> entries() const {
     std::vector<std::filesystem::path> out;
-    for (const auto& e : std::filesystem::directory_iterator(path_))
+    for (const auto &e : std::filesystem::directory_iterator(path_))
       if (e.path().extension() == ".cubin")
         out.push_back(e.path());
     return out;
@@ -40,4 +40,4 @@ private:
   std::filesystem::path path_;
 };
 
-}  // namespace helion::rt::test
+} // namespace helion::rt::test

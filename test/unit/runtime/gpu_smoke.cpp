@@ -7,8 +7,8 @@
 //   gpu_smoke --compile-only    NVRTC only, for sm_80 and sm_90a: no GPU needed
 #include "helion/hl.h"
 #include "helion/runtime/Compile.h"
-#include "helion/runtime/Runtime.h"
 #include "helion/runtime/Kernel.h"
+#include "helion/runtime/Runtime.h"
 #include "helion/runtime/TensorMap.h"
 
 #include <cmath>
@@ -26,7 +26,7 @@ namespace rt = helion::rt;
 
 namespace {
 
-const char* kSource = R"(
+const char *kSource = R"(
 #include "helion/device.cuh"
 namespace hd = helion::dev;
 
@@ -127,20 +127,20 @@ __global__ void illegal_address_kernel(float* p) { p[threadIdx.x + (1ll << 40) /
 struct Report {
   std::ostringstream text;
   int failures = 0;
-  void check(bool ok, const std::string& what) {
+  void check(bool ok, const std::string &what) {
     text << (ok ? "PASS " : "FAIL ") << what << "\n";
     std::printf("%s %s\n", ok ? "PASS" : "FAIL", what.c_str());
     std::fflush(stdout);
     failures += !ok;
   }
-  void note(const std::string& line) {
+  void note(const std::string &line) {
     text << line << "\n";
     std::printf("%s\n", line.c_str());
   }
 };
 
-const rt::Kernel& load(const std::string& name) {
-  const rt::Kernel& k = rt::loadKernel({"gpu_smoke.cu", kSource, name, {}});
+const rt::Kernel &load(const std::string &name) {
+  const rt::Kernel &k = rt::loadKernel({"gpu_smoke.cu", kSource, name, {}});
   return k;
 }
 
@@ -148,7 +148,7 @@ template <class T> Tensor randomTensor(std::vector<int64_t> sizes, helion::DType
   Tensor t = helion::empty(sizes, dtype, Device::cpu());
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> dist(-4, 4);
-  T* p = t.data_ptr<T>();
+  T *p = t.data_ptr<T>();
   for (int64_t i = 0; i < t.numel(); ++i)
     p[i] = static_cast<T>(dist(rng));
   return t;
@@ -161,25 +161,30 @@ Tensor poisoned(std::vector<int64_t> sizes, helion::DType dtype) {
   return t;
 }
 
-unsigned blocksFor(long long work, unsigned per) { return static_cast<unsigned>((work + per - 1) / per); }
+unsigned blocksFor(long long work, unsigned per) {
+  return static_cast<unsigned>((work + per - 1) / per);
+}
 
 template <class T>
-void vectorCopy(Report& r, helion::DType dtype, const char* typeName, const char* evict, long long n) {
+void vectorCopy(Report &r, helion::DType dtype, const char *typeName, const char *evict,
+                long long n) {
   Tensor in = randomTensor<T>({n}, dtype, 1);
   Tensor dIn = in.to(Device::cuda());
   Tensor dOut = poisoned({n}, dtype);
-  std::string name = std::string("vector_copy_kernel<") + typeName + ", helion::dev::Evict::" + evict + ">";
-  const rt::Kernel& k = load(name);
-  void* dInPtr = dIn.data_ptr();
-  void* dOutPtr = dOut.data_ptr();
-  void* args[] = {&dInPtr, &dOutPtr, &n};
+  std::string name =
+      std::string("vector_copy_kernel<") + typeName + ", helion::dev::Evict::" + evict + ">";
+  const rt::Kernel &k = load(name);
+  void *dInPtr = dIn.data_ptr();
+  void *dOutPtr = dOut.data_ptr();
+  void *args[] = {&dInPtr, &dOutPtr, &n};
   const long long width = 16 / sizeof(T);
   rt::launch(k, {blocksFor((n + width - 1) / width, 128)}, {128}, 0, args);
   rt::synchronize();
   Tensor out = dOut.to(Device::cpu());
   long long bad = 0;
   for (long long i = 0; i < n; ++i) {
-    double want = static_cast<double>(static_cast<T>(static_cast<double>(in.data_ptr<T>()[i]) * 2 + 1));
+    double want =
+        static_cast<double>(static_cast<T>(static_cast<double>(in.data_ptr<T>()[i]) * 2 + 1));
     double got = static_cast<double>(out.data_ptr<T>()[i]);
     bad += !(std::fabs(got - want) <= 1e-2 * std::fabs(want) + 1e-6);
   }
@@ -187,18 +192,19 @@ void vectorCopy(Report& r, helion::DType dtype, const char* typeName, const char
 }
 
 template <class T, int NumWarps, int Group>
-void reduce(Report& r, helion::DType dtype, const char* typeName) {
+void reduce(Report &r, helion::DType dtype, const char *typeName) {
   const long long rows = 1000;
   const long long n = rows * Group;
   Tensor in = randomTensor<T>({n}, dtype, 2);
   Tensor dIn = in.to(Device::cuda());
-  Tensor dSum = poisoned({rows}, dtype), dMax = poisoned({rows}, dtype), dMin = poisoned({rows}, dtype);
+  Tensor dSum = poisoned({rows}, dtype), dMax = poisoned({rows}, dtype),
+         dMin = poisoned({rows}, dtype);
   std::string name = std::string("reduce_kernel<") + typeName + ", " + std::to_string(NumWarps) +
                      ", " + std::to_string(Group) + ">";
-  const rt::Kernel& k = load(name);
-  void* p[] = {dIn.data_ptr(), dSum.data_ptr(), dMax.data_ptr(), dMin.data_ptr()};
+  const rt::Kernel &k = load(name);
+  void *p[] = {dIn.data_ptr(), dSum.data_ptr(), dMax.data_ptr(), dMin.data_ptr()};
   long long rowsArg = rows;
-  void* args[] = {&p[0], &p[1], &p[2], &p[3], &rowsArg};
+  void *args[] = {&p[0], &p[1], &p[2], &p[3], &rowsArg};
   rt::launch(k, {static_cast<unsigned>(n / (NumWarps * 32))}, {NumWarps * 32}, 0, args);
   rt::synchronize();
   Tensor s = dSum.cpu(), mx = dMax.cpu(), mn = dMin.cpu();
@@ -215,22 +221,23 @@ void reduce(Report& r, helion::DType dtype, const char* typeName) {
     bad += mx.data_ptr<T>()[row] != hi;
     bad += mn.data_ptr<T>()[row] != lo;
   }
-  r.check(bad == 0, name + " over " + std::to_string(rows) + " rows (" + std::to_string(bad) + " wrong)");
+  r.check(bad == 0,
+          name + " over " + std::to_string(rows) + " rows (" + std::to_string(bad) + " wrong)");
 }
 
-void cpAsync(Report& r) {
-  const long long n = 100002;  // the last tile is zero-filled from a ragged vector (k % 8 == 0)
-  const int tile = 16384;      // 64 KB of dynamic shared memory: above the 48 KB default
+void cpAsync(Report &r) {
+  const long long n = 100002; // the last tile is zero-filled from a ragged vector (k % 8 == 0)
+  const int tile = 16384;     // 64 KB of dynamic shared memory: above the 48 KB default
   const long long blocks = (n + tile - 1) / tile;
-  Tensor in = randomTensor<float>({n + 64}, hl::f32, 3);  // readable slack past n
+  Tensor in = randomTensor<float>({n + 64}, hl::f32, 3); // readable slack past n
   Tensor dIn = in.to(Device::cuda());
   Tensor dOut = poisoned({blocks * tile}, hl::f32);
-  const rt::Kernel& k = load("cp_async_kernel");
-  void* pIn = dIn.data_ptr();
-  void* pOut = dOut.data_ptr();
+  const rt::Kernel &k = load("cp_async_kernel");
+  void *pIn = dIn.data_ptr();
+  void *pOut = dOut.data_ptr();
   long long nArg = n;
   int tileArg = tile;
-  void* args[] = {&pIn, &pOut, &nArg, &tileArg};
+  void *args[] = {&pIn, &pOut, &nArg, &tileArg};
   rt::launch(k, {static_cast<unsigned>(blocks)}, {256}, tile * sizeof(float), args);
   rt::synchronize();
   Tensor out = dOut.cpu();
@@ -240,19 +247,18 @@ void cpAsync(Report& r) {
     bad += out.data_ptr<float>()[i] != want;
   }
   r.check(bad == 0, "cp_async_kernel: 16-byte cp.async with zero fill, 64 KB dynamic shared, n=" +
-                        std::to_string(n) + " (" +
-                        std::to_string(bad) + " wrong)");
+                        std::to_string(n) + " (" + std::to_string(bad) + " wrong)");
 }
 
-void tmaCopy(Report& r) {
-  const int64_t rows = 300, cols = 200;  // edges cut boxes of 32 x 64
+void tmaCopy(Report &r) {
+  const int64_t rows = 300, cols = 200; // edges cut boxes of 32 x 64
   Tensor in = randomTensor<float>({rows, cols}, hl::f32, 4);
   Tensor dIn = in.to(Device::cuda());
   Tensor dOut = poisoned({rows, cols}, hl::f32);
   CUtensorMap inMap = rt::makeTensorMap(dIn, {32, 64});
   CUtensorMap outMap = rt::makeTensorMap(dOut, {32, 64});
-  const rt::Kernel& k = load("tma_copy_kernel<32, 64>");
-  void* args[] = {&inMap, &outMap};
+  const rt::Kernel &k = load("tma_copy_kernel<32, 64>");
+  void *args[] = {&inMap, &outMap};
   rt::launch(k, {blocksFor(cols, 64), blocksFor(rows, 32)}, {128}, 0, args);
   rt::synchronize();
   Tensor out = dOut.cpu();
@@ -263,16 +269,16 @@ void tmaCopy(Report& r) {
                         std::to_string(bad) + " wrong)");
 }
 
-void illegalAddress(Report& r) {
+void illegalAddress(Report &r) {
   Tensor dOut = helion::empty({32}, hl::f32, Device::cuda());
-  const rt::Kernel& k = load("illegal_address_kernel");
-  void* p = dOut.data_ptr();
-  void* args[] = {&p};
+  const rt::Kernel &k = load("illegal_address_kernel");
+  void *p = dOut.data_ptr();
+  void *args[] = {&p};
   std::string message;
   try {
     rt::launch(k, {1}, {32}, 0, args);
     rt::synchronize();
-  } catch (const rt::CudaError& e) {
+  } catch (const rt::CudaError &e) {
     message = e.what();
   }
   r.note("illegal address error: " + message);
@@ -281,15 +287,15 @@ void illegalAddress(Report& r) {
           "an illegal address is reported with the kernel's name and CUDA_ERROR_ILLEGAL_ADDRESS");
 }
 
-void run(Report& r, const std::string& what, const std::function<void()>& body) {
+void run(Report &r, const std::string &what, const std::function<void()> &body) {
   try {
     body();
-  } catch (const std::exception& e) {
+  } catch (const std::exception &e) {
     r.check(false, what + ": " + e.what());
   }
 }
 
-}  // namespace
+} // namespace
 
 /// Every kernel main() launches, as name expressions.
 std::vector<std::string> kernelNames(bool hopper) {
@@ -312,14 +318,14 @@ std::vector<std::string> kernelNames(bool hopper) {
 }
 
 int compileOnly() {
-  for (const char* arch : {"sm_80", "sm_90a"}) {
+  for (const char *arch : {"sm_80", "sm_90a"}) {
     try {
       rt::CompiledProgram p =
           rt::compile({kSource, "gpu_smoke.cu", kernelNames(arch[3] == '9'), arch, {}});
       std::printf("compiled gpu_smoke.cu for %s: %zu kernels, %zu-byte cubin, %.0f ms%s\n", arch,
                   p.loweredNames.size(), p.cubin.size(), p.seconds * 1e3,
                   p.cacheHit ? " (cached)" : "");
-    } catch (const std::exception& e) {
+    } catch (const std::exception &e) {
       std::fprintf(stderr, "%s\n", e.what());
       return 1;
     }
@@ -327,35 +333,34 @@ int compileOnly() {
   return 0;
 }
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   if (argc > 1 && std::string(argv[1]) == "--compile-only")
     return compileOnly();
   Report r;
   try {
-    const rt::DeviceInfo& info = rt::deviceInfo(0);
+    const rt::DeviceInfo &info = rt::deviceInfo(0);
     r.note("device: " + info.name + ", cc " + std::to_string(info.major) + "." +
            std::to_string(info.minor) + ", " + std::to_string(info.smCount) + " SMs, " +
            std::to_string(info.maxSharedPerBlockOptin) + " B shared/block (opt-in), " +
            std::to_string(info.l2Bytes) + " B L2, arch " + rt::archFor(0));
     r.note("NVRTC " + rt::nvrtcVersion() + ", cache " +
            (rt::cacheEnabled() ? rt::cacheDirectory().string() : std::string("off")));
-    const rt::Kernel& first = load("vector_copy_kernel<float, helion::dev::Evict::normal>");
+    const rt::Kernel &first = load("vector_copy_kernel<float, helion::dev::Evict::normal>");
     r.note("first load: compile " + std::to_string(first.compileSeconds * 1e3) + " ms, cache " +
            (first.cacheHit ? "hit" : "miss") + ", " + std::to_string(first.numRegisters()) +
            " registers");
-  } catch (const std::exception& e) {
+  } catch (const std::exception &e) {
     r.check(false, std::string("setup: ") + e.what());
   }
   if (r.failures == 0) {
     const bool hopper = rt::deviceInfo(0).major >= 9;
     run(r, "vector copy f32", [&] { vectorCopy<float>(r, hl::f32, "float", "normal", 1 << 20); });
-    run(r, "vector copy f32 tail", [&] { vectorCopy<float>(r, hl::f32, "float", "first", 1000003); });
-    run(r, "vector copy f16", [&] {
-      vectorCopy<helion::Half>(r, hl::f16, "helion::dev::f16", "last", 1000005);
-    });
-    run(r, "vector copy bf16", [&] {
-      vectorCopy<helion::BFloat16>(r, hl::bf16, "helion::dev::bf16", "normal", 65537);
-    });
+    run(r, "vector copy f32 tail",
+        [&] { vectorCopy<float>(r, hl::f32, "float", "first", 1000003); });
+    run(r, "vector copy f16",
+        [&] { vectorCopy<helion::Half>(r, hl::f16, "helion::dev::f16", "last", 1000005); });
+    run(r, "vector copy bf16",
+        [&] { vectorCopy<helion::BFloat16>(r, hl::bf16, "helion::dev::bf16", "normal", 65537); });
     run(r, "vector copy f64", [&] { vectorCopy<double>(r, hl::f64, "double", "first", 4099); });
     run(r, "block reduce 256/256", [&] { reduce<float, 8, 256>(r, hl::f32, "float"); });
     run(r, "block reduce 256/64", [&] { reduce<float, 8, 64>(r, hl::f32, "float"); });
