@@ -118,6 +118,8 @@ std::optional<ir::ScalarType> KernelLowering::literalDType(const Expr* e) {
 
 std::optional<int> KernelLowering::tensorOf(const Expr* e) {
   const auto* ref = dyn_cast<DeclRefExpr>(ignoreWrappers(e));
+  if (!ref && isa<CallExpr>(ignoreWrappers(e)) && !lowerExpr(e))
+    return std::nullopt; // its own diagnostic (an allocation, a call) says more
   if (!ref || !isClass(ref->getType(), "helion::Tensor")) {
     error(e->getBeginLoc(), "expected a tensor parameter or host tensor variable, found '" +
                                 spelling(e) + "'");
@@ -385,8 +387,16 @@ bool KernelLowering::lowerShape(const Expr* list, ir::Expr& into) {
 
 ir::ExprRef KernelLowering::lowerCall(const CallExpr* call) {
   std::string q = calleeName(call);
-  ir::SourceLoc at = loc(call->getCallee() ? call->getCallee()->getExprLoc() : call->getBeginLoc());
-  SourceLocation where = call->getCallee() ? call->getCallee()->getExprLoc() : call->getBeginLoc();
+  // Diagnostics point at the callee's name: `exp` in `hl::exp(x)`.
+  SourceLocation where = call->getBeginLoc();
+  if (const Expr* callee = call->getCallee()) {
+    callee = callee->IgnoreParenImpCasts();
+    if (const auto* ref = dyn_cast<DeclRefExpr>(callee))
+      where = ref->getLocation();
+    else
+      where = callee->getExprLoc();
+  }
+  ir::SourceLoc at = loc(where);
   auto args = writtenArgs(call);
   llvm::StringRef name(q);
   auto arity = [&](size_t lo, size_t hi, const char* form) -> bool {
@@ -412,9 +422,15 @@ ir::ExprRef KernelLowering::lowerCall(const CallExpr* call) {
     return error(where, "device code cannot allocate tensors ('" + q + "'): allocate them in "
                         "host code before the device loop");
   if (!name.consume_front("helion::hl::")) {
-    if (name.consume_front("std::") && (unaryFunctions().count(name) || name == "max" || name == "min"))
-      return error(where, "device code cannot call '" + q + "': use hl::" +
-                              (name == "max" ? std::string("maximum") : name == "min" ? std::string("minimum") : name.str()));
+    // std::sqrt(double) is ::sqrt from <math.h> in libstdc++: both get the hint.
+    name.consume_front("std::");
+    if (name.size() && (unaryFunctions().count(name) || name == "max" || name == "min" ||
+                        name == "fmax" || name == "fmin"))
+      return error(where, "device code cannot call '" + spelling(call->getCallee()) +
+                              "': use hl::" +
+                              (name.ends_with("max") ? std::string("maximum")
+                               : name.ends_with("min") ? std::string("minimum")
+                                                       : name.str()));
     return error(where, "device code cannot call '" + (q.empty() ? spelling(call->getCallee()) : q) + "'");
   }
   if (auto it = unaryFunctions().find(name); it != unaryFunctions().end()) {

@@ -1,0 +1,24 @@
+// REQUIRES: frontend
+// RUN: not %helionc compile %s --emit ir 2>&1 | FileCheck %s
+// Misused language values: tiles, dtypes, reduction dims, tensors.
+#include <helion/hl.h>
+
+using helion::Tensor;
+
+HELION_KERNEL Tensor values(const Tensor& x, int dim) {
+  auto [m, n] = x.shape<2>();
+  Tensor out = helion::empty_like(x);
+  helion::DType dt = x.dtype();
+  for (auto tm : hl::tile(m)) {
+    // CHECK: diag-values.cpp:[[@LINE+1]]:38: error: expected a constant reduction dim, found 'dim'
+    auto s = hl::sum(x[tm, hl::all], dim);
+    // CHECK: diag-values.cpp:[[@LINE+1]]:32: error: expected a dtype such as hl::f32 or t.dtype() of a tensor, found 'dt'
+    auto c = x[tm, hl::all].to(dt);
+    // CHECK: diag-values.cpp:[[@LINE+1]]:30: error: expected a dtype such as hl::f32, found 'dt'
+    auto z = hl::zeros({tm}, dt);
+    // CHECK: diag-values.cpp:[[@LINE+1]]:14: error: tile 'tm' cannot be used as a value: use it in a subscript or a shape, or call .index(), .begin(), ...
+    auto t = tm;
+    out[tm, hl::all] = x[tm, hl::all];
+  }
+  return out;
+}
