@@ -68,6 +68,7 @@ struct ConfigSpec {
   int numLoadSites = 0; ///< entries of `load_eviction_policies`
   std::vector<PidType> pidTypes; ///< legal pid_type values
   bool hasDot = false;  ///< the kernel multiplies matrices (tensor-core defaults)
+  int64_t fixedGridElements = 1; ///< product of the fixed block sizes of grid tiles
 
   /// The spec of `kernel`; hints missing from `hints` come from BlockSizeDecl::sizeHint
   /// when that is a constant.

@@ -121,13 +121,13 @@ inline double roundToDType(DType d, double v) {
 /// Float to integer as PyTorch does (truncation), but defined for every input:
 /// NaN gives 0 and out-of-range values saturate instead of being undefined behaviour.
 inline int64_t floatToInt(DType d, double v) {
+  if (d == DType::b8)
+    return v != 0;  // NaN is true, as in PyTorch
   if (std::isnan(v))
     return 0;
   double lo = -9223372036854775808.0, hi = 9223372036854775807.0;
   if (d == DType::i8) { lo = -128; hi = 127; }
   if (d == DType::i32) { lo = -2147483648.0; hi = 2147483647.0; }
-  if (d == DType::b8)
-    return v != 0;
   if (v <= lo)
     return static_cast<int64_t>(lo);
   if (v >= hi)

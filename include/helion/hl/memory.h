@@ -53,6 +53,10 @@ public:
   TensorRef& operator-=(const Block& v) && { return store(*this - v); }
   TensorRef& operator*=(const Block& v) && { return store(*this * v); }
   TensorRef& operator/=(const Block& v) && { return store(*this / v); }
+  template <Arithmetic S> TensorRef& operator+=(S v) && { return store(*this + v); }
+  template <Arithmetic S> TensorRef& operator-=(S v) && { return store(*this - v); }
+  template <Arithmetic S> TensorRef& operator*=(S v) && { return store(*this * v); }
+  template <Arithmetic S> TensorRef& operator/=(S v) && { return store(*this / v); }
 
   /// `v = ...` on a named subscript result rebinds it to a plain value (no store).
   TensorRef& operator=(const Block& value) & { return rebind(value); }
@@ -62,6 +66,10 @@ public:
   TensorRef& operator-=(const Block& v) & { return rebind(detail::keepDType(*this - v, dtype())); }
   TensorRef& operator*=(const Block& v) & { return rebind(detail::keepDType(*this * v, dtype())); }
   TensorRef& operator/=(const Block& v) & { return rebind(detail::keepDType(*this / v, dtype())); }
+  template <Arithmetic S> TensorRef& operator+=(S v) & { return rebind(detail::keepDType(*this + v, dtype())); }
+  template <Arithmetic S> TensorRef& operator-=(S v) & { return rebind(detail::keepDType(*this - v, dtype())); }
+  template <Arithmetic S> TensorRef& operator*=(S v) & { return rebind(detail::keepDType(*this * v, dtype())); }
+  template <Arithmetic S> TensorRef& operator/=(S v) & { return rebind(detail::keepDType(*this / v, dtype())); }
 
   /// Stores `value` through the offsets this subscript resolved.
   TensorRef& store(const Block& value);

@@ -1,0 +1,30 @@
+//===- helion/CodeGen/HostRewriter.h - kernel.cpp -> kernel.helion.cpp -*- C++ -*-===//
+//
+// The kernel file is copied with each kernel's host code kept verbatim: its first
+// device loop becomes a call to a generated launcher (its other top-level loops
+// share that launch and are removed), `hl::register_block_size(...)` becomes the
+// config's value, and the launcher (CUDA source as a string, template arguments
+// from the tensors' dtypes and sizes, grid from the config) is inserted before it.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "helion/CodeGen/CudaEmitter.h"
+#include "helion/Frontend/Frontend.h"
+
+#include <string>
+#include <vector>
+
+namespace helion::codegen {
+
+struct HostKernel {
+  const ir::Kernel* kernel;
+  const frontend::HostInfo* host;
+  const EmittedKernel* emitted;
+  std::vector<int64_t> registerBlockSizes; ///< value per Kernel::blockSizes entry
+};
+
+/// The rewritten translation unit.
+std::string rewriteHost(const std::string& fileName, const std::string& text,
+                        const std::vector<HostKernel>& kernels);
+
+} // namespace helion::codegen
