@@ -1,0 +1,152 @@
+//===- Candidates.cpp - Neighbour and random configs for the tuner ---------===//
+//
+// Candidates are built by editing one entry and kept only when validate() accepts
+// them, so every rule (including cross-key ones like xyz + flatten) holds by
+// construction, and the rules live in one place.
+//===----------------------------------------------------------------------===//
+#include "helion/Config/Candidates.h"
+
+#include <algorithm>
+
+namespace helion::config {
+namespace {
+
+const std::vector<std::optional<int>> kMaxnregLadder = {std::nullopt, 32, 64, 128, 255};
+const std::vector<int> kVectorBytes = {0, 4, 8, 16};
+const std::vector<Indexing> kIndexings = {Indexing::Pointer, Indexing::BlockPtr,
+                                          Indexing::TensorDescriptor};
+const std::vector<EvictionPolicy> kEvictions = {EvictionPolicy::Default, EvictionPolicy::First,
+                                                EvictionPolicy::Last};
+
+class NeighborSet {
+public:
+  NeighborSet(const Config& base, const ConfigSpec& spec) : base_(base), spec_(spec) {}
+  std::vector<Config> out;
+
+  /// Adds a copy of the base config edited by `edit`, if valid and new.
+  template <class Fn> void with(Fn edit) {
+    Config n = base_;
+    edit(n);
+    if (n == base_ || !validate(n, spec_).empty())
+      return;
+    if (std::find(out.begin(), out.end(), n) == out.end())
+      out.push_back(std::move(n));
+  }
+
+  /// x2 and /2 of an integer entry.
+  template <class Get> void scale(Get get) {
+    with([&](Config& n) { get(n) *= 2; });
+    with([&](Config& n) { get(n) /= 2; });
+  }
+
+  template <class Get> void step(Get get) {
+    with([&](Config& n) { get(n) += 1; });
+    with([&](Config& n) { get(n) -= 1; });
+  }
+
+private:
+  const Config& base_;
+  const ConfigSpec& spec_;
+};
+
+template <class T> T pick(const std::vector<T>& choices, std::mt19937_64& rng) {
+  std::uniform_int_distribution<size_t> d(0, choices.size() - 1);
+  return choices[d(rng)];
+}
+
+std::vector<int64_t> powersOfTwo(int64_t lo, int64_t hi) {
+  std::vector<int64_t> out;
+  for (int64_t v = lo; v <= hi; v *= 2)
+    out.push_back(v);
+  return out;
+}
+
+} // namespace
+
+std::vector<Config> neighbors(const Config& c, const ConfigSpec& spec) {
+  NeighborSet set(c, spec);
+  for (size_t i = 0; i < c.blockSizes.size(); ++i)
+    set.scale([i](Config& n) -> int64_t& { return n.blockSizes[i]; });
+  for (size_t i = 0; i < c.loopOrders.size(); ++i)
+    for (size_t j = 0; j + 1 < c.loopOrders[i].size(); ++j)
+      set.with([&](Config& n) { std::swap(n.loopOrders[i][j], n.loopOrders[i][j + 1]); });
+  for (size_t i = 0; i < c.flattenLoops.size(); ++i)
+    set.with([&](Config& n) { n.flattenLoops[i] = !n.flattenLoops[i]; });
+  for (size_t i = 0; i < c.l2Groupings.size(); ++i)
+    set.scale([i](Config& n) -> int& { return n.l2Groupings[i]; });
+  for (size_t i = 0; i < c.reductionLoops.size() && i < spec.reductionLoops.size(); ++i) {
+    if (!c.reductionLoops[i]) {
+      int64_t chunk = std::min<int64_t>(4096, spec.reductionLoops[i].maxChunk);
+      set.with([&](Config& n) { n.reductionLoops[i] = chunk; });
+      continue;
+    }
+    set.with([&](Config& n) { n.reductionLoops[i].reset(); });
+    set.scale([i](Config& n) -> int64_t& { return *n.reductionLoops[i]; });
+  }
+  for (size_t i = 0; i < c.rangeUnrollFactors.size(); ++i)
+    set.step([i](Config& n) -> int& { return n.rangeUnrollFactors[i]; });
+  for (size_t i = 0; i < c.rangeNumStages.size(); ++i)
+    set.step([i](Config& n) -> int& { return n.rangeNumStages[i]; });
+  set.scale([](Config& n) -> int& { return n.numWarps; });
+  set.step([](Config& n) -> int& { return n.numStages; });
+  for (PidType p : spec.pidTypes)
+    set.with([&](Config& n) { n.pidType = p; });
+  set.scale([](Config& n) -> int& { return n.numSmMultiplier; });
+  auto reg = std::find(kMaxnregLadder.begin(), kMaxnregLadder.end(), c.maxnreg);
+  if (reg == kMaxnregLadder.end()) {
+    set.with([](Config& n) { n.maxnreg.reset(); });
+  } else {
+    if (reg != kMaxnregLadder.begin())
+      set.with([&](Config& n) { n.maxnreg = *(reg - 1); });
+    if (reg + 1 != kMaxnregLadder.end())
+      set.with([&](Config& n) { n.maxnreg = *(reg + 1); });
+  }
+  for (Indexing v : kIndexings) {
+    set.with([&](Config& n) { std::fill(n.indexing.begin(), n.indexing.end(), v); });
+    for (size_t i = 0; i < c.indexing.size(); ++i)
+      set.with([&](Config& n) { n.indexing[i] = v; });
+  }
+  for (EvictionPolicy v : kEvictions)
+    for (size_t i = 0; i < c.loadEvictionPolicies.size(); ++i)
+      set.with([&](Config& n) { n.loadEvictionPolicies[i] = v; });
+  for (int v : kVectorBytes)
+    set.with([&](Config& n) { n.vectorBytes = v; });
+  return std::move(set.out);
+}
+
+Config randomConfig(const ConfigSpec& spec, std::mt19937_64& rng) {
+  Config c = spec.defaultConfig();
+  for (size_t i = 0; i < spec.blockSizes.size(); ++i)
+    c.blockSizes[i] = pick(spec.blockSizeChoices(static_cast<int>(i)), rng);
+  for (auto& order : c.loopOrders)
+    std::shuffle(order.begin(), order.end(), rng);
+  for (size_t i = 0; i < c.flattenLoops.size(); ++i)
+    c.flattenLoops[i] = pick(std::vector<bool>{false, true}, rng);
+  for (int& g : c.l2Groupings)
+    g = static_cast<int>(pick(powersOfTwo(1, kMaxL2Grouping), rng));
+  for (size_t i = 0; i < spec.reductionLoops.size(); ++i)
+    c.reductionLoops[i] = pick(spec.reductionChoices(static_cast<int>(i)), rng);
+  std::uniform_int_distribution<int> unroll(0, kMaxRangeUnroll), stages(0, kMaxRangeStages);
+  for (int& u : c.rangeUnrollFactors)
+    u = unroll(rng);
+  for (int& s : c.rangeNumStages)
+    s = stages(rng);
+  c.numWarps = static_cast<int>(pick(powersOfTwo(1, kMaxNumWarps), rng));
+  c.numStages = std::uniform_int_distribution<int>(1, kMaxNumStages)(rng);
+  c.pidType = pick(spec.pidTypes, rng);
+  c.numSmMultiplier = static_cast<int>(pick(powersOfTwo(1, kMaxNumSmMultiplier), rng));
+  c.maxnreg = pick(kMaxnregLadder, rng);
+  for (Indexing& v : c.indexing)
+    v = pick(kIndexings, rng);
+  for (EvictionPolicy& v : c.loadEvictionPolicies)
+    v = pick(kEvictions, rng);
+  c.vectorBytes = pick(kVectorBytes, rng);
+  // xyz maps each grid tile to a grid dimension: it cannot map a flattened grid loop.
+  if (c.pidType == PidType::Xyz)
+    for (size_t i = 0; i < spec.multiTileLoops.size(); ++i)
+      if (spec.multiTileLoops[i].isGrid)
+        c.flattenLoops[i] = false;
+  return validate(c, spec).empty() ? c : spec.defaultConfig();
+}
+
+} // namespace helion::config

@@ -1,0 +1,218 @@
+//===- ConfigFile.cpp - Files of configs keyed by kernel and shape ---------===//
+//
+// The three forms (configs/README.md): a config object; {"configs": [...]} with
+// one entry per tuned shape; {"kernels": {"name": <either>}}. At run time the
+// generated host code picks an entry by shape the way selectConfig() does.
+//===----------------------------------------------------------------------===//
+#include "ParseConfig.h"
+#include "helion/Config/ConfigJson.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cmath>
+#include <limits>
+
+namespace helion::config {
+
+using json = nlohmann::json;
+
+namespace {
+
+std::string join(const std::string& prefix, const std::string& part) {
+  if (prefix.empty())
+    return part;
+  return part.empty() || part[0] == '[' ? prefix + part : prefix + "." + part;
+}
+
+class FileReader {
+public:
+  FileReader(const ConfigSpec& spec, const std::string& source, std::vector<std::string>& errors)
+      : spec_(spec), source_(source), errors_(errors) {}
+
+  ConfigFile file;
+
+  void top(const json& j) {
+    if (!j.is_object()) {
+      error("", "", fmt::format("expected a config object, got {}", j.dump()));
+      return;
+    }
+    if (!j.contains("kernels")) {
+      form(j, "");
+      return;
+    }
+    if (j.size() != 1) {
+      onlyKeys(j, "", {"kernels"});
+      return;
+    }
+    const json& kernels = j["kernels"];
+    if (!kernels.is_object()) {
+      error("kernels", "", fmt::format("expected an object of kernel names, got {}", kernels.dump()));
+      return;
+    }
+    auto it = kernels.find(spec_.kernelName);
+    if (it == kernels.end()) {
+      std::vector<std::string> names;
+      for (auto k = kernels.begin(); k != kernels.end(); ++k)
+        names.push_back("'" + k.key() + "'");
+      error("kernels", "",
+            fmt::format("no config for kernel '{}' (the file has {})", spec_.kernelName,
+                        names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
+      return;
+    }
+    form(*it, "kernels." + spec_.kernelName);
+  }
+
+private:
+  const ConfigSpec& spec_;
+  const std::string& source_;
+  std::vector<std::string>& errors_;
+
+  void error(const std::string& prefix, const std::string& path, const std::string& rule) {
+    errors_.push_back(configMessage(source_, prefix, path, rule));
+  }
+
+  /// Errors for keys of `j` outside `allowed`.
+  void onlyKeys(const json& j, const std::string& prefix, const std::vector<std::string>& allowed) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (std::find(allowed.begin(), allowed.end(), it.key()) != allowed.end())
+        continue;
+      std::string rule = fmt::format("unknown key '{}'", it.key());
+      if (auto near = nearestName(it.key(), allowed))
+        rule += fmt::format("; did you mean '{}'?", *near);
+      error(prefix, "", rule);
+    }
+  }
+
+  void form(const json& j, const std::string& prefix) {
+    if (!j.is_object() || !j.contains("configs")) {
+      if (auto c = parseConfigAt(j, spec_, source_, prefix, errors_))
+        file.entries.push_back({{}, std::move(*c)});
+      return;
+    }
+    onlyKeys(j, prefix, {"configs"});
+    const json& configs = j["configs"];
+    std::string at = join(prefix, "configs");
+    if (!configs.is_array() || configs.empty()) {
+      error(at, "", fmt::format("expected a non-empty list of {{\"shapes\", \"config\"}} "
+                                "objects, got {}",
+                                configs.dump()));
+      return;
+    }
+    size_t matching = 0;
+    for (size_t i = 0; i < configs.size(); ++i)
+      matching += entry(configs[i], fmt::format("{}[{}]", at, i));
+    if (matching == 0)
+      error(at, "", fmt::format("no entry for kernel '{}'", spec_.kernelName));
+  }
+
+  /// One {"shapes", "config", "kernel"?} entry; false when it is for another kernel.
+  bool entry(const json& e, const std::string& at) {
+    if (!e.is_object()) {
+      error(at, "", fmt::format("expected a {{\"shapes\", \"config\"}} object, got {}", e.dump()));
+      return true;
+    }
+    if (auto k = e.find("kernel"); k != e.end()) {
+      if (!k->is_string()) {
+        error(at, "kernel", fmt::format("expected a kernel name, got {}", k->dump()));
+        return true;
+      }
+      if (k->get<std::string>() != spec_.kernelName)
+        return false;
+    }
+    onlyKeys(e, at, {"shapes", "config", "kernel"});
+    ShapedConfig out;
+    bool ok = true;
+    if (auto s = e.find("shapes"); s != e.end())
+      ok = shapes(*s, join(at, "shapes"), out.shapes);
+    auto c = e.find("config");
+    if (c == e.end()) {
+      error(at, "", "missing key 'config'");
+      return true;
+    }
+    std::optional<Config> config = parseConfigAt(*c, spec_, source_, join(at, "config"), errors_);
+    if (ok && config) {
+      out.config = std::move(*config);
+      file.entries.push_back(std::move(out));
+    }
+    return true;
+  }
+
+  bool shapes(const json& s, const std::string& at, Shapes& out) {
+    if (!s.is_object()) {
+      error(at, "", fmt::format("expected an object of tensor sizes, got {}", s.dump()));
+      return false;
+    }
+    bool ok = true;
+    for (auto it = s.begin(); it != s.end(); ++it) {
+      std::vector<int64_t> sizes;
+      const json& v = it.value();
+      for (size_t d = 0; v.is_array() && d < v.size(); ++d) {
+        if (!v[d].is_number_integer() || v[d].get<int64_t>() < 0) {
+          error(at, fmt::format("{}[{}]", it.key(), d),
+                fmt::format("expected a size (an integer >= 0), got {}", v[d].dump()));
+          ok = false;
+        } else {
+          sizes.push_back(v[d].get<int64_t>());
+        }
+      }
+      if (!v.is_array()) {
+        error(at, it.key(), fmt::format("expected a list of sizes, got {}", v.dump()));
+        ok = false;
+      }
+      out[it.key()] = std::move(sizes);
+    }
+    return ok;
+  }
+};
+
+} // namespace
+
+Parsed<ConfigFile> parseConfigFile(const json& j, const ConfigSpec& spec,
+                                   const std::string& sourceName) {
+  Parsed<ConfigFile> out;
+  FileReader reader(spec, sourceName, out.errors);
+  reader.top(j);
+  if (out.errors.empty() && !reader.file.entries.empty())
+    out.value = std::move(reader.file);
+  return out;
+}
+
+std::optional<double> shapeDistance(const Shapes& query, const Shapes& tuned) {
+  double distance = 0;
+  for (const auto& [name, sizes] : tuned) {
+    auto it = query.find(name);
+    if (it == query.end() || it->second.size() != sizes.size())
+      return std::nullopt;
+    for (size_t d = 0; d < sizes.size(); ++d) {
+      double q = static_cast<double>(std::max<int64_t>(1, it->second[d]));
+      double t = static_cast<double>(std::max<int64_t>(1, sizes[d]));
+      distance += std::abs(std::log2(q / t));
+    }
+  }
+  return distance;
+}
+
+const ShapedConfig& selectConfig(const ConfigFile& file, const Shapes& shapes) {
+  const ShapedConfig* nearest = nullptr;
+  double best = std::numeric_limits<double>::infinity();
+  for (const ShapedConfig& e : file.entries) {
+    if (e.shapes.empty())
+      continue;
+    std::optional<double> d = shapeDistance(shapes, e.shapes);
+    if (d && *d == 0)
+      return e; // exact: every tensor it was tuned for has the same sizes
+    if (d && *d < best) {
+      best = *d;
+      nearest = &e;
+    }
+  }
+  if (nearest)
+    return *nearest;
+  for (const ShapedConfig& e : file.entries)
+    if (e.shapes.empty())
+      return e;
+  return file.entries.front();
+}
+
+} // namespace helion::config

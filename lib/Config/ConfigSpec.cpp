@@ -1,0 +1,185 @@
+//===- ConfigSpec.cpp - A kernel's config keys and their legal values ------===//
+//
+// Which entries exist comes from the loop structure (Sites.h numbers the loops and
+// sites); legal block sizes come from each decl's [min, max] and its size hint.
+//===----------------------------------------------------------------------===//
+#include "helion/Config/ConfigSpec.h"
+#include "helion/Config/Sites.h"
+
+#include <fmt/format.h>
+
+namespace helion::config {
+
+bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+int64_t nextPowerOfTwo(int64_t v) {
+  int64_t p = 1;
+  while (p < v && p < (int64_t{1} << 62))
+    p <<= 1;
+  return p;
+}
+
+static int64_t prevPowerOfTwo(int64_t v) {
+  int64_t p = 1;
+  while (p * 2 <= v)
+    p <<= 1;
+  return p;
+}
+
+std::string ConfigError::path() const {
+  std::string p = key;
+  if (index >= 0)
+    p += fmt::format("[{}]", index);
+  if (sub >= 0)
+    p += fmt::format("[{}]", sub);
+  return p;
+}
+
+namespace {
+
+std::optional<int64_t> constHint(const ir::ExprRef& e) {
+  if (e && e->kind == ir::ExprKind::Const && e->isInt && e->value >= 1)
+    return static_cast<int64_t>(e->value);
+  return std::nullopt;
+}
+
+bool containsDot(const ir::ExprRef& e) {
+  if (!e)
+    return false;
+  if (e->kind == ir::ExprKind::Dot)
+    return true;
+  for (const ir::ExprRef& op : e->operands)
+    if (containsDot(op))
+      return true;
+  return false;
+}
+
+bool containsDot(const ir::Stmt& s) {
+  if (containsDot(s.value) || containsDot(s.mask))
+    return true;
+  for (const ir::StmtRef& child : s.body)
+    if (containsDot(*child))
+      return true;
+  return false;
+}
+
+std::string loopName(const ir::Kernel& k, const std::vector<int>& tiles) {
+  std::string name;
+  for (int t : tiles) {
+    if (!name.empty())
+      name += ", ";
+    name += t >= 0 && t < static_cast<int>(k.tiles.size()) ? k.tiles[t].name
+                                                            : fmt::format("tile{}", t);
+  }
+  return name;
+}
+
+BlockSizeSpec blockSizeSpec(const ir::Kernel& k, const ir::BlockSizeDecl& decl,
+                            const SizeHints& hints) {
+  BlockSizeSpec spec;
+  spec.declId = decl.id;
+  spec.name = decl.name;
+  if (auto it = hints.blockSizes.find(decl.id); it != hints.blockSizes.end() && it->second >= 1)
+    spec.hint = it->second;
+  else
+    spec.hint = constHint(decl.sizeHint);
+  spec.min = nextPowerOfTwo(std::max<int64_t>(1, decl.min));
+  spec.max = prevPowerOfTwo(std::max<int64_t>(1, decl.max));
+  if (spec.hint)
+    spec.max = std::min(spec.max, nextPowerOfTwo(*spec.hint));
+  // No power of two inside [min, max] (or a hint below min): min is the one choice.
+  spec.max = std::max(spec.max, spec.min);
+  return spec;
+}
+
+ReductionLoopSpec reductionSpec(const ir::Kernel& k, const ir::Axis& axis, const SizeHints& hints) {
+  ReductionLoopSpec spec;
+  spec.axisId = axis.id;
+  spec.name = fmt::format("a{}", axis.id);
+  if (axis.param >= 0 && axis.param < static_cast<int>(k.params.size()))
+    spec.name += fmt::format(" ({}.size({}))", k.params[axis.param].name, axis.dim);
+  if (auto it = hints.axes.find(axis.id); it != hints.axes.end() && it->second >= 1) {
+    spec.hint = it->second;
+    // A chunk covering the whole axis is the persistent form: strictly smaller only.
+    spec.maxChunk = nextPowerOfTwo(it->second) / 2; // 0 for an extent of 1: never looped
+  }
+  return spec;
+}
+
+} // namespace
+
+ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
+  ConfigSpec spec;
+  spec.kernelName = k.name;
+
+  std::vector<LoopInfo> loops = tileLoops(k);
+  std::vector<bool> inGrid(k.blockSizes.size(), false);
+  int gridLoops = 0, maxGridTiles = 0;
+  for (const LoopInfo& loop : loops) {
+    LoopSpec ls{loop.index, loop.isGrid, loop.tiles, loopName(k, loop.tiles)};
+    if (loop.tiles.size() >= 2)
+      spec.multiTileLoops.push_back(ls);
+    if (loop.isGrid) {
+      ++gridLoops;
+      maxGridTiles = std::max(maxGridTiles, static_cast<int>(loop.tiles.size()));
+      if (loop.tiles.size() >= 2)
+        spec.l2Loops.push_back(ls);
+      for (int t : loop.tiles)
+        if (t >= 0 && t < static_cast<int>(k.tiles.size())) {
+          int bs = k.tiles[t].blockSize;
+          if (bs >= 0 && bs < static_cast<int>(inGrid.size()))
+            inGrid[bs] = true;
+        }
+    } else {
+      spec.innerLoops.push_back(ls);
+    }
+  }
+
+  for (size_t i = 0; i < k.blockSizes.size(); ++i) {
+    const ir::BlockSizeDecl& decl = k.blockSizes[i];
+    if (decl.fixed) {
+      if (inGrid[i])
+        spec.fixedGridElements *= std::max<int64_t>(1, *decl.fixed);
+      continue;
+    }
+    BlockSizeSpec bs = blockSizeSpec(k, decl, hints);
+    bs.inGridLoop = inGrid[i];
+    spec.blockSizes.push_back(std::move(bs));
+  }
+  for (const ir::Axis& axis : k.axes)
+    spec.reductionLoops.push_back(reductionSpec(k, axis, hints));
+
+  for (const Site& site : loadStoreSites(k)) {
+    ++spec.numSites;
+    if (site.kind == Site::Kind::Load)
+      ++spec.numLoadSites;
+  }
+
+  spec.pidTypes = {PidType::Flat};
+  if (gridLoops == 1 && maxGridTiles <= 3)
+    spec.pidTypes.push_back(PidType::Xyz);
+  if (gridLoops >= 1) {
+    spec.pidTypes.push_back(PidType::PersistentBlocked);
+    spec.pidTypes.push_back(PidType::PersistentInterleaved);
+  }
+
+  for (const ir::StmtRef& s : k.body)
+    spec.hasDot = spec.hasDot || containsDot(*s);
+  return spec;
+}
+
+std::vector<int64_t> ConfigSpec::blockSizeChoices(int i) const {
+  std::vector<int64_t> out;
+  for (int64_t v = blockSizes[i].min; v <= blockSizes[i].max; v *= 2)
+    out.push_back(v);
+  return out;
+}
+
+std::vector<std::optional<int64_t>> ConfigSpec::reductionChoices(int i) const {
+  std::vector<std::optional<int64_t>> out{std::nullopt};
+  for (int64_t v = 1; v <= reductionLoops[i].maxChunk; v *= 2) // none when maxChunk is 0
+    out.push_back(v);
+  return out;
+}
+
+} // namespace helion::config

@@ -1,0 +1,136 @@
+//===- FormatSpec.cpp - The spec as `helionc spec` prints it ---------------===//
+//
+//   config spec of kernel 'softmax' (3 load/store sites, 1 load site)
+//     block_sizes             tile sizes, one per tunable block size
+//       [0] tm                powers of two in [1, 1024] (extent 1000)   default 1
+//     reduction_loops         per reduction axis: null = persistent, N = chunks of N
+//       [0] a0 (x.size(1))    null or a power of two in [1, 4096]        default null
+//     num_warps               warps per program: powers of two in [1, 32]  default 8
+//   ...
+//   default config:
+//   {"block_sizes": [1], "reduction_loops": [null], ...}
+//===----------------------------------------------------------------------===//
+#include "helion/Config/ConfigJson.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace helion::config {
+namespace {
+
+class SpecWriter {
+public:
+  SpecWriter(const ConfigSpec& spec) : s_(spec), d_(spec.defaultConfig()) {}
+
+  std::string run() {
+    line(0, fmt::format("config spec of kernel '{}' ({} load/store site{}, {} load site{})",
+                        s_.kernelName, s_.numSites, s_.numSites == 1 ? "" : "s", s_.numLoadSites,
+                        s_.numLoadSites == 1 ? "" : "s"));
+    key("block_sizes", "tile sizes, one per tunable block size (fixed ones are not listed)");
+    for (size_t i = 0; i < s_.blockSizes.size(); ++i) {
+      const BlockSizeSpec& b = s_.blockSizes[i];
+      std::string legal = fmt::format("powers of two in [{}, {}]", b.min, b.max);
+      if (b.hint)
+        legal += fmt::format(" (extent {})", *b.hint);
+      entry(i, b.name, legal, std::to_string(d_.blockSizes[i]));
+    }
+    loops("loop_orders", "order of the tiles of a multi-tile loop, outermost first",
+          s_.multiTileLoops, [&](size_t i) {
+            return std::pair{"a permutation of 0.." + std::to_string(s_.multiTileLoops[i].tiles.size() - 1),
+                             fmt::format("[{}]", fmt::join(d_.loopOrders[i], ", "))};
+          });
+    loops("flatten_loops", "run a multi-tile loop as one flat loop", s_.multiTileLoops,
+          [&](size_t i) {
+            return std::pair{std::string("true or false"),
+                             std::string(d_.flattenLoops[i] ? "true" : "false")};
+          });
+    loops("l2_groupings", "program ids grouped for L2 reuse (1 = off)", s_.l2Loops, [&](size_t i) {
+      return std::pair{fmt::format("powers of two in [1, {}]", kMaxL2Grouping),
+                       std::to_string(d_.l2Groupings[i])};
+    });
+    if (!s_.reductionLoops.empty()) {
+      key("reduction_loops", "per reduction axis: null = persistent, N = looped in chunks of N");
+      for (size_t i = 0; i < s_.reductionLoops.size(); ++i) {
+        const ReductionLoopSpec& r = s_.reductionLoops[i];
+        std::string legal = r.maxChunk >= 1
+                                ? fmt::format("null or a power of two in [1, {}]", r.maxChunk)
+                                : std::string("null");
+        if (r.hint)
+          legal += fmt::format(" (extent {})", *r.hint);
+        entry(i, r.name, legal,
+              d_.reductionLoops[i] ? std::to_string(*d_.reductionLoops[i]) : "null");
+      }
+    }
+    loops("range_unroll_factors", "unroll factor of an inner loop (0 = compiler's choice)",
+          s_.innerLoops, [&](size_t i) {
+            return std::pair{fmt::format("integers in [0, {}]", kMaxRangeUnroll),
+                             std::to_string(d_.rangeUnrollFactors[i])};
+          });
+    loops("range_num_stages", "pipeline stages of an inner loop (0 = num_stages)", s_.innerLoops,
+          [&](size_t i) {
+            return std::pair{fmt::format("integers in [0, {}]", kMaxRangeStages),
+                             std::to_string(d_.rangeNumStages[i])};
+          });
+    scalar("num_warps", "warps per program", fmt::format("powers of two in [1, {}]", kMaxNumWarps),
+           std::to_string(d_.numWarps));
+    scalar("num_stages", "pipeline stages of loads", fmt::format("integers in [1, {}]", kMaxNumStages),
+           std::to_string(d_.numStages));
+    std::vector<std::string> pids;
+    for (PidType p : s_.pidTypes)
+      pids.push_back(pidTypeName(p));
+    scalar("pid_type", "how program ids map to tiles", fmt::format("{}", fmt::join(pids, " | ")),
+           pidTypeName(d_.pidType));
+    scalar("num_sm_multiplier", "persistent programs per SM",
+           fmt::format("powers of two in [1, {}]", kMaxNumSmMultiplier),
+           std::to_string(d_.numSmMultiplier));
+    scalar("maxnreg", "registers per thread",
+           fmt::format("null or integers in [{}, {}]", kMinMaxnreg, kMaxMaxnreg), "null");
+    scalar("indexing", "addressing of each load/store site, or one value for all",
+           fmt::format("pointer | block_ptr | tensor_descriptor ({} entries)", s_.numSites),
+           "pointer");
+    scalar("load_eviction_policies", "cache eviction hint of each load site",
+           fmt::format("\"\" | first | last ({} entries)", s_.numLoadSites), "\"\"");
+    scalar("vector_bytes", "bytes per vector access (CUDA)", "0 (auto) | 4 | 8 | 16",
+           std::to_string(d_.vectorBytes));
+    out_ += "default config:\n" + formatConfig(d_, s_) + "\n";
+    return out_;
+  }
+
+private:
+  const ConfigSpec& s_;
+  Config d_;
+  std::string out_;
+
+  void line(int indent, const std::string& text) { out_ += std::string(indent, ' ') + text + "\n"; }
+
+  void key(const char* name, const std::string& meaning) {
+    line(2, fmt::format("{:<24}{}", name, meaning));
+  }
+
+  void entry(size_t i, const std::string& name, const std::string& legal, const std::string& def) {
+    line(4, fmt::format("{:<22}{:<46} default {}", fmt::format("[{}] {}", i, name), legal, def));
+  }
+
+  void scalar(const char* name, const std::string& meaning, const std::string& legal,
+              const std::string& def) {
+    line(2, fmt::format("{:<24}{}: {}; default {}", name, meaning, legal, def));
+  }
+
+  template <class Fn>
+  void loops(const char* name, const std::string& meaning, const std::vector<LoopSpec>& loops,
+             Fn legalAndDefault) {
+    if (loops.empty())
+      return;
+    key(name, meaning);
+    for (size_t i = 0; i < loops.size(); ++i) {
+      auto [legal, def] = legalAndDefault(i);
+      entry(i, "(" + loops[i].name + ")", legal, def);
+    }
+  }
+};
+
+} // namespace
+
+std::string formatSpec(const ConfigSpec& spec) { return SpecWriter(spec).run(); }
+
+} // namespace helion::config

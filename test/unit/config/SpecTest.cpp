@@ -1,0 +1,230 @@
+// ConfigSpec from hand-built kernels: keys, legal values, site order, defaults.
+#include "TestKernels.h"
+#include "helion/Config/ConfigSpec.h"
+#include "helion/Config/Sites.h"
+
+#include <catch2/catch.hpp>
+
+using namespace helion;
+using namespace helion::config;
+
+namespace {
+
+SizeHints softmaxHints(int64_t rows, int64_t cols) {
+  SizeHints h;
+  h.blockSizes[0] = rows;
+  h.axes[0] = cols;
+  return h;
+}
+
+std::vector<std::string> errorPaths(const Config& c, const ConfigSpec& spec) {
+  std::vector<std::string> out;
+  for (const ConfigError& e : validate(c, spec))
+    out.push_back(e.path() + ": " + e.rule);
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("softmax: one grid tile and one reduction axis", "[spec]") {
+  ConfigSpec spec = ConfigSpec::fromKernel(test::softmaxKernel(), softmaxHints(4096, 8192));
+  CHECK(spec.kernelName == "softmax");
+  REQUIRE(spec.blockSizes.size() == 1);
+  CHECK(spec.blockSizes[0].name == "tm");
+  CHECK(spec.blockSizes[0].min == 1);
+  CHECK(spec.blockSizes[0].max == 4096);
+  CHECK(spec.blockSizes[0].inGridLoop);
+  CHECK(spec.multiTileLoops.empty());
+  CHECK(spec.l2Loops.empty());
+  CHECK(spec.innerLoops.empty());
+  REQUIRE(spec.reductionLoops.size() == 1);
+  CHECK(spec.reductionLoops[0].name == "a0 (x.size(1))");
+  CHECK(spec.reductionLoops[0].maxChunk == 4096);
+  CHECK(spec.numSites == 2);
+  CHECK(spec.numLoadSites == 1);
+  CHECK(spec.pidTypes.size() == 4);
+  CHECK_FALSE(spec.hasDot);
+
+  Config d = spec.defaultConfig();
+  CHECK(d.blockSizes == std::vector<int64_t>{1});
+  CHECK(d.reductionLoops == std::vector<std::optional<int64_t>>{std::nullopt});
+  CHECK(d.numWarps == 8);
+  CHECK(d.numStages == 1);
+  CHECK(d.pidType == PidType::Flat);
+  CHECK(d.indexing == std::vector<Indexing>{Indexing::Pointer, Indexing::Pointer});
+  CHECK(d.loadEvictionPolicies == std::vector<EvictionPolicy>{EvictionPolicy::Default});
+  CHECK(validate(d, spec).empty());
+}
+
+TEST_CASE("softmax defaults follow the row length", "[spec]") {
+  Config longRows = ConfigSpec::fromKernel(test::softmaxKernel(), softmaxHints(64, 65536)).defaultConfig();
+  CHECK(longRows.reductionLoops[0] == std::optional<int64_t>(4096));
+  CHECK(longRows.blockSizes[0] == 1);
+
+  Config shortRows = ConfigSpec::fromKernel(test::softmaxKernel(), softmaxHints(4096, 1000)).defaultConfig();
+  CHECK_FALSE(shortRows.reductionLoops[0].has_value());
+  CHECK(shortRows.blockSizes[0] == 4); // 4096 elements per program over rows of 1024
+
+  // An axis of extent 1 can never be looped.
+  ConfigSpec tiny = ConfigSpec::fromKernel(test::softmaxKernel(), softmaxHints(4096, 1));
+  CHECK(tiny.reductionLoops[0].maxChunk == 0);
+  CHECK(tiny.reductionChoices(0).size() == 1);
+  CHECK(validate(tiny.defaultConfig(), tiny).empty());
+}
+
+TEST_CASE("a kernel without axes (before infer-types) has no reduction_loops", "[spec]") {
+  ConfigSpec spec = ConfigSpec::fromKernel(test::softmaxKernel(/*withAxis=*/false));
+  CHECK(spec.reductionLoops.empty());
+  Config d = spec.defaultConfig();
+  CHECK(d.reductionLoops.empty());
+  CHECK(d.blockSizes == std::vector<int64_t>{1024}); // elementwise budget
+  CHECK(d.numWarps == 4);
+  CHECK(validate(d, spec).empty());
+}
+
+TEST_CASE("matmul: two grid tiles and one inner tile loop", "[spec]") {
+  ConfigSpec spec = ConfigSpec::fromKernel(test::matmulKernel());
+  REQUIRE(spec.blockSizes.size() == 3);
+  CHECK(spec.blockSizes[0].inGridLoop);
+  CHECK(spec.blockSizes[1].inGridLoop);
+  CHECK_FALSE(spec.blockSizes[2].inGridLoop);
+  REQUIRE(spec.multiTileLoops.size() == 1);
+  CHECK(spec.multiTileLoops[0].name == "tm, tn");
+  REQUIRE(spec.l2Loops.size() == 1);
+  REQUIRE(spec.innerLoops.size() == 1);
+  CHECK(spec.innerLoops[0].name == "tk");
+  CHECK(spec.reductionLoops.empty());
+  CHECK(spec.numSites == 3);
+  CHECK(spec.numLoadSites == 2);
+  CHECK(spec.hasDot);
+
+  Config d = spec.defaultConfig();
+  CHECK(d.blockSizes == std::vector<int64_t>{64, 64, 32});
+  CHECK(d.loopOrders == std::vector<std::vector<int>>{{0, 1}});
+  CHECK(d.flattenLoops == std::vector<bool>{false});
+  CHECK(d.l2Groupings == std::vector<int>{1});
+  CHECK(d.rangeUnrollFactors == std::vector<int>{0});
+  CHECK(d.rangeNumStages == std::vector<int>{0});
+  CHECK(d.numWarps == 4);
+  CHECK(d.numStages == 3);
+  CHECK(validate(d, spec).empty());
+
+  SizeHints small;
+  small.blockSizes[0] = 10; // m = 10: tm at most 16
+  ConfigSpec smallSpec = ConfigSpec::fromKernel(test::matmulKernel(), small);
+  CHECK(smallSpec.blockSizes[0].max == 16);
+  CHECK(smallSpec.defaultConfig().blockSizes[0] == 16);
+  CHECK(smallSpec.blockSizeChoices(0) == std::vector<int64_t>{1, 2, 4, 8, 16});
+}
+
+TEST_CASE("a fixed block size is not in the config; a shared one appears once", "[spec]") {
+  SizeHints hints;
+  hints.blockSizes[1] = 4096;
+  ConfigSpec spec = ConfigSpec::fromKernel(test::twoPassKernel(), hints);
+  REQUIRE(spec.blockSizes.size() == 1);
+  CHECK(spec.blockSizes[0].name == "block_n");
+  CHECK(spec.blockSizes[0].declId == 1);
+  CHECK(spec.blockSizes[0].min == 16);
+  CHECK(spec.blockSizes[0].max == 1024);
+  CHECK_FALSE(spec.blockSizes[0].inGridLoop);
+  CHECK(spec.innerLoops.size() == 2);
+  CHECK(spec.multiTileLoops.empty());
+  CHECK(spec.reductionLoops.empty());
+  CHECK(spec.fixedGridElements == 16);
+  CHECK(spec.numSites == 3);
+  CHECK(spec.numLoadSites == 2);
+
+  Config d = spec.defaultConfig();
+  CHECK(d.blockSizes == std::vector<int64_t>{128});
+  CHECK(d.rangeUnrollFactors.size() == 2);
+  CHECK(d.numWarps == 8); // 16 rows x 128 columns
+  CHECK(validate(d, spec).empty());
+
+  hints.blockSizes[1] = 40; // n = 40: block_n at most 64
+  ConfigSpec narrow = ConfigSpec::fromKernel(test::twoPassKernel(), hints);
+  CHECK(narrow.blockSizes[0].max == 64);
+  CHECK(narrow.defaultConfig().blockSizes == std::vector<int64_t>{64});
+}
+
+TEST_CASE("a constant size hint in the IR is used when no hint is given", "[spec]") {
+  ir::Kernel k = test::softmaxKernel(false);
+  k.blockSizes[0].sizeHint = ir::makeConst(100, true);
+  ConfigSpec spec = ConfigSpec::fromKernel(k);
+  CHECK(spec.blockSizes[0].max == 128);
+  CHECK(spec.defaultConfig().blockSizes[0] == 128);
+}
+
+TEST_CASE("tile loops are numbered in pre-order", "[sites]") {
+  std::vector<LoopInfo> loops = tileLoops(test::twoPassKernel());
+  REQUIRE(loops.size() == 3);
+  CHECK(loops[0].isGrid);
+  CHECK(loops[0].tiles == std::vector<int>{0});
+  CHECK_FALSE(loops[1].isGrid);
+  CHECK(loops[1].tiles == std::vector<int>{1});
+  CHECK(loops[2].tiles == std::vector<int>{2});
+  CHECK(loops[2].depth == 1);
+}
+
+TEST_CASE("load/store sites: pre-order statements, operands before the node", "[sites]") {
+  std::vector<Site> mm = loadStoreSites(test::matmulKernel());
+  REQUIRE(mm.size() == 3);
+  CHECK((mm[0].kind == Site::Kind::Load && mm[0].param == 0 && mm[0].loadIndex == 0));
+  CHECK((mm[1].kind == Site::Kind::Load && mm[1].param == 1 && mm[1].loadIndex == 1));
+  CHECK((mm[2].kind == Site::Kind::Store && mm[2].param == 2 && mm[2].loadIndex == -1));
+  CHECK(mm[2].index == 2);
+
+  // store out[load idx[tm]] = load x[tm] + load x[tm] (the same node twice):
+  // the index's load, then the value's load (once), then the store.
+  ir::Kernel k = test::softmaxKernel(false);
+  ir::ExprRef idx = ir::makeLoad(1, {ir::Index::ofTile(0)});
+  ir::ExprRef x = ir::makeLoad(0, {ir::Index::ofTile(0)});
+  auto st = std::make_shared<ir::Stmt>();
+  st->kind = ir::StmtKind::Store;
+  st->param = 1;
+  st->indices = {ir::Index::gather(idx)};
+  st->value = ir::makeBinary(ir::BinaryOp::Add, x, x);
+  auto loop = std::make_shared<ir::Stmt>(*k.body[0]);
+  loop->body = {st};
+  k.body = {loop};
+  std::vector<Site> sites = loadStoreSites(k);
+  REQUIRE(sites.size() == 3);
+  CHECK(sites[0].load == idx.get());
+  CHECK(sites[1].load == x.get());
+  CHECK(sites[2].store == st.get());
+}
+
+TEST_CASE("validate reports lengths and every bad entry", "[validate]") {
+  ConfigSpec spec = ConfigSpec::fromKernel(test::matmulKernel());
+  Config c = spec.defaultConfig();
+  c.blockSizes = {64, 48, 0};
+  c.loopOrders = {{1, 1}};
+  c.numWarps = 3;
+  c.numStages = 9;
+  c.maxnreg = 16;
+  c.vectorBytes = 2;
+  c.indexing.pop_back();
+  CHECK(errorPaths(c, spec) ==
+        std::vector<std::string>{
+            "block_sizes[1]: expected a power of two, got 48",
+            "block_sizes[2]: expected a power of two, got 0",
+            "loop_orders[0]: expected a permutation of 0..1 (tiles tm, tn), got [1, 1]",
+            "num_warps: expected a power of two in [1, 32], got 3",
+            "num_stages: expected an integer in [1, 8], got 9",
+            "maxnreg: expected null or an integer in [32, 255], got 16",
+            "indexing: expected 3 entries (one per load/store site), got 2",
+            "vector_bytes: expected one of 0, 4, 8, 16, got 2"});
+}
+
+TEST_CASE("formatSpec lists each key, its entries and the default config", "[spec]") {
+  std::string text = formatSpec(ConfigSpec::fromKernel(test::matmulKernel()));
+  CHECK_THAT(text, Catch::Contains("config spec of kernel 'matmul' (3 load/store sites, 2 load sites)"));
+  CHECK_THAT(text, Catch::Contains("[2] tk"));
+  CHECK_THAT(text, Catch::Contains("loop_orders"));
+  CHECK_THAT(text, Catch::Contains("[0] (tm, tn)"));
+  CHECK_THAT(text, Catch::Contains("pid_type"));
+  CHECK_THAT(text, Catch::Contains("flat | xyz | persistent_blocked | persistent_interleaved"));
+  CHECK_THAT(text, Catch::Contains("default config:\n{\"block_sizes\": [64, 64, 32], "
+                                   "\"loop_orders\": [[0, 1]]"));
+  CHECK_THAT(formatSpec(ConfigSpec::fromKernel(test::matmulKernel())),
+             !Catch::Contains("reduction_loops"));
+}
