@@ -123,7 +123,10 @@ public:
     case ExprKind::Binary:
       return std::string(binaryOpName(e.binary)) + "(" + op(0) + ", " + op(1) + ")";
     case ExprKind::Where: return "where(" + op(0) + ", " + op(1) + ", " + op(2) + ")";
-    case ExprKind::Cast: return "cast<" + std::string(scalarTypeName(*e.castTo)) + ">(" + op(0) + ")";
+    case ExprKind::Cast:
+      return "cast<" +
+             (e.castTo ? std::string(scalarTypeName(*e.castTo)) : "dtype(" + paramName(e.param) + ")") +
+             ">(" + op(0) + ")";
     case ExprKind::Reduce:
       return std::string(reduceOpName(e.reduce)) + "(" + op(0) + ", dim=" + std::to_string(e.dim) +
              (e.keepdim ? ", keepdim" : "") + ")";
@@ -212,8 +215,14 @@ public:
     }
     if (!k_.axes.empty()) {
       os << "  axes:";
-      for (const Axis& a : k_.axes)
-        os << " a" << a.id << "(" << paramName(a.param) << ".size(" << a.dim << "))";
+      for (const Axis& a : k_.axes) {
+        os << " a" << a.id << "(";
+        if (a.param >= 0)
+          os << paramName(a.param) << ".size(" << a.dim << ")";
+        else if (a.extent)
+          os << expr(*a.extent);
+        os << ")";
+      }
       os << "\n";
     }
     for (const StmtRef& s : k_.body)

@@ -1,0 +1,192 @@
+//===- EmitExpr.cpp - Elementwise expressions ------------------------------===//
+//
+// An expression is emitted for one element, inside the element loops of the
+// value it defines: `i_<axis>` is the per-thread index and `c_<axis>` the
+// coordinate inside the tile (or chunk). A variable over axes {a0, t1} reads
+// `v3[i_a0][i_t1]`; broadcasting drops the axes a value does not have.
+//===----------------------------------------------------------------------===//
+#include "EmitterState.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace helion::codegen {
+
+using namespace ir;
+
+std::string Emitter::computeType(const ElemType& t) const {
+  switch (t.kind()) {
+  case ElemType::Kind::Concrete:
+    switch (t.scalar()) {
+    case ScalarType::F16:
+    case ScalarType::BF16:
+    case ScalarType::F32: return "float";
+    case ScalarType::F64: return "double";
+    case ScalarType::B8: return "bool";
+    default: return "int64";
+    }
+  case ElemType::Kind::OfParam: return "hd::compute_t<T_" + k_.params.at(t.param()).name + ">";
+  case ElemType::Kind::Promote:
+    return "decltype(" + computeType(t.lhs()) + "() + " + computeType(t.rhs()) + "())";
+  }
+  return "float";
+}
+
+std::string Emitter::storageType(const ElemType& t) const {
+  if (t.kind() == ElemType::Kind::Concrete)
+    return deviceTypeName(t.scalar());
+  if (t.kind() == ElemType::Kind::OfParam)
+    return "T_" + k_.params.at(t.param()).name;
+  return computeType(t);
+}
+
+std::string Emitter::literal(double v, bool isInt) const {
+  if (isInt)
+    return "int64(" + std::to_string(static_cast<long long>(v)) + ")";
+  if (std::isinf(v))
+    return v > 0 ? "__int_as_float(0x7f800000)" : "(-__int_as_float(0x7f800000))";
+  if (std::isnan(v))
+    return "__int_as_float(0x7fffffff)";
+  std::ostringstream os;
+  os.precision(9);
+  os << v;
+  std::string s = os.str();
+  if (s.find_first_of(".e") == std::string::npos)
+    s += ".0";
+  return s + "f";
+}
+
+std::vector<int> Emitter::axesOf(const BlockType& t) const {
+  std::vector<int> out;
+  for (const Dim& d : t.dims) {
+    int a = -1;
+    if (d.kind == Dim::Kind::Tile && tileAxis_.count(d.tile))
+      a = tileAxis_.at(d.tile);
+    else if (d.kind == Dim::Kind::Full && fullAxis_.count(d.axis))
+      a = fullAxis_.at(d.axis);
+    if (a >= 0 && std::find(out.begin(), out.end(), a) == out.end())
+      out.push_back(a);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string Emitter::elementRef(const std::string& name, const std::vector<int>& axes) const {
+  std::string s = name;
+  for (int a : axes)
+    s += "[i_" + axes_[a].key + "]";
+  return s;
+}
+
+std::string Emitter::absCoord(int axis) const {
+  const LayoutAxis& a = axes_[axis];
+  return a.isTile ? "(tb_" + std::string("t") + std::to_string(a.id) + " + c_" + a.key + ")"
+                  : "(off_" + a.key + " + c_" + a.key + ")";
+}
+
+std::string Emitter::inBounds(int axis) const {
+  const LayoutAxis& a = axes_[axis];
+  if (a.isTile)
+    return "(tb_t" + std::to_string(a.id) + " + c_" + a.key + " < te_t" + std::to_string(a.id) + ")";
+  return "(off_" + a.key + " + c_" + a.key + " < ext_" + a.key + ")";
+}
+
+std::string Emitter::axisExtent(int axis) const {
+  const LayoutAxis& la = axes_[axis];
+  const Axis& a = k_.axes.at(la.id);
+  if (a.param >= 0)
+    return "size_" + k_.params[a.param].name + "_" + std::to_string(a.dim);
+  if (a.extent)
+    return const_cast<Emitter*>(this)->scalarExpr(*a.extent);
+  return "0";
+}
+
+std::string Emitter::scalarExpr(const Expr& e) { return expr(e); }
+
+std::string Emitter::expr(const Expr& e) {
+  auto op = [&](size_t i) { return expr(*e.operands.at(i)); };
+  switch (e.kind) {
+  case ExprKind::Const: return literal(e.value, e.isInt);
+  case ExprKind::Param: return k_.params.at(e.param).name;
+  case ExprKind::Var: {
+    auto it = varAxes_.find(e.var);
+    return elementRef(varName(e.var), it == varAxes_.end() ? std::vector<int>{} : it->second);
+  }
+  case ExprKind::TileAttr: {
+    std::string t = "t" + std::to_string(e.tile);
+    switch (e.attr) {
+    case TileAttr::Begin: return "tb_" + t;
+    case TileAttr::End: return "te_" + t;
+    case TileAttr::BlockSize: return "int64(" + std::to_string(tileBlockSize(e.tile)) + ")";
+    case TileAttr::Id: return "(tb_" + t + " / " + std::to_string(tileBlockSize(e.tile)) + ")";
+    }
+    return "0";
+  }
+  case ExprKind::TileIndex: {
+    if (k_.tiles.at(e.tile).isGrid || !tileAxis_.count(e.tile))
+      return "tb_t" + std::to_string(e.tile);
+    return "int64" + absCoord(tileAxis_.at(e.tile));
+  }
+  case ExprKind::TensorSize: {
+    const Param& p = k_.params.at(e.param);
+    int rank = out_.paramRanks.empty() ? -1 : out_.paramRanks[e.param];
+    if (rank <= e.dim) {
+      error(e.loc, "size(" + std::to_string(e.dim) + ") of '" + p.name +
+                       "' is not available in device code");
+      return "0";
+    }
+    return "size_" + p.name + "_" + std::to_string(e.dim);
+  }
+  case ExprKind::Unary: {
+    std::string a = op(0);
+    switch (e.unary) {
+    case UnaryOp::Neg: return "(-" + a + ")";
+    case UnaryOp::Not: return "(!" + a + ")";
+    default: return std::string("hd::") + unaryOpName(e.unary) + "(" + a + ")";
+    }
+  }
+  case ExprKind::Binary: {
+    std::string a = op(0), b = op(1);
+    std::string ct = computeType(e.type->elem);
+    static const char* sym[] = {"+", "-", "*", "/", "", "", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
+    if (e.binary == BinaryOp::Maximum || e.binary == BinaryOp::Minimum)
+      return std::string(e.binary == BinaryOp::Maximum ? "hd::maximum<" : "hd::minimum<") + ct +
+             ">(" + a + ", " + b + ")";
+    // Arithmetic happens in the result's compute type (f16 * double-scalar is a float op).
+    if (e.binary <= BinaryOp::Div)
+      return "(" + ct + "(" + a + ") " + sym[static_cast<int>(e.binary)] + " " + ct + "(" + b + "))";
+    return "(" + a + " " + sym[static_cast<int>(e.binary)] + " " + b + ")";
+  }
+  case ExprKind::Where: {
+    std::string ct = computeType(e.type->elem);
+    return "(" + op(0) + " ? " + ct + "(" + op(1) + ") : " + ct + "(" + op(2) + "))";
+  }
+  case ExprKind::Cast: {
+    std::string storage = e.castTo ? deviceTypeName(*e.castTo) : "T_" + k_.params.at(e.param).name;
+    if (e.castTo && (*e.castTo == ScalarType::F32 || *e.castTo == ScalarType::F64 ||
+                     *e.castTo == ScalarType::I64 || *e.castTo == ScalarType::B8))
+      return computeType(e.type->elem) == "bool" ? "bool(" + op(0) + ")"
+                                             : computeType(e.type->elem) + "(" + op(0) + ")";
+    return "round_to<" + storage + ">(" + computeType(e.operands[0]->type->elem) + "(" + op(0) +
+           "))";
+  }
+  case ExprKind::View:
+  case ExprKind::Transpose:
+    // Dims are relabelled, elements stay where they are: axes name them, not positions.
+    return op(0);
+  case ExprKind::Full:
+  case ExprKind::Arange:
+  case ExprKind::Load:
+  case ExprKind::Reduce:
+  case ExprKind::Dot:
+    error(e.loc, "internal compiler error: block op left inside an expression");
+    return "0";
+  case ExprKind::Reshape:
+    error(e.loc, "reshape is not supported by the CUDA backend yet");
+    return "0";
+  }
+  return "0";
+}
+
+} // namespace helion::codegen

@@ -1,0 +1,385 @@
+//===- EmitKernel.cpp - Signature, layout and grid mapping -----------------===//
+#include "EmitterState.h"
+#include "Preamble.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace helion::codegen {
+
+using namespace ir;
+
+int64_t Emitter::tileBlockSize(int tile) const {
+  const TileVar& t = k_.tiles.at(tile);
+  if (t.isGrid)
+    return 1;
+  const BlockSizeDecl& d = k_.blockSizes.at(t.blockSize);
+  if (d.fixed)
+    return *d.fixed;
+  size_t tunable = 0;
+  for (const BlockSizeDecl& b : k_.blockSizes) {
+    if (b.id == d.id)
+      break;
+    if (!b.fixed)
+      ++tunable;
+  }
+  return tunable < cfg_.blockSizes.size() ? cfg_.blockSizes[tunable] : 64;
+}
+
+// The innermost axis is the last subscript of the first load or store: that is
+// the tensor's contiguous dim in the common row-major case, so vectors are 16 bytes.
+void Emitter::planLayout() {
+  std::vector<std::pair<bool, int>> order; // (isTile, id) in order of first appearance
+  auto note = [&](bool isTile, int id) {
+    if (isTile && k_.tiles.at(id).isGrid)
+      return;
+    if (std::find(order.begin(), order.end(), std::make_pair(isTile, id)) == order.end())
+      order.push_back({isTile, id});
+  };
+  std::optional<std::pair<bool, int>> inner;
+  std::function<void(const std::vector<StmtRef>&)> walk = [&](const std::vector<StmtRef>& body) {
+    for (const StmtRef& s : body) {
+      if (s->kind == StmtKind::For) {
+        for (int t : s->tiles)
+          note(true, t);
+        walk(s->body);
+        continue;
+      }
+      const BlockType* type = s->value && s->value->type ? &*s->value->type : nullptr;
+      if (type)
+        for (const Dim& d : type->dims) {
+          if (d.kind == Dim::Kind::Tile)
+            note(true, d.tile);
+          else if (d.kind == Dim::Kind::Full)
+            note(false, d.axis);
+        }
+      const std::vector<Index>* ix = nullptr;
+      if (s->kind == StmtKind::Store && !s->gatherAll)
+        ix = &s->indices;
+      else if (s->kind == StmtKind::Let && s->value->kind == ExprKind::Load && !s->value->gatherAll)
+        ix = &s->value->indices;
+      if (!inner && ix && !ix->empty() && type) {
+        // The last tensor subscript: its dim is the last non-One dim of the value.
+        const Index& last = ix->back();
+        if (last.kind == Index::Kind::Tile || last.kind == Index::Kind::Flat) {
+          if (!k_.tiles.at(last.tile).isGrid)
+            inner = {true, last.tile};
+        } else if (last.kind == Index::Kind::All) {
+          for (auto it = type->dims.rbegin(); it != type->dims.rend(); ++it)
+            if (it->kind == Dim::Kind::Full) {
+              inner = {false, it->axis};
+              break;
+            }
+        }
+      }
+    }
+  };
+  walk(k_.body);
+  if (inner) {
+    order.erase(std::find(order.begin(), order.end(), *inner));
+    order.insert(order.begin(), *inner);
+  }
+  for (auto [isTile, id] : order) {
+    LayoutAxis a;
+    a.isTile = isTile;
+    a.id = id;
+    a.key = (isTile ? "t" : "a") + std::to_string(id);
+    if (isTile) {
+      a.size = std::to_string(tileBlockSize(id));
+    } else {
+      const auto& rl = cfg_.reductionLoops;
+      if (id < static_cast<int>(rl.size()) && rl[id]) {
+        a.looped = true;
+        a.size = std::to_string(*rl[id]);
+      } else {
+        a.size = "RDIM" + std::to_string(id);
+        out_.templateArgs.push_back({TemplateArg::Kind::ReductionDim, id});
+      }
+    }
+    a.inner = inner && *inner == std::make_pair(isTile, id);
+    (isTile ? tileAxis_ : fullAxis_)[id] = static_cast<int>(axes_.size());
+    if (!isTile)
+      for (auto pd : k_.axes.at(id).tensorDims)
+        allAxisOf_[pd] = static_cast<int>(axes_.size());
+    axes_.push_back(a);
+  }
+}
+
+// Kernel arguments: each tensor as pointer + sizes + strides (or numel when it is
+// only addressed flat), each scalar by value; specialized scalars and dtypes are
+// template parameters.
+void Emitter::planParams() {
+  std::vector<int> rank(k_.params.size(), -1);
+  std::vector<bool> flat(k_.params.size(), false);
+  std::function<void(const Expr&)> seeExpr;
+  auto seeIndices = [&](int param, const std::vector<Index>& ix, bool gatherAll) {
+    int n = 0;
+    for (const Index& i : ix) {
+      if (i.kind == Index::Kind::Flat)
+        flat[param] = true;
+      if (i.kind != Index::Kind::NewAxis)
+        ++n;
+      if (i.value)
+        seeExpr(*i.value);
+    }
+    if (!flat[param] || gatherAll)
+      rank[param] = std::max(rank[param], n);
+  };
+  seeExpr = [&](const Expr& e) {
+    if (e.kind == ExprKind::Load)
+      seeIndices(e.param, e.indices, e.gatherAll);
+    if (e.kind == ExprKind::TensorSize)
+      rank[e.param] = std::max(rank[e.param], e.dim + 1);
+    for (const ExprRef& op : e.operands)
+      seeExpr(*op);
+    for (const ExprRef& s : e.shapeSizes)
+      seeExpr(*s);
+  };
+  std::function<void(const std::vector<StmtRef>&)> walk = [&](const std::vector<StmtRef>& body) {
+    for (const StmtRef& s : body) {
+      if (s->value)
+        seeExpr(*s->value);
+      if (s->mask)
+        seeExpr(*s->mask);
+      if (s->kind == StmtKind::Store) {
+        storedParams_.insert(s->param);
+        seeIndices(s->param, s->indices, s->gatherAll);
+      }
+      if (s->kind == StmtKind::For)
+        for (int t : s->tiles) {
+          seeExpr(*k_.tiles[t].begin);
+          seeExpr(*k_.tiles[t].end);
+        }
+      walk(s->body);
+    }
+  };
+  walk(k_.body);
+  for (const Axis& a : k_.axes)
+    if (a.param >= 0)
+      rank[a.param] = std::max(rank[a.param], a.dim + 1);
+    else if (a.extent)
+      seeExpr(*a.extent);
+  for (const TileVar& t : k_.tiles)
+    if (t.flatOfParam >= 0)
+      flat[t.flatOfParam] = true;
+
+  out_.paramRanks.assign(k_.params.size(), -1);
+  for (size_t p = 0; p < k_.params.size(); ++p) {
+    const Param& param = k_.params[p];
+    int ip = static_cast<int>(p);
+    if (param.kind == Param::Kind::Scalar) {
+      if (param.specialized)
+        out_.templateArgs.push_back({TemplateArg::Kind::Specialized, ip});
+      else
+        out_.args.push_back({KernelArg::Kind::Scalar, ip});
+      continue;
+    }
+    out_.templateArgs.push_back({TemplateArg::Kind::DType, ip});
+    out_.args.push_back({KernelArg::Kind::Pointer, ip});
+    int r = param.rank >= 0 ? param.rank : rank[p];
+    if (flat[p] || r < 0)
+      out_.args.push_back({KernelArg::Kind::Numel, ip});
+    for (int d = 0; d < r; ++d)
+      out_.args.push_back({KernelArg::Kind::Size, ip, d});
+    for (int d = 0; d < r; ++d)
+      out_.args.push_back({KernelArg::Kind::Stride, ip, d});
+    out_.paramRanks[p] = r;
+  }
+  out_.templateArgs.push_back({TemplateArg::Kind::VectorWidth, -1});
+}
+
+void Emitter::emitSignature() {
+  std::string tparams;
+  for (const TemplateArg& t : out_.templateArgs) {
+    if (!tparams.empty())
+      tparams += ", ";
+    switch (t.kind) {
+    case TemplateArg::Kind::DType: tparams += "class T_" + k_.params[t.index].name; break;
+    case TemplateArg::Kind::ReductionDim: tparams += "int RDIM" + std::to_string(t.index); break;
+    case TemplateArg::Kind::VectorWidth: tparams += "int VEC"; break;
+    case TemplateArg::Kind::Specialized: tparams += "hd::int64 " + k_.params[t.index].name; break;
+    }
+  }
+  line("template <" + tparams + ">");
+  std::string bounds = "__launch_bounds__(" + std::to_string(out_.numThreads) + ")";
+  line("__global__ " + bounds + " void " + out_.kernelName + "(");
+  ++indent_;
+  for (size_t i = 0; i < out_.args.size(); ++i) {
+    const KernelArg& a = out_.args[i];
+    const Param& p = k_.params[a.param];
+    std::string text;
+    switch (a.kind) {
+    case KernelArg::Kind::Pointer:
+      text = (storedParams_.count(a.param) ? "T_" : "const T_") + p.name + "* __restrict__ " +
+             p.name;
+      break;
+    case KernelArg::Kind::Numel: text = "int64 numel_" + p.name; break;
+    case KernelArg::Kind::Size: text = "int64 size_" + p.name + "_" + std::to_string(a.dim); break;
+    case KernelArg::Kind::Stride:
+      text = "int64 stride_" + p.name + "_" + std::to_string(a.dim);
+      break;
+    case KernelArg::Kind::Scalar:
+      text = computeType(ElemType::concrete(p.scalarType)) + " " + p.name;
+      break;
+    }
+    line(text + (i + 1 < out_.args.size() ? "," : ") {"));
+  }
+  if (out_.args.empty())
+    line(") {");
+}
+
+void Emitter::emitLayoutConstants() {
+  line("constexpr int NT = " + std::to_string(out_.numThreads) + ";");
+  std::string stride = "1";
+  for (const LayoutAxis& a : axes_) {
+    const std::string& x = a.key;
+    line("// axis " + x + ": " +
+         (a.isTile ? "tile " + k_.tiles[a.id].name : "reduction axis a" + std::to_string(a.id)) +
+         (a.looped ? " (looped)" : ""));
+    line("constexpr int S_" + x + " = " + a.size + ";");
+    line("constexpr int V_" + x + " = " + (a.inner ? "hmin(VEC, S_" + x + ")" : "1") + ";");
+    line("constexpr int ST_" + x + " = " + stride + ";");
+    line("constexpr int T_" + x + " = hmin(NT / ST_" + x + " > 0 ? NT / ST_" + x + " : 1, S_" + x +
+         " / V_" + x + ");");
+    line("constexpr int E_" + x + " = S_" + x + " / T_" + x + ";");
+    line("const int th_" + x + " = (threadIdx.x / ST_" + x + ") % T_" + x + ";");
+    if (!a.isTile)
+      line("const int64 ext_" + x + " = " + axisExtent(static_cast<int>(&a - axes_.data())) + ";");
+    if (!a.isTile && !a.looped)
+      line("const int64 off_" + x + " = 0;");
+    stride = "ST_" + x + " * T_" + x;
+  }
+  line("__shared__ double smem_raw[NT];");
+}
+
+// Program ids to tiles. Tiles of a grid loop are numbered first-tile-fastest (as
+// Helion's flat pid mapping); with l2_groupings G > 1 on two tiles, programs walk
+// G rows of tiles column by column, so neighbours share operand tiles in L2.
+void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& pidBase) {
+  std::vector<int> tiles = loop.tiles;
+  if (loopIndex < static_cast<int>(cfg_.loopOrders.size()) && tiles.size() > 1) {
+    const std::vector<int>& order = cfg_.loopOrders[loopIndex];
+    if (order.size() == tiles.size()) {
+      std::vector<int> permuted;
+      for (int i : order)
+        permuted.push_back(tiles.at(i));
+      tiles = permuted;
+    }
+  }
+  GridLoop g;
+  g.tiles = tiles;
+  std::string total = "1";
+  for (int t : tiles) {
+    const TileVar& tv = k_.tiles[t];
+    int64_t bs = tileBlockSize(t);
+    g.blockSizes.push_back(bs);
+    std::string n = "nt_t" + std::to_string(t);
+    std::string end = tv.flatOfParam >= 0 ? "numel_" + k_.params[tv.flatOfParam].name
+                                          : scalarExpr(*tv.end);
+    line("const int64 begin_t" + std::to_string(t) + " = " + scalarExpr(*tv.begin) + ";");
+    line("const int64 end_t" + std::to_string(t) + " = " + end + ";");
+    line("const int64 " + n + " = hd::cdiv<int64>(end_t" + std::to_string(t) + " - begin_t" +
+         std::to_string(t) + ", " + std::to_string(bs) + ");");
+    total += " * " + n;
+  }
+  out_.loops.push_back(g);
+  line("const int64 total_" + std::to_string(loopIndex) + " = " + total + ";");
+  const bool persistent = cfg_.pidType == config::PidType::PersistentBlocked ||
+                          cfg_.pidType == config::PidType::PersistentInterleaved;
+  std::string tot = "total_" + std::to_string(loopIndex);
+  if (cfg_.pidType == config::PidType::PersistentInterleaved) {
+    line("for (int64 pid = blockIdx.x; pid < " + tot + "; pid += gridDim.x) {");
+  } else if (cfg_.pidType == config::PidType::PersistentBlocked) {
+    line("const int64 per_cta = hd::cdiv<int64>(" + tot + ", (int64)gridDim.x);");
+    line("for (int64 pid = blockIdx.x * per_cta; pid < (blockIdx.x + 1) * per_cta && pid < " + tot +
+         "; ++pid) {");
+  } else if (cfg_.pidType == config::PidType::Xyz && tiles.size() <= 3) {
+    line("{");
+  } else {
+    line("for (int64 pid = (int64)blockIdx.x - " + pidBase + "; pid >= 0 && pid < " + tot +
+         "; pid += " + tot + ") {");
+  }
+  ++indent_;
+  (void)persistent;
+  const bool xyz = cfg_.pidType == config::PidType::Xyz && tiles.size() <= 3;
+  int group = loopIndex < static_cast<int>(cfg_.l2Groupings.size()) ? cfg_.l2Groupings[loopIndex] : 1;
+  if (xyz) {
+    static const char* dims[] = {"x", "y", "z"};
+    for (size_t i = 0; i < tiles.size(); ++i)
+      line("const int64 id_t" + std::to_string(tiles[i]) + " = blockIdx." + dims[i] + ";");
+    line("if (" + [&] {
+      std::string c;
+      for (int t : tiles)
+        c += (c.empty() ? "" : " || ") + std::string("id_t") + std::to_string(t) + " >= nt_t" +
+             std::to_string(t);
+      return c;
+    }() + ") return;");
+  } else if (tiles.size() == 2 && group > 1) {
+    std::string a = std::to_string(tiles[0]), b = std::to_string(tiles[1]);
+    line("const int64 in_group = " + std::to_string(group) + " * nt_t" + b + ";");
+    line("const int64 first = (pid / in_group) * " + std::to_string(group) + ";");
+    line("const int64 gsize = (nt_t" + a + " - first) < " + std::to_string(group) + " ? (nt_t" + a +
+         " - first) : " + std::to_string(group) + ";");
+    line("const int64 id_t" + a + " = first + (pid % in_group) % gsize;");
+    line("const int64 id_t" + b + " = (pid % in_group) / gsize;");
+  } else {
+    line("int64 rem = pid;");
+    for (int t : tiles) {
+      std::string s = std::to_string(t);
+      line("const int64 id_t" + s + " = rem % nt_t" + s + ";");
+      line("rem /= nt_t" + s + ";");
+    }
+  }
+  for (int t : tiles) {
+    std::string s = std::to_string(t);
+    int64_t bs = tileBlockSize(t);
+    line("const int64 tb_t" + s + " = begin_t" + s + " + id_t" + s + " * " + std::to_string(bs) +
+         ";");
+    line("const int64 te_t" + s + " = hd::minimum<int64>(tb_t" + s + " + " + std::to_string(bs) +
+         ", end_t" + s + ");");
+  }
+  stmts(loop.body);
+  --indent_;
+  line("}");
+}
+
+std::optional<EmittedKernel> Emitter::run() {
+  out_.kernelName = k_.name + "_kernel";
+  out_.numThreads = 32 * std::clamp(cfg_.numWarps, 1, 32);
+  out_.pidType = cfg_.pidType;
+  out_.numSmMultiplier = cfg_.numSmMultiplier;
+  out_.l2Grouping = cfg_.l2Groupings.empty() ? 1 : cfg_.l2Groupings[0];
+  out_.maxVectorBytes = cfg_.vectorBytes > 0 ? cfg_.vectorBytes : 16;
+  planLayout();
+  planParams();
+
+  os_ << "// Generated by helionc " << opts_.version << " from " << opts_.sourceFile
+      << ", kernel '" << k_.name << "'. Do not edit.\n";
+  if (!opts_.configJson.empty())
+    os_ << "// config: " << opts_.configJson << "\n";
+  os_ << kPreamble << "\n";
+  emitSignature();
+  ++indent_;
+  emitLayoutConstants();
+  std::string pidBase = "0";
+  int loopIndex = 0;
+  for (const StmtRef& s : k_.body) {
+    if (s->kind != StmtKind::For) {
+      error(s->loc, "internal compiler error: top-level statement is not a tile loop");
+      continue;
+    }
+    // Several top-level loops share one launch: loop i takes the program ids after
+    // those of loops 0..i-1 (names are unique per tile, so no scopes are needed).
+    emitGridLoop(*s, loopIndex, pidBase);
+    pidBase += " + total_" + std::to_string(loopIndex);
+    ++loopIndex;
+  }
+  --indent_;
+  line("}");
+  if (!ok_)
+    return std::nullopt;
+  out_.source = os_.str();
+  return out_;
+}
+
+} // namespace helion::codegen

@@ -1,0 +1,389 @@
+//===- EmitStmt.cpp - Statements: loads, stores, reductions, loops ---------===//
+#include "EmitterState.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace helion::codegen {
+
+using namespace ir;
+
+std::string Emitter::varName(int var) const {
+  return "v" + std::to_string(var) + "_" + k_.vars.at(var).name;
+}
+
+void Emitter::lineDirective(const SourceLoc& loc) {
+  if (loc.valid())
+    os_ << "#line " << loc.line << " \"" << loc.file << "\"\n";
+}
+
+void Emitter::declareVar(int var, const BlockType& type) {
+  std::vector<int> axes = axesOf(type);
+  varAxes_[var] = axes;
+  std::string decl = computeType(type.elem) + " " + varName(var);
+  for (int a : axes)
+    decl += "[E_" + axes_[a].key + "]";
+  line(decl + ";");
+}
+
+// Element loops, outermost axis first so the vector axis is innermost. Inside,
+// `c_<axis>` is the coordinate within the tile or chunk.
+void Emitter::openElementLoops(const std::vector<int>& axes, int vectorAxis) {
+  for (auto it = axes.rbegin(); it != axes.rend(); ++it) {
+    const std::string& x = axes_[*it].key;
+    line("#pragma unroll");
+    if (*it == vectorAxis) {
+      line("for (int g_" + x + " = 0; g_" + x + " < E_" + x + " / V_" + x + "; ++g_" + x + ") {");
+    } else {
+      line("for (int i_" + x + " = 0; i_" + x + " < E_" + x + "; ++i_" + x + ") {");
+      ++indent_;
+      line("const int c_" + x + " = coord(i_" + x + ", th_" + x + ", T_" + x + ", V_" + x + ");");
+      --indent_;
+    }
+    ++indent_;
+    openAxes_.insert(*it);
+  }
+}
+
+void Emitter::closeElementLoops(const std::vector<int>& axes) {
+  for (int a : axes) {
+    (void)a;
+    --indent_;
+    line("}");
+    openAxes_.erase(a);
+  }
+}
+
+std::vector<int> Emitter::storeAxes(const Stmt& s) const {
+  return axesOf(BlockType{ElemType::concrete(ScalarType::F32), s.targetDims});
+}
+
+int Emitter::loopedAxisOf(const std::vector<int>& axes) const {
+  for (int a : axes)
+    if (axes_[a].looped && !activeChunks_.count(a))
+      return a;
+  return -1;
+}
+
+// Byte-free element offset of a subscript: sum of coordinate * stride per tensor dim.
+// `dims` are the subscript's dims in order (the load's type or the store's target).
+std::string Emitter::tensorOffset(int param, const std::vector<Index>& ix, bool gatherAll,
+                                  int innerOverride, const std::string& innerCoord) {
+  const std::string& name = k_.params[param].name;
+  std::string off;
+  int tensorDim = 0;
+  auto add = [&](const std::string& coord) {
+    std::string term = coord + " * stride_" + name + "_" + std::to_string(tensorDim);
+    off += (off.empty() ? "" : " + ") + term;
+    ++tensorDim;
+  };
+  std::function<std::string(int)> coordOf = [&](int axis) {
+    return axis == innerOverride ? innerCoord : absCoord(axis);
+  };
+  for (size_t n = 0; n < ix.size(); ++n) {
+    const Index& i = ix[n];
+    switch (i.kind) {
+    case Index::Kind::Flat:
+      return "int64" + coordOf(tileAxis_.at(i.tile));
+    case Index::Kind::Tile:
+      if (k_.tiles.at(i.tile).isGrid || !tileAxis_.count(i.tile))
+        add("tb_t" + std::to_string(i.tile));
+      else
+        add(coordOf(tileAxis_.at(i.tile)));
+      break;
+    case Index::Kind::All: {
+      // The axis of tensor dim `tensorDim` of this param.
+      auto found = allAxisOf_.find({param, tensorDim});
+      int axis = found == allAxisOf_.end() ? -1 : found->second;
+      if (axis < 0) {
+        error(k_.loc, "internal compiler error: no layout axis for " + name + ".size(" +
+                          std::to_string(tensorDim) + ")");
+        return "0";
+      }
+      add(coordOf(axis));
+      break;
+    }
+    case Index::Kind::NewAxis: break;
+    case Index::Kind::Scalar:
+    case Index::Kind::Gather: add("int64(" + expr(*i.value) + ")"); break;
+    }
+  }
+  (void)gatherAll;
+  return off.empty() ? "0" : off;
+}
+
+void Emitter::collectVars(const Expr& e, std::vector<int>& out) const {
+  if (e.kind == ExprKind::Var)
+    out.push_back(e.var);
+  for (const ExprRef& op : e.operands)
+    collectVars(*op, out);
+  for (const Index& i : e.indices)
+    if (i.value)
+      collectVars(*i.value, out);
+}
+
+// Emits, inside a chunk loop, the deferred lets `e` needs (dependencies first).
+void Emitter::emitDeferredFor(const Expr& e, std::set<int>& emitted) {
+  std::vector<int> vars;
+  collectVars(e, vars);
+  for (int v : vars) {
+    auto it = deferred_.find(v);
+    if (it == deferred_.end() || emitted.count(v))
+      continue;
+    emitted.insert(v);
+    emitDeferredFor(*it->second->value, emitted);
+    emitLet(*it->second, true);
+  }
+}
+
+void Emitter::stmts(const std::vector<StmtRef>& body) {
+  for (const StmtRef& s : body)
+    stmt(*s);
+}
+
+void Emitter::stmt(const Stmt& s) {
+  lineDirective(s.loc);
+  switch (s.kind) {
+  case StmtKind::Let: emitLet(s, true); return;
+  case StmtKind::Assign:
+    if (loopedAxisOf(varAxes_[s.var]) >= 0) {
+      error(s.loc, "a value over a looped reduction axis cannot be reassigned; use "
+                   "reduction_loops: null (persistent) for this kernel");
+      return;
+    }
+    emitLet(s, false);
+    return;
+  case StmtKind::Store: emitStore(s); return;
+  case StmtKind::For: emitInnerLoop(s); return;
+  }
+}
+
+void Emitter::emitLet(const Stmt& s, bool declare) {
+  const Expr& v = *s.value;
+  std::vector<int> axes = axesOf(*v.type);
+  if (declare && loopedAxisOf(axes) >= 0) {
+    deferred_[s.var] = &s; // recomputed inside the chunk loops that use it
+    varAxes_[s.var] = axes;
+    return;
+  }
+  if (v.kind == ExprKind::Load)
+    return emitLoad(s, v, declare);
+  if (v.kind == ExprKind::Reduce)
+    return emitReduce(s, v, declare);
+  if (v.kind == ExprKind::Dot) {
+    error(v.loc, "hl::dot is not supported by the CUDA backend yet (tensor-core lowering is "
+                 "tracked separately)");
+    return;
+  }
+  if (declare)
+    declareVar(s.var, *v.type);
+  std::vector<int> target = varAxes_[s.var];
+  openElementLoops(target);
+  std::string value;
+  if (v.kind == ExprKind::Full)
+    value = expr(*v.operands.at(0));
+  else if (v.kind == ExprKind::Arange)
+    value = target.empty() ? "int64(0)" : "int64(c_" + axes_[target[0]].key + ")";
+  else
+    value = expr(v);
+  line(elementRef(varName(s.var), target) + " = " + computeType(k_.vars.empty() ? v.type->elem
+                                                                                 : v.type->elem) +
+       "(" + value + ");");
+  closeElementLoops(target);
+}
+
+void Emitter::emitLoad(const Stmt& s, const Expr& load, bool declare) {
+  if (declare)
+    declareVar(s.var, *load.type);
+  const std::vector<int>& axes = varAxes_[s.var];
+  const std::string& name = k_.params[load.param].name;
+  std::string ct = computeType(load.type->elem);
+  std::string dst = elementRef(varName(s.var), axes);
+  std::string evict = "";
+  // Vectorize along the inner axis when the load's last subscript is that axis.
+  int vec = -1;
+  if (!load.gatherAll && !axes.empty() && axes_[axes[0]].inner && !load.indices.empty()) {
+    const Index& last = load.indices.back();
+    int lastDim = 0;
+    for (const Index& i : load.indices)
+      lastDim += i.kind != Index::Kind::NewAxis;
+    int lastAxis = -1;
+    if (last.kind == Index::Kind::All) {
+      auto found = allAxisOf_.find({load.param, lastDim - 1});
+      lastAxis = found == allAxisOf_.end() ? -1 : found->second;
+    } else if ((last.kind == Index::Kind::Tile || last.kind == Index::Kind::Flat) &&
+               tileAxis_.count(last.tile)) {
+      lastAxis = tileAxis_.at(last.tile);
+    }
+    if (lastAxis == axes[0])
+      vec = axes[0];
+  }
+  auto mask = [&](int skip) {
+    std::string m;
+    for (int a : axes)
+      if (a != skip)
+        m += (m.empty() ? "" : " && ") + inBounds(a);
+    return m.empty() ? std::string("true") : m;
+  };
+  openElementLoops(axes, vec);
+  if (vec < 0) {
+    line(dst + " = " + mask(-1) + " ? hd::to_compute(" + name + "[" +
+         tensorOffset(load.param, load.indices, load.gatherAll) + "]) : " + ct + "(0);");
+  } else {
+    const std::string& x = axes_[vec].key;
+    line("const int c0_" + x + " = coord(g_" + x + " * V_" + x + ", th_" + x + ", T_" + x + ", V_" +
+         x + ");");
+    std::string last = axes_[vec].isTile
+                           ? "tb_t" + std::to_string(axes_[vec].id) + " + c0_" + x + " + V_" + x +
+                                 " <= te_t" + std::to_string(axes_[vec].id)
+                           : "off_" + x + " + c0_" + x + " + V_" + x + " <= ext_" + x;
+    std::string base = tensorOffset(load.param, load.indices, false, vec,
+                                    axes_[vec].isTile ? "(tb_t" + std::to_string(axes_[vec].id) +
+                                                            " + c0_" + x + ")"
+                                                      : "(off_" + x + " + c0_" + x + ")");
+    line("const int64 o_" + x + " = " + base + ";");
+    line("if (" + mask(vec) + " && " + last + ") {");
+    line("  const hvec<T_" + name + ", V_" + x + "> h = *reinterpret_cast<const hvec<T_" + name +
+         ", V_" + x + ">*>(" + name + " + o_" + x + ");");
+    line("#pragma unroll");
+    line("  for (int v = 0; v < V_" + x + "; ++v) {");
+    line("    const int i_" + x + " = g_" + x + " * V_" + x + " + v;");
+    line("    " + dst + " = hd::to_compute(h.v[v]);");
+    line("  }");
+    line("} else {");
+    line("#pragma unroll");
+    line("  for (int v = 0; v < V_" + x + "; ++v) {");
+    line("    const int i_" + x + " = g_" + x + " * V_" + x + " + v;");
+    line("    const int c_" + x + " = c0_" + x + " + v;");
+    line("    " + dst + " = " + mask(-1) + " ? hd::to_compute(" + name + "[o_" + x +
+         " + v]) : " + ct + "(0);");
+    line("  }");
+    line("}");
+  }
+  (void)evict;
+  closeElementLoops(axes);
+}
+
+void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
+  const Expr& operand = *red.operands.at(0);
+  const BlockType& inType = *operand.type;
+  if (declare)
+    declareVar(s.var, *red.type);
+  std::vector<int> outAxes = varAxes_[s.var];
+  const Dim& d = inType.dims.at(red.dim);
+  int axis = -1;
+  if (d.kind == Dim::Kind::Tile && tileAxis_.count(d.tile))
+    axis = tileAxis_.at(d.tile);
+  else if (d.kind == Dim::Kind::Full)
+    axis = fullAxis_.at(d.axis);
+  std::string ct = computeType(red.type->elem);
+  std::string dst = elementRef(varName(s.var), outAxes);
+  if (axis < 0) { // reducing a dim of size one: a copy
+    openElementLoops(outAxes);
+    line(dst + " = " + ct + "(" + expr(operand) + ");");
+    closeElementLoops(outAxes);
+    return;
+  }
+  static const char* ops[] = {"OpSum", "OpMax", "OpMin", "OpSum"};
+  std::string op = ops[static_cast<int>(red.reduce)];
+  const std::string& x = axes_[axis].key;
+  std::string ident = op + "::identity<" + ct + ">()";
+  std::string extent = axes_[axis].isTile ? "(te_t" + std::to_string(axes_[axis].id) + " - tb_t" +
+                                                std::to_string(axes_[axis].id) + ")"
+                                          : "ext_" + x;
+  std::string finish = "axis_reduce<T_" + x + ", ST_" + x + ">(acc, " + op + "(), (" + ct +
+                       "*)smem_raw)";
+  if (red.reduce == ReduceOp::Mean)
+    finish = "(" + finish + " / " + ct + "(" + extent + "))";
+
+  const bool chunked = axes_[axis].looped && !activeChunks_.count(axis);
+  std::string acc = "acc_" + varName(s.var);
+  if (chunked) {
+    std::string decl = ct + " " + acc;
+    for (int a : outAxes)
+      decl += "[E_" + axes_[a].key + "]";
+    line(decl + ";");
+    openElementLoops(outAxes);
+    line(elementRef(acc, outAxes) + " = " + ident + ";");
+    closeElementLoops(outAxes);
+    line("for (int64 off_" + x + " = 0; off_" + x + " < ext_" + x + "; off_" + x + " += S_" + x +
+         ") {");
+    ++indent_;
+    activeChunks_.insert(axis);
+    std::set<int> emitted;
+    emitDeferredFor(operand, emitted);
+  }
+  openElementLoops(outAxes);
+  line(ct + " acc = " + (chunked ? elementRef(acc, outAxes) : ident) + ";");
+  line("#pragma unroll");
+  line("for (int i_" + x + " = 0; i_" + x + " < E_" + x + "; ++i_" + x + ") {");
+  ++indent_;
+  line("const int c_" + x + " = coord(i_" + x + ", th_" + x + ", T_" + x + ", V_" + x + ");");
+  line("if " + inBounds(axis) + " acc = " + op + "()(acc, " + ct + "(" + expr(operand) + "));");
+  --indent_;
+  line("}");
+  if (chunked) {
+    line(elementRef(acc, outAxes) + " = acc;");
+    closeElementLoops(outAxes);
+    activeChunks_.erase(axis);
+    --indent_;
+    line("}");
+    openElementLoops(outAxes);
+    line(ct + " acc = " + elementRef(acc, outAxes) + ";");
+  }
+  line(dst + " = " + finish + ";");
+  closeElementLoops(outAxes);
+}
+
+void Emitter::emitStore(const Stmt& s) {
+  std::vector<int> axes = storeAxes(s);
+  int looped = loopedAxisOf(axes);
+  if (looped >= 0) {
+    const std::string& x = axes_[looped].key;
+    line("for (int64 off_" + x + " = 0; off_" + x + " < ext_" + x + "; off_" + x + " += S_" + x +
+         ") {");
+    ++indent_;
+    activeChunks_.insert(looped);
+    std::set<int> emitted;
+    emitDeferredFor(*s.value, emitted);
+    if (s.mask)
+      emitDeferredFor(*s.mask, emitted);
+    emitStore(s);
+    activeChunks_.erase(looped);
+    --indent_;
+    line("}");
+    return;
+  }
+  const std::string& name = k_.params[s.param].name;
+  std::string mask;
+  for (int a : axes)
+    mask += (mask.empty() ? "" : " && ") + inBounds(a);
+  openElementLoops(axes);
+  std::string m = mask.empty() ? "true" : mask;
+  if (s.mask)
+    m += " && (" + expr(*s.mask) + ")";
+  line("if (" + m + ") " + name + "[" + tensorOffset(s.param, s.indices, s.gatherAll) +
+       "] = hd::from_compute<T_" + name + ">(" + expr(*s.value) + ");");
+  closeElementLoops(axes);
+}
+
+void Emitter::emitInnerLoop(const Stmt& s) {
+  for (int t : s.tiles) {
+    const TileVar& tv = k_.tiles.at(t);
+    std::string n = "t" + std::to_string(t);
+    std::string bs = std::to_string(tileBlockSize(t));
+    line("const int64 end_" + n + " = " + scalarExpr(*tv.end) + ";");
+    line("for (int64 tb_" + n + " = " + scalarExpr(*tv.begin) + "; tb_" + n + " < end_" + n +
+         "; tb_" + n + " += " + bs + ") {");
+    ++indent_;
+    line("const int64 te_" + n + " = hd::minimum<int64>(tb_" + n + " + " + bs + ", end_" + n +
+         ");");
+  }
+  stmts(s.body);
+  for (size_t i = 0; i < s.tiles.size(); ++i) {
+    --indent_;
+    line("}");
+  }
+}
+
+} // namespace helion::codegen

@@ -1,0 +1,97 @@
+//===- EmitterState.h - The CUDA emitter's private state -------------------===//
+//
+// Shared by EmitKernel.cpp (signature, layout, grid mapping), EmitExpr.cpp
+// (elementwise expressions) and EmitStmt.cpp (statements, loads, stores,
+// reductions). Not a public header.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "helion/CodeGen/CudaEmitter.h"
+
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace helion::codegen {
+
+/// One axis of the CTA's layout: a tile variable or a reduction axis.
+struct LayoutAxis {
+  bool isTile = true;
+  int id = -1;           ///< tile id or axis id
+  std::string key;       ///< "t0" / "a0": suffix of the emitted names (S_t0, th_t0, i_t0, c_t0)
+  std::string size;      ///< constexpr C++ text of S
+  bool inner = false;    ///< vectorized innermost axis
+  bool looped = false;   ///< a reduction axis processed in chunks
+};
+
+class Emitter {
+public:
+  Emitter(const ir::Kernel& k, const config::Config& c, const EmitOptions& o, DiagnosticEngine& d)
+      : k_(k), cfg_(c), opts_(o), diags_(d) {}
+  std::optional<EmittedKernel> run();
+
+private:
+  // EmitKernel.cpp
+  void planLayout();
+  void planParams();
+  int64_t tileBlockSize(int tile) const;
+  void emitSignature();
+  void emitLayoutConstants();
+  void emitGridLoop(const ir::Stmt& loop, int loopIndex, const std::string& pidBase);
+
+  // EmitExpr.cpp
+  std::string expr(const ir::Expr& e);         ///< in the current element context
+  std::string scalarExpr(const ir::Expr& e);   ///< a rank-0 value (no element context)
+  std::string computeType(const ir::ElemType& t) const;
+  std::string storageType(const ir::ElemType& t) const;
+  std::string literal(double v, bool isInt) const;
+  std::vector<int> axesOf(const ir::BlockType& t) const; ///< layout axis indices, ascending
+  std::string elementRef(const std::string& name, const std::vector<int>& axes) const;
+  std::string absCoord(int axis) const;  ///< absolute coordinate of c_<axis>
+  std::string inBounds(int axis) const;  ///< predicate: c_<axis> is inside the tile / extent
+  std::string axisExtent(int axis) const;
+
+  // EmitStmt.cpp
+  void stmts(const std::vector<ir::StmtRef>& body);
+  void stmt(const ir::Stmt& s);
+  void emitLet(const ir::Stmt& s, bool declare);
+  void emitLoad(const ir::Stmt& s, const ir::Expr& load, bool declare);
+  void emitReduce(const ir::Stmt& s, const ir::Expr& red, bool declare);
+  void emitStore(const ir::Stmt& s);
+  void emitInnerLoop(const ir::Stmt& s);
+  void openElementLoops(const std::vector<int>& axes, int vectorAxis = -1);
+  void closeElementLoops(const std::vector<int>& axes);
+  std::string tensorOffset(int param, const std::vector<ir::Index>& ix, bool gatherAll,
+                           int innerOverride = -1, const std::string& innerCoord = "");
+  std::vector<int> storeAxes(const ir::Stmt& s) const;
+  int loopedAxisOf(const std::vector<int>& axes) const; ///< a looped, inactive axis or -1
+  void emitDeferredFor(const ir::Expr& e, std::set<int>& emitted);
+  void collectVars(const ir::Expr& e, std::vector<int>& out) const;
+  void declareVar(int var, const ir::BlockType& type);
+  std::string varName(int var) const;
+  void lineDirective(const ir::SourceLoc& loc);
+
+  void line(const std::string& text) { os_ << std::string(2 * indent_, ' ') << text << '\n'; }
+  void error(const ir::SourceLoc& loc, const std::string& msg) { diags_.error(loc, msg); ok_ = false; }
+
+  const ir::Kernel& k_;
+  const config::Config& cfg_;
+  const EmitOptions& opts_;
+  DiagnosticEngine& diags_;
+  std::ostringstream os_;
+  int indent_ = 0;
+  bool ok_ = true;
+  EmittedKernel out_;
+
+  std::vector<LayoutAxis> axes_;           ///< innermost first
+  std::map<int, int> tileAxis_, fullAxis_; ///< tile id / axis id -> index in axes_
+  std::map<std::pair<int, int>, int> allAxisOf_; ///< (param, tensor dim) -> index in axes_
+  std::set<int> storedParams_;
+  std::map<int, std::vector<int>> varAxes_;
+  std::map<int, const ir::Stmt*> deferred_; ///< lets over a looped axis, by var
+  std::set<int> activeChunks_;              ///< looped axes whose chunk loop is open
+  std::set<int> openAxes_;                  ///< axes whose element loop is open
+  std::map<int, int> vectorLane_;           ///< axis -> inside a vector group (lane var `v_<key>`)
+};
+
+} // namespace helion::codegen

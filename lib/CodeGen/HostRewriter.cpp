@@ -1,0 +1,228 @@
+//===- HostRewriter.cpp - kernel.cpp -> kernel.helion.cpp -------------------===//
+#include "helion/CodeGen/HostRewriter.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace helion::codegen {
+namespace {
+
+using namespace ir;
+
+struct Edit {
+  unsigned begin, end;
+  std::string text;
+};
+
+/// A host C++ spelling of a scalar IR expression (tile extents, sizes).
+std::string hostExpr(const Expr& e, const HostKernel& hk) {
+  auto capture = [&](int param) {
+    for (const auto& c : hk.host->captures)
+      if (c.param == param)
+        return "(" + c.expr + ")";
+    return hk.kernel->params.at(param).name;
+  };
+  switch (e.kind) {
+  case ExprKind::Const:
+    return e.isInt ? "int64_t(" + std::to_string(static_cast<long long>(e.value)) + ")"
+                   : std::to_string(e.value);
+  case ExprKind::Param: return capture(e.param);
+  case ExprKind::TensorSize: return capture(e.param) + ".size(" + std::to_string(e.dim) + ")";
+  case ExprKind::Binary: {
+    static const char* sym[] = {"+", "-", "*", "/"};
+    if (e.binary <= BinaryOp::Div)
+      return "(" + hostExpr(*e.operands[0], hk) + " " + sym[static_cast<int>(e.binary)] + " " +
+             hostExpr(*e.operands[1], hk) + ")";
+    break;
+  }
+  default: break;
+  }
+  return "0 /* unsupported host extent */";
+}
+
+std::string cppScalarType(ScalarType t) {
+  switch (t) {
+  case ScalarType::F64: return "double";
+  case ScalarType::F32: return "float";
+  case ScalarType::I32: return "int";
+  case ScalarType::B8: return "bool";
+  default: return "int64_t";
+  }
+}
+
+/// A raw string literal delimiter that does not occur in `s`.
+std::string rawDelimiter(const std::string& s) {
+  std::string d = "HELIONC";
+  while (s.find(")" + d + "\"") != std::string::npos)
+    d += "_";
+  return d;
+}
+
+std::string launcher(const HostKernel& hk, const std::string& fileName) {
+  const Kernel& k = *hk.kernel;
+  const EmittedKernel& ek = *hk.emitted;
+  std::ostringstream os;
+  std::string fn = "helionc_launch_" + k.name;
+  os << "// helionc: launcher of kernel '" << k.name << "' (generated, do not edit)\n";
+  os << "static void " << fn << "(";
+  for (size_t p = 0; p < k.params.size(); ++p) {
+    const Param& param = k.params[p];
+    os << (p ? ", " : "");
+    if (param.kind == Param::Kind::Tensor)
+      os << "const helion::Tensor& " << param.name;
+    else
+      os << cppScalarType(param.scalarType) << " " << param.name;
+  }
+  os << ") {\n";
+  std::string delim = rawDelimiter(ek.source);
+  os << "  static const char kSource[] = R\"" << delim << "(" << ek.source << ")" << delim
+     << "\";\n";
+  // Template arguments, from the tensors at run time.
+  os << "  std::string name = \"" << ek.kernelName << "<\";\n";
+  bool first = true;
+  std::string vecTensors;
+  for (const TemplateArg& t : ek.templateArgs) {
+    os << "  name += \"" << (first ? "" : ", ") << "\";\n";
+    first = false;
+    switch (t.kind) {
+    case TemplateArg::Kind::DType:
+      os << "  name += helion::rt::deviceTypeName(" << k.params[t.index].name << ".dtype());\n";
+      vecTensors += (vecTensors.empty() ? "&" : ", &") + k.params[t.index].name;
+      break;
+    case TemplateArg::Kind::ReductionDim: {
+      const Axis& a = k.axes.at(t.index);
+      std::string extent = a.param >= 0 ? k.params[a.param].name + ".size(" +
+                                              std::to_string(a.dim) + ")"
+                                        : hostExpr(*a.extent, hk);
+      os << "  name += std::to_string(helion::rt::nextPowerOfTwo(" << extent << "));\n";
+      break;
+    }
+    case TemplateArg::Kind::VectorWidth:
+      os << "  name += std::to_string(helion::rt::vectorWidth({" << vecTensors << "}, "
+         << ek.maxVectorBytes << "));\n";
+      break;
+    case TemplateArg::Kind::Specialized:
+      os << "  name += std::to_string(static_cast<long long>(" << k.params[t.index].name
+         << "));\n";
+      break;
+    }
+  }
+  os << "  name += \">\";\n";
+  os << "  const helion::rt::Kernel& kernel = helion::rt::loadKernel({\"" << fileName << ".cu\", "
+     << "kSource, name, {}});\n";
+  // Arguments.
+  std::string args;
+  int n = 0;
+  for (const KernelArg& a : ek.args) {
+    const std::string& p = k.params[a.param].name;
+    std::string v = "a" + std::to_string(n++);
+    switch (a.kind) {
+    case KernelArg::Kind::Pointer:
+      os << "  HELION_CHECK(" << p << ".device().type == helion::DeviceType::CUDA, \"" << k.name
+         << ": tensor '" << p << "' must be on a CUDA device\");\n";
+      os << "  void* " << v << " = " << p << ".data_ptr();\n";
+      break;
+    case KernelArg::Kind::Numel:
+      os << "  HELION_CHECK(" << p << ".is_contiguous(), \"" << k.name << ": tensor '" << p
+         << "' must be contiguous\");\n";
+      os << "  int64_t " << v << " = " << p << ".numel();\n";
+      break;
+    case KernelArg::Kind::Size:
+      os << "  int64_t " << v << " = " << p << ".size(" << a.dim << ");\n";
+      break;
+    case KernelArg::Kind::Stride:
+      os << "  int64_t " << v << " = " << p << ".stride(" << a.dim << ");\n";
+      break;
+    case KernelArg::Kind::Scalar: {
+      ScalarType st = k.params[a.param].scalarType;
+      std::string ct = st == ScalarType::F64 ? "double"
+                       : st == ScalarType::F32 || st == ScalarType::F16 || st == ScalarType::BF16
+                           ? "float"
+                       : st == ScalarType::B8 ? "bool"
+                                              : "int64_t";
+      os << "  " << ct << " " << v << " = static_cast<" << ct << ">(" << p << ");\n";
+      break;
+    }
+    }
+    args += (args.empty() ? "&" : ", &") + v;
+  }
+  os << "  void* args[] = {" << args << "};\n";
+  // Grid: the programs of each top-level loop, one after the other.
+  os << "  int64_t programs = 0;\n";
+  std::vector<std::string> perTile;
+  for (const GridLoop& g : ek.loops) {
+    std::string total = "int64_t(1)";
+    for (size_t i = 0; i < g.tiles.size(); ++i) {
+      const TileVar& tv = k.tiles.at(g.tiles[i]);
+      std::string end = tv.flatOfParam >= 0 ? k.params[tv.flatOfParam].name + ".numel()"
+                                            : hostExpr(*tv.end, hk);
+      std::string nt = "helion::rt::cdiv(" + end + " - " + hostExpr(*tv.begin, hk) + ", " +
+                       std::to_string(g.blockSizes[i]) + ")";
+      perTile.push_back(nt);
+      total += " * " + nt;
+    }
+    os << "  programs += " << total << ";\n";
+  }
+  os << "  if (programs == 0) return;\n";
+  os << "  helion::rt::Dim3 grid(static_cast<unsigned>(programs));\n";
+  switch (ek.pidType) {
+  case config::PidType::PersistentBlocked:
+  case config::PidType::PersistentInterleaved:
+    os << "  grid.x = static_cast<unsigned>(std::min<int64_t>(programs, int64_t("
+       << ek.numSmMultiplier << ") * helion::rt::deviceInfo().smCount));\n";
+    break;
+  case config::PidType::Xyz:
+    if (ek.loops.size() == 1 && perTile.size() <= 3) {
+      const char* dims[] = {"x", "y", "z"};
+      for (size_t i = 0; i < perTile.size(); ++i)
+        os << "  grid." << dims[i] << " = static_cast<unsigned>(" << perTile[i] << ");\n";
+    }
+    break;
+  default: break;
+  }
+  os << "  helion::rt::launch(kernel, grid, helion::rt::Dim3(" << ek.numThreads
+     << "), 0, args);\n";
+  os << "}\n\n";
+  return os.str();
+}
+
+std::string launchCall(const HostKernel& hk) {
+  std::string call = "helionc_launch_" + hk.kernel->name + "(";
+  for (size_t p = 0; p < hk.kernel->params.size(); ++p) {
+    std::string spelled = hk.kernel->params[p].name;
+    for (const auto& c : hk.host->captures)
+      if (c.param == static_cast<int>(p))
+        spelled = c.expr;
+    call += (p ? ", " : "") + spelled;
+  }
+  return call + ");";
+}
+
+} // namespace
+
+std::string rewriteHost(const std::string& fileName, const std::string& text,
+                        const std::vector<HostKernel>& kernels) {
+  std::vector<Edit> edits;
+  for (const HostKernel& hk : kernels) {
+    const frontend::HostInfo& h = *hk.host;
+    edits.push_back({h.function.begin, h.function.begin, launcher(hk, fileName)});
+    for (size_t i = 0; i < h.deviceLoops.size(); ++i)
+      edits.push_back({h.deviceLoops[i].begin, h.deviceLoops[i].end,
+                       i == 0 ? launchCall(hk) : "/* helionc: this loop runs in the launch above */"});
+    for (const auto& call : h.registerBlockSizeCalls) {
+      int64_t v = call.blockSize < static_cast<int>(hk.registerBlockSizes.size())
+                      ? hk.registerBlockSizes[call.blockSize]
+                      : 1;
+      edits.push_back({call.call.begin, call.call.end, "int64_t(" + std::to_string(v) + ")"});
+    }
+  }
+  std::stable_sort(edits.begin(), edits.end(),
+                   [](const Edit& a, const Edit& b) { return a.begin > b.begin; });
+  std::string out = text;
+  for (const Edit& e : edits)
+    out.replace(e.begin, e.end - e.begin, e.text);
+  return "// Generated by helionc from " + fileName + ". Do not edit.\n" +
+         "#include <helion/runtime/Generated.h>\n#include <algorithm>\n#include <string>\n" + out;
+}
+
+} // namespace helion::codegen

@@ -1,0 +1,60 @@
+//===- Preamble.h - Device helpers every emitted kernel includes -----------===//
+//
+// Small layout helpers the emitter calls. They sit in the emitted source (not in
+// the runtime's device library) because they belong to the emitter's layout
+// scheme: a block's elements are spread over threads axis by axis, the innermost
+// axis in vectors of V elements:
+//
+//   coordinate of per-thread element i on an axis with T threads, vector V:
+//     ((i / V) * T + th) * V + i % V
+//   e.g. S = 16, T = 2, V = 4: thread 0 holds 0-3 and 8-11, thread 1 holds 4-7, 12-15.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+namespace helion::codegen {
+
+inline constexpr const char* kPreamble = R"CUDA(#include "helion/device.cuh"
+namespace hd = helion::dev;
+typedef hd::int64 int64;
+template <int A, int B> struct hmin_ { static constexpr int value = A < B ? A : B; };
+__device__ __forceinline__ constexpr int hmin(int a, int b) { return a < b ? a : b; }
+__device__ __forceinline__ constexpr int coord(int i, int th, int T, int V) {
+  return ((i / V) * T + th) * V + i % V;
+}
+template <class T, int N> struct alignas(sizeof(T) * N) hvec { T v[N]; };
+struct OpSum { template <class C> __device__ __forceinline__ C operator()(C a, C b) const { return a + b; }
+  template <class C> __device__ __forceinline__ static C identity() { return C(0); } };
+struct OpMax { template <class C> __device__ __forceinline__ C operator()(C a, C b) const { return hd::maximum(a, b); }
+  template <class C> __device__ __forceinline__ static C identity() { return C(-__int_as_float(0x7f800000)); } };
+struct OpMin { template <class C> __device__ __forceinline__ C operator()(C a, C b) const { return hd::minimum(a, b); }
+  template <class C> __device__ __forceinline__ static C identity() { return C(__int_as_float(0x7f800000)); } };
+/// Combines the values of the T threads th, th+ST, ..., th+(T-1)*ST (one axis of
+/// the layout): shuffles inside a warp, then shared memory across warps.
+template <int T, int ST, class Op, class C>
+__device__ __forceinline__ C axis_reduce(C v, Op op, C* smem) {
+  if constexpr (T == 1) {
+    return v;
+  } else {
+    constexpr int kLanes = ST >= 32 ? 1 : (T * ST <= 32 ? T : 32 / ST);
+#pragma unroll
+    for (int o = 1; o < kLanes; o <<= 1) v = op(v, __shfl_xor_sync(0xffffffffu, v, o * ST));
+    if constexpr (kLanes == T) {
+      return v;
+    } else {
+      __syncthreads();
+      smem[threadIdx.x] = v;
+      __syncthreads();
+      const int base = threadIdx.x - ((threadIdx.x / ST) % T) * ST;
+      C r = smem[base];
+#pragma unroll
+      for (int j = 1; j < T / kLanes; ++j) r = op(r, smem[base + j * ST * kLanes]);
+      return r;
+    }
+  }
+}
+template <class T, class C> __device__ __forceinline__ C round_to(C v) {
+  return hd::to_compute(hd::from_compute<T>(v));
+}
+)CUDA";
+
+} // namespace helion::codegen

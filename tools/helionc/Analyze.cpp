@@ -1,0 +1,67 @@
+//===- Analyze.cpp - Parse and run the analysis passes ---------------------===//
+#include "Driver.h"
+#include "helion/IR/Printer.h"
+#include "helion/Transforms/Passes.h"
+
+#include <algorithm>
+#include <iostream>
+
+#ifndef HELIONC_INCLUDE_DIR
+#define HELIONC_INCLUDE_DIR ""
+#endif
+
+namespace helion::tool {
+
+void addInputOptions(CLI::App& app, InputOptions& in) {
+  app.add_option("file", in.file, "the kernel source file")->required()->check(CLI::ExistingFile);
+  app.add_option("--kernel", in.kernel, "only this HELION_KERNEL function");
+  app.add_option("clang-args", in.clangArgs, "arguments for Clang after `--` (-D, -I, ...)");
+  app.positionals_at_end(false);
+}
+
+std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
+                                                   const std::vector<std::string>& printAfter,
+                                                   std::string* fileText, DiagnosticEngine& diags) {
+  frontend::ParseOptions po;
+  po.clangArgs = in.clangArgs;
+  po.includeDir = HELIONC_INCLUDE_DIR;
+  auto parsed = frontend::parseKernels(in.file, po, diags);
+  if (!parsed)
+    return std::nullopt;
+  if (fileText)
+    *fileText = parsed->text;
+  std::vector<AnalyzedKernel> out;
+  bool found = false;
+  auto wants = [&](const char* pass) {
+    return std::find(printAfter.begin(), printAfter.end(), pass) != printAfter.end() ||
+           std::find(printAfter.begin(), printAfter.end(), "all") != printAfter.end();
+  };
+  for (frontend::ParsedKernel& pk : parsed->kernels) {
+    if (!in.kernel.empty() && pk.kernel.name != in.kernel)
+      continue;
+    found = true;
+    ir::PassContext ctx{diags, nullptr};
+    ir::Kernel k = pk.kernel;
+    if (wants("frontend"))
+      std::cout << "// -----// IR after frontend //----- //\n" << ir::printKernel(k);
+    for (const ir::Pass& pass : ir::analysisPipeline()) {
+      k = pass.run(k, ctx);
+      if (diags.hasErrors())
+        return std::nullopt;
+      if (wants(pass.name))
+        std::cout << "// -----// IR after " << pass.name << " //----- //\n" << ir::printKernel(k);
+    }
+    AnalyzedKernel ak{std::move(pk), k, config::ConfigSpec::fromKernel(k)};
+    out.push_back(std::move(ak));
+  }
+  if (!in.kernel.empty() && !found) {
+    diags.error(ir::SourceLoc{in.file, 0, 0}, "no HELION_KERNEL function named '" + in.kernel + "'");
+    return std::nullopt;
+  }
+  if (out.empty()) {
+    diags.warning(ir::SourceLoc{in.file, 0, 0}, "no HELION_KERNEL function found");
+  }
+  return out;
+}
+
+} // namespace helion::tool

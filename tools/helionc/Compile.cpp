@@ -1,0 +1,238 @@
+//===- Compile.cpp - helionc compile ---------------------------------------===//
+#include "Driver.h"
+#include "helion/CodeGen/HostRewriter.h"
+#include "helion/IR/Printer.h"
+#include "helion/runtime/Compile.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <sstream>
+
+namespace helion::tool {
+namespace {
+
+struct CompileOptions {
+  InputOptions in;
+  std::string config;
+  std::string outDir;
+  std::string arch = "sm_90a";
+  std::string emit;
+  std::vector<std::string> printAfter;
+  std::string dtype = "f32";
+  int64_t sizeHint = 4096;
+};
+
+std::optional<config::Config> loadConfig(const CompileOptions& o, const config::ConfigSpec& spec,
+                                         DiagnosticEngine& diags) {
+  if (o.config.empty())
+    return spec.defaultConfig();
+  std::ifstream f(o.config);
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(f);
+  } catch (const nlohmann::json::parse_error& e) {
+    diags.error(ir::SourceLoc{o.config, 0, 0}, std::string("invalid JSON: ") + e.what());
+    return std::nullopt;
+  }
+  auto file = config::parseConfigFile(j, spec, o.config);
+  for (const std::string& e : file.errors)
+    diags.error(e);
+  if (!file.ok())
+    return std::nullopt;
+  return file.value->entries.front().config;
+}
+
+/// Tensors read as indices (gathers) are integers; the others take --dtype.
+std::vector<bool> indexTensors(const ir::Kernel& k) {
+  std::vector<bool> isIndex(k.params.size(), false);
+  std::map<int, int> varFromParam;
+  std::function<void(const ir::Expr&, bool)> see = [&](const ir::Expr& e, bool asIndex) {
+    if (asIndex && e.kind == ir::ExprKind::Load)
+      isIndex[e.param] = true;
+    if (asIndex && e.kind == ir::ExprKind::Var && varFromParam.count(e.var))
+      isIndex[varFromParam[e.var]] = true;
+    for (const auto& op : e.operands)
+      see(*op, asIndex);
+    for (const auto& i : e.indices)
+      if (i.value)
+        see(*i.value, e.kind == ir::ExprKind::Load);
+  };
+  std::function<void(const std::vector<ir::StmtRef>&)> walk = [&](const auto& body) {
+    for (const auto& s : body) {
+      if (s->kind == ir::StmtKind::Let && s->value->kind == ir::ExprKind::Load)
+        varFromParam[s->var] = s->value->param;
+      if (s->value)
+        see(*s->value, false);
+      for (const auto& i : s->indices)
+        if (i.value)
+          see(*i.value, true);
+      walk(s->body);
+    }
+  };
+  walk(k.body);
+  return isIndex;
+}
+
+std::string instantiation(const ir::Kernel& k, const codegen::EmittedKernel& ek,
+                          const CompileOptions& o) {
+  std::vector<bool> isIndex = indexTensors(k);
+  auto dtype = ir::parseScalarType(o.dtype).value_or(ir::ScalarType::F32);
+  std::string name = ek.kernelName + "<";
+  bool first = true;
+  for (const auto& t : ek.templateArgs) {
+    name += first ? "" : ", ";
+    first = false;
+    switch (t.kind) {
+    case codegen::TemplateArg::Kind::DType:
+      name += codegen::deviceTypeName(isIndex[t.index] ? ir::ScalarType::I64 : dtype);
+      break;
+    case codegen::TemplateArg::Kind::ReductionDim: {
+      int64_t p = 1;
+      while (p < o.sizeHint)
+        p <<= 1;
+      name += std::to_string(p);
+      break;
+    }
+    case codegen::TemplateArg::Kind::VectorWidth:
+      name += std::to_string(16 / ir::scalarTypeBytes(dtype));
+      break;
+    case codegen::TemplateArg::Kind::Specialized: name += "64"; break;
+    }
+  }
+  return name + ">";
+}
+
+bool writeFile(const std::filesystem::path& path, const std::string& text, DiagnosticEngine& diags) {
+  std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path());
+  std::filesystem::path tmp = path;
+  tmp += ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << text;
+    if (!f) {
+      diags.error("cannot write '" + path.string() + "'");
+      return false;
+    }
+  }
+  std::filesystem::rename(tmp, path);
+  return true;
+}
+
+int runCompile(const CompileOptions& o) {
+  DiagnosticEngine diags(std::cerr);
+  diags.setColor(stderrWantsColor());
+  std::string text;
+  auto kernels = analyze(o.in, o.printAfter, &text, diags);
+  if (!kernels)
+    return 1;
+  if (o.emit == "ir") {
+    for (const AnalyzedKernel& k : *kernels)
+      std::cout << ir::printKernel(k.parsed.kernel);
+    return 0;
+  }
+  std::vector<codegen::EmittedKernel> emitted;
+  std::vector<config::Config> configs;
+  for (const AnalyzedKernel& k : *kernels) {
+    auto cfg = loadConfig(o, k.spec, diags);
+    if (!cfg)
+      return 1;
+    configs.push_back(*cfg);
+    codegen::EmitOptions eo;
+    eo.sourceFile = o.in.file;
+    eo.configJson = config::formatConfig(*cfg, k.spec);
+    auto ek = codegen::emitCuda(k.typed, *cfg, eo, diags);
+    if (!ek)
+      return 1;
+    emitted.push_back(std::move(*ek));
+  }
+  std::string stem = std::filesystem::path(o.in.file).stem().string();
+  std::vector<codegen::HostKernel> hosts;
+  for (size_t i = 0; i < kernels->size(); ++i) {
+    const AnalyzedKernel& k = (*kernels)[i];
+    codegen::HostKernel hk{&k.typed, &k.parsed.host, &emitted[i], {}};
+    size_t tunable = 0;
+    for (const auto& b : k.typed.blockSizes)
+      hk.registerBlockSizes.push_back(b.fixed ? *b.fixed
+                                              : (tunable < configs[i].blockSizes.size()
+                                                     ? configs[i].blockSizes[tunable++]
+                                                     : 64));
+    hosts.push_back(hk);
+  }
+  if (o.emit == "cuda") {
+    for (const auto& ek : emitted)
+      std::cout << ek.source;
+    return 0;
+  }
+  if (o.emit == "host") {
+    std::cout << codegen::rewriteHost(std::filesystem::path(o.in.file).filename().string(), text,
+                                      hosts);
+    return 0;
+  }
+  if (o.emit == "cubin") {
+    for (size_t i = 0; i < emitted.size(); ++i) {
+      rt::CompileRequest req;
+      req.source = emitted[i].source;
+      req.programName = stem + "." + (*kernels)[i].typed.name + ".cu";
+      req.nameExpressions = {instantiation((*kernels)[i].typed, emitted[i], o)};
+      req.arch = o.arch;
+      try {
+        rt::CompiledProgram p = rt::compile(req);
+        std::filesystem::path out = std::filesystem::path(o.outDir.empty() ? "." : o.outDir) /
+                                    (stem + "." + (*kernels)[i].typed.name + ".cubin");
+        if (!writeFile(out, p.cubin, diags))
+          return 1;
+        std::cout << out.string() << ": " << req.nameExpressions[0] << " (" << o.arch << ", "
+                  << p.cubin.size() << " bytes, NVRTC " << static_cast<int>(p.seconds * 1000)
+                  << " ms" << (p.cacheHit ? ", cached" : "") << ")\n";
+      } catch (const std::exception& e) {
+        diags.error(ir::SourceLoc{o.in.file, 0, 0},
+                    "NVRTC failed for kernel '" + (*kernels)[i].typed.name + "': " + e.what());
+        return 1;
+      }
+    }
+    return 0;
+  }
+  std::filesystem::path dir = o.outDir.empty() ? "." : o.outDir;
+  if (!writeFile(dir / (stem + ".helion.cpp"),
+                 codegen::rewriteHost(std::filesystem::path(o.in.file).filename().string(), text,
+                                      hosts),
+                 diags))
+    return 1;
+  for (size_t i = 0; i < emitted.size(); ++i)
+    if (!writeFile(dir / (stem + "." + (*kernels)[i].typed.name + ".cu"), emitted[i].source, diags))
+      return 1;
+  return 0;
+}
+
+} // namespace
+
+void registerCompile(CLI::App& app) {
+  auto o = std::make_shared<CompileOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "compile", "compile the HELION_KERNEL functions of a file to CUDA and rewrite its host code");
+  addInputOptions(*cmd, o->in);
+  cmd->add_option("--config", o->config, "config JSON (default: each kernel's default config)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("-o,--output-dir", o->outDir, "where to write FILE.helion.cpp and the .cu files");
+  cmd->add_option("--arch", o->arch, "GPU architecture for --emit cubin (sm_90a, sm_80, ...)");
+  cmd->add_option("--emit", o->emit,
+                  "print one stage instead of writing files: ir (after the frontend), cuda, host, "
+                  "or cubin (compiled with NVRTC, written to -o)")
+      ->check(CLI::IsMember({"ir", "cuda", "host", "cubin"}));
+  cmd->add_option("--print-after", o->printAfter,
+                  "print the IR after a pass (frontend, infer-types, hoist-blocks, or all)")
+      ->check(CLI::IsMember({"frontend", "infer-types", "hoist-blocks", "all"}));
+  cmd->add_option("--dtype", o->dtype, "tensor dtype of the --emit cubin instantiation")
+      ->check(CLI::IsMember({"f16", "bf16", "f32", "f64"}));
+  cmd->add_option("--size-hint", o->sizeHint, "reduction extent of the --emit cubin instantiation");
+  cmd->callback([o] {
+    int rc = runCompile(*o);
+    if (rc != 0)
+      std::exit(rc);
+  });
+}
+
+} // namespace helion::tool

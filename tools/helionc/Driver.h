@@ -1,0 +1,41 @@
+//===- Driver.h - What the helionc subcommands share -----------------------===//
+#pragma once
+
+#include "helion/CodeGen/CudaEmitter.h"
+#include "helion/Config/ConfigJson.h"
+#include "helion/Frontend/Frontend.h"
+#include "helion/Support/Diagnostics.h"
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace helion::tool {
+
+/// Options every subcommand that reads a kernel file takes.
+struct InputOptions {
+  std::string file;
+  std::string kernel;                 ///< --kernel NAME: only this kernel
+  std::vector<std::string> clangArgs; ///< after `--`
+};
+
+/// A kernel after the analysis passes, with its spec.
+struct AnalyzedKernel {
+  frontend::ParsedKernel parsed;
+  ir::Kernel typed; ///< after infer-types and hoist-blocks
+  config::ConfigSpec spec;
+};
+
+/// Parses the file and runs the analysis pipeline on each selected kernel, printing
+/// the IR after the passes named in `printAfter` ("all" for every one).
+std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
+                                                   const std::vector<std::string>& printAfter,
+                                                   std::string* fileText, DiagnosticEngine& diags);
+
+void addInputOptions(CLI::App& app, InputOptions& in);
+
+void registerCompile(CLI::App& app);
+void registerSpec(CLI::App& app);
+
+} // namespace helion::tool
