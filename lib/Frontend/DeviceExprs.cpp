@@ -492,6 +492,7 @@ ir::ExprRef KernelLowering::lowerCall(const CallExpr* call) {
     return e;
   }
   if (name == "arange") {
+    // The IR's Arange starts at 0: hl::arange(begin, end) is not expressible yet.
     if (!arity(1, 1, "hl::arange(size)"))
       return nullptr;
     auto e = makeExpr(ir::ExprKind::Arange, at);

@@ -22,3 +22,20 @@ HELION_KERNEL Tensor values(const Tensor& x, int dim) {
   }
   return out;
 }
+
+HELION_KERNEL Tensor more_values(const Tensor& x) {
+  auto [m, n] = x.shape<2>();
+  Tensor out = helion::empty_like(x);
+  // CHECK: diag-values.cpp:[[@LINE+1]]:45: error: expected a constant block size, hl::tunable or a variable from hl::register_block_size, found 'n'
+  for (auto tm : hl::tile(m, hl::block_size(n))) {
+    out[tm, hl::all] = x[tm, hl::all];
+  }
+  for (auto tm : hl::tile(m)) {
+    // CHECK: diag-values.cpp:[[@LINE+1]]:18: error: expected hl::arange(size), found 2 arguments
+    auto r = hl::arange(0, n);
+    // CHECK: diag-values.cpp:[[@LINE+1]]:28: error: device code cannot call 'helion::Tensor::numel'
+    auto s = x.size(0) + x.numel();
+    out[tm, hl::all] = x[tm, hl::all];
+  }
+  return out;
+}
