@@ -22,6 +22,14 @@ struct SizeHints {
   std::map<int, int64_t> axes;       ///< Axis id -> extent of the reduction axis
 };
 
+/// Hints for the sizes a kernel will run at: each block size's `sizeHint` and each axis's
+/// extent evaluated with the given tensor sizes and scalar values (by parameter name).
+/// Hints whose expression needs anything else (or divides by zero) are left out.
+/// Example: softmax with x = [4096, 8192] and m = 4096 -> blockSizes {0: 4096}, axes {0: 8192}.
+SizeHints sizeHintsFor(const ir::Kernel& kernel,
+                       const std::map<std::string, std::vector<int64_t>>& tensorSizes,
+                       const std::map<std::string, int64_t>& scalars = {});
+
 /// One tunable block size (`block_sizes[i]`): legal values are the powers of two in
 /// [min, max]. `max` is already capped at next_pow2(hint) when a hint is known.
 struct BlockSizeSpec {

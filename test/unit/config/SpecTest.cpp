@@ -228,3 +228,29 @@ TEST_CASE("formatSpec lists each key, its entries and the default config", "[spe
   CHECK_THAT(formatSpec(ConfigSpec::fromKernel(test::matmulKernel())),
              !Catch::Contains("reduction_loops"));
 }
+
+TEST_CASE("size hints are evaluated from tensor sizes and scalar values", "[spec]") {
+  ir::Kernel k = test::softmaxKernel();
+  ir::Param m;
+  m.kind = ir::Param::Kind::Scalar;
+  m.name = "m";
+  m.scalarType = ir::ScalarType::I64;
+  m.captured = true;
+  k.params.push_back(m);
+  k.blockSizes[0].sizeHint = ir::makeParamRef(2);
+  SizeHints h = sizeHintsFor(k, {{"x", {4096, 8192}}}, {{"m", 4000}});
+  CHECK(h.blockSizes == std::map<int, int64_t>{{0, 4000}});
+  CHECK(h.axes == std::map<int, int64_t>{{0, 8192}});
+  ConfigSpec spec = ConfigSpec::fromKernel(k, h);
+  CHECK(spec.blockSizes[0].max == 4096);
+  CHECK(spec.reductionLoops[0].maxChunk == 4096);
+
+  // An unknown scalar leaves that hint out; `end - begin` and tensor sizes evaluate.
+  CHECK(sizeHintsFor(k, {{"x", {4096, 8192}}}).blockSizes.empty());
+  auto size = std::make_shared<ir::Expr>();
+  size->kind = ir::ExprKind::TensorSize;
+  size->param = 0;
+  size->dim = 0;
+  k.blockSizes[0].sizeHint = ir::makeBinary(ir::BinaryOp::Sub, size, ir::makeConst(96, true));
+  CHECK(sizeHintsFor(k, {{"x", {4096, 8192}}}).blockSizes == std::map<int, int64_t>{{0, 4000}});
+}
