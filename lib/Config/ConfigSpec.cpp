@@ -139,7 +139,9 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
     const ir::BlockSizeDecl& decl = k.blockSizes[i];
     if (decl.fixed) {
       if (inGrid[i])
-        spec.fixedGridElements *= std::max<int64_t>(1, *decl.fixed);
+        spec.fixedGridElements = std::min<int64_t>(
+            spec.fixedGridElements * std::min<int64_t>(std::max<int64_t>(1, *decl.fixed), 1 << 20),
+            int64_t{1} << 40);
       continue;
     }
     BlockSizeSpec bs = blockSizeSpec(k, decl, hints);

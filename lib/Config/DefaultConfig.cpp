@@ -30,6 +30,12 @@ constexpr int64_t kPersistentLimit = 16384;
 constexpr int64_t kLoopedChunk = 4096;
 constexpr int64_t kAssumedAxis = 1024; // an axis without a hint, for budgets only
 
+/// a * b, saturating at 2^40 (far above any budget), so huge hints cannot overflow.
+int64_t mulSat(int64_t a, int64_t b) {
+  constexpr int64_t kCap = int64_t{1} << 40;
+  return a > kCap / std::max<int64_t>(b, 1) ? kCap : a * b;
+}
+
 int64_t clampTo(const BlockSizeSpec& bs, int64_t v) { return std::clamp(v, bs.min, bs.max); }
 
 int64_t floorPowerOfTwo(int64_t v) {
@@ -68,11 +74,11 @@ Config ConfigSpec::defaultConfig() const {
   for (const ReductionLoopSpec& r : reductionLoops) {
     if (!r.hint || *r.hint <= kPersistentLimit || r.maxChunk < 1) {
       c.reductionLoops.push_back(std::nullopt);
-      rowWork *= r.hint ? nextPowerOfTwo(*r.hint) : kAssumedAxis;
+      rowWork = mulSat(rowWork, r.hint ? nextPowerOfTwo(*r.hint) : kAssumedAxis);
     } else {
       int64_t chunk = std::min(kLoopedChunk, r.maxChunk);
       c.reductionLoops.push_back(chunk);
-      rowWork *= chunk;
+      rowWork = mulSat(rowWork, chunk);
     }
   }
 
@@ -85,7 +91,7 @@ Config ConfigSpec::defaultConfig() const {
       c.blockSizes[i] = hasDot ? clampTo(bs, 64) : bs.min;
     } else {
       c.blockSizes[i] = clampTo(bs, hasDot ? 32 : 128);
-      rowWork *= c.blockSizes[i];
+      rowWork = mulSat(rowWork, c.blockSizes[i]);
     }
   }
   if (!hasDot) {
@@ -94,9 +100,9 @@ Config ConfigSpec::defaultConfig() const {
     splitBudget(*this, grid, floorPowerOfTwo(budget), c);
   }
 
-  int64_t elements = rowWork * fixedGridElements;
+  int64_t elements = mulSat(rowWork, fixedGridElements);
   for (int i : grid)
-    elements *= c.blockSizes[i];
+    elements = mulSat(elements, c.blockSizes[i]);
   c.numWarps = hasDot ? 4 : static_cast<int>(std::clamp<int64_t>(floorPowerOfTwo(elements / 256), 1, 8));
   c.numStages = hasDot && !innerLoops.empty() ? 3 : 1;
 

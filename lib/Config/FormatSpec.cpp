@@ -1,14 +1,14 @@
 //===- FormatSpec.cpp - The spec as `helionc spec` prints it ---------------===//
 //
-//   config spec of kernel 'softmax' (3 load/store sites, 1 load site)
-//     block_sizes             tile sizes, one per tunable block size
-//       [0] tm                powers of two in [1, 1024] (extent 1000)   default 1
-//     reduction_loops         per reduction axis: null = persistent, N = chunks of N
-//       [0] a0 (x.size(1))    null or a power of two in [1, 4096]        default null
-//     num_warps               warps per program: powers of two in [1, 32]  default 8
-//   ...
+//   config spec of kernel 'softmax' (2 load/store sites, 1 load site)
+//     block_sizes             tile sizes, one per tunable block size (fixed ones are not listed)
+//       [0] tm                powers of two in [1, 4096] (extent 4096)       default 1
+//     reduction_loops         per reduction axis: null = persistent, N = looped in chunks of N
+//       [0] a0 (x.size(1))    null or a power of two in [1, 4096] (extent 8192) default null
+//     num_warps               warps per program: powers of two in [1, 32]; default 8
+//     ...
 //   default config:
-//   {"block_sizes": [1], "reduction_loops": [null], ...}
+//   {"block_sizes": [1], "reduction_loops": [null], "num_warps": 8, ...}
 //===----------------------------------------------------------------------===//
 #include "helion/Config/ConfigJson.h"
 
@@ -17,6 +17,8 @@
 
 namespace helion::config {
 namespace {
+
+std::string entries(int n) { return fmt::format("{} {}", n, n == 1 ? "entry" : "entries"); }
 
 class SpecWriter {
 public:
@@ -86,10 +88,10 @@ public:
     scalar("maxnreg", "registers per thread",
            fmt::format("null or integers in [{}, {}]", kMinMaxnreg, kMaxMaxnreg), "null");
     scalar("indexing", "addressing of each load/store site, or one value for all",
-           fmt::format("pointer | block_ptr | tensor_descriptor ({} entries)", s_.numSites),
+           fmt::format("pointer | block_ptr | tensor_descriptor ({})", entries(s_.numSites)),
            "pointer");
     scalar("load_eviction_policies", "cache eviction hint of each load site",
-           fmt::format("\"\" | first | last ({} entries)", s_.numLoadSites), "\"\"");
+           fmt::format("\"\" | first | last ({})", entries(s_.numLoadSites)), "\"\"");
     scalar("vector_bytes", "bytes per vector access (CUDA)", "0 (auto) | 4 | 8 | 16",
            std::to_string(d_.vectorBytes));
     out_ += "default config:\n" + formatConfig(d_, s_) + "\n";
