@@ -355,15 +355,65 @@ void Emitter::emitStore(const Stmt& s) {
     return;
   }
   const std::string& name = k_.params[s.param].name;
-  std::string mask;
-  for (int a : axes)
-    mask += (mask.empty() ? "" : " && ") + inBounds(a);
-  openElementLoops(axes);
-  std::string m = mask.empty() ? "true" : mask;
-  if (s.mask)
-    m += " && (" + expr(*s.mask) + ")";
-  line("if (" + m + ") " + name + "[" + tensorOffset(s.param, s.indices, s.gatherAll) +
-       "] = hd::from_compute<T_" + name + ">(" + expr(*s.value) + ");");
+  auto maskWithout = [&](int skip) {
+    std::string m;
+    for (int a : axes)
+      if (a != skip)
+        m += (m.empty() ? "" : " && ") + inBounds(a);
+    return m.empty() ? std::string("true") : m;
+  };
+  // Vector stores along the inner axis when the subscript's last dim is that axis.
+  int vec = -1;
+  if (!s.gatherAll && !s.mask && !axes.empty() && axes_[axes[0]].inner && !s.indices.empty()) {
+    const Index& last = s.indices.back();
+    int lastDim = 0;
+    for (const Index& i : s.indices)
+      lastDim += i.kind != Index::Kind::NewAxis;
+    int lastAxis = -1;
+    if (last.kind == Index::Kind::All) {
+      auto found = allAxisOf_.find({s.param, lastDim - 1});
+      lastAxis = found == allAxisOf_.end() ? -1 : found->second;
+    } else if ((last.kind == Index::Kind::Tile || last.kind == Index::Kind::Flat) &&
+               tileAxis_.count(last.tile)) {
+      lastAxis = tileAxis_.at(last.tile);
+    }
+    if (lastAxis == axes[0])
+      vec = axes[0];
+  }
+  openElementLoops(axes, vec);
+  if (vec < 0) {
+    std::string m = maskWithout(-1);
+    if (s.mask)
+      m += " && (" + expr(*s.mask) + ")";
+    line("if (" + m + ") " + name + "[" + tensorOffset(s.param, s.indices, s.gatherAll) +
+         "] = hd::from_compute<T_" + name + ">(" + expr(*s.value) + ");");
+  } else {
+    const LayoutAxis& la = axes_[vec];
+    const std::string& x = la.key;
+    std::string id = std::to_string(la.id);
+    line("const int c0_" + x + " = coord(g_" + x + " * V_" + x + ", th_" + x + ", T_" + x + ", V_" +
+         x + ");");
+    std::string first = la.isTile ? "(tb_t" + id + " + c0_" + x + ")" : "(off_" + x + " + c0_" + x + ")";
+    std::string full = la.isTile ? "tb_t" + id + " + c0_" + x + " + V_" + x + " <= te_t" + id
+                                 : "off_" + x + " + c0_" + x + " + V_" + x + " <= ext_" + x;
+    line("const int64 o_" + x + " = " + tensorOffset(s.param, s.indices, false, vec, first) + ";");
+    line("hvec<T_" + name + ", V_" + x + "> h;");
+    line("#pragma unroll");
+    line("for (int v = 0; v < V_" + x + "; ++v) {");
+    line("  const int i_" + x + " = g_" + x + " * V_" + x + " + v;");
+    line("  const int c_" + x + " = c0_" + x + " + v;");
+    line("  (void)i_" + x + "; (void)c_" + x + ";");
+    line("  h.v[v] = hd::from_compute<T_" + name + ">(" + expr(*s.value) + ");");
+    line("}");
+    line("if (" + maskWithout(vec) + " && " + full + ") {");
+    line("  *reinterpret_cast<hvec<T_" + name + ", V_" + x + ">*>(" + name + " + o_" + x + ") = h;");
+    line("} else if (" + maskWithout(vec) + ") {");
+    line("#pragma unroll");
+    line("  for (int v = 0; v < V_" + x + "; ++v)");
+    line("    if (" + first + " + v < " +
+         (la.isTile ? "te_t" + id : "ext_" + x) + ") " + name + "[o_" + x + " + v] = h.v[v];");
+    line("}");
+  }
   closeElementLoops(axes);
 }
 

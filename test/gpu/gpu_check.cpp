@@ -166,7 +166,7 @@ void report(const std::string& kernel, const std::string& variant, const std::st
 double timeIt(const std::function<void()>& f, double bytes) {
   for (int i = 0; i < 3; ++i) f();
   helion::rt::synchronize();
-  int iters = 50;
+  int iters = 20;
   auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < iters; ++i) f();
   helion::rt::synchronize();
