@@ -56,7 +56,7 @@ def main():
         rows.append((name, "anchor", eager, comp))
     print(f"{'kernel':15s} {'eager GB/s':>11s} {'compile GB/s':>13s}")
     for name, _, eager, comp in rows:
-        print(f"{name:15s} {eager:11.0f} {comp if comp is None else round(comp):>13}")
+        print(f"{name:15s} {eager:11.0f} {'-' if comp is None else round(comp):>13}")
     out = os.environ.get("OUT")
     if out:
         with open(os.path.join(out, "torch_baselines.json"), "w") as f:
