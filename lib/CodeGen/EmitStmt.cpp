@@ -112,6 +112,20 @@ std::string Emitter::tensorOffset(int param, const std::vector<Index>& ix, bool 
   return off.empty() ? "0" : off;
 }
 
+int Emitter::lastSubscriptAxis(int param, const std::vector<Index>& ix) const {
+  const Index& last = ix.back();
+  if (last.kind == Index::Kind::All) {
+    int tensorDims = 0;
+    for (const Index& i : ix)
+      tensorDims += i.kind != Index::Kind::NewAxis;
+    auto found = allAxisOf_.find({param, tensorDims - 1});
+    return found == allAxisOf_.end() ? -1 : found->second;
+  }
+  if ((last.kind == Index::Kind::Tile || last.kind == Index::Kind::Flat) && tileAxis_.count(last.tile))
+    return tileAxis_.at(last.tile);
+  return -1;
+}
+
 void Emitter::collectVars(const Expr& e, std::vector<int>& out) const {
   if (e.kind == ExprKind::Var)
     out.push_back(e.var);
@@ -203,19 +217,7 @@ void Emitter::emitLoad(const Stmt& s, const Expr& load, bool declare) {
   // Vectorize along the inner axis when the load's last subscript is that axis.
   int vec = -1;
   if (!load.gatherAll && !axes.empty() && axes_[axes[0]].inner && !load.indices.empty()) {
-    const Index& last = load.indices.back();
-    int lastDim = 0;
-    for (const Index& i : load.indices)
-      lastDim += i.kind != Index::Kind::NewAxis;
-    int lastAxis = -1;
-    if (last.kind == Index::Kind::All) {
-      auto found = allAxisOf_.find({load.param, lastDim - 1});
-      lastAxis = found == allAxisOf_.end() ? -1 : found->second;
-    } else if ((last.kind == Index::Kind::Tile || last.kind == Index::Kind::Flat) &&
-               tileAxis_.count(last.tile)) {
-      lastAxis = tileAxis_.at(last.tile);
-    }
-    if (lastAxis == axes[0])
+    if (lastSubscriptAxis(load.param, load.indices) == axes[0])
       vec = axes[0];
   }
   auto mask = [&](int skip) {
@@ -365,19 +367,7 @@ void Emitter::emitStore(const Stmt& s) {
   // Vector stores along the inner axis when the subscript's last dim is that axis.
   int vec = -1;
   if (!s.gatherAll && !s.mask && !axes.empty() && axes_[axes[0]].inner && !s.indices.empty()) {
-    const Index& last = s.indices.back();
-    int lastDim = 0;
-    for (const Index& i : s.indices)
-      lastDim += i.kind != Index::Kind::NewAxis;
-    int lastAxis = -1;
-    if (last.kind == Index::Kind::All) {
-      auto found = allAxisOf_.find({s.param, lastDim - 1});
-      lastAxis = found == allAxisOf_.end() ? -1 : found->second;
-    } else if ((last.kind == Index::Kind::Tile || last.kind == Index::Kind::Flat) &&
-               tileAxis_.count(last.tile)) {
-      lastAxis = tileAxis_.at(last.tile);
-    }
-    if (lastAxis == axes[0])
+    if (lastSubscriptAxis(s.param, s.indices) == axes[0])
       vec = axes[0];
   }
   openElementLoops(axes, vec);

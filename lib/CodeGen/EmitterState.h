@@ -64,6 +64,8 @@ private:
   std::string tensorOffset(int param, const std::vector<ir::Index>& ix, bool gatherAll,
                            int innerOverride = -1, const std::string& innerCoord = "");
   std::vector<int> storeAxes(const ir::Stmt& s) const;
+  /// The layout axis of a subscript's last tensor dim (vectorizable when innermost), or -1.
+  int lastSubscriptAxis(int param, const std::vector<ir::Index>& ix) const;
   int loopedAxisOf(const std::vector<int>& axes) const; ///< a looped, inactive axis or -1
   void emitDeferredFor(const ir::Expr& e, std::set<int>& emitted);
   void collectVars(const ir::Expr& e, std::vector<int>& out) const;
