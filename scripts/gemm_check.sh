@@ -22,4 +22,4 @@ fi
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv \
   || true
-"$bin" --out "$out/gemm_check.jsonl" "$@"
+"$bin" --out "$out/gemm_check${GEMM_CHECK_TAG:-}.jsonl" "$@"

@@ -4,7 +4,8 @@
 // Build (scripts/gemm_check.sh does it):
 //   nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -I runtime/device \
 //        test/gpu/gemm_check.cu -lcuda -lcublas -o gemm_check
-// Run: gemm_check [--out FILE.jsonl] [--quick]
+// Run: gemm_check [--out FILE.jsonl] [--quick] [--only SUBSTR] [--skip SUBSTR]
+// (--only / --skip keep / drop the configurations whose names contain SUBSTR)
 //
 // Checks, for bf16 and f16, every configuration below at 4096^3 and 8192^3
 // against cuBLAS (f32 output, f32 accumulation) and at ragged shapes against a
@@ -325,38 +326,87 @@ template <class T> struct Variant {
   int groupM = 8;
 };
 
+/// CTAs that can run at once: #SMs, or for clusters what the occupancy API says.
+template <class G, class Epi> static int& sm90_max_ctas() {
+  static int n = 0;
+  return n;
+}
+
 template <class G, bool Tma, class T> static void sm90_prepare() {
   using Epi = std::conditional_t<Tma, hd::IdentityTransform, StorePairs<T>>;
   auto k = &hd::gemm_kernel<G, Epi>;
   CHECK_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, G::kSmemBytes));
+  int n = g_numSMs;
+  if (G::kCluster > 1) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(G::kCluster * 64);
+    cfg.blockDim = dim3(G::kThreads);
+    cfg.dynamicSmemBytes = G::kSmemBytes;
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = G::kCluster;
+    attr.val.clusterDim.y = 1;
+    attr.val.clusterDim.z = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    int clusters = 0;
+    CHECK_CUDA(cudaOccupancyMaxActiveClusters(&clusters, k, &cfg));
+    n = clusters * G::kCluster;
+    std::printf("cluster %d: %d clusters fit (%d CTAs)\n", G::kCluster, clusters, n);
+  }
+  sm90_max_ctas<G, Epi>() = n;
+}
+
+template <class G, class Epi>
+static void sm90_kernel_launch(int grid, cudaStream_t stream, const hd::TensorMap& ma,
+                               const hd::TensorMap& mb, const hd::TensorMap& mc, int M, int N,
+                               int K, int groupM, Epi epi) {
+  if constexpr (G::kCluster == 1) {
+    hd::gemm_kernel<G, Epi>
+        <<<grid, G::kThreads, G::kSmemBytes, stream>>>(ma, mb, mc, M, N, K, groupM, epi);
+  } else {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(G::kThreads);
+    cfg.dynamicSmemBytes = G::kSmemBytes;
+    cfg.stream = stream;
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = G::kCluster;
+    attr.val.clusterDim.y = 1;
+    attr.val.clusterDim.z = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    CHECK_CUDA(cudaLaunchKernelEx(&cfg, hd::gemm_kernel<G, Epi>, ma, mb, mc, M, N, K, groupM, epi));
+  }
 }
 
 template <class G, bool BT, bool Tma, class T>
 static void sm90_launch(Problem<T>& p, int groupM, cudaStream_t stream) {
+  using Epi = std::conditional_t<Tma, hd::IdentityTransform, StorePairs<T>>;
   hd::TensorMap ma = make_map(p.a, 2, p.M, p.K, p.lda, G::kBoxARows, G::kBoxACols);
   hd::TensorMap mb = BT ? make_map(p.bt, 2, p.N, p.K, p.ldbt, G::kBoxBRows, G::kBoxBCols)
                         : make_map(p.b, 2, p.K, p.N, p.ldb, G::kBoxBRows, G::kBoxBCols);
   hd::TensorMap mc = make_map(p.c, 2, p.M, p.N, p.ldc, G::kBoxCRows, G::kBoxCCols);
-  const int grid = G::gridSize(p.M, p.N, g_numSMs);
+  const int grid = G::gridSize(p.M, p.N, sm90_max_ctas<G, Epi>());
   if (g_mapFailed)
     return;
-  if constexpr (Tma) {
-    hd::gemm_kernel<G, hd::IdentityTransform><<<grid, G::kThreads, G::kSmemBytes, stream>>>(
-        ma, mb, mc, p.M, p.N, p.K, groupM, hd::IdentityTransform{});
-  } else {
-    StorePairs<T> epi{p.c, p.ldc, p.N};
-    hd::gemm_kernel<G, StorePairs<T>>
-        <<<grid, G::kThreads, G::kSmemBytes, stream>>>(ma, mb, mc, p.M, p.N, p.K, groupM, epi);
-  }
+  if constexpr (Tma)
+    sm90_kernel_launch<G>(grid, stream, ma, mb, mc, p.M, p.N, p.K, groupM, hd::IdentityTransform{});
+  else
+    sm90_kernel_launch<G>(grid, stream, ma, mb, mc, p.M, p.N, p.K, groupM,
+                          StorePairs<T>{p.c, p.ldc, p.N});
 }
 
-template <class T, int BM, int BN, int Stages, int Consumers, bool BT, bool Persistent, bool Tma>
+template <class T, int BM, int BN, int Stages, int Consumers, bool BT, bool Persistent, bool Tma,
+          int Cluster = 1>
 static Variant<T> sm90_variant(int groupM = 8) {
   using G = hd::Gemm<T, T, BM, BN, 64, Stages, Consumers, BT, Persistent,
-                     Tma ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
+                     Tma ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, Cluster>;
   char name[128];
-  std::snprintf(name, sizeof(name), "sm90 %dx%dx64 s%d c%d%s%s %s g%d", BM, BN, Stages, Consumers,
-                Persistent ? " persist" : "", BT ? " bT" : "", Tma ? "tma" : "pairs", groupM);
+  std::snprintf(name, sizeof(name), "sm90 %dx%dx64 s%d c%d%s%s%s %s g%d", BM, BN, Stages,
+                Consumers, Persistent ? " persist" : "", Cluster > 1 ? " x2" : "", BT ? " bT" : "",
+                Tma ? "tma" : "pairs", groupM);
   Variant<T> v;
   v.name = name;
   v.prepare = &sm90_prepare<G, Tma, T>;
@@ -382,9 +432,9 @@ static void sm80_launch(Problem<T>& p, int groupM, cudaStream_t stream) {
 
 template <class T, int BM, int BN, int Stages, bool BT>
 static Variant<T> sm80_variant(int groupM = 8) {
-  using G = hd::GemmSm80<T, BM, BN, 32, Stages, BT>;
+  using G = hd::GemmSm80<T, BM, BN, 64, Stages, BT>;
   char name[128];
-  std::snprintf(name, sizeof(name), "sm80 %dx%dx32 s%d%s pairs g%d", BM, BN, Stages,
+  std::snprintf(name, sizeof(name), "sm80 %dx%dx64 s%d%s pairs g%d", BM, BN, Stages,
                 BT ? " bT" : "", groupM);
   Variant<T> v;
   v.name = name;
@@ -405,6 +455,11 @@ template <class T> static std::vector<Variant<T>> variants() {
       sm90_variant<T, 128, 128, 6, 2, false, true, false>(8),
       sm90_variant<T, 128, 128, 5, 1, false, true, true>(8),
       sm90_variant<T, 128, 256, 4, 2, true, true, false>(8),
+      sm90_variant<T, 128, 256, 4, 2, false, true, false, 2>(8),
+      sm90_variant<T, 128, 256, 4, 2, false, true, false, 2>(16),
+      sm90_variant<T, 128, 256, 3, 2, false, true, true, 2>(8),
+      sm90_variant<T, 128, 256, 4, 2, true, true, false, 2>(8),
+      sm90_variant<T, 128, 256, 4, 2, false, false, false, 2>(8),
 #ifndef GEMM_CHECK_NO_SM80
       sm80_variant<T, 128, 128, 4, false>(8),
       sm80_variant<T, 128, 128, 4, true>(8),
@@ -449,12 +504,15 @@ template <class T> static void check_all(std::vector<Variant<T>>& vs, bool quick
       std::printf("check %-4s %5dx%5dx%5d %-40s rel %.3e nan %.0f stray %.0f %s\n",
                   type_name<T>(), p.M, p.N, p.K, v.name.c_str(), e.rel, e.nan, e.stray,
                   ok ? "ok" : "FAIL");
+      std::fflush(stdout);
       if (g_json)
         std::fprintf(g_json,
                      "{\"kind\":\"check\",\"dtype\":\"%s\",\"M\":%d,\"N\":%d,\"K\":%d,"
                      "\"config\":\"%s\",\"rel_err\":%.4e,\"nan\":%.0f,\"stray\":%.0f,\"pass\":%s}\n",
                      type_name<T>(), p.M, p.N, p.K, v.name.c_str(), e.rel, e.nan, e.stray,
                      ok ? "true" : "false");
+      if (g_json)
+        std::fflush(g_json);
     }
   }
 }
@@ -519,8 +577,14 @@ template <class T> static void time_all(std::vector<Variant<T>>& vs, bool quick)
   }
 }
 
+static std::string g_only, g_skip; // substrings of variant names to keep / drop
+
 template <class T> static void run_type(bool quick) {
-  auto vs = variants<T>();
+  std::vector<Variant<T>> vs;
+  for (auto& v : variants<T>())
+    if ((g_only.empty() || v.name.find(g_only) != std::string::npos) &&
+        (g_skip.empty() || v.name.find(g_skip) == std::string::npos))
+      vs.push_back(v);
   for (auto& v : vs)
     v.prepare();
   check_all(vs, quick);
@@ -534,6 +598,10 @@ int main(int argc, char** argv) {
       g_json = std::fopen(argv[++i], "w");
     else if (!std::strcmp(argv[i], "--quick"))
       quick = true;
+    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
+      g_only = argv[++i];
+    else if (!std::strcmp(argv[i], "--skip") && i + 1 < argc)
+      g_skip = argv[++i];
   }
   CHECK_CU(cuInit(0));
   CHECK_CUDA(cudaFree(0));

@@ -73,6 +73,7 @@
 // m64nNk16 result sits; Gemm::acc_row/acc_col add the tile offsets.
 #pragma once
 #include "helion/async.cuh"
+#include "helion/gemm_sm80.cuh" // GemmTiles
 #include "helion/types.cuh"
 
 namespace helion::dev {
@@ -135,6 +136,38 @@ template <int Regs> __device__ __forceinline__ void setmaxnreg_dec() {
 /// bar.sync on named barrier `id` (1..15; 0 is __syncthreads) for `threads`.
 __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+
+/// This CTA's rank in its cluster.
+__device__ __forceinline__ uint32 cluster_ctarank() {
+  uint32 r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+
+/// All threads of all CTAs of the cluster (release/acquire: shared-memory
+/// writes and mbarrier inits before it are visible to the cluster after it).
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release;\n barrier.cluster.wait.acquire;" ::: "memory");
+}
+
+/// Arrives once on the mbarrier at the same shared offset as `bar` in the CTA
+/// of cluster rank `rank` (that CTA itself included).
+__device__ __forceinline__ void mbarrier_arrive_cluster(uint64* bar, uint32 rank) {
+  uint32 remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(smem_addr(bar)), "r"(rank));
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(remote)
+               : "memory");
+}
+
+/// tma_load_2d whose box lands at the same shared offset, and completes on the
+/// mbarrier at the same offset, in every CTA of the cluster named in `mask`.
+__device__ __forceinline__ void tma_load_2d_multicast(void* dst, const TensorMap* map, uint64* bar,
+                                                      int32 c0, int32 c1, uint16 mask) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+               ".multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(smem_addr(dst)),
+               "l"(map), "r"(smem_addr(bar)), "r"(c0), "r"(c1), "h"(mask)
+               : "memory");
 }
 
 /// The wgmma shared-memory matrix descriptor of a 128-byte-swizzled operand
@@ -312,30 +345,10 @@ __device__ __forceinline__ void wgmma_m64k16(float (&d)[N / 2], uint64 descA, ui
 } // namespace sm90
 #endif // __CUDA_ARCH__ >= 900
 
-/// Maps a linear tile index to (tile row, tile column) in Triton's grouped
-/// order: `groupM` rows of tiles are swept column by column, so that tiles
-/// running together share rows of A and columns of B in L2. Example: 32 x 16
-/// tiles, groupM 8: t = 0..7 are rows 0..7 of column 0, t = 8 is row 0 of
-/// column 1, ..., t = 128 is row 8 of column 0.
-struct GemmTiles {
-  int tilesM, tilesN, groupM;
-
-  __device__ __forceinline__ int count() const { return tilesM * tilesN; }
-  __device__ __forceinline__ void coords(int t, int& tm, int& tn) const {
-    const int perGroup = groupM * tilesN;
-    const int group = t / perGroup;
-    const int firstM = group * groupM;
-    const int rows = tilesM - firstM < groupM ? tilesM - firstM : groupM;
-    const int local = t - group * perGroup;
-    tm = firstM + local % rows;
-    tn = local / rows;
-  }
-};
-
 /// The GEMM: constants for the host and the device function `run` (see the top).
 template <class TIn, class TOut, int BM, int BN, int BK = 64, int Stages = 4, int Consumers = 2,
           bool BTransposed = false, bool Persistent = true,
-          EpilogueForm Form = EpilogueForm::pairs>
+          EpilogueForm Form = EpilogueForm::pairs, int Cluster = 1>
 struct Gemm {
   static_assert(is_same_v<TIn, bf16> || is_same_v<TIn, f16>, "Gemm: TIn must be bf16 or f16");
   static_assert(BK == 64, "Gemm: BK must be 64 (one 128-byte swizzle row of 16-bit elements)");
@@ -344,7 +357,11 @@ struct Gemm {
   static_assert(BN % 16 == 0 && BN <= 256, "Gemm: BN must be a multiple of 16, at most 256");
   static_assert(BTransposed || BN % 64 == 0, "Gemm: BN must be a multiple of 64 for [K, N] B");
   static_assert(Stages >= 2, "Gemm: at least 2 stages");
+  static_assert(Cluster == 1 || Cluster == 2, "Gemm: clusters of 1 or 2 CTAs");
+  static_assert(BTransposed ? (BN / Cluster) % 8 == 0 : (BN / 64) % Cluster == 0,
+                "Gemm: each CTA of a cluster loads an equal, whole part of B");
 
+  static constexpr int kCluster = Cluster;
   static constexpr int kConsumers = Consumers;
   static constexpr int kThreads = 128 * (Consumers + 1);
   static constexpr int kWgM = BM / Consumers; ///< tile rows per consumer warpgroup
@@ -362,7 +379,8 @@ struct Gemm {
 
   // Tensor-map boxes, outermost first, in elements (all Swizzle::b128).
   static constexpr int kBoxARows = BM, kBoxACols = BK;
-  static constexpr int kBoxBRows = BTransposed ? BN : BK, kBoxBCols = BTransposed ? BK : 64;
+  static constexpr int kBoxBRows = BTransposed ? BN / Cluster : BK;
+  static constexpr int kBoxBCols = BTransposed ? BK : 64;
   static constexpr int kBoxCRows = kWgM, kBoxCCols = 128 / static_cast<int>(sizeof(TOut));
   static_assert(Form == EpilogueForm::pairs || BN % kBoxCCols == 0,
                 "Gemm: tma_store needs BN to be a multiple of 128 bytes of TOut");
@@ -371,12 +389,17 @@ struct Gemm {
   static constexpr int kProducerRegs = Consumers == 2 ? 40 : 24;
   static constexpr int kConsumerRegs = Consumers == 2 ? 232 : 160;
 
-  __host__ __device__ static constexpr int tiles(int M, int N) {
-    return ((M + BM - 1) / BM) * ((N + BN - 1) / BN);
+  /// Work units: tiles, or with clusters, column-aligned groups of Cluster
+  /// tiles stacked along M (a cluster runs one unit, CTA rank r its row r).
+  __host__ __device__ static constexpr int units(int M, int N) {
+    return ((M + BM * Cluster - 1) / (BM * Cluster)) * ((N + BN - 1) / BN);
   }
-  /// The grid: one CTA per tile, or min(#SMs, #tiles) when persistent.
-  __host__ __device__ static constexpr int gridSize(int M, int N, int numSMs) {
-    return Persistent && numSMs < tiles(M, N) ? numSMs : tiles(M, N);
+  /// The grid: Cluster CTAs per unit, or when persistent at most `maxCtas`
+  /// (#SMs; with clusters, cudaOccupancyMaxActiveClusters * Cluster), rounded
+  /// down to whole clusters.
+  __host__ __device__ static constexpr int gridSize(int M, int N, int maxCtas) {
+    return Persistent && maxCtas / Cluster < units(M, N) ? maxCtas / Cluster * Cluster
+                                                         : units(M, N) * Cluster;
   }
   /// Row and column within the BM x BN tile of accumulator acc[mi][reg] of
   /// thread `thread` (0..127) of consumer warpgroup `consumer`.
@@ -398,8 +421,8 @@ struct Gemm {
     uint64* empty = full + Stages;
     if (threadIdx.x == 0) {
       for (int s = 0; s < Stages; ++s) {
-        mbarrier_init(&full[s], 1);               // the producer's expect_tx
-        mbarrier_init(&empty[s], 4 * Consumers);  // one arrival per consumer warp
+        mbarrier_init(&full[s], 1); // the producer's expect_tx
+        mbarrier_init(&empty[s], 4 * Consumers * Cluster); // each consumer warp of the cluster
       }
       fence_mbarrier_init();
     } else if (threadIdx.x == 32) {
@@ -408,42 +431,65 @@ struct Gemm {
       if constexpr (Form == EpilogueForm::tma_store)
         prefetch_tensormap(mapC);
     }
-    __syncthreads();
+    if constexpr (Cluster > 1)
+      sm90::cluster_sync(); // the peer's barriers exist before we multicast to them
+    else
+      __syncthreads();
 
-    const GemmTiles tiles{(M + BM - 1) / BM, (N + BN - 1) / BN, groupM < 1 ? 1 : groupM};
+    const int rank = Cluster > 1 ? static_cast<int>(sm90::cluster_ctarank()) : 0;
+    const GemmTiles units{(M + BM * Cluster - 1) / (BM * Cluster), (N + BN - 1) / BN,
+                          groupM < Cluster ? 1 : groupM / Cluster};
+    const int first = blockIdx.x / Cluster;
+    const int step = Persistent ? static_cast<int>(gridDim.x) / Cluster : units.count();
     const int kBlocks = (K + BK - 1) / BK;
-    const int step = Persistent ? static_cast<int>(gridDim.x) : tiles.count();
     if (threadIdx.x < 128) {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_dec<kProducerRegs>();
       if (threadIdx.x == 0)
-        produce(mapA, mapB, tiles, kBlocks, step, base, full, empty);
+        produce(mapA, mapB, units, first, step, rank, kBlocks, base, full, empty);
     } else {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_inc<kConsumerRegs>();
-      consume(mapC, M, N, tiles, kBlocks, step, epi, base, full, empty);
+      consume(mapC, M, N, units, first, step, rank, kBlocks, epi, base, full, empty);
     }
+    if constexpr (Cluster > 1)
+      sm90::cluster_sync(); // no CTA leaves while its peer may still arrive on its barriers
 #endif
   }
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 private:
   /// One thread: waits for a free stage, then loads A's and B's k-block into it.
-  __device__ static void produce(const TensorMap* mapA, const TensorMap* mapB, GemmTiles tiles,
-                                 int kBlocks, int step, uint8* base, uint64* full,
-                                 uint64* empty) {
+  __device__ static void produce(const TensorMap* mapA, const TensorMap* mapB, GemmTiles units,
+                                 int first, int step, int rank, int kBlocks, uint8* base,
+                                 uint64* full, uint64* empty) {
     int s = 0;
     uint32 phase = 0;
-    for (int t = blockIdx.x; t < tiles.count(); t += step) {
+    for (int t = first; t < units.count(); t += step) {
       int tm, tn;
-      tiles.coords(t, tm, tn);
+      units.coords(t, tm, tn);
+      tm = tm * Cluster + rank;
       for (int kb = 0; kb < kBlocks; ++kb) {
         mbarrier_wait(&empty[s], phase ^ 1); // a fresh barrier passes parity 1 at once
         uint8* a = base + s * kStageBytes;
         uint8* b = a + kStageBytesA;
         mbarrier_arrive_expect_tx(&full[s], kStageBytes); // whole boxes, zero-filled or not
         tma_load_2d(a, mapA, &full[s], kb * BK, tm * BM);
-        if constexpr (BTransposed) {
+        if constexpr (Cluster > 1) {
+          // This CTA loads its 1/Cluster of B for the whole cluster (the peers
+          // load the rest into our ring): the cluster reads B from L2 once.
+          constexpr uint16 kMask = (1u << Cluster) - 1;
+          if constexpr (BTransposed) {
+            sm90::tma_load_2d_multicast(b + rank * (BN / Cluster) * 128, mapB, &full[s], kb * BK,
+                                  tn * BN + rank * (BN / Cluster), kMask);
+          } else {
+            constexpr int kBoxes = BN / 64 / Cluster;
+#pragma unroll
+            for (int c = rank * kBoxes; c < (rank + 1) * kBoxes; ++c)
+              sm90::tma_load_2d_multicast(b + c * BK * 128, mapB, &full[s], tn * BN + 64 * c, kb * BK,
+                                    kMask);
+          }
+        } else if constexpr (BTransposed) {
           tma_load_2d(b, mapB, &full[s], kb * BK, tn * BN);
         } else {
           // BN / 64 boxes of 64 K-rows x 64 columns (8 KB each, side by side).
@@ -460,18 +506,19 @@ private:
   }
 
   template <class Epi>
-  __device__ static void consume(const TensorMap* mapC, int M, int N, GemmTiles tiles,
-                                 int kBlocks, int step, const Epi& epi, uint8* base,
-                                 uint64* full, uint64* empty) {
+  __device__ static void consume(const TensorMap* mapC, int M, int N, GemmTiles units,
+                                 int first, int step, int rank, int kBlocks, const Epi& epi,
+                                 uint8* base, uint64* full, uint64* empty) {
     using namespace sm90;
     const int consumer = threadIdx.x / 128 - 1;
     const int tid = threadIdx.x % 128;
     float acc[kMmaM][BN / 2];
     int s = 0;
     uint32 phase = 0;
-    for (int t = blockIdx.x; t < tiles.count(); t += step) {
+    for (int t = first; t < units.count(); t += step) {
       int tm, tn;
-      tiles.coords(t, tm, tn);
+      units.coords(t, tm, tn);
+      tm = tm * Cluster + rank;
 #pragma unroll
       for (int mi = 0; mi < kMmaM; ++mi)
 #pragma unroll
@@ -500,7 +547,7 @@ private:
         // One group stays in flight: the previous k-block's is done, free its stage.
         wgmma_wait<1>();
         if (kb > 0 && tid % 32 == 0)
-          mbarrier_arrive(&empty[prev]);
+          release(&empty[prev]);
         prev = s;
         if (++s == Stages) {
           s = 0;
@@ -510,7 +557,7 @@ private:
       wgmma_wait<0>();
       fence_acc(acc);
       if (kBlocks > 0 && tid % 32 == 0)
-        mbarrier_arrive(&empty[prev]);
+        release(&empty[prev]);
 
       const int row0 = tm * BM + consumer * kWgM; // this warpgroup's first row
       const int col0 = tn * BN;
@@ -522,6 +569,18 @@ private:
     if constexpr (Form == EpilogueForm::tma_store)
       if (tid == 0)
         tma_store_wait<0>(); // the last tile's shared memory is read before exit
+  }
+
+  /// Frees a stage: in every CTA of the cluster, since each one's producer
+  /// writes part of B into all of them.
+  __device__ static __forceinline__ void release(uint64* emptyBar) {
+    if constexpr (Cluster > 1) {
+#pragma unroll
+      for (int r = 0; r < Cluster; ++r)
+        sm90::mbarrier_arrive_cluster(emptyBar, r);
+    } else {
+      mbarrier_arrive(emptyBar);
+    }
   }
 
   __device__ static __forceinline__ void fence_acc(float (&acc)[kMmaM][BN / 2]) {
@@ -538,6 +597,7 @@ private:
                                                      const Epi& epi) {
     const int64 rowBase = static_cast<int64>(row0) + 16 * (tid / 32) + (tid % 32) / 4;
     const int64 colBase = static_cast<int64>(col0) + 2 * (tid % 4);
+    const bool interior = row0 + kWgM <= M && col0 + BN <= N;
 #pragma unroll
     for (int mi = 0; mi < kMmaM; ++mi)
 #pragma unroll
@@ -546,7 +606,7 @@ private:
         for (int h = 0; h < 2; ++h) {
           const int64 row = rowBase + 64 * mi + 8 * h;
           const int64 col = colBase + 8 * j;
-          if (row < M && col < N)
+          if (interior || (row < M && col < N))
             epi(row, col, acc[mi][4 * j + 2 * h], acc[mi][4 * j + 2 * h + 1]);
         }
   }

@@ -1,0 +1,292 @@
+// helion/gemm_sm80.cuh: a portable (sm_80+) tensor-core GEMM mainloop.
+//
+//   C[M, N] = A[M, K] @ B[K, N]      (B given as [K, N] row-major, or as [N, K]
+//                                     row-major with BTransposed = true)
+//
+// The fallback of gemm_sm90.cuh (which includes this header for GemmTiles):
+// cp.async multi-stage pipeline, ldmatrix, mma.sync m16n8k16, f32 accumulators
+// in registers, and the same per-element epilogue as the sm90 path's pairs form.
+//
+// How it runs. One CTA of 256 threads (8 warps, WarpsM x WarpsN) computes a
+// BM x BN tile; warp (wm, wn) owns the (BM / WarpsM) x (BN / WarpsN) sub-tile
+// at (wm * BM / WarpsM, wn * BN / WarpsN). Every thread copies 16-byte chunks
+// of A's BM x BK and B's k-block into a ring of `Stages` shared-memory stages
+// (cp.async, zero-filled past M, N, K), Stages - 1 k-blocks ahead of the math.
+// Shared rows are 128 bytes (64 elements), 16-byte chunk c of row r stored at
+// chunk c ^ (r % 8), so ldmatrix reads 8 rows of one column without bank
+// conflicts. B as [K, N] is kept as BN / 64 panels of BK x 64 and read with
+// ldmatrix.trans; B as [N, K] is kept like A. Tiles are in GemmTiles order.
+//
+// Template parameters of GemmSm80<...>:
+//   TIn          bf16 or f16
+//   BM, BN       the CTA tile; BM / WarpsM and BN / WarpsN multiples of 16
+//   BK           64
+//   Stages       depth of the cp.async ring (2..6; kSmemBytes grows with it)
+//   BTransposed  false: B is [K, N] row-major; true: B is [N, K] row-major
+//   WarpsM, WarpsN  the warp grid (WarpsM * WarpsN == 8)
+//
+// Epilogue: epi(int64 row, int64 col, float v0, float v1) for each pair of
+// adjacent columns (col even) a thread owns, only for row < M and col < N
+// (col + 1 < N unless N is odd), exactly as EpilogueForm::pairs of the sm90
+// path. Fragment layout of the m16n8 accumulator tile: Mma16x8Acc.
+//
+// Host requirements: A, B 16-byte aligned, lda and ldb multiples of 8
+// elements (each 16-byte chunk of a row is one cp.async); block kThreads (256),
+// dynamic shared memory kSmemBytes (raise the limit: > 48 KB), grid
+// gridSize(M, N) (one CTA per tile). gemm_sm80_kernel below is the kernel.
+#pragma once
+#include "helion/async.cuh"
+#include "helion/types.cuh"
+
+namespace helion::dev {
+
+/// Maps a linear tile index to (tile row, tile column) in Triton's grouped
+/// order: `groupM` rows of tiles are swept column by column, so that tiles
+/// running together share rows of A and columns of B in L2. Example: 32 x 16
+/// tiles, groupM 8: t = 0..7 are rows 0..7 of column 0, t = 8 is row 0 of
+/// column 1, ..., t = 128 is row 8 of column 0.
+struct GemmTiles {
+  int tilesM, tilesN, groupM;
+
+  __device__ __forceinline__ int count() const { return tilesM * tilesN; }
+  __device__ __forceinline__ void coords(int t, int& tm, int& tn) const {
+    const int perGroup = groupM * tilesN;
+    const int group = t / perGroup;
+    const int firstM = group * groupM;
+    const int rows = tilesM - firstM < groupM ? tilesM - firstM : groupM;
+    const int local = t - group * perGroup;
+    tm = firstM + local % rows;
+    tn = local / rows;
+  }
+};
+
+/// Where register `reg` (0..3) of lane `lane` sits in the 16 x 8 f32 result of
+/// one mma.sync m16n8k16: row lane / 4 (+ 8 for regs 2, 3), column
+/// 2 * (lane % 4) + reg % 2. The wgmma layout (WgmmaAcc) is this one repeated.
+struct Mma16x8Acc {
+  __host__ __device__ static constexpr int row(int lane, int reg) {
+    return lane / 4 + 8 * (reg / 2);
+  }
+  __host__ __device__ static constexpr int col(int lane, int reg) {
+    return 2 * (lane % 4) + reg % 2;
+  }
+};
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+namespace sm80 {
+
+__device__ __forceinline__ void ldmatrix_x4(uint32 (&r)[4], uint32 addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
+}
+
+__device__ __forceinline__ void ldmatrix_x4_trans(uint32 (&r)[4], uint32 addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
+}
+
+/// d[16 x 8] += a[16 x 16] * b[16 x 8] (row.col), f32 accumulation.
+template <class T>
+__device__ __forceinline__ void mma_m16n8k16(float (&d)[4], const uint32 (&a)[4], uint32 b0,
+                                             uint32 b1) {
+  if constexpr (is_same_v<T, bf16>)
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, "
+                 "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  else
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
+                 "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+/// Byte offset of 16-byte chunk `chunk` (0..7) of row `row` in a 128-byte-row,
+/// chunk-xor-swizzled block.
+__device__ __forceinline__ uint32 swizzle128(int row, int chunk) {
+  return static_cast<uint32>(row * 128 + ((chunk ^ (row % 8)) << 4));
+}
+
+} // namespace sm80
+#endif // __CUDA_ARCH__ >= 800
+
+template <class TIn, int BM = 128, int BN = 128, int BK = 64, int Stages = 4,
+          bool BTransposed = false, int WarpsM = 2, int WarpsN = 4>
+struct GemmSm80 {
+  static_assert(is_same_v<TIn, bf16> || is_same_v<TIn, f16>, "GemmSm80: TIn must be bf16 or f16");
+  static_assert(BK == 64, "GemmSm80: BK must be 64 (128-byte shared rows)");
+  static_assert(WarpsM * WarpsN == 8, "GemmSm80: 8 warps");
+  static_assert((BM / WarpsM) % 16 == 0 && (BN / WarpsN) % 16 == 0,
+                "GemmSm80: warp tiles must be multiples of 16 x 16");
+  static_assert(BTransposed || BN % 64 == 0, "GemmSm80: BN must be a multiple of 64 for [K, N] B");
+  static_assert(Stages >= 2, "GemmSm80: at least 2 stages");
+
+  using In = TIn;
+  static constexpr int kThreads = 256;
+  static constexpr int kWarpM = BM / WarpsM, kWarpN = BN / WarpsN;
+  static constexpr int kMt = kWarpM / 16, kNt = kWarpN / 8; ///< m16 and n8 tiles per warp
+  static constexpr int kStageBytesA = BM * BK * 2;
+  static constexpr int kStageBytesB = BN * BK * 2;
+  static constexpr int kStageBytes = kStageBytesA + kStageBytesB;
+  static constexpr int kSmemBytes = 128 + Stages * kStageBytes; ///< 128: alignment slack
+
+  __host__ __device__ static constexpr int tiles(int M, int N) {
+    return ((M + BM - 1) / BM) * ((N + BN - 1) / BN);
+  }
+  __host__ __device__ static constexpr int gridSize(int M, int N) { return tiles(M, N); }
+
+  /// Row and column within the BM x BN tile of acc[mt][nt][reg] of thread `thread`.
+  __host__ __device__ static constexpr int acc_row(int thread, int mt, int reg) {
+    return (thread / 32) / WarpsN * kWarpM + 16 * mt + Mma16x8Acc::row(thread % 32, reg);
+  }
+  __host__ __device__ static constexpr int acc_col(int thread, int nt, int reg) {
+    return (thread / 32) % WarpsN * kWarpN + 8 * nt + Mma16x8Acc::col(thread % 32, reg);
+  }
+
+  /// The whole kernel body; every thread calls it. `smem`: kSmemBytes of
+  /// dynamic shared memory.
+  template <class Epi>
+  __device__ static void run(const TIn* a, const TIn* b, int M, int N, int K, int64 lda, int64 ldb,
+                             int groupM, const Epi& epi, void* smem) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    using namespace sm80;
+    uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 127) & ~127ull);
+    const GemmTiles tiles{(M + BM - 1) / BM, (N + BN - 1) / BN, groupM < 1 ? 1 : groupM};
+    int tm, tn;
+    tiles.coords(blockIdx.x, tm, tn);
+    const int m0 = tm * BM, n0 = tn * BN;
+    const int kBlocks = (K + BK - 1) / BK;
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    const int wm = warp / WarpsN, wn = warp % WarpsN;
+
+    // Copies k-block kb into stage s (every thread, 16 bytes per cp.async).
+    auto load = [&](int kb, int s) {
+      uint8* sa = base + s * kStageBytes;
+      uint8* sb = sa + kStageBytesA;
+      const int k0 = kb * BK;
+#pragma unroll
+      for (int i = tid; i < BM * 8; i += kThreads) {
+        const int r = i / 8, c = i % 8;
+        const int kRemain = K - (k0 + 8 * c);
+        const bool in = m0 + r < M && kRemain > 0;
+        const TIn* src = in ? a + (m0 + r) * lda + k0 + 8 * c : a;
+        cp_async_zfill<16>(sa + swizzle128(r, c), src, in ? (kRemain >= 8 ? 16 : 2 * kRemain) : 0);
+      }
+      if constexpr (BTransposed) {
+#pragma unroll
+        for (int i = tid; i < BN * 8; i += kThreads) {
+          const int r = i / 8, c = i % 8;
+          const int kRemain = K - (k0 + 8 * c);
+          const bool in = n0 + r < N && kRemain > 0;
+          const TIn* src = in ? b + (n0 + r) * ldb + k0 + 8 * c : b;
+          cp_async_zfill<16>(sb + swizzle128(r, c), src,
+                             in ? (kRemain >= 8 ? 16 : 2 * kRemain) : 0);
+        }
+      } else {
+        // BK rows of BN / 8 chunks, into BN / 64 panels of BK x 64.
+#pragma unroll
+        for (int i = tid; i < BK * (BN / 8); i += kThreads) {
+          const int r = i / (BN / 8), c = i % (BN / 8);
+          const int nRemain = N - (n0 + 8 * c);
+          const bool in = k0 + r < K && nRemain > 0;
+          const TIn* src = in ? b + (k0 + r) * ldb + n0 + 8 * c : b;
+          cp_async_zfill<16>(sb + (c / 8) * (BK * 128) + swizzle128(r, c % 8), src,
+                             in ? (nRemain >= 8 ? 16 : 2 * nRemain) : 0);
+        }
+      }
+    };
+
+    float acc[kMt][kNt][4];
+#pragma unroll
+    for (int i = 0; i < kMt; ++i)
+#pragma unroll
+      for (int j = 0; j < kNt; ++j)
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+          acc[i][j][r] = 0.f;
+
+#pragma unroll
+    for (int s = 0; s < Stages - 1; ++s) {
+      if (s < kBlocks)
+        load(s, s);
+      cp_async_commit(); // empty groups keep the count uniform
+    }
+    const int q = lane / 8; // the 8x8 matrix this lane addresses in ldmatrix.x4
+    for (int kb = 0; kb < kBlocks; ++kb) {
+      cp_async_wait<Stages - 2>();
+      __syncthreads(); // k-block kb landed for all; stage (kb - 1) % Stages is free
+      if (kb + Stages - 1 < kBlocks)
+        load(kb + Stages - 1, (kb + Stages - 1) % Stages);
+      cp_async_commit();
+
+      const int s = kb % Stages;
+      const uint32 sa = smem_addr(base + s * kStageBytes);
+      const uint32 sb = sa + kStageBytesA;
+#pragma unroll
+      for (int kk = 0; kk < BK / 16; ++kk) {
+        uint32 af[kMt][4];
+        uint32 bf[kNt][2];
+        // A (m16 x k16): matrices (rows 0-7, k 0-7), (rows 8-15, k 0-7),
+        // (rows 0-7, k 8-15), (rows 8-15, k 8-15) = a0..a3 of mma.sync.
+#pragma unroll
+        for (int mt = 0; mt < kMt; ++mt) {
+          const int r = wm * kWarpM + 16 * mt + 8 * (q % 2) + lane % 8;
+          ldmatrix_x4(af[mt], sa + swizzle128(r, 2 * kk + q / 2));
+        }
+#pragma unroll
+        for (int np = 0; np < kNt / 2; ++np) {
+          uint32 t[4];
+          const int n = wn * kWarpN + 16 * np; // first column of this n16 pair
+          if constexpr (BTransposed) {
+            // rows n: (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15)
+            const int r = n + 8 * (q / 2) + lane % 8;
+            ldmatrix_x4(t, sb + swizzle128(r, 2 * kk + q % 2));
+          } else {
+            // rows k, transposed: (k 0-7, n 0-7), (k 8-15, n 0-7), (k 0-7, n 8-15), ...
+            const int r = 16 * kk + 8 * (q % 2) + lane % 8;
+            const int c = n / 8 + q / 2;
+            ldmatrix_x4_trans(t, sb + (c / 8) * (BK * 128) + swizzle128(r, c % 8));
+          }
+          bf[2 * np][0] = t[0];
+          bf[2 * np][1] = t[1];
+          bf[2 * np + 1][0] = t[2];
+          bf[2 * np + 1][1] = t[3];
+        }
+#pragma unroll
+        for (int mt = 0; mt < kMt; ++mt)
+#pragma unroll
+          for (int nt = 0; nt < kNt; ++nt)
+            mma_m16n8k16<TIn>(acc[mt][nt], af[mt], bf[nt][0], bf[nt][1]);
+      }
+    }
+    cp_async_wait<0>();
+
+    const int64 rowBase = static_cast<int64>(m0) + wm * kWarpM + lane / 4;
+    const int64 colBase = static_cast<int64>(n0) + wn * kWarpN + 2 * (lane % 4);
+#pragma unroll
+    for (int mt = 0; mt < kMt; ++mt)
+#pragma unroll
+      for (int nt = 0; nt < kNt; ++nt)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int64 row = rowBase + 16 * mt + 8 * h;
+          const int64 col = colBase + 8 * nt;
+          if (row < M && col < N)
+            epi(row, col, acc[mt][nt][2 * h], acc[mt][nt][2 * h + 1]);
+        }
+#endif
+  }
+};
+
+/// The kernel of a GemmSm80 configuration G.
+template <class G, class Epi>
+__global__ void __launch_bounds__(G::kThreads, 1)
+    gemm_sm80_kernel(const typename G::In* a, const typename G::In* b, int M, int N, int K, int64 lda, int64 ldb,
+                     int groupM, Epi epi) {
+  extern __shared__ __align__(128) uint8 gemm_sm80_smem[];
+  G::run(a, b, M, N, K, lda, ldb, groupM, epi, gemm_sm80_smem);
+}
+
+} // namespace helion::dev
