@@ -4,6 +4,7 @@
 #include "helion/IR/Printer.h"
 #include "helion/runtime/Compile.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -82,6 +83,12 @@ std::string instantiation(const ir::Kernel& k, const codegen::EmittedKernel& ek,
   auto dtype = ir::parseScalarType(o.dtype).value_or(ir::ScalarType::F32);
   std::string name = ek.kernelName + "<";
   bool first = true;
+  // VEC as the host's helion::rt::vectorWidth picks it for aligned, contiguous
+  // tensors: the config's vector_bytes (16 when auto) over the first tensor's size.
+  std::optional<ir::ScalarType> firstType;
+  for (const auto& t : ek.templateArgs)
+    if (t.kind == codegen::TemplateArg::Kind::DType && !firstType)
+      firstType = isIndex[t.index] ? ir::ScalarType::I64 : dtype;
   for (const auto& t : ek.templateArgs) {
     name += first ? "" : ", ";
     first = false;
@@ -97,7 +104,8 @@ std::string instantiation(const ir::Kernel& k, const codegen::EmittedKernel& ek,
       break;
     }
     case codegen::TemplateArg::Kind::VectorWidth:
-      name += std::to_string(16 / ir::scalarTypeBytes(dtype));
+      name += std::to_string(
+          std::max(1, ek.maxVectorBytes / ir::scalarTypeBytes(firstType.value_or(dtype))));
       break;
     case codegen::TemplateArg::Kind::Specialized: name += "64"; break;
     }
