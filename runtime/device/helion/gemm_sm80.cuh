@@ -24,6 +24,8 @@
 //   Stages       depth of the cp.async ring (2..6; kSmemBytes grows with it)
 //   BTransposed  false: B is [K, N] row-major; true: B is [N, K] row-major
 //   WarpsM, WarpsN  the warp grid (WarpsM * WarpsN == 8)
+//   MinBlocks    CTAs per SM asked of __launch_bounds__ (2 caps registers at
+//                128 and needs 2 * kSmemBytes of shared memory per SM)
 //
 // Epilogue: epi(int64 row, int64 col, float v0, float v1) for each pair of
 // adjacent columns (col even) a thread owns, only for row < M and col < N
@@ -113,7 +115,7 @@ __device__ __forceinline__ uint32 swizzle128(int row, int chunk) {
 #endif // __CUDA_ARCH__ >= 800
 
 template <class TIn, int BM = 128, int BN = 128, int BK = 64, int Stages = 4,
-          bool BTransposed = false, int WarpsM = 2, int WarpsN = 4>
+          bool BTransposed = false, int WarpsM = 2, int WarpsN = 4, int MinBlocks = 1>
 struct GemmSm80 {
   static_assert(is_same_v<TIn, bf16> || is_same_v<TIn, f16>, "GemmSm80: TIn must be bf16 or f16");
   static_assert(BK == 64, "GemmSm80: BK must be 64 (128-byte shared rows)");
@@ -125,6 +127,7 @@ struct GemmSm80 {
 
   using In = TIn;
   static constexpr int kThreads = 256;
+  static constexpr int kMinBlocks = MinBlocks; ///< CTAs per SM for __launch_bounds__
   static constexpr int kWarpM = BM / WarpsM, kWarpN = BN / WarpsN;
   static constexpr int kMt = kWarpM / 16, kNt = kWarpN / 8; ///< m16 and n8 tiles per warp
   static constexpr int kStageBytesA = BM * BK * 2;
@@ -282,7 +285,7 @@ struct GemmSm80 {
 
 /// The kernel of a GemmSm80 configuration G.
 template <class G, class Epi>
-__global__ void __launch_bounds__(G::kThreads, 1)
+__global__ void __launch_bounds__(G::kThreads, G::kMinBlocks)
     gemm_sm80_kernel(const typename G::In* a, const typename G::In* b, int M, int N, int K, int64 lda, int64 ldb,
                      int groupM, Epi epi) {
   extern __shared__ __align__(128) uint8 gemm_sm80_smem[];

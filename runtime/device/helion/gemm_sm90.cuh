@@ -44,8 +44,13 @@
 //              in-bounds and out-of-bounds value (return v for a plain
 //              matmul: IdentityTransform); the library converts to TOut,
 //              writes the tile to shared memory (stmatrix, 128-byte swizzle)
-//              and stores it with TMA through mapC (out-of-bounds parts are
-//              clipped). Needs kEpilogueBytes more shared memory.
+//              and stores it with TMA through mapC. Needs kEpilogueBytes more
+//              shared memory, and N * sizeof(TOut) a multiple of 16 bytes:
+//              TMA clips rows past M, but columns past N only in 16-byte
+//              steps (seen on the H100: N = 201, ldc = 208 wrote columns
+//              201..207), so use it when ldc == N (TMA's stride rule then
+//              makes N * sizeof(TOut) a multiple of 16) or padding may be
+//              clobbered.
 //
 // What the host builds (helion::rt::makeTensorMap, outermost dimension first,
 // Swizzle::b128, base 16-byte aligned, row strides multiples of 16 bytes):
@@ -152,12 +157,16 @@ __device__ __forceinline__ void cluster_sync() {
 }
 
 /// Arrives once on the mbarrier at the same shared offset as `bar` in the CTA
-/// of cluster rank `rank` (that CTA itself included).
+/// of cluster rank `rank` (that CTA itself included). Default (CTA-scope)
+/// semantics on purpose: `.release.cluster` costs a MEMBAR.ALL.GPU per arrive
+/// (seen in SASS; the mainloop ran at 40 %), and the arrival only says that
+/// this warpgroup's wgmma reads of the stage are done (wgmma.wait_group).
 __device__ __forceinline__ void mbarrier_arrive_cluster(uint64* bar, uint32 rank) {
   uint32 remote;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(smem_addr(bar)), "r"(rank));
-  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(remote)
-               : "memory");
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+               : "=r"(remote)
+               : "r"(smem_addr(bar)), "r"(rank));
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(remote) : "memory");
 }
 
 /// tma_load_2d whose box lands at the same shared offset, and completes on the
