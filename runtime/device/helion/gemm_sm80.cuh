@@ -105,6 +105,14 @@ __device__ __forceinline__ void mma_m16n8k16(float (&d)[4], const uint32 (&a)[4]
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
+/// cp_async_zfill<16> to a shared-window address (saves the generic->shared
+/// conversion per copy).
+__device__ __forceinline__ void cp_async_zfill_s(uint32 dst, const void* src, int srcBytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src),
+               "r"(srcBytes)
+               : "memory");
+}
+
 /// Byte offset of 16-byte chunk `chunk` (0..7) of row `row` in a 128-byte-row,
 /// chunk-xor-swizzled block.
 __device__ __forceinline__ uint32 swizzle128(int row, int chunk) {
@@ -164,39 +172,52 @@ struct GemmSm80 {
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     const int wm = warp / WarpsN, wn = warp % WarpsN;
 
-    // Copies k-block kb into stage s (every thread, 16 bytes per cp.async).
+    // Copies k-block kb into stage s. Each thread always copies the same
+    // 16-byte column chunk of rows r, r + kStep, ... (kStep = 256 / chunks per
+    // row, a multiple of 8, so the swizzle (r % 8) is the same for all of
+    // them): one base pointer and one shared offset per operand, and the edge
+    // masks split into a per-row and a per-chunk part.
+    constexpr int kStepA = kThreads / 8;
+    const int ca = tid % 8, ra = tid / 8;
+    const TIn* gA = a + (m0 + ra) * lda + 8 * ca;
+    const uint32 dA = swizzle128(ra, ca);
+    constexpr int kChunksB = BTransposed ? 8 : BN / 8; // 16-byte chunks per smem-bound row
+    constexpr int kStepB = kThreads / kChunksB;
+    constexpr int kRowsB = BTransposed ? BN : BK;
+    static_assert(kThreads % kChunksB == 0 && kStepB % 8 == 0 && kRowsB % kStepB == 0 &&
+                      BM % kStepA == 0,
+                  "GemmSm80: tile does not split evenly over 256 threads");
+    const int cb = tid % kChunksB, rb = tid / kChunksB;
+    const TIn* gB = BTransposed ? b + (n0 + rb) * ldb + 8 * cb : b + rb * ldb + n0 + 8 * cb;
+    const uint32 dB = BTransposed ? swizzle128(rb, cb) : (cb / 8) * (BK * 128) + swizzle128(rb, cb % 8);
+    const int nRemain = N - n0 - 8 * cb; // [K, N] B: the chunk's columns left
+    auto bytes16 = [](int remain) { return remain >= 8 ? 16 : remain > 0 ? 2 * remain : 0; };
     auto load = [&](int kb, int s) {
-      uint8* sa = base + s * kStageBytes;
-      uint8* sb = sa + kStageBytesA;
+      const uint32 sa = smem_addr(base + s * kStageBytes);
+      const uint32 sb = sa + kStageBytesA;
       const int k0 = kb * BK;
+      const int bytesA = bytes16(K - k0 - 8 * ca);
 #pragma unroll
-      for (int i = tid; i < BM * 8; i += kThreads) {
-        const int r = i / 8, c = i % 8;
-        const int kRemain = K - (k0 + 8 * c);
-        const bool in = m0 + r < M && kRemain > 0;
-        const TIn* src = in ? a + (m0 + r) * lda + k0 + 8 * c : a;
-        cp_async_zfill<16>(sa + swizzle128(r, c), src, in ? (kRemain >= 8 ? 16 : 2 * kRemain) : 0);
+      for (int it = 0; it < BM / kStepA; ++it) {
+        const int bytes = m0 + ra + it * kStepA < M ? bytesA : 0;
+        const TIn* src = bytes ? gA + it * kStepA * lda + k0 : a;
+        cp_async_zfill_s(sa + dA + it * kStepA * 128, src, bytes);
       }
       if constexpr (BTransposed) {
+        const int bytesK = bytes16(K - k0 - 8 * cb);
 #pragma unroll
-        for (int i = tid; i < BN * 8; i += kThreads) {
-          const int r = i / 8, c = i % 8;
-          const int kRemain = K - (k0 + 8 * c);
-          const bool in = n0 + r < N && kRemain > 0;
-          const TIn* src = in ? b + (n0 + r) * ldb + k0 + 8 * c : b;
-          cp_async_zfill<16>(sb + swizzle128(r, c), src,
-                             in ? (kRemain >= 8 ? 16 : 2 * kRemain) : 0);
+        for (int it = 0; it < kRowsB / kStepB; ++it) {
+          const int bytes = n0 + rb + it * kStepB < N ? bytesK : 0;
+          const TIn* src = bytes ? gB + it * kStepB * ldb + k0 : b;
+          cp_async_zfill_s(sb + dB + it * kStepB * 128, src, bytes);
         }
       } else {
-        // BK rows of BN / 8 chunks, into BN / 64 panels of BK x 64.
+        const int bytesN = bytes16(nRemain);
 #pragma unroll
-        for (int i = tid; i < BK * (BN / 8); i += kThreads) {
-          const int r = i / (BN / 8), c = i % (BN / 8);
-          const int nRemain = N - (n0 + 8 * c);
-          const bool in = k0 + r < K && nRemain > 0;
-          const TIn* src = in ? b + (k0 + r) * ldb + n0 + 8 * c : b;
-          cp_async_zfill<16>(sb + (c / 8) * (BK * 128) + swizzle128(r, c % 8), src,
-                             in ? (nRemain >= 8 ? 16 : 2 * nRemain) : 0);
+        for (int it = 0; it < kRowsB / kStepB; ++it) {
+          const int bytes = k0 + rb + it * kStepB < K ? bytesN : 0;
+          const TIn* src = bytes ? gB + (k0 + it * kStepB) * ldb : b;
+          cp_async_zfill_s(sb + dB + it * kStepB * 128, src, bytes);
         }
       }
     };

@@ -379,20 +379,30 @@ struct Gemm {
   static constexpr int kStageBytesA = BM * BK * 2;
   static constexpr int kStageBytesB = BN * BK * 2;
   static constexpr int kStageBytes = kStageBytesA + kStageBytesB;
+  static constexpr int kMaxSmem = 227 * 1024; ///< per CTA on sm_90
+  static constexpr int kRingBytes = 1024 + Stages * kStageBytes + 16 * Stages;
+  static constexpr int kTileCBytes = BM * BN * static_cast<int>(sizeof(TOut));
+  /// tma_store writes the C tile in kEpilogueParts column slices through a
+  /// buffer of 1/kEpilogueParts of it, the fewest slices that fit next to the
+  /// ring (128x256 bf16 with 4 stages: 2 slices of 128 columns).
+  static constexpr int kEpilogueParts =
+      Form != EpilogueForm::tma_store || kRingBytes + kTileCBytes <= kMaxSmem ? 1
+      : kRingBytes + kTileCBytes / 2 <= kMaxSmem                               ? 2
+                                                                               : 4;
   static constexpr int kEpilogueBytes =
-      Form == EpilogueForm::tma_store ? BM * BN * static_cast<int>(sizeof(TOut)) : 0;
+      Form == EpilogueForm::tma_store ? kTileCBytes / kEpilogueParts : 0;
   /// Dynamic shared memory: 1024 bytes of alignment slack, the ring, the C
-  /// tile for tma_store, a full and an empty mbarrier per stage.
-  static constexpr int kSmemBytes = 1024 + Stages * kStageBytes + kEpilogueBytes + 16 * Stages;
-  static_assert(kSmemBytes <= 227 * 1024, "Gemm: over the 227 KB of shared memory of a CTA");
+  /// buffer for tma_store, a full and an empty mbarrier per stage.
+  static constexpr int kSmemBytes = kRingBytes + kEpilogueBytes;
+  static_assert(kSmemBytes <= kMaxSmem, "Gemm: over the 227 KB of shared memory of a CTA");
 
   // Tensor-map boxes, outermost first, in elements (all Swizzle::b128).
   static constexpr int kBoxARows = BM, kBoxACols = BK;
   static constexpr int kBoxBRows = BTransposed ? BN / Cluster : BK;
   static constexpr int kBoxBCols = BTransposed ? BK : 64;
   static constexpr int kBoxCRows = kWgM, kBoxCCols = 128 / static_cast<int>(sizeof(TOut));
-  static_assert(Form == EpilogueForm::pairs || BN % kBoxCCols == 0,
-                "Gemm: tma_store needs BN to be a multiple of 128 bytes of TOut");
+  static_assert(Form == EpilogueForm::pairs || BN % (kBoxCCols * kEpilogueParts) == 0,
+                "Gemm: tma_store needs BN to be a multiple of 128 bytes of TOut per slice");
 
   // setmaxnreg: 64K registers per SM shared by kThreads threads.
   static constexpr int kProducerRegs = Consumers == 2 ? 40 : 24;
@@ -620,11 +630,11 @@ private:
         }
   }
 
-  /// Writes this warpgroup's kWgM x BN slice into its shared buffer as BN /
-  /// kBoxCCols boxes of kWgM rows x 128 bytes, 128-byte swizzled (16-byte
-  /// chunk c of row r at chunk c ^ (r % 8): conflict-free), then one thread
-  /// stores the boxes with TMA. The buffer is reused only after the previous
-  /// tile's stores have read it.
+  /// Writes this warpgroup's kWgM x BN slice, kEpilogueParts column slices
+  /// one after the other, into its shared buffer as boxes of kWgM rows x 128
+  /// bytes, 128-byte swizzled (16-byte chunk c of row r at chunk c ^ (r % 8):
+  /// conflict-free), then one thread stores the boxes with TMA. The buffer is
+  /// rewritten only after the previous slice's stores have read it.
   template <class Epi>
   __device__ static __forceinline__ void store_tma(float (&acc)[kMmaM][BN / 2], int row0,
                                                    int col0, int N, int tid, int consumer,
@@ -632,65 +642,73 @@ private:
                                                    const Epi& epi) {
     using namespace sm90;
     constexpr int kBoxBytes = kWgM * 128;
-    uint8* buf = cBase + consumer * kWgM * BN * static_cast<int>(sizeof(TOut));
+    constexpr int kPartCols = BN / kEpilogueParts;
+    constexpr int kBoxes = kPartCols / kBoxCCols; // per slice
+    uint8* buf = cBase + consumer * kWgM * kPartCols * static_cast<int>(sizeof(TOut));
     const uint32 bufAddr = smem_addr(buf);
     const int warp = tid / 32, lane = tid % 32;
-    if (tid == 0)
-      tma_store_wait<0>();
-    named_barrier_sync(1 + consumer, 128);
     const int64 rowT = static_cast<int64>(row0) + 16 * warp + lane / 4;
     const int64 colT = static_cast<int64>(col0) + 2 * (lane % 4);
-    if constexpr (sizeof(TOut) == 2) {
-      // stmatrix x4: matrices (rows 0-7, chunk j), (rows 8-15, chunk j),
-      // (rows 0-7, chunk j+1), (rows 8-15, chunk j+1) of this warp's 16 rows;
-      // lane l addresses row l % 8 of matrix l / 8.
-      const int q = lane / 8;
 #pragma unroll
-      for (int mi = 0; mi < kMmaM; ++mi)
+    for (int part = 0; part < kEpilogueParts; ++part) {
+      if (tid == 0)
+        tma_store_wait<0>();
+      named_barrier_sync(1 + consumer, 128);
+      constexpr int kJ = kPartCols / 8; // 8-column groups per slice
+      if constexpr (sizeof(TOut) == 2) {
+        // stmatrix x4: matrices (rows 0-7, chunk j), (rows 8-15, chunk j),
+        // (rows 0-7, chunk j+1), (rows 8-15, chunk j+1) of this warp's 16 rows;
+        // lane l addresses row l % 8 of matrix l / 8.
+        const int q = lane / 8;
 #pragma unroll
-        for (int j = 0; j < BN / 8; j += 2) {
-          float v[8];
+        for (int mi = 0; mi < kMmaM; ++mi)
 #pragma unroll
-          for (int e = 0; e < 8; ++e) {
-            const int jj = j + e / 4, reg = 4 * jj + e % 4;
-            v[e] = epi.transform(rowT + 64 * mi + 8 * ((e / 2) % 2), colT + 8 * jj + e % 2,
-                                 acc[mi][reg]);
+          for (int j = part * kJ; j < (part + 1) * kJ; j += 2) {
+            float v[8];
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+              const int jj = j + e / 4, reg = 4 * jj + e % 4;
+              v[e] = epi.transform(rowT + 64 * mi + 8 * ((e / 2) % 2), colT + 8 * jj + e % 2,
+                                   acc[mi][reg]);
+            }
+            const int rowIn = 64 * mi + 16 * warp + 8 * (q % 2) + lane % 8;
+            const int chunk = (j % 8) + q / 2;
+            const uint32 addr = bufAddr + (j / 8 - part * kBoxes) * kBoxBytes + rowIn * 128 +
+                                ((chunk ^ (lane % 8)) << 4);
+            stmatrix_x4(addr, pack2<TOut>(v[0], v[1]), pack2<TOut>(v[2], v[3]),
+                        pack2<TOut>(v[4], v[5]), pack2<TOut>(v[6], v[7]));
           }
-          const int rowIn = 64 * mi + 16 * warp + 8 * (q % 2) + lane % 8;
-          const int chunk = (j % 8) + q / 2;
-          const uint32 addr = bufAddr + (j / 8) * kBoxBytes + rowIn * 128 +
-                              ((chunk ^ (lane % 8)) << 4);
-          stmatrix_x4(addr, pack2<TOut>(v[0], v[1]), pack2<TOut>(v[2], v[3]),
-                      pack2<TOut>(v[4], v[5]), pack2<TOut>(v[6], v[7]));
+      } else {
+        static_assert(sizeof(TOut) == 4, "Gemm: tma_store writes 2- or 4-byte elements");
+#pragma unroll
+        for (int mi = 0; mi < kMmaM; ++mi)
+#pragma unroll
+          for (int j = part * kJ; j < (part + 1) * kJ; ++j)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+              const int64 row = rowT + 64 * mi + 8 * h;
+              const int64 col = colT + 8 * j;
+              const float v0 = epi.transform(row, col, acc[mi][4 * j + 2 * h]);
+              const float v1 = epi.transform(row, col + 1, acc[mi][4 * j + 2 * h + 1]);
+              const int rowIn = 64 * mi + 16 * warp + lane / 4 + 8 * h;
+              const int chunk = 2 * (j % 4) + (lane % 4) / 2;
+              const uint32 addr = bufAddr + (j / 4 - part * kBoxes) * kBoxBytes + rowIn * 128 +
+                                  ((chunk ^ (lane / 4)) << 4) + (lane % 2) * 8;
+              asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(addr), "f"(v0), "f"(v1)
+                           : "memory");
+            }
+      }
+      fence_proxy_async_shared();
+      named_barrier_sync(1 + consumer, 128);
+      if (tid == 0) {
+#pragma unroll
+        for (int b = 0; b < kBoxes; ++b) {
+          const int col = col0 + (part * kBoxes + b) * kBoxCCols;
+          if (col < N)
+            tma_store_2d(mapC, buf + b * kBoxBytes, col, row0);
         }
-    } else {
-      static_assert(sizeof(TOut) == 4, "Gemm: tma_store writes 2- or 4-byte elements");
-#pragma unroll
-      for (int mi = 0; mi < kMmaM; ++mi)
-#pragma unroll
-        for (int j = 0; j < BN / 8; ++j)
-#pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            const int64 row = rowT + 64 * mi + 8 * h;
-            const int64 col = colT + 8 * j;
-            const float v0 = epi.transform(row, col, acc[mi][4 * j + 2 * h]);
-            const float v1 = epi.transform(row, col + 1, acc[mi][4 * j + 2 * h + 1]);
-            const int rowIn = 64 * mi + 16 * warp + lane / 4 + 8 * h;
-            const int chunk = 2 * (j % 4) + (lane % 4) / 2;
-            const uint32 addr = bufAddr + (j / 4) * kBoxBytes + rowIn * 128 +
-                                ((chunk ^ (lane / 4)) << 4) + (lane % 2) * 8;
-            asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(addr), "f"(v0), "f"(v1)
-                         : "memory");
-          }
-    }
-    fence_proxy_async_shared();
-    named_barrier_sync(1 + consumer, 128);
-    if (tid == 0) {
-#pragma unroll
-      for (int b = 0; b < BN / kBoxCCols; ++b)
-        if (col0 + b * kBoxCCols < N)
-          tma_store_2d(mapC, buf + b * kBoxBytes, col0 + b * kBoxCCols, row0);
-      tma_store_commit();
+        tma_store_commit();
+      }
     }
   }
 #endif // __CUDA_ARCH__ >= 900
