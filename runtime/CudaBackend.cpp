@@ -6,8 +6,13 @@
 #include "DriverApi.h"
 #include "helion/runtime/Kernel.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "helion/hl/device.h"
@@ -32,9 +37,103 @@ thread_local std::string lastError;
 
 } // namespace
 
+namespace {
+
+/// Freed device blocks kept for reuse, per device, as PyTorch's caching
+/// allocator does: cuMemFree synchronizes the whole device and cuMemAlloc
+/// costs tens of microseconds, so a kernel that allocates its output on every
+/// call would otherwise run at a fraction of its speed. Every kernel and copy
+/// runs on the legacy default stream, so a block freed after a launch is only
+/// reused by work ordered after it. HELION_CUDA_ALLOCATOR=direct turns caching
+/// off (for compute-sanitizer runs).
+class BlockCache {
+public:
+  void *allocate(std::size_t bytes, int device) {
+    const std::size_t size = roundUp(bytes);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto &free = free_[device];
+      auto it = free.lower_bound(size);
+      // A larger block serves a request only if little of it would be wasted.
+      if (it != free.end() && it->first <= size + size / 8) {
+        void *ptr = it->second;
+        live_[ptr] = it->first;
+        free.erase(it);
+        return ptr;
+      }
+    }
+    useDevice(device);
+    CUdeviceptr ptr = 0;
+    CUresult result = driverApi().cuMemAlloc(&ptr, size);
+    if (result == CUDA_ERROR_OUT_OF_MEMORY) {
+      release(device);
+      result = driverApi().cuMemAlloc(&ptr, size);
+    }
+    checkCuda(result, "allocating " + std::to_string(bytes) + " bytes on CUDA device " +
+                          std::to_string(device));
+    std::lock_guard<std::mutex> lock(mutex_);
+    live_[reinterpret_cast<void *>(ptr)] = size;
+    return reinterpret_cast<void *>(ptr);
+  }
+
+  /// False when `ptr` did not come from this cache.
+  bool free(void *ptr, int device) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = live_.find(ptr);
+    if (it == live_.end())
+      return false;
+    free_[device].emplace(it->second, ptr);
+    live_.erase(it);
+    return true;
+  }
+
+  /// Returns every cached block of `device` to the driver.
+  void release(int device) {
+    std::multimap<std::size_t, void *> blocks;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      blocks.swap(free_[device]);
+    }
+    if (blocks.empty())
+      return;
+    useDevice(device);
+    for (auto &[size, ptr] : blocks)
+      driverApi().cuMemFree(devicePtr(ptr));
+  }
+
+private:
+  static std::size_t roundUp(std::size_t bytes) {
+    constexpr std::size_t kSmall = 512, kLarge = std::size_t(2) << 20;
+    const std::size_t unit = bytes < (std::size_t(1) << 20) ? kSmall : kLarge;
+    return (bytes + unit - 1) / unit * unit;
+  }
+
+  std::mutex mutex_;
+  std::map<int, std::multimap<std::size_t, void *>> free_;
+  std::unordered_map<void *, std::size_t> live_;
+};
+
+bool cachingEnabled() {
+  static const bool enabled = [] {
+    const char *v = std::getenv("HELION_CUDA_ALLOCATOR");
+    return !(v && std::string_view(v) == "direct");
+  }();
+  return enabled;
+}
+
+/// Never destroyed: tensors freed during static destruction still find it.
+BlockCache &blockCache() {
+  static BlockCache *cache = new BlockCache;
+  return *cache;
+}
+
+} // namespace
+
 void *cudaAllocate(std::size_t bytes, int device) {
   if (bytes == 0)
     return nullptr;
+  if (cachingEnabled())
+    return blockCache().allocate(bytes, device);
   useDevice(device);
   CUdeviceptr ptr = 0;
   checkCuda(driverApi().cuMemAlloc(&ptr, bytes), "allocating " + std::to_string(bytes) +
@@ -46,6 +145,8 @@ void *cudaAllocate(std::size_t bytes, int device) {
 void cudaFree(void *ptr, int device) {
   if (!ptr)
     return;
+  if (cachingEnabled() && blockCache().free(ptr, device))
+    return;
   // Called from destructors, possibly after the driver shut down at exit:
   // never throw; remember the failure for helion_rt_last_error.
   try {
@@ -56,6 +157,11 @@ void cudaFree(void *ptr, int device) {
   } catch (const std::exception &e) {
     lastError = e.what();
   }
+}
+
+void cudaEmptyCache(int device) {
+  if (cachingEnabled())
+    blockCache().release(device);
 }
 
 void cudaCopyToDevice(void *dst, int dstDevice, const void *src, std::size_t bytes) {

@@ -38,7 +38,12 @@ namespace helion::rt::detail {
   X(cuMemcpyDtoH, cuMemcpyDtoH_v2)                                                                 \
   X(cuMemcpyDtoD, cuMemcpyDtoD_v2)                                                                 \
   X(cuMemsetD8, cuMemsetD8_v2)                                                                     \
-  X(cuTensorMapEncodeTiled, cuTensorMapEncodeTiled)
+  X(cuTensorMapEncodeTiled, cuTensorMapEncodeTiled)                                              \
+  X(cuEventCreate, cuEventCreate)                                                                  \
+  X(cuEventRecord, cuEventRecord)                                                                  \
+  X(cuEventSynchronize, cuEventSynchronize)                                                        \
+  X(cuEventElapsedTime, cuEventElapsedTime_v2)                                                     \
+  X(cuEventDestroy, cuEventDestroy_v2)
 
 struct DriverApi {
 #define HELION_DECLARE_ENTRY_POINT(member, symbol) decltype(&::symbol) member = nullptr;

@@ -111,7 +111,9 @@ std::string Emitter::expr(const Expr& e) {
   case ExprKind::Param: return k_.params.at(e.param).name;
   case ExprKind::Var: {
     auto it = varAxes_.find(e.var);
-    return elementRef(varName(e.var), it == varAxes_.end() ? std::vector<int>{} : it->second);
+    std::string ref =
+        elementRef(varName(e.var), it == varAxes_.end() ? std::vector<int>{} : it->second);
+    return storageVars_.count(e.var) ? "hd::to_compute(" + ref + ")" : ref;
   }
   case ExprKind::TileAttr: {
     std::string t = "t" + std::to_string(e.tile);
@@ -154,6 +156,9 @@ std::string Emitter::expr(const Expr& e) {
       return std::string(e.binary == BinaryOp::Maximum ? "hd::maximum<" : "hd::minimum<") + ct +
              ">(" + a + ", " + b + ")";
     // Arithmetic happens in the result's compute type (f16 * double-scalar is a float op).
+    if (e.binary == BinaryOp::Div && e.operands[1]->type && e.type &&
+        axesOf(*e.operands[1]->type).size() < axesOf(*e.type).size())
+      return "div_bcast(" + ct + "(" + a + "), " + ct + "(" + b + "))";
     if (e.binary <= BinaryOp::Div)
       return "(" + ct + "(" + a + ") " + sym[static_cast<int>(e.binary)] + " " + ct + "(" + b + "))";
     return "(" + a + " " + sym[static_cast<int>(e.binary)] + " " + b + ")";

@@ -26,60 +26,113 @@ int64_t Emitter::tileBlockSize(int tile) const {
   return tunable < cfg_.blockSizes.size() ? cfg_.blockSizes[tunable] : 64;
 }
 
-// The innermost axis is the last subscript of the first load or store: that is
-// the tensor's contiguous dim in the common row-major case, so vectors are 16 bytes.
+// Layout: every tile and reduction axis gets a share of the CTA's threads. Axes
+// that index a tensor's last dim (the contiguous one in the row-major case) come
+// first, so neighbouring threads hold neighbouring elements and vectors are 16
+// bytes. Two axes need distinct threads only when some value spans both; axes
+// that never meet (the tiles of two sibling loops over the same dim) share the
+// innermost threads instead of dividing them.
 void Emitter::planLayout() {
-  std::vector<std::pair<bool, int>> order; // (isTile, id) in order of first appearance
-  auto note = [&](bool isTile, int id) {
-    if (isTile && k_.tiles.at(id).isGrid)
-      return;
-    if (std::find(order.begin(), order.end(), std::make_pair(isTile, id)) == order.end())
-      order.push_back({isTile, id});
+  using Key = std::pair<bool, int>; // (isTile, id)
+  std::vector<Key> order;           // in order of first appearance
+  std::vector<Key> innerCandidates; // last subscripts of loads/stores, in order
+  std::set<std::pair<Key, Key>> meet;
+  auto keyOf = [&](const Dim& d) -> std::optional<Key> {
+    if (d.kind == Dim::Kind::Tile && !k_.tiles.at(d.tile).isGrid)
+      return Key{true, d.tile};
+    if (d.kind == Dim::Kind::Full)
+      return Key{false, d.axis};
+    return std::nullopt;
   };
-  std::optional<std::pair<bool, int>> inner;
+  auto note = [&](Key key) {
+    if (std::find(order.begin(), order.end(), key) == order.end())
+      order.push_back(key);
+  };
+  auto noteType = [&](const BlockType& type) {
+    std::vector<Key> keys;
+    for (const Dim& d : type.dims)
+      if (auto key = keyOf(d)) {
+        note(*key);
+        keys.push_back(*key);
+      }
+    for (const Key& a : keys)
+      for (const Key& b : keys)
+        if (a != b)
+          meet.insert({a, b});
+  };
+  std::function<void(const Expr&)> seeExpr = [&](const Expr& e) {
+    if (e.type)
+      noteType(*e.type);
+    for (const ExprRef& op : e.operands)
+      seeExpr(*op);
+  };
+  auto noteInner = [&](const std::vector<Index>& ix, const BlockType& type) {
+    if (ix.empty())
+      return;
+    // The last tensor subscript: its dim is the last non-One dim of the value.
+    const Index& last = ix.back();
+    std::optional<Key> key;
+    if (last.kind == Index::Kind::Tile || last.kind == Index::Kind::Flat) {
+      if (!k_.tiles.at(last.tile).isGrid)
+        key = Key{true, last.tile};
+    } else if (last.kind == Index::Kind::All) {
+      for (auto it = type.dims.rbegin(); it != type.dims.rend(); ++it)
+        if (it->kind == Dim::Kind::Full) {
+          key = Key{false, it->axis};
+          break;
+        }
+    }
+    if (key && std::find(innerCandidates.begin(), innerCandidates.end(), *key) ==
+                   innerCandidates.end())
+      innerCandidates.push_back(*key);
+  };
   std::function<void(const std::vector<StmtRef>&)> walk = [&](const std::vector<StmtRef>& body) {
     for (const StmtRef& s : body) {
       if (s->kind == StmtKind::For) {
         for (int t : s->tiles)
-          note(true, t);
+          if (!k_.tiles.at(t).isGrid)
+            note({true, t});
         walk(s->body);
         continue;
       }
+      if (s->value)
+        seeExpr(*s->value);
       const BlockType* type = s->value && s->value->type ? &*s->value->type : nullptr;
-      if (type)
-        for (const Dim& d : type->dims) {
-          if (d.kind == Dim::Kind::Tile)
-            note(true, d.tile);
-          else if (d.kind == Dim::Kind::Full)
-            note(false, d.axis);
-        }
-      const std::vector<Index>* ix = nullptr;
-      if (s->kind == StmtKind::Store && !s->gatherAll)
-        ix = &s->indices;
-      else if (s->kind == StmtKind::Let && s->value->kind == ExprKind::Load && !s->value->gatherAll)
-        ix = &s->value->indices;
-      if (!inner && ix && !ix->empty() && type) {
-        // The last tensor subscript: its dim is the last non-One dim of the value.
-        const Index& last = ix->back();
-        if (last.kind == Index::Kind::Tile || last.kind == Index::Kind::Flat) {
-          if (!k_.tiles.at(last.tile).isGrid)
-            inner = {true, last.tile};
-        } else if (last.kind == Index::Kind::All) {
-          for (auto it = type->dims.rbegin(); it != type->dims.rend(); ++it)
-            if (it->kind == Dim::Kind::Full) {
-              inner = {false, it->axis};
-              break;
-            }
-        }
+      if (s->kind == StmtKind::Store && !s->gatherAll && type) {
+        BlockType target = *type;
+        target.dims = s->targetDims.empty() ? type->dims : s->targetDims;
+        noteType(target);
+        noteInner(s->indices, target);
+      } else if (s->kind == StmtKind::Let && s->value->kind == ExprKind::Load &&
+                 !s->value->gatherAll && type) {
+        noteInner(s->value->indices, *type);
       }
     }
   };
   walk(k_.body);
-  if (inner) {
-    order.erase(std::find(order.begin(), order.end(), *inner));
-    order.insert(order.begin(), *inner);
-  }
-  for (auto [isTile, id] : order) {
+
+  // Inner axes first: the largest candidates win (a reduction axis over a tile of
+  // one row); a candidate that meets a chosen one is not inner.
+  auto extentGuess = [&](const Key& k) -> int64_t {
+    if (k.first)
+      return tileBlockSize(k.second);
+    const auto& rl = cfg_.reductionLoops;
+    if (k.second < static_cast<int>(rl.size()) && rl[k.second])
+      return *rl[k.second];
+    return int64_t(1) << 40; // a whole reduction dim
+  };
+  std::stable_sort(innerCandidates.begin(), innerCandidates.end(),
+                   [&](const Key& a, const Key& b) { return extentGuess(a) > extentGuess(b); });
+  std::vector<Key> inner;
+  for (const Key& c : innerCandidates)
+    if (std::none_of(inner.begin(), inner.end(), [&](const Key& i) { return meet.count({i, c}); }))
+      inner.push_back(c);
+  std::vector<Key> sorted = inner;
+  for (const Key& k : order)
+    if (std::find(sorted.begin(), sorted.end(), k) == sorted.end())
+      sorted.push_back(k);
+
+  for (auto [isTile, id] : sorted) {
     LayoutAxis a;
     a.isTile = isTile;
     a.id = id;
@@ -96,7 +149,11 @@ void Emitter::planLayout() {
         out_.templateArgs.push_back({TemplateArg::Kind::ReductionDim, id});
       }
     }
-    a.inner = inner && *inner == std::make_pair(isTile, id);
+    a.inner = std::find(inner.begin(), inner.end(), Key{isTile, id}) != inner.end();
+    // Threads go past every earlier axis this one meets.
+    for (size_t j = 0; j < axes_.size(); ++j)
+      if (meet.count({Key{axes_[j].isTile, axes_[j].id}, Key{isTile, id}}))
+        a.after.push_back(static_cast<int>(j));
     (isTile ? tileAxis_ : fullAxis_)[id] = static_cast<int>(axes_.size());
     if (!isTile)
       for (auto pd : k_.axes.at(id).tensorDims)
@@ -202,6 +259,8 @@ void Emitter::emitSignature() {
   }
   line("template <" + tparams + ">");
   std::string bounds = "__launch_bounds__(" + std::to_string(out_.numThreads) + ")";
+  if (cfg_.maxnreg) // the two qualifiers exclude each other
+    bounds = "__maxnreg__(" + std::to_string(*cfg_.maxnreg) + ")";
   line("__global__ " + bounds + " void " + out_.kernelName + "(");
   ++indent_;
   for (size_t i = 0; i < out_.args.size(); ++i) {
@@ -230,9 +289,14 @@ void Emitter::emitSignature() {
 
 void Emitter::emitLayoutConstants() {
   line("constexpr int NT = " + std::to_string(out_.numThreads) + ";");
-  std::string stride = "1";
   for (const LayoutAxis& a : axes_) {
     const std::string& x = a.key;
+    std::string stride = "1";
+    for (int j : a.after) {
+      const std::string& y = axes_[j].key;
+      stride = stride == "1" ? "ST_" + y + " * T_" + y
+                             : "hmax(" + stride + ", ST_" + y + " * T_" + y + ")";
+    }
     line("// axis " + x + ": " +
          (a.isTile ? "tile " + k_.tiles[a.id].name : "reduction axis a" + std::to_string(a.id)) +
          (a.looped ? " (looped)" : ""));
@@ -247,7 +311,6 @@ void Emitter::emitLayoutConstants() {
       line("const int64 ext_" + x + " = " + axisExtent(static_cast<int>(&a - axes_.data())) + ";");
     if (!a.isTile && !a.looped)
       line("const int64 off_" + x + " = 0;");
-    stride = "ST_" + x + " * T_" + x;
   }
   line("__shared__ double smem_raw[NT];");
 }
@@ -352,6 +415,14 @@ std::optional<EmittedKernel> Emitter::run() {
   out_.maxVectorBytes = cfg_.vectorBytes > 0 ? cfg_.vectorBytes : 16;
   planLayout();
   planParams();
+  std::function<void(const std::vector<StmtRef>&)> findAssigned = [&](const std::vector<StmtRef>& b) {
+    for (const StmtRef& s : b) {
+      if (s->kind == StmtKind::Assign)
+        assignedVars_.insert(s->var);
+      findAssigned(s->body);
+    }
+  };
+  findAssigned(k_.body);
 
   os_ << "// Generated by helionc " << opts_.version << " from " << opts_.sourceFile
       << ", kernel '" << k_.name << "'. Do not edit.\n";

@@ -151,8 +151,57 @@ void Emitter::emitDeferredFor(const Expr& e, std::set<int>& emitted) {
 }
 
 void Emitter::stmts(const std::vector<StmtRef>& body) {
-  for (const StmtRef& s : body)
-    stmt(*s);
+  const std::vector<StmtRef>* outer = body_;
+  size_t outerIndex = bodyIndex_;
+  body_ = &body;
+  for (bodyIndex_ = 0; bodyIndex_ < body.size(); ++bodyIndex_) {
+    const Stmt& s = *body[bodyIndex_];
+    if (s.kind == StmtKind::Let && fusedLets_.count(&s))
+      continue; // computed by an earlier fused reduction
+    stmt(s);
+  }
+  body_ = outer;
+  bodyIndex_ = outerIndex;
+}
+
+// Online softmax normalizer: for `let m = amax(X, d)` over a looped axis, a later
+// `let s = sum(exp(X - m), d)` in the same block (through deferred lets and
+// newaxis views) is computed in the same pass over the chunks, with a running
+// maximum that rescales the running sum, so X is read once instead of twice.
+const Stmt* Emitter::onlineSumPartner(const Stmt& maxLet, const Expr& red) const {
+  if (!body_ || red.reduce != ReduceOp::Max || red.operands.at(0)->kind != ExprKind::Var)
+    return nullptr;
+  const int x = red.operands[0]->var;
+  auto resolve = [&](const Expr* e) {
+    while (e->kind == ExprKind::Var) {
+      auto it = deferred_.find(e->var);
+      if (it == deferred_.end())
+        break;
+      e = it->second->value.get();
+    }
+    return e;
+  };
+  auto isVar = [](const Expr& e, int v) {
+    const Expr* p = &e;
+    if (p->kind == ExprKind::View)
+      p = p->operands.at(0).get();
+    return p->kind == ExprKind::Var && p->var == v;
+  };
+  for (size_t i = bodyIndex_ + 1; i < body_->size(); ++i) {
+    const Stmt& s = *(*body_)[i];
+    if (s.kind != StmtKind::Let || !s.value || s.value->kind != ExprKind::Reduce ||
+        s.value->reduce != ReduceOp::Sum || s.value->dim != red.dim)
+      continue;
+    const Expr* e = resolve(s.value->operands.at(0).get());
+    if (e->kind != ExprKind::Unary || e->unary != UnaryOp::Exp)
+      continue;
+    const Expr* sub = e->operands.at(0).get();
+    if (sub->kind == ExprKind::Binary && sub->binary == BinaryOp::Sub &&
+        isVar(*sub->operands.at(0), x) && isVar(*sub->operands.at(1), maxLet.var) &&
+        s.value->type && red.type && s.value->type->elem == red.type->elem)
+      return &s;
+  }
+  return nullptr;
 }
 
 void Emitter::stmt(const Stmt& s) {
@@ -206,13 +255,33 @@ void Emitter::emitLet(const Stmt& s, bool declare) {
   closeElementLoops(target);
 }
 
+// A variable that holds a load and is never reassigned keeps the tensor's own
+// element type (half the registers for f16/bf16); uses convert it (Var in expr).
 void Emitter::emitLoad(const Stmt& s, const Expr& load, bool declare) {
-  if (declare)
-    declareVar(s.var, *load.type);
-  const std::vector<int>& axes = varAxes_[s.var];
   const std::string& name = k_.params[load.param].name;
+  bool storage = false;
+  if (declare) {
+    storage = !assignedVars_.count(s.var) && !load.gatherAll;
+    if (storage) {
+      std::vector<int> ax = axesOf(*load.type);
+      varAxes_[s.var] = ax;
+      storageVars_.insert(s.var);
+      std::string decl = "T_" + name + " " + varName(s.var);
+      for (int a : ax)
+        decl += "[E_" + axes_[a].key + "]";
+      line(decl + ";");
+    } else {
+      declareVar(s.var, *load.type);
+    }
+  } else {
+    storage = storageVars_.count(s.var) > 0;
+  }
+  const std::vector<int>& axes = varAxes_[s.var];
   std::string ct = computeType(load.type->elem);
   std::string dst = elementRef(varName(s.var), axes);
+  // Converts a loaded element to what the variable holds.
+  auto conv = [&](const std::string& v) { return storage ? v : "hd::to_compute(" + v + ")"; };
+  std::string zero = storage ? "hd::from_compute<T_" + name + ">(" + ct + "(0))" : ct + "(0)";
   std::string evict = "";
   // Vectorize along the inner axis when the load's last subscript is that axis.
   int vec = -1;
@@ -229,8 +298,9 @@ void Emitter::emitLoad(const Stmt& s, const Expr& load, bool declare) {
   };
   openElementLoops(axes, vec);
   if (vec < 0) {
-    line(dst + " = " + mask(-1) + " ? hd::to_compute(" + name + "[" +
-         tensorOffset(load.param, load.indices, load.gatherAll) + "]) : " + ct + "(0);");
+    line(dst + " = " + mask(-1) + " ? " +
+         conv(name + "[" + tensorOffset(load.param, load.indices, load.gatherAll) + "]") + " : " +
+         zero + ";");
   } else {
     const std::string& x = axes_[vec].key;
     line("const int c0_" + x + " = coord(g_" + x + " * V_" + x + ", th_" + x + ", T_" + x + ", V_" +
@@ -250,15 +320,15 @@ void Emitter::emitLoad(const Stmt& s, const Expr& load, bool declare) {
     line("#pragma unroll");
     line("  for (int v = 0; v < V_" + x + "; ++v) {");
     line("    const int i_" + x + " = g_" + x + " * V_" + x + " + v;");
-    line("    " + dst + " = hd::to_compute(h.v[v]);");
+    line("    " + dst + " = " + conv("h.v[v]") + ";");
     line("  }");
     line("} else {");
     line("#pragma unroll");
     line("  for (int v = 0; v < V_" + x + "; ++v) {");
     line("    const int i_" + x + " = g_" + x + " * V_" + x + " + v;");
     line("    const int c_" + x + " = c0_" + x + " + v;");
-    line("    " + dst + " = " + mask(-1) + " ? hd::to_compute(" + name + "[o_" + x +
-         " + v]) : " + ct + "(0);");
+    line("    " + dst + " = " + mask(-1) + " ? " + conv(name + "[o_" + x + " + v]") + " : " +
+         zero + ";");
     line("  }");
     line("}");
   }
@@ -300,6 +370,65 @@ void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
 
   const bool chunked = axes_[axis].looped && !activeChunks_.count(axis);
   std::string acc = "acc_" + varName(s.var);
+  const Stmt* partner = chunked ? onlineSumPartner(s, red) : nullptr;
+  if (partner) {
+    const Expr& x = *red.operands[0];
+    const std::string& k = axes_[axis].key;
+    declareVar(partner->var, *partner->value->type);
+    fusedLets_.insert(partner);
+    std::string dstS = elementRef(varName(partner->var), outAxes);
+    std::string accS = "acc_" + varName(partner->var);
+    std::string decl = ct + " " + acc, declS = ct + " " + accS;
+    for (int a : outAxes) {
+      decl += "[E_" + axes_[a].key + "]";
+      declS += "[E_" + axes_[a].key + "]";
+    }
+    line(decl + ";");
+    line(declS + ";");
+    openElementLoops(outAxes);
+    line(elementRef(acc, outAxes) + " = " + ident + ";");
+    line(elementRef(accS, outAxes) + " = " + ct + "(0);");
+    closeElementLoops(outAxes);
+    line("for (int64 off_" + k + " = 0; off_" + k + " < ext_" + k + "; off_" + k + " += S_" + k +
+         ") {");
+    ++indent_;
+    activeChunks_.insert(axis);
+    std::set<int> emitted;
+    emitDeferredFor(x, emitted);
+    openElementLoops(outAxes);
+    line(ct + " cm = " + ident + ";");
+    line("#pragma unroll");
+    line("for (int i_" + k + " = 0; i_" + k + " < E_" + k + "; ++i_" + k + ") {");
+    line("  const int c_" + k + " = coord(i_" + k + ", th_" + k + ", T_" + k + ", V_" + k + ");");
+    line("  if " + inBounds(axis) + " cm = OpMax()(cm, " + ct + "(" + expr(x) + "));");
+    line("}");
+    line("const " + ct + " m_old = " + elementRef(acc, outAxes) + ";");
+    line("const " + ct + " m_new = OpMax()(m_old, cm);");
+    line(ct + " cs = " + ct + "(0);");
+    line("#pragma unroll");
+    line("for (int i_" + k + " = 0; i_" + k + " < E_" + k + "; ++i_" + k + ") {");
+    line("  const int c_" + k + " = coord(i_" + k + ", th_" + k + ", T_" + k + ", V_" + k + ");");
+    line("  if " + inBounds(axis) + " cs += hd::exp(" + ct + "(" + expr(x) + ") - m_new);");
+    line("}");
+    line("// (a max still at -inf has nothing to rescale: avoids -inf - -inf)");
+    line(elementRef(accS, outAxes) + " = (m_old == m_new ? " + elementRef(accS, outAxes) + " : " +
+         elementRef(accS, outAxes) + " * hd::exp(m_old - m_new)) + cs;");
+    line(elementRef(acc, outAxes) + " = m_new;");
+    closeElementLoops(outAxes);
+    activeChunks_.erase(axis);
+    --indent_;
+    line("}");
+    openElementLoops(outAxes);
+    line("const " + ct + " m_all = axis_reduce<T_" + k + ", ST_" + k + ">(" +
+         elementRef(acc, outAxes) + ", OpMax(), (" + ct + "*)smem_raw);");
+    line("const " + ct + " m_th = " + elementRef(acc, outAxes) + ";");
+    line("const " + ct + " s_th = m_th == m_all ? " + elementRef(accS, outAxes) + " : " +
+         elementRef(accS, outAxes) + " * hd::exp(m_th - m_all);");
+    line(dst + " = m_all;");
+    line(dstS + " = axis_reduce<T_" + k + ", ST_" + k + ">(s_th, OpSum(), (" + ct + "*)smem_raw);");
+    closeElementLoops(outAxes);
+    return;
+  }
   if (chunked) {
     std::string decl = ct + " " + acc;
     for (int a : outAxes)

@@ -22,6 +22,7 @@ struct LayoutAxis {
   std::string size;      ///< constexpr C++ text of S
   bool inner = false;    ///< vectorized innermost axis
   bool looped = false;   ///< a reduction axis processed in chunks
+  std::vector<int> after; ///< earlier axes that share a value with this one: threads go past them
 };
 
 class Emitter {
@@ -67,6 +68,7 @@ private:
   /// The layout axis of a subscript's last tensor dim (vectorizable when innermost), or -1.
   int lastSubscriptAxis(int param, const std::vector<ir::Index>& ix) const;
   int loopedAxisOf(const std::vector<int>& axes) const; ///< a looped, inactive axis or -1
+  const ir::Stmt* onlineSumPartner(const ir::Stmt& maxLet, const ir::Expr& red) const;
   void emitDeferredFor(const ir::Expr& e, std::set<int>& emitted);
   void collectVars(const ir::Expr& e, std::vector<int>& out) const;
   void declareVar(int var, const ir::BlockType& type);
@@ -89,6 +91,11 @@ private:
   std::map<int, int> tileAxis_, fullAxis_; ///< tile id / axis id -> index in axes_
   std::map<std::pair<int, int>, int> allAxisOf_; ///< (param, tensor dim) -> index in axes_
   std::set<int> storedParams_;
+  std::set<int> assignedVars_;              ///< targets of Assign statements
+  std::set<int> storageVars_;
+  const std::vector<ir::StmtRef>* body_ = nullptr; ///< the statement list being emitted
+  size_t bodyIndex_ = 0;                    ///< ... and the statement's index in it
+  std::set<const ir::Stmt*> fusedLets_;     ///< lets an earlier statement computed               ///< loads held in the tensor's element type
   std::map<int, std::vector<int>> varAxes_;
   std::map<int, const ir::Stmt*> deferred_; ///< lets over a looped axis, by var
   std::set<int> activeChunks_;              ///< looped axes whose chunk loop is open

@@ -94,7 +94,8 @@ std::string launcher(const HostKernel& hk, const std::string& fileName) {
       std::string extent = a.param >= 0 ? k.params[a.param].name + ".size(" +
                                               std::to_string(a.dim) + ")"
                                         : hostExpr(*a.extent, hk);
-      os << "  name += std::to_string(helion::rt::nextPowerOfTwo(" << extent << "));\n";
+      os << "  name += std::to_string(helion::rt::reductionExtent(" << extent << ", "
+         << ek.numThreads << "));\n";
       break;
     }
     case TemplateArg::Kind::VectorWidth:

@@ -18,10 +18,15 @@ namespace hd = helion::dev;
 typedef hd::int64 int64;
 template <int A, int B> struct hmin_ { static constexpr int value = A < B ? A : B; };
 __device__ __forceinline__ constexpr int hmin(int a, int b) { return a < b ? a : b; }
+__device__ __forceinline__ constexpr int hmax(int a, int b) { return a > b ? a : b; }
 __device__ __forceinline__ constexpr int coord(int i, int th, int T, int V) {
   return ((i / V) * T + th) * V + i % V;
 }
 template <class T, int N> struct alignas(sizeof(T) * N) hvec { T v[N]; };
+/// a / b where b is the same for many a (a broadcast divisor): one correctly
+/// rounded reciprocal, then products (within 1.5 ulp of the quotient).
+template <class C> __device__ __forceinline__ C div_bcast(C a, C b) { return a / b; }
+__device__ __forceinline__ float div_bcast(float a, float b) { return a * __frcp_rn(b); }
 struct OpSum { template <class C> __device__ __forceinline__ C operator()(C a, C b) const { return a + b; }
   template <class C> __device__ __forceinline__ static C identity() { return C(0); } };
 struct OpMax { template <class C> __device__ __forceinline__ C operator()(C a, C b) const { return hd::maximum(a, b); }

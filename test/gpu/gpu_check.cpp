@@ -11,17 +11,20 @@
 #include <helion/hl.h>
 #include <helion/runtime/CudaBackend.h>
 #include <helion/runtime/Generated.h>
+#include <helion/runtime/Timing.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 using helion::DType;
@@ -30,6 +33,24 @@ using helion::Tensor;
 namespace {
 
 std::mt19937_64 rng{std::random_device{}()};
+
+/// Runs fn(i) for i in [0, n) on all cores (the references at the anchor shapes
+/// are hundreds of millions of elements).
+template <class F> void parallelFor(int64_t n, F fn) {
+  const int64_t workers = std::max<int64_t>(1, std::min<int64_t>(std::thread::hardware_concurrency(), n));
+  std::vector<std::thread> threads;
+  for (int64_t w = 0; w < workers; ++w)
+    threads.emplace_back([&, w] {
+      for (int64_t i = n * w / workers, e = n * (w + 1) / workers; i < e; ++i) fn(i);
+    });
+  for (auto& t : threads) t.join();
+}
+
+uint64_t mix(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
 
 double get(const Tensor& t, int64_t i) {
   switch (t.dtype()) {
@@ -51,19 +72,29 @@ void set(Tensor& t, int64_t i, double v) {
   default: break;
   }
 }
+/// Normal(0, scale) values from a counter-based hash of a fresh seed (Box-Muller).
 Tensor randn(std::vector<int64_t> sizes, DType dt, double scale = 1.0) {
   Tensor t = helion::empty(sizes, dt);
-  std::normal_distribution<double> n(0, scale);
-  for (int64_t i = 0; i < t.numel(); ++i)
-    set(t, i, n(rng));
+  const uint64_t seed = rng();
+  const int64_t n = t.numel();
+  parallelFor((n + 4095) / 4096, [&](int64_t c) {
+    for (int64_t i = c * 4096; i < std::min(n, (c + 1) * 4096); ++i) {
+      uint64_t h = mix(seed + 0x9e3779b97f4a7c15ull * uint64_t(i + 1));
+      double u1 = (double((h >> 11) & ((1ull << 26) - 1)) + 0.5) / double(1ull << 26);
+      double u2 = double(h >> 38) / double(1ull << 26);
+      set(t, i, scale * std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2));
+    }
+  });
   return t;
 }
 Tensor gpu(const Tensor& t) { return t.to(helion::Device::cuda()); }
 std::vector<double> host(const Tensor& t) {
   Tensor c = t.cpu();
   std::vector<double> v(c.numel());
-  for (int64_t i = 0; i < c.numel(); ++i)
-    v[i] = get(c, i);
+  const int64_t n = c.numel();
+  parallelFor((n + 4095) / 4096, [&](int64_t k) {
+    for (int64_t i = k * 4096; i < std::min(n, (k + 1) * 4096); ++i) v[i] = get(c, i);
+  });
   return v;
 }
 const char* dn(DType dt) {
@@ -86,40 +117,41 @@ double maxError(const std::vector<double>& got, const std::vector<double>& want)
       return INFINITY;
     e = std::max(e, d);
   }
-  return e;
+  return e;  // a linear pass: cheap next to the copies
 }
 
 // --- float64 references ----------------------------------------------------
 std::vector<double> vals(const Tensor& t) { return host(t); }
 std::vector<double> refAdd(const Tensor& x, const Tensor& y) {
   auto a = vals(x), b = vals(y);
-  for (size_t i = 0; i < a.size(); ++i) a[i] += b[i];
+  parallelFor(int64_t(a.size()), [&](int64_t i) { a[i] += b[i]; });
   return a;
 }
 std::vector<double> refSoftmax(const Tensor& x) {
   auto a = vals(x);
   int64_t m = x.size(0), n = x.size(1);
-  for (int64_t i = 0; i < m; ++i) {
+  parallelFor(m, [&](int64_t i) {
     double mx = -INFINITY, s = 0;
     for (int64_t j = 0; j < n; ++j) mx = std::max(mx, a[i * n + j]);
     for (int64_t j = 0; j < n; ++j) s += std::exp(a[i * n + j] - mx);
     for (int64_t j = 0; j < n; ++j) a[i * n + j] = std::exp(a[i * n + j] - mx) / s;
-  }
+  });
   return a;
 }
 std::vector<double> refSum(const Tensor& x) {
   auto a = vals(x);
   int64_t m = x.size(0), n = x.size(1);
   std::vector<double> r(m, 0);
-  for (int64_t i = 0; i < m; ++i)
+  parallelFor(m, [&](int64_t i) {
     for (int64_t j = 0; j < n; ++j) r[i] += a[i * n + j];
+  });
   return r;
 }
 std::vector<double> refNorm(const Tensor& x, const Tensor& w, const Tensor* b, double eps) {
   auto a = vals(x), wv = vals(w);
   std::vector<double> bv = b ? vals(*b) : std::vector<double>();
   int64_t m = x.size(0), n = x.size(1);
-  for (int64_t i = 0; i < m; ++i) {
+  parallelFor(m, [&](int64_t i) {
     double mean = 0, var = 0;
     if (b) {
       for (int64_t j = 0; j < n; ++j) mean += a[i * n + j];
@@ -129,19 +161,19 @@ std::vector<double> refNorm(const Tensor& x, const Tensor& w, const Tensor* b, d
     var /= n;
     for (int64_t j = 0; j < n; ++j)
       a[i * n + j] = (a[i * n + j] - mean) / std::sqrt(var + eps) * wv[j] + (b ? bv[j] : 0.0);
-  }
+  });
   return a;
 }
 std::vector<double> refCrossEntropy(const Tensor& logits, const Tensor& labels) {
   auto a = vals(logits), l = vals(labels);
   int64_t m = logits.size(0), n = logits.size(1);
   std::vector<double> r(m);
-  for (int64_t i = 0; i < m; ++i) {
+  parallelFor(m, [&](int64_t i) {
     double mx = -INFINITY, s = 0;
     for (int64_t j = 0; j < n; ++j) mx = std::max(mx, a[i * n + j]);
     for (int64_t j = 0; j < n; ++j) s += std::exp(a[i * n + j] - mx);
     r[i] = mx + std::log(s) - a[i * n + int64_t(l[i])];
-  }
+  });
   return r;
 }
 
@@ -164,15 +196,16 @@ void report(const std::string& kernel, const std::string& variant, const std::st
                  ok ? "true" : "false");
 }
 
+const helion::DeviceBackend* realBackend = nullptr;
+const helion::DeviceBackend* poisonBackend = nullptr;
+
+/// GB/s from the median of CUDA-event-timed runs. Outputs are not poisoned
+/// while timing (the fill would be timed too).
 double timeIt(const std::function<void()>& f, double bytes) {
-  for (int i = 0; i < 3; ++i) f();
-  helion::rt::synchronize();
-  int iters = 20;
-  auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < iters; ++i) f();
-  helion::rt::synchronize();
-  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / iters;
-  return bytes / s / 1e9;
+  helion::set_device_backend(helion::DeviceType::CUDA, realBackend);
+  auto r = helion::rt::benchmark(f, {.warmupRuns = 3, .minRuns = 20, .targetMs = 200});
+  helion::set_device_backend(helion::DeviceType::CUDA, poisonBackend);
+  return bytes / (r.medianMs * 1e-3) / 1e9;
 }
 
 void bench(const std::string& kernel, const std::string& variant, const std::string& shape,
@@ -208,6 +241,16 @@ template <F2 F> void runAdd(const Variant& v, bool doBench) {
     Tensor x = randn(shape, dt), y = randn(shape, dt);
     Tensor xg = gpu(x), yg = gpu(y);
     report(v.kernel, v.name, shapeStr(shape), dt, maxError(host(F(xg, yg)), refAdd(x, y)));
+    if (doBench && shape[0] == 1000) {
+      // The launch path on the host (allocation of the output included).
+      helion::set_device_backend(helion::DeviceType::CUDA, realBackend);
+      double us = helion::rt::hostSecondsPerCall([&] { F(xg, yg); }) * 1e6;
+      helion::set_device_backend(helion::DeviceType::CUDA, poisonBackend);
+      std::printf("HOST %-16s %-10s %.2f us per call\n", v.kernel, v.name, us);
+      if (jsonl)
+        std::fprintf(jsonl, "{\"kind\":\"host\",\"kernel\":\"%s\",\"variant\":\"%s\",\"us\":%.3f}\n",
+                     v.kernel, v.name, us);
+    }
     if (doBench && shape[0] == 8192) {
       double bytes = 3.0 * x.numel() * x.element_size();
       double gbps = timeIt([&] { F(xg, yg); }, bytes);
@@ -294,8 +337,13 @@ template <F2 F> void runCrossEntropy(const Variant& v, bool doBench) {
   }
   if (doBench) {
     std::vector<int64_t> shape{4096, 131072};
-    Tensor xg = helion::empty(shape, DType::f32, helion::Device::cuda());
-    Tensor lg = helion::zeros({shape[0]}, DType::i64).to(helion::Device::cuda());
+    Tensor x = randn(shape, DType::f32, 3.0);
+    Tensor l = helion::empty({shape[0]}, DType::i64);
+    std::uniform_int_distribution<int64_t> pick(0, shape[1] - 1);
+    for (int64_t i = 0; i < shape[0]; ++i) set(l, i, double(pick(rng)));
+    Tensor xg = gpu(x), lg = gpu(l);
+    report(v.kernel, v.name, shapeStr(shape), DType::f32,
+           maxError(host(F(xg, lg)), refCrossEntropy(x, l)));
     double bytes = 4.0 * shape[0] * shape[1] + 12.0 * shape[0];
     double gbps = timeIt([&] { F(xg, lg); }, bytes);
     bench(v.kernel, v.name, shapeStr(shape), DType::f32, gbps, bytes / gbps / 1e3);
@@ -323,8 +371,13 @@ int main(int argc, char** argv) {
     return p;
   };
   helion::set_device_backend(helion::DeviceType::CUDA, &poisoned);
+  realBackend = real;
+  poisonBackend = &poisoned;
+  const char* only = std::getenv("GPU_CHECK_ONLY");  // comma-separated kernel names
 
   for (const Variant& v : variants()) {
+    if (only && !std::strstr(only, v.kernel)) continue;
+    auto t0 = std::chrono::steady_clock::now();
     try {
       v.run(v, doBench);
     } catch (const std::exception& e) {
@@ -332,6 +385,9 @@ int main(int argc, char** argv) {
       ++failures;
       std::printf("FAIL %-16s %-10s exception: %s\n", v.kernel, v.name, e.what());
     }
+    std::printf("     %-16s %-10s took %.1f s\n", v.kernel, v.name,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    std::fflush(stdout);
   }
   std::printf("%d passed, %d failed\n", checks - failures, failures);
   if (jsonl)

@@ -23,7 +23,11 @@ void installCudaBackend();
 
 /// The backend's operations, callable directly (device = CUDA device index).
 void *cudaAllocate(std::size_t bytes, int device);
+/// Freed blocks are cached per device and reused by later allocations of about
+/// the same size (set HELION_CUDA_ALLOCATOR=direct for plain cuMemAlloc/Free).
 void cudaFree(void *ptr, int device);
+/// Returns the cached free blocks of `device` to the driver.
+void cudaEmptyCache(int device);
 /// Synchronous copies host -> device, device -> host, device -> device.
 void cudaCopyToDevice(void *dst, int dstDevice, const void *src, std::size_t bytes);
 void cudaCopyToHost(void *dst, const void *src, int srcDevice, std::size_t bytes);
