@@ -4,6 +4,9 @@
 #include "helion/Transforms/Passes.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <iostream>
 
 #ifndef HELIONC_INCLUDE_DIR
@@ -12,8 +15,21 @@
 
 namespace helion::tool {
 
+std::optional<std::string> readFile(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    return std::nullopt;
+  std::ifstream f(path, std::ios::binary);
+  if (!f)
+    return std::nullopt;
+  std::ostringstream text;
+  text << f.rdbuf();
+  return text.str();
+}
+
 void addInputOptions(CLI::App& app, InputOptions& in) {
-  app.add_option("file", in.file, "the kernel source file")->required()->check(CLI::ExistingFile);
+  // A missing file is an error in the input (exit 1), not a usage error: see analyze().
+  app.add_option("file", in.file, "the kernel source file")->required();
   app.add_option("--kernel", in.kernel, "only this HELION_KERNEL function");
   app.add_option("clang-args", in.clangArgs, "arguments for Clang after `--` (-D, -I, ...)");
   app.positionals_at_end(false);
@@ -22,6 +38,10 @@ void addInputOptions(CLI::App& app, InputOptions& in) {
 std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
                                                    const std::vector<std::string>& printAfter,
                                                    std::string* fileText, DiagnosticEngine& diags) {
+  if (!readFile(in.file)) {
+    diags.error("no such file or directory: '" + in.file + "'");
+    return std::nullopt;
+  }
   frontend::ParseOptions po;
   po.clangArgs = in.clangArgs;
   po.includeDir = HELIONC_INCLUDE_DIR;

@@ -35,6 +35,12 @@ std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
 
 void addInputOptions(CLI::App& app, InputOptions& in);
 
+/// The contents of a regular file, or nullopt when it is missing or unreadable.
+std::optional<std::string> readFile(const std::string& path);
+
+/// The version string `--version` prints, for the tool and each subcommand.
+inline constexpr const char* kVersion = "helionc 0.1.0";
+
 void registerCompile(CLI::App& app);
 void registerSpec(CLI::App& app);
 

@@ -6,13 +6,44 @@
 
 #include <iostream>
 
+namespace {
+
+/// Usage errors in the tool's voice, with where to find help:
+///   helionc: error: --emit: asm not in {ir,cuda,host,cubin}
+///   Run 'helionc compile --help' for more information.
+std::string usageError(const CLI::App* app, const CLI::Error& e) {
+  std::string command = "helionc";
+  for (const CLI::App* sub : app->get_subcommands())
+    command += " " + sub->get_name();
+  return "helionc: error: " + std::string(e.what()) + "\nRun '" + command +
+         " --help' for more information.\n";
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"helionc: compiles C++ kernels written with <helion/hl.h> to CUDA, "
-               "and rewrites their host code to launch them"};
-  app.set_version_flag("--version", std::string("helionc 0.1.0"));
+               "and rewrites their host code to launch them",
+               "helionc"};
+  app.set_version_flag("--version", std::string(helion::tool::kVersion));
   app.require_subcommand(1);
+  app.failure_message(usageError);
   helion::tool::registerCompile(app);
   helion::tool::registerSpec(app);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+    sub->set_version_flag("--version", std::string(helion::tool::kVersion));
+  // CLI11 reads an unknown command as a stray positional ("A subcommand is required").
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+      known = known || sub->get_name() == argv[1];
+    if (!known) {
+      std::cerr << "helionc: error: unknown command '" << argv[1]
+                << "' (expected 'compile' or 'spec')\nRun 'helionc --help' for more "
+                   "information.\n";
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
