@@ -98,6 +98,15 @@ CompiledProgram runNvrtc(const CompileRequest &request, const std::vector<std::s
                            request.arch + " a real architecture, not compute_XX?)",
                        name, out.log);
 
+  if (request.wantPtx) {
+    std::size_t ptxSize = 0;
+    checkNvrtc(nvrtcGetPTXSize(program.handle, &ptxSize), "getting the PTX of", name);
+    out.ptx.resize(ptxSize);
+    checkNvrtc(nvrtcGetPTX(program.handle, out.ptx.data()), "getting the PTX of", name);
+    if (!out.ptx.empty() && out.ptx.back() == '\0')
+      out.ptx.pop_back();
+  }
+
   for (const std::string &expression : request.nameExpressions) {
     const char *lowered = nullptr;
     checkNvrtc(nvrtcGetLoweredName(program.handle, expression.c_str(), &lowered),
@@ -132,7 +141,7 @@ CompiledProgram compile(const CompileRequest &request) {
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  const bool useCache = cacheEnabled();
+  const bool useCache = cacheEnabled() && !request.wantPtx;
   std::string key;
   if (useCache) {
     key = cacheKey(request, options);

@@ -26,16 +26,42 @@ struct CompileOptions {
   int64_t sizeHint = 4096;
 };
 
+/// The file and line:column of byte `byte` (1-based, as nlohmann counts it) of `text`.
+ir::SourceLoc jsonErrorLoc(const std::string& file, const std::string& text, size_t byte) {
+  ir::SourceLoc loc{file, 1, 1};
+  for (size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++loc.line;
+      loc.col = 1;
+    } else {
+      ++loc.col;
+    }
+  }
+  return loc;
+}
+
+/// nlohmann's message without its "[json.exception...] parse error at line L, column C: "
+/// prefix (the location is reported Clang-style instead).
+std::string jsonErrorText(const nlohmann::json::parse_error& e) {
+  std::string what = e.what();
+  size_t colon = what.find(": ");
+  return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
 std::optional<config::Config> loadConfig(const CompileOptions& o, const config::ConfigSpec& spec,
                                          DiagnosticEngine& diags) {
   if (o.config.empty())
     return spec.defaultConfig();
-  std::ifstream f(o.config);
+  std::optional<std::string> text = readFile(o.config);
+  if (!text) {
+    diags.error("no such file or directory: '" + o.config + "'");
+    return std::nullopt;
+  }
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(f);
+    j = nlohmann::json::parse(*text);
   } catch (const nlohmann::json::parse_error& e) {
-    diags.error(ir::SourceLoc{o.config, 0, 0}, std::string("invalid JSON: ") + e.what());
+    diags.error(jsonErrorLoc(o.config, *text, e.byte), "invalid JSON: " + jsonErrorText(e));
     return std::nullopt;
   }
   auto file = config::parseConfigFile(j, spec, o.config);
@@ -114,7 +140,12 @@ std::string instantiation(const ir::Kernel& k, const codegen::EmittedKernel& ek,
 }
 
 bool writeFile(const std::filesystem::path& path, const std::string& text, DiagnosticEngine& diags) {
-  std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path());
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path(), ec);
+  if (ec) {
+    diags.error("cannot create directory '" + path.parent_path().string() + "': " + ec.message());
+    return false;
+  }
   std::filesystem::path tmp = path;
   tmp += ".tmp";
   {
@@ -125,7 +156,11 @@ bool writeFile(const std::filesystem::path& path, const std::string& text, Diagn
       return false;
     }
   }
-  std::filesystem::rename(tmp, path);
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    diags.error("cannot write '" + path.string() + "': " + ec.message());
+    return false;
+  }
   return true;
 }
 
@@ -179,15 +214,22 @@ int runCompile(const CompileOptions& o) {
                                       hosts);
     return 0;
   }
-  if (o.emit == "cubin") {
+  if (o.emit == "cubin" || o.emit == "ptx") {
     for (size_t i = 0; i < emitted.size(); ++i) {
       rt::CompileRequest req;
       req.source = emitted[i].source;
       req.programName = stem + "." + (*kernels)[i].typed.name + ".cu";
       req.nameExpressions = {instantiation((*kernels)[i].typed, emitted[i], o)};
       req.arch = o.arch;
+      req.wantPtx = o.emit == "ptx";
       try {
         rt::CompiledProgram p = rt::compile(req);
+        if (req.wantPtx) {
+          std::cout << "// " << req.nameExpressions[0] << " (" << o.arch << ")\n"
+                    << "// mangled: " << p.loweredNames[req.nameExpressions[0]] << "\n"
+                    << p.ptx;
+          continue;
+        }
         std::filesystem::path out = std::filesystem::path(o.outDir.empty() ? "." : o.outDir) /
                                     (stem + "." + (*kernels)[i].typed.name + ".cubin");
         if (!writeFile(out, p.cubin, diags))
@@ -222,20 +264,21 @@ void registerCompile(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "compile", "compile the HELION_KERNEL functions of a file to CUDA and rewrite its host code");
   addInputOptions(*cmd, o->in);
-  cmd->add_option("--config", o->config, "config JSON (default: each kernel's default config)")
-      ->check(CLI::ExistingFile);
+  cmd->add_option("--config", o->config, "config JSON (default: each kernel's default config)");
   cmd->add_option("-o,--output-dir", o->outDir, "where to write FILE.helion.cpp and the .cu files");
-  cmd->add_option("--arch", o->arch, "GPU architecture for --emit cubin (sm_90a, sm_80, ...)");
+  cmd->add_option("--arch", o->arch, "GPU architecture for --emit cubin/ptx (sm_90a, sm_80, ...)");
   cmd->add_option("--emit", o->emit,
                   "print one stage instead of writing files: ir (after the frontend), cuda, host, "
-                  "or cubin (compiled with NVRTC, written to -o)")
-      ->check(CLI::IsMember({"ir", "cuda", "host", "cubin"}));
+                  "cubin (compiled with NVRTC, written to -o), or ptx (NVRTC's PTX of the "
+                  "cubin instantiation, printed)")
+      ->check(CLI::IsMember({"ir", "cuda", "host", "cubin", "ptx"}));
   cmd->add_option("--print-after", o->printAfter,
                   "print the IR after a pass (frontend, infer-types, hoist-blocks, or all)")
       ->check(CLI::IsMember({"frontend", "infer-types", "hoist-blocks", "all"}));
-  cmd->add_option("--dtype", o->dtype, "tensor dtype of the --emit cubin instantiation")
+  cmd->add_option("--dtype", o->dtype, "tensor dtype of the --emit cubin/ptx instantiation")
       ->check(CLI::IsMember({"f16", "bf16", "f32", "f64"}));
-  cmd->add_option("--size-hint", o->sizeHint, "reduction extent of the --emit cubin instantiation");
+  cmd->add_option("--size-hint", o->sizeHint,
+                  "reduction extent of the --emit cubin/ptx instantiation");
   cmd->callback([o] {
     int rc = runCompile(*o);
     if (rc != 0)

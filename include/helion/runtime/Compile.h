@@ -30,10 +30,14 @@ struct CompileRequest {
   std::vector<std::string> nameExpressions;
   std::string arch;                 ///< "sm_90a", "sm_80", ...
   std::vector<std::string> options; ///< extra NVRTC options, e.g. "--use_fast_math", "-DX=1"
+  /// Also return NVRTC's PTX (CompiledProgram::ptx). Such a request bypasses the
+  /// disk cache, whose entries hold the cubin only.
+  bool wantPtx = false;
 };
 
 struct CompiledProgram {
   std::string cubin;
+  std::string ptx; ///< with CompileRequest::wantPtx, else empty
   /// name expression -> mangled (lowered) name to give cuModuleGetFunction.
   std::map<std::string, std::string> loweredNames;
   std::string log;    ///< NVRTC's warnings (empty on a cache hit)
