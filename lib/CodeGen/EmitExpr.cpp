@@ -110,6 +110,8 @@ std::string Emitter::expr(const Expr& e) {
   case ExprKind::Const: return literal(e.value, e.isInt);
   case ExprKind::Param: return k_.params.at(e.param).name;
   case ExprKind::Var: {
+    if (auto in = inlined_.find(e.var); in != inlined_.end())
+      return computeType(in->second->value->type->elem) + "(" + expr(*in->second->value) + ")";
     auto it = varAxes_.find(e.var);
     std::string ref =
         elementRef(varName(e.var), it == varAxes_.end() ? std::vector<int>{} : it->second);

@@ -58,6 +58,47 @@ std::vector<int> Emitter::storeAxes(const Stmt& s) const {
   return axesOf(BlockType{ElemType::concrete(ScalarType::F32), s.targetDims});
 }
 
+// A let over a reduction axis whose value is cheap elementwise arithmetic on
+// other values is recomputed where it is used instead of held in a register
+// array: `row = x[tm, :].to(f32)` then stays a half-width f16 array, and
+// `centered = row - mean` costs a subtraction per use, not 40 live registers.
+// Transcendentals used more than once stay materialized.
+bool Emitter::inlinable(const Stmt& s) const {
+  if (assignedVars_.count(s.var) || !s.value || !s.value->type)
+    return false;
+  bool overReduction = false;
+  for (const Dim& d : s.value->type->dims)
+    overReduction |= d.kind == Dim::Kind::Full;
+  if (!overReduction)
+    return false;
+  bool cheap = true, ok = true;
+  std::function<void(const Expr&)> see = [&](const Expr& e) {
+    switch (e.kind) {
+    case ExprKind::Const:
+    case ExprKind::Param:
+    case ExprKind::Var:
+    case ExprKind::View:
+    case ExprKind::Cast:
+    case ExprKind::Where:
+    case ExprKind::Binary: break;
+    case ExprKind::Unary:
+      if (e.unary != UnaryOp::Neg && e.unary != UnaryOp::Not && e.unary != UnaryOp::Abs)
+        cheap = false;
+      break;
+    default: ok = false;
+    }
+    if (e.kind == ExprKind::Binary && e.binary == BinaryOp::Div)
+      cheap = false;
+    for (const ExprRef& op : e.operands)
+      see(*op);
+  };
+  see(*s.value);
+  if (!ok)
+    return false;
+  auto uses = varUses_.find(s.var);
+  return cheap || (uses != varUses_.end() && uses->second <= 1);
+}
+
 int Emitter::loopedAxisOf(const std::vector<int>& axes) const {
   for (int a : axes)
     if (axes_[a].looped && !activeChunks_.count(a))
@@ -229,6 +270,11 @@ void Emitter::emitLet(const Stmt& s, bool declare) {
     varAxes_[s.var] = axes;
     return;
   }
+  if (declare && inlinable(s)) {
+    inlined_[s.var] = &s; // recomputed at each use: no register array
+    varAxes_[s.var] = axes;
+    return;
+  }
   if (v.kind == ExprKind::Load)
     return emitLoad(s, v, declare);
   if (v.kind == ExprKind::Reduce)
@@ -296,45 +342,40 @@ void Emitter::emitLoad(const Stmt& s, const Expr& load, bool declare) {
         m += (m.empty() ? "" : " && ") + inBounds(a);
     return m.empty() ? std::string("true") : m;
   };
-  openElementLoops(axes, vec);
   if (vec < 0) {
+    openElementLoops(axes, vec);
     line(dst + " = " + mask(-1) + " ? " +
          conv(name + "[" + tensorOffset(load.param, load.indices, load.gatherAll) + "]") + " : " +
          zero + ";");
-  } else {
-    const std::string& x = axes_[vec].key;
-    line("const int c0_" + x + " = coord(g_" + x + " * V_" + x + ", th_" + x + ", T_" + x + ", V_" +
-         x + ");");
-    std::string last = axes_[vec].isTile
-                           ? "tb_t" + std::to_string(axes_[vec].id) + " + c0_" + x + " + V_" + x +
-                                 " <= te_t" + std::to_string(axes_[vec].id)
-                           : "off_" + x + " + c0_" + x + " + V_" + x + " <= ext_" + x;
-    std::string base = tensorOffset(load.param, load.indices, false, vec,
-                                    axes_[vec].isTile ? "(tb_t" + std::to_string(axes_[vec].id) +
-                                                            " + c0_" + x + ")"
-                                                      : "(off_" + x + " + c0_" + x + ")");
-    line("const int64 o_" + x + " = " + base + ";");
-    line("if (" + mask(vec) + " && " + last + ") {");
-    line("  const hvec<T_" + name + ", V_" + x + "> h = *reinterpret_cast<const hvec<T_" + name +
-         ", V_" + x + ">*>(" + name + " + o_" + x + ");");
-    line("#pragma unroll");
-    line("  for (int v = 0; v < V_" + x + "; ++v) {");
-    line("    const int i_" + x + " = g_" + x + " * V_" + x + " + v;");
-    line("    " + dst + " = " + conv("h.v[v]") + ";");
-    line("  }");
-    line("} else {");
-    line("#pragma unroll");
-    line("  for (int v = 0; v < V_" + x + "; ++v) {");
-    line("    const int i_" + x + " = g_" + x + " * V_" + x + " + v;");
-    line("    const int c_" + x + " = c0_" + x + " + v;");
-    line("    " + dst + " = " + mask(-1) + " ? " + conv(name + "[o_" + x + " + v]") + " : " +
-         zero + ";");
-    line("  }");
-    line("}");
+    closeElementLoops(axes);
+    return;
   }
-  (void)evict;
+  const std::string& x = axes_[vec].key;
+  const std::string first = axes_[vec].isTile
+                                ? "tb_t" + std::to_string(axes_[vec].id) + " + c0_" + x
+                                : "off_" + x + " + c0_" + x;
+  const std::string end =
+      axes_[vec].isTile ? "te_t" + std::to_string(axes_[vec].id) : "ext_" + x;
+  const std::string base = tensorOffset(load.param, load.indices, false, vec, "(" + first + ")");
+  const std::string vecType = "hvec<T_" + name + ", V_" + x + ">";
+  // The launcher picks VEC so that it divides the inner extent (and tiles on
+  // this axis start at multiples of it): a vector is wholly inside or wholly
+  // outside, so one predicated 16-byte access per vector and no scalar edge
+  // (an edge path per vector costs ptxas 3x the registers).
+  openElementLoops(axes, vec);
+  line("const int c0_" + x + " = coord(g_" + x + " * V_" + x + ", th_" + x + ", T_" + x + ", V_" +
+       x + ");");
+  line("const " + vecType + " h = " + mask(vec) + " && " + first + " < " + end +
+       " ? *reinterpret_cast<const " + vecType + "*>(" + name + " + " + base + ") : " + vecType +
+       "{};");
+  line("#pragma unroll");
+  line("for (int v = 0; v < V_" + x + "; ++v) {");
+  line("  const int i_" + x + " = g_" + x + " * V_" + x + " + v;");
+  line("  " + dst + " = " + conv("h.v[v]") + ";");
+  line("}");
   closeElementLoops(axes);
 }
+
 
 void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
   const Expr& operand = *red.operands.at(0);
@@ -524,14 +565,11 @@ void Emitter::emitStore(const Stmt& s) {
     line("  (void)i_" + x + "; (void)c_" + x + ";");
     line("  h.v[v] = hd::from_compute<T_" + name + ">(" + expr(*s.value) + ");");
     line("}");
-    line("if (" + maskWithout(vec) + " && " + full + ") {");
+    // Whole vectors only: VEC divides the extent (see emitLoad).
+    line("if (" + maskWithout(vec) + " && " + first + " < " +
+         (la.isTile ? "te_t" + id : "ext_" + x) + ")");
     line("  *reinterpret_cast<hvec<T_" + name + ", V_" + x + ">*>(" + name + " + o_" + x + ") = h;");
-    line("} else if (" + maskWithout(vec) + ") {");
-    line("#pragma unroll");
-    line("  for (int v = 0; v < V_" + x + "; ++v)");
-    line("    if (" + first + " + v < " +
-         (la.isTile ? "te_t" + id : "ext_" + x) + ") " + name + "[o_" + x + " + v] = h.v[v];");
-    line("}");
+    (void)full;
   }
   closeElementLoops(axes);
 }

@@ -68,6 +68,7 @@ private:
   /// The layout axis of a subscript's last tensor dim (vectorizable when innermost), or -1.
   int lastSubscriptAxis(int param, const std::vector<ir::Index>& ix) const;
   int loopedAxisOf(const std::vector<int>& axes) const; ///< a looped, inactive axis or -1
+  bool inlinable(const ir::Stmt& s) const;
   const ir::Stmt* onlineSumPartner(const ir::Stmt& maxLet, const ir::Expr& red) const;
   void emitDeferredFor(const ir::Expr& e, std::set<int>& emitted);
   void collectVars(const ir::Expr& e, std::vector<int>& out) const;
@@ -93,6 +94,8 @@ private:
   std::set<int> storedParams_;
   std::set<int> assignedVars_;              ///< targets of Assign statements
   std::set<int> storageVars_;
+  std::map<int, const ir::Stmt*> inlined_;  ///< elementwise lets recomputed at each use
+  std::map<int, int> varUses_;              ///< references to each var in the kernel
   const std::vector<ir::StmtRef>* body_ = nullptr; ///< the statement list being emitted
   size_t bodyIndex_ = 0;                    ///< ... and the statement's index in it
   std::set<const ir::Stmt*> fusedLets_;     ///< lets an earlier statement computed               ///< loads held in the tensor's element type

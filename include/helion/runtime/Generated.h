@@ -10,6 +10,7 @@
 #include "helion/hl.h"
 #include "helion/runtime/Driver.h"
 #include "helion/runtime/Kernel.h"
+#include "helion/runtime/TensorMap.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -60,7 +61,8 @@ inline int64_t reductionExtent(int64_t n, int threads) {
 }
 
 /// The largest vector width (elements, a power of two) such that `maxBytes`-byte
-/// accesses of the first tensor stay aligned for every tensor given.
+/// accesses of the first tensor stay aligned for every tensor given, and that
+/// divides every tensor's innermost size.
 inline int vectorWidth(std::initializer_list<const Tensor *> tensors, int maxBytes) {
   if (tensors.size() == 0)
     return 1;
@@ -72,6 +74,10 @@ inline int vectorWidth(std::initializer_list<const Tensor *> tensors, int maxByt
       if (reinterpret_cast<uintptr_t>(t->data_ptr()) % bytes != 0)
         ok = false;
       if (t->dim() > 0 && t->stride(t->dim() - 1) != 1 && t->size(t->dim() - 1) > 1)
+        ok = false;
+      // Vectors never straddle the end of a row (or of a flat tensor): kernels
+      // have no scalar edge path.
+      if (t->dim() > 0 && t->size(t->dim() - 1) % vec != 0)
         ok = false;
       for (int64_t d = 0; d + 1 < t->dim(); ++d)
         if (t->stride(d) % vec != 0 && t->size(d) > 1)
