@@ -1,6 +1,8 @@
 //===- HostRewriter.cpp - kernel.cpp -> kernel.helion.cpp -------------------===//
 #include "helion/CodeGen/HostRewriter.h"
 
+#include "MatmulLauncher.h"
+
 #include <algorithm>
 #include <sstream>
 
@@ -61,6 +63,8 @@ std::string rawDelimiter(const std::string& s) {
 std::string launcher(const HostKernel& hk, const std::string& fileName) {
   const Kernel& k = *hk.kernel;
   const EmittedKernel& ek = *hk.emitted;
+  if (ek.matmul) // tensor maps, shared memory, sm90/sm80 choice: MatmulLauncher.cpp
+    return matmulLauncher(hk, fileName, [&](const Expr& e) { return hostExpr(e, hk); });
   std::ostringstream os;
   std::string fn = "helionc_launch_" + k.name;
   os << "// helionc: launcher of kernel '" << k.name << "' (generated, do not edit)\n";
@@ -106,6 +110,7 @@ std::string launcher(const HostKernel& hk, const std::string& fileName) {
       os << "  name += std::to_string(static_cast<long long>(" << k.params[t.index].name
          << "));\n";
       break;
+    case TemplateArg::Kind::EpilogueForm: break; // matmul kernels only
     }
   }
   os << "  name += \">\";\n";
@@ -208,6 +213,95 @@ std::string launchCall(const HostKernel& hk) {
   return call + ");";
 }
 
+/// What the C entries share: borrowing a DLTensor as a helion::Tensor, and turning
+/// a result or an exception into the C convention (0, or -1 and the last error).
+const char* const kCApiHelpers = R"(#ifdef HELIONC_C_API
+#include <helion/hl/dlpack.h>
+#include <helion/runtime/CApi.h>
+#include <exception>
+#include <type_traits>
+#ifndef HELIONC_C_API_HELPERS
+#define HELIONC_C_API_HELPERS
+namespace helionc_c_api {
+inline helion::Tensor borrow(const helion::DLTensor* t, const char* name) {
+  if (!t)
+    throw std::invalid_argument(std::string("tensor '") + name + "' is null");
+  const bool cuda = t->device.device_type == helion::DLDeviceType::kDLCUDA;
+  if (!cuda && t->device.device_type != helion::DLDeviceType::kDLCPU)
+    throw std::invalid_argument(std::string("tensor '") + name + "': unsupported device type");
+  if (t->ndim < 0 || (t->ndim > 0 && !t->shape))
+    throw std::invalid_argument(std::string("tensor '") + name + "': bad shape");
+  std::vector<int64_t> sizes(t->shape, t->shape + t->ndim);
+  std::vector<int64_t> strides;
+  if (t->strides)
+    strides.assign(t->strides, t->strides + t->ndim);
+  return helion::Tensor::from_blob(static_cast<char*>(t->data) + t->byte_offset, sizes, strides,
+                                   helion::detail::fromDLDataType(t->dtype),
+                                   cuda ? helion::Device::cuda(t->device.device_id)
+                                        : helion::Device::cpu());
+}
+template <class F> int call(const char* entry, helion::DLManagedTensor** result, F&& f) {
+  try {
+    using R = std::invoke_result_t<F&>;
+    if (result)
+      *result = nullptr;
+    if constexpr (std::is_void_v<R>) {
+      f();
+    } else if constexpr (std::is_same_v<std::decay_t<R>, helion::Tensor>) {
+      if (!result)
+        throw std::invalid_argument("null result pointer");
+      helion::Tensor out = f();
+      *result = helion::to_dlpack(out);
+    } else {
+      throw std::invalid_argument("the C API returns a Tensor or nothing");
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    helion_rt_set_last_error((std::string(entry) + ": " + e.what()).c_str());
+  } catch (...) {
+    helion_rt_set_last_error((std::string(entry) + ": unknown exception").c_str());
+  }
+  return -1;
+}
+} // namespace helionc_c_api
+#endif
+#endif
+)";
+
+/// The C entry of a kernel, after its definition (so in its namespace):
+///   extern "C" int helionc_softmax(const DLTensor* x, DLManagedTensor** result);
+/// Tensors are borrowed DLTensors, scalars come by value; a Tensor result is
+/// exported with helion::to_dlpack (the caller runs its deleter). Returns 0, or -1
+/// with the message in helion_rt_last_error(). Compiled only with HELIONC_C_API
+/// defined: two such files included into one translation unit (in different
+/// namespaces) would otherwise define the same extern "C" symbol twice.
+std::string cEntry(const HostKernel& hk) {
+  const Kernel& k = *hk.kernel;
+  std::ostringstream os;
+  std::string params, args;
+  for (const Param& p : k.params) {
+    if (p.captured)
+      continue;
+    params += (params.empty() ? "" : ", ");
+    args += (args.empty() ? "" : ", ");
+    if (p.kind == Param::Kind::Tensor) {
+      params += "const helion::DLTensor* " + p.name;
+      args += "helionc_c_api::borrow(" + p.name + ", \"" + p.name + "\")";
+    } else {
+      params += cppScalarType(p.scalarType) + " " + p.name;
+      args += p.name;
+    }
+  }
+  os << "\n#ifdef HELIONC_C_API\n";
+  os << "// helionc: C entry of kernel '" << k.name << "' (generated, do not edit)\n";
+  os << "extern \"C\" int helionc_" << k.name << "(" << params << (params.empty() ? "" : ", ")
+     << "helion::DLManagedTensor** result) {\n";
+  os << "  return helionc_c_api::call(\"helionc_" << k.name << "\", result, [&] { return "
+     << k.name << "(" << args << "); });\n";
+  os << "}\n#endif\n";
+  return os.str();
+}
+
 } // namespace
 
 std::string rewriteHost(const std::string& fileName, const std::string& text,
@@ -216,6 +310,7 @@ std::string rewriteHost(const std::string& fileName, const std::string& text,
   for (const HostKernel& hk : kernels) {
     const frontend::HostInfo& h = *hk.host;
     edits.push_back({h.function.begin, h.function.begin, launcher(hk, fileName)});
+    edits.push_back({h.function.end, h.function.end, cEntry(hk)});
     for (size_t i = 0; i < h.deviceLoops.size(); ++i)
       edits.push_back({h.deviceLoops[i].begin, h.deviceLoops[i].end,
                        i == 0 ? launchCall(hk) : "/* helionc: this loop runs in the launch above */"});
@@ -232,7 +327,8 @@ std::string rewriteHost(const std::string& fileName, const std::string& text,
   for (const Edit& e : edits)
     out.replace(e.begin, e.end - e.begin, e.text);
   return "// Generated by helionc from " + fileName + ". Do not edit.\n" +
-         "#include <helion/runtime/Generated.h>\n#include <algorithm>\n#include <map>\n#include <mutex>\n#include <string>\n" + out;
+         "#include <helion/runtime/Generated.h>\n#include <algorithm>\n#include <map>\n#include <mutex>\n#include <string>\n" +
+         kCApiHelpers + out;
 }
 
 } // namespace helion::codegen

@@ -48,7 +48,8 @@
 // CE-NEXT: __global__ __launch_bounds__(256) void cross_entropy_kernel(
 // CE: const T_labels* __restrict__ labels,
 // CE: T_losses* __restrict__ losses,
-// CE: logits[int64(int64(tb_t0 + c_t0)) * stride_logits_0 + int64(v0_lbl[i_t0]) * stride_logits_1]
+// The gather: row i of the tile, column labels[i].
+// CE: logits[int64(int64(tb_t0 + c_t0)) * stride_logits_0 + int64({{.*}}v0_lbl[i_t0]{{.*}}) * stride_logits_1]
 
 // W1: __global__ __launch_bounds__(32) void add_kernel(
 // W1-NEXT: const T_x* __restrict__ x,
