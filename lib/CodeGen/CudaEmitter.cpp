@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "helion/CodeGen/CudaEmitter.h"
 
+#include "EmitMatmul.h"
 #include "EmitterState.h"
 #include "Preamble.h"
 
@@ -39,6 +40,9 @@ const char* deviceTypeName(ir::ScalarType t) {
 
 std::optional<EmittedKernel> emitCuda(const ir::Kernel& kernel, const config::Config& config,
                                       const EmitOptions& options, DiagnosticEngine& diags) {
+  // Matrix products go to the device library's GEMMs as a whole (MatmulPlan.h).
+  if (containsDot(kernel))
+    return emitMatmul(kernel, config, options, diags);
   Emitter e(kernel, config, options, diags);
   return e.run();
 }

@@ -16,7 +16,11 @@
 //    against the budget;
 //  * num_warps: one warp per 256 elements a program touches, 1..8 (4 for matrix
 //    products); num_stages 1 (3 for matrix products with a K loop);
-//  * everything else off: identity loop orders, flat pids, pointer indexing.
+//  * everything else off: identity loop orders, flat pids, pointer indexing;
+//  * except for matrix products with a K loop, which take the fastest measured
+//    sm90 GEMM (docs/gemm.md): 128 x 256 x 64 tiles, 4 stages, 12 warps (2
+//    consumer warpgroups + 1 producer), persistent, l2_groupings 8, TMA
+//    (tensor_descriptor) everywhere.
 //===----------------------------------------------------------------------===//
 #include "helion/Config/ConfigSpec.h"
 
@@ -68,6 +72,22 @@ void splitBudget(const ConfigSpec& spec, const std::vector<int>& grid, int64_t b
 
 } // namespace
 
+void ConfigSpec::matmulDefaults(Config& c) const {
+  const int64_t wanted[] = {128, 256};
+  size_t g = 0;
+  for (size_t i = 0; i < blockSizes.size(); ++i) {
+    if (blockSizes[i].inGridLoop)
+      c.blockSizes[i] = clampTo(blockSizes[i], g < 2 ? wanted[g++] : 1);
+    else
+      c.blockSizes[i] = clampTo(blockSizes[i], 64);
+  }
+  c.numWarps = 12;
+  c.numStages = 4;
+  c.pidType = PidType::PersistentInterleaved;
+  c.l2Groupings.assign(l2Loops.size(), 8);
+  c.indexing.assign(numSites, Indexing::TensorDescriptor);
+}
+
 Config ConfigSpec::defaultConfig() const {
   Config c;
   int64_t rowWork = 1; // elements of one row of output a program works on at once
@@ -118,6 +138,8 @@ Config ConfigSpec::defaultConfig() const {
   c.pidType = PidType::Flat;
   c.indexing.assign(numSites, Indexing::Pointer);
   c.loadEvictionPolicies.assign(numLoadSites, EvictionPolicy::Default);
+  if (hasDot && !innerLoops.empty())
+    matmulDefaults(c);
   return c;
 }
 

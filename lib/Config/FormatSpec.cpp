@@ -89,16 +89,34 @@ public:
            fmt::format("null or integers in [{}, {}]", kMinMaxnreg, kMaxMaxnreg), "null");
     scalar("indexing", "addressing of each load/store site, or one value for all",
            fmt::format("pointer | block_ptr | tensor_descriptor ({})", entries(s_.numSites)),
-           "pointer");
+           d_.indexing.empty() ? "pointer" : indexingName(d_.indexing.front()));
     scalar("load_eviction_policies", "cache eviction hint of each load site",
            fmt::format("\"\" | first | last ({})", entries(s_.numLoadSites)), "\"\"");
     scalar("vector_bytes", "bytes per vector access (CUDA)", "0 (auto) | 4 | 8 | 16",
            std::to_string(d_.vectorBytes));
+    if (s_.hasDot && !s_.innerLoops.empty())
+      matmulRules();
     out_ += "default config:\n" + formatConfig(d_, s_) + "\n";
     return out_;
   }
 
 private:
+  // What the tensor-core matmul (lib/CodeGen/MatmulPlan.cpp) accepts on top of the above.
+  void matmulRules() {
+    line(0, "tensor-core matmul (hl::dot) restrictions:");
+    line(2, "block_sizes             tm: 64, 128 or 256 (a multiple of 64 x consumer warpgroups); "
+            "tn: 64, 128 or 256; tk: 64");
+    line(2, "num_warps               8 or 12: 1 or 2 consumer warpgroups + 1 producer (sm90); "
+            "the sm80 kernel always runs 8");
+    line(2, "num_stages              2 or more, as many as fit in 227 KB of shared memory "
+            "(128 x 256: at most 4)");
+    line(2, "pid_type                persistent_* = persistent GEMM (grid = #SMs); flat, xyz = one "
+            "CTA per tile");
+    line(2, "l2_groupings            groupM of the tile order");
+    line(2, "indexing                tensor_descriptor everywhere = sm90 (TMA + wgmma, sm80 "
+            "fallback); pointer / block_ptr = sm80 (cp.async + mma.sync)");
+  }
+
   const ConfigSpec& s_;
   Config d_;
   std::string out_;

@@ -63,7 +63,9 @@ public:
     if (length("range_num_stages", c.rangeNumStages.size(), s.innerLoops.size(), inner))
       for (size_t i = 0; i < c.rangeNumStages.size(); ++i)
         integerIn("range_num_stages", static_cast<int>(i), c.rangeNumStages[i], 0, kMaxRangeStages);
-    powerOfTwoIn("num_warps", -1, c.numWarps, 1, kMaxNumWarps);
+    // Matrix products also take 12 warps: 2 consumer warpgroups + 1 producer (sm90 GEMM).
+    if (!(s.hasDot && c.numWarps == 12))
+      powerOfTwoIn("num_warps", -1, c.numWarps, 1, kMaxNumWarps);
     integerIn("num_stages", -1, c.numStages, 1, kMaxNumStages);
     pidType(c);
     powerOfTwoIn("num_sm_multiplier", -1, c.numSmMultiplier, 1, kMaxNumSmMultiplier);

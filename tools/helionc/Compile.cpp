@@ -107,7 +107,10 @@ std::string instantiation(const ir::Kernel& k, const codegen::EmittedKernel& ek,
                           const CompileOptions& o) {
   std::vector<bool> isIndex = indexTensors(k);
   auto dtype = ir::parseScalarType(o.dtype).value_or(ir::ScalarType::F32);
-  std::string name = ek.kernelName + "<";
+  // A matmul holds an sm90 and an sm80 kernel; below sm_90a only the latter runs,
+  // and tma_store (TMA_STORE = 1) needs sm_90a.
+  const bool sm90 = ek.matmul && ek.matmul->sm90 && o.arch.rfind("sm_90", 0) == 0;
+  std::string name = (ek.matmul && !sm90 ? ek.matmul->sm80KernelName : ek.kernelName) + "<";
   bool first = true;
   // VEC as the host's helion::rt::vectorWidth picks it for aligned, contiguous
   // tensors: the config's vector_bytes (16 when auto) over the first tensor's size.
@@ -134,6 +137,9 @@ std::string instantiation(const ir::Kernel& k, const codegen::EmittedKernel& ek,
           std::max(1, ek.maxVectorBytes / ir::scalarTypeBytes(firstType.value_or(dtype))));
       break;
     case codegen::TemplateArg::Kind::Specialized: name += "64"; break;
+    case codegen::TemplateArg::Kind::EpilogueForm:
+      name += sm90 && ek.matmul->tmaStoreParam >= 0 ? "1" : "0";
+      break;
     }
   }
   return name + ">";

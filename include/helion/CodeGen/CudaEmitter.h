@@ -29,7 +29,8 @@ struct KernelArg {
 
 /// A template parameter of the emitted kernel, in order.
 struct TemplateArg {
-  enum class Kind { DType, ReductionDim, VectorWidth, Specialized };
+  /// EpilogueForm: a matmul's `int TMA_STORE` (1: tma_store, 0: pairs), chosen at launch.
+  enum class Kind { DType, ReductionDim, VectorWidth, Specialized, EpilogueForm };
   Kind kind;
   int index; ///< DType/Specialized: param; ReductionDim: axis
 };
@@ -38,6 +39,24 @@ struct TemplateArg {
 struct GridLoop {
   std::vector<int> tiles;         ///< in pid order (the config's loop order)
   std::vector<int64_t> blockSizes;
+};
+
+/// What the host launcher of a tensor-core matmul needs (MatmulPlan.h, EmitMatmul.cpp):
+/// the emitted source holds an sm90 kernel (`kernelName`, TMA + wgmma, when `sm90`)
+/// and an sm80 one (`sm80KernelName`, cp.async + mma.sync), both templates over the
+/// tensor dtypes and TMA_STORE; `args` are the epilogue's arguments after the fixed
+/// ones (sm90: map_a, map_b, map_c, M, N, K, groupM; sm80: a, b, M, N, K, lda, ldb, groupM).
+struct MatmulLaunch {
+  int a = -1, b = -1;       ///< tensor params: A [M, K], B [K, N] (or [N, K] when bTransposed)
+  bool bTransposed = false;
+  ir::ExprRef m, n, k;      ///< extents (ends of the tiles tm, tn, tk)
+  bool sm90 = true;
+  std::string sm80KernelName;
+  int bm = 128, bn = 256, stages = 4, consumers = 2;
+  bool persistent = true;
+  int groupM = 8;
+  int sm80Bm = 128, sm80Bn = 256, sm80Stages = 3;
+  int tmaStoreParam = -1;   ///< the output tma_store can write, or -1 (pairs only)
 };
 
 struct EmittedKernel {
@@ -52,6 +71,7 @@ struct EmittedKernel {
   int numSmMultiplier = 1;
   int l2Grouping = 1;
   std::vector<int> paramRanks; ///< rank used per tensor param (-1: flat only / scalar)
+  std::optional<MatmulLaunch> matmul; ///< set for a tensor-core matmul
 };
 
 struct EmitOptions {

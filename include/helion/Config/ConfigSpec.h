@@ -84,6 +84,8 @@ struct ConfigSpec {
 
   /// A valid config chosen from the hints (see ConfigSpec.cpp for the heuristics).
   Config defaultConfig() const;
+  /// The tensor-core matmul part of defaultConfig() (kernels with hl::dot and a K loop).
+  void matmulDefaults(Config& c) const;
 
   // Legal values of the enumerable entries, in increasing order.
   std::vector<int64_t> blockSizeChoices(int i) const;

@@ -1,0 +1,196 @@
+//===- MatmulLauncher.cpp - Host launcher of a tensor-core matmul ----------===//
+//
+// The generated launcher, at each call:
+//   1. checks the operands (CUDA, 2-D, bf16/f16, one dtype, unit column stride,
+//      16-byte aligned data and row strides: what TMA and cp.async need);
+//   2. picks the kernel: sm90 on a compute capability 9.x device when the config
+//      asks for it (indexing tensor_descriptor), else sm80; TMA_STORE = 1 when the
+//      output is a dense row-major [M, N] whose rows are a multiple of 16 bytes
+//      (TMA stores clip columns only in 16-byte steps), else the pairs epilogue;
+//   3. computes the shared memory the instantiation needs (the same formula as
+//      Gemm::kSmemBytes; the kernel traps if it got less), builds the tensor maps
+//      (Swizzle::b128, boxes as gemm_sm90.cuh says) and the grid (Gemm::gridSize:
+//      min(#SMs, #tiles) when persistent) and launches.
+//===----------------------------------------------------------------------===//
+#include "MatmulLauncher.h"
+
+#include <sstream>
+
+namespace helion::codegen {
+namespace {
+
+using namespace ir;
+
+std::string scalarHostType(ScalarType st) {
+  return st == ScalarType::F64                                                        ? "double"
+         : st == ScalarType::F32 || st == ScalarType::F16 || st == ScalarType::BF16 ? "float"
+         : st == ScalarType::B8                                                       ? "bool"
+                                                                                      : "int64_t";
+}
+
+} // namespace
+
+std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
+                           const std::function<std::string(const Expr&)>& hostExpr) {
+  const Kernel& k = *hk.kernel;
+  const EmittedKernel& ek = *hk.emitted;
+  const MatmulLaunch& mm = *ek.matmul;
+  auto pname = [&](int p) { return k.params.at(p).name; };
+  const std::string a = pname(mm.a), b = pname(mm.b), kn = k.name;
+  std::ostringstream os;
+  os << "// helionc: launcher of tensor-core matmul '" << kn << "' (generated, do not edit)\n";
+  os << "static void helionc_launch_" << kn << "(";
+  for (size_t p = 0; p < k.params.size(); ++p) {
+    const Param& param = k.params[p];
+    os << (p ? ", " : "");
+    if (param.kind == Param::Kind::Tensor)
+      os << "const helion::Tensor& " << param.name;
+    else
+      os << scalarHostType(param.scalarType) << " " << param.name;
+  }
+  os << ") {\n";
+  std::string delim = "HELIONC";
+  while (ek.source.find(")" + delim + "\"") != std::string::npos)
+    delim += "_";
+  os << "  static const char kSource[] = R\"" << delim << "(" << ek.source << ")" << delim
+     << "\";\n";
+  os << "  const int64_t M = " << hostExpr(*mm.m) << ", N = " << hostExpr(*mm.n)
+     << ", K = " << hostExpr(*mm.k) << ";\n";
+  os << "  if (M <= 0 || N <= 0) return;\n";
+  os << "  HELION_CHECK(K > 0 && M < (int64_t(1) << 31) && N < (int64_t(1) << 31) && K < "
+        "(int64_t(1) << 31), \""
+     << kn << ": matrix sizes must be in [1, 2^31), got M = {}, N = {}, K = {}\", M, N, K);\n";
+  // 1. Operands.
+  for (const std::string& t : {a, b})
+    os << "  HELION_CHECK(" << t << ".device().type == helion::DeviceType::CUDA && " << t
+       << ".dim() == 2, \"" << kn << ": tensor '" << t << "' must be a 2-D CUDA tensor\");\n";
+  os << "  HELION_CHECK((" << a << ".dtype() == helion::DType::bf16 || " << a
+     << ".dtype() == helion::DType::f16) && " << b << ".dtype() == " << a << ".dtype(), \"" << kn
+     << ": hl::dot on the tensor cores needs bf16 or f16 operands of one dtype (f32/tf32 is not "
+        "supported yet)\");\n";
+  os << "  auto tmaReady = [](const helion::Tensor& t) {\n"
+        "    return t.stride(1) == 1 && reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0 &&\n"
+        "           (t.stride(0) * int64_t(t.element_size())) % 16 == 0;\n  };\n";
+  for (const std::string& t : {a, b})
+    os << "  HELION_CHECK(tmaReady(" << t << "), \"" << kn << ": tensor '" << t
+       << "' must have unit column stride, 16-byte aligned data and a row stride that is a "
+          "multiple of 16 bytes for the tensor-core matmul (strides [{}, {}], {}-byte "
+          "elements)\", "
+       << t << ".stride(0), " << t << ".stride(1), " << t << ".element_size());\n";
+  for (const KernelArg& arg : ek.args)
+    if (arg.kind == KernelArg::Kind::Pointer)
+      os << "  HELION_CHECK(" << pname(arg.param) << ".device().type == helion::DeviceType::CUDA, \""
+         << kn << ": tensor '" << pname(arg.param) << "' must be on a CUDA device\");\n";
+  // 2. Which kernel.
+  os << "  const helion::rt::DeviceInfo& dev = helion::rt::deviceInfo();\n";
+  os << "  const bool sm90 = " << (mm.sm90 ? "dev.major == 9" : "false") << ";\n";
+  if (mm.tmaStoreParam >= 0) {
+    std::string c = pname(mm.tmaStoreParam);
+    os << "  const bool tmaStore = sm90 && " << c << ".dim() == 2 && " << c << ".stride(1) == 1 && "
+       << c << ".stride(0) == N && (N * int64_t(" << c << ".element_size())) % 16 == 0 && "
+       << "reinterpret_cast<uintptr_t>(" << c << ".data_ptr()) % 16 == 0;\n";
+  } else {
+    os << "  const bool tmaStore = false;\n";
+  }
+  os << "  std::string name = sm90 ? \"" << ek.kernelName << "<\" : \"" << mm.sm80KernelName
+     << "<\";\n";
+  for (const TemplateArg& t : ek.templateArgs) {
+    switch (t.kind) {
+    case TemplateArg::Kind::DType:
+      os << "  name += helion::rt::deviceTypeName(" << pname(t.index) << ".dtype());\n";
+      break;
+    case TemplateArg::Kind::Specialized:
+      os << "  name += std::to_string(static_cast<long long>(" << pname(t.index) << "));\n";
+      break;
+    case TemplateArg::Kind::EpilogueForm: os << "  name += tmaStore ? \"1\" : \"0\";\n"; break;
+    default: break;
+    }
+    os << "  name += \"" << (&t == &ek.templateArgs.back() ? ">" : ", ") << "\";\n";
+  }
+  // 3. Shared memory (Gemm::kSmemBytes / GemmSm80::kSmemBytes).
+  std::string outSize = mm.tmaStoreParam >= 0
+                            ? "int64_t(" + pname(mm.tmaStoreParam) + ".element_size())"
+                            : "int64_t(4)";
+  os << "  int64_t smem = 128 + int64_t(" << mm.sm80Stages << ") * " << (mm.sm80Bm + mm.sm80Bn) * 128
+     << ";\n";
+  os << "  if (sm90) {\n";
+  os << "    const int64_t ring = 1024 + int64_t(" << mm.stages << ") * "
+     << (mm.bm + mm.bn) * 128 << " + 16 * " << mm.stages << ", maxSmem = 227 * 1024;\n";
+  os << "    const int64_t tileC = int64_t(" << mm.bm * mm.bn << ") * " << outSize << ";\n";
+  os << "    const int64_t parts = ring + tileC <= maxSmem ? 1 : ring + tileC / 2 <= maxSmem ? 2 : 4;\n";
+  os << "    smem = tmaStore ? ring + tileC / parts : ring;\n  }\n";
+  os << "  static std::mutex cacheMutex;\n";
+  os << "  static std::map<std::string, const helion::rt::Kernel*> cache;\n";
+  os << "  const helion::rt::Kernel* found = nullptr;\n";
+  os << "  {\n    std::lock_guard<std::mutex> lock(cacheMutex);\n";
+  os << "    auto it = cache.find(name);\n    if (it != cache.end()) found = it->second;\n  }\n";
+  os << "  if (!found) {\n    found = &helion::rt::loadKernel({\"" << fileName
+     << ".cu\", kSource, name, {}, static_cast<int>(smem)});\n";
+  os << "    std::lock_guard<std::mutex> lock(cacheMutex);\n    cache[name] = found;\n  }\n";
+  // Epilogue arguments.
+  std::string epiArgs;
+  int n = 0;
+  for (const KernelArg& arg : ek.args) {
+    const std::string p = pname(arg.param);
+    std::string v = "e" + std::to_string(n++);
+    switch (arg.kind) {
+    case KernelArg::Kind::Pointer: os << "  void* " << v << " = " << p << ".data_ptr();\n"; break;
+    case KernelArg::Kind::Size:
+      os << "  int64_t " << v << " = " << p << ".size(" << arg.dim << ");\n";
+      break;
+    case KernelArg::Kind::Stride:
+      os << "  int64_t " << v << " = " << p << ".stride(" << arg.dim << ");\n";
+      break;
+    case KernelArg::Kind::Scalar: {
+      std::string ct = scalarHostType(k.params[arg.param].scalarType);
+      os << "  " << ct << " " << v << " = static_cast<" << ct << ">(" << p << ");\n";
+      break;
+    }
+    default: break;
+    }
+    epiArgs += ", &" + v;
+  }
+  os << "  int iM = int(M), iN = int(N), iK = int(K), groupM = " << mm.groupM << ";\n";
+  os << "  if (sm90) {\n";
+  os << "    using helion::rt::Swizzle;\n";
+  os << "    auto map = [](const helion::Tensor& t, int64_t rows, int64_t cols, int32_t boxRows, "
+        "int32_t boxCols) {\n"
+        "      helion::rt::TensorMapDesc d;\n"
+        "      d.base = const_cast<void*>(static_cast<const void*>(t.data_ptr()));\n"
+        "      d.elementBytes = static_cast<int>(t.element_size());\n"
+        "      d.sizes = {rows, cols};\n      d.strides = {t.stride(0), 1};\n"
+        "      d.box = {boxRows, boxCols};\n      d.swizzle = Swizzle::b128;\n"
+        "      return helion::rt::makeTensorMap(d);\n    };\n";
+  os << "    CUtensorMap mapA = map(" << a << ", M, K, " << mm.bm << ", 64);\n";
+  if (mm.bTransposed)
+    os << "    CUtensorMap mapB = map(" << b << ", N, K, " << mm.bn << ", 64);\n";
+  else
+    os << "    CUtensorMap mapB = map(" << b << ", K, N, 64, 64);\n";
+  if (mm.tmaStoreParam >= 0)
+    os << "    CUtensorMap mapC = tmaStore ? map(" << pname(mm.tmaStoreParam) << ", M, N, "
+       << mm.bm / mm.consumers << ", static_cast<int32_t>(128 / " << pname(mm.tmaStoreParam)
+       << ".element_size())) : mapA;\n";
+  else
+    os << "    CUtensorMap mapC = mapA; // unused by the pairs epilogue\n";
+  os << "    void* args[] = {&mapA, &mapB, &mapC, &iM, &iN, &iK, &groupM" << epiArgs << "};\n";
+  os << "    const int64_t units = helion::rt::cdiv(M, " << mm.bm << ") * helion::rt::cdiv(N, "
+     << mm.bn << ");\n";
+  os << "    const int64_t ctas = " << (mm.persistent ? "std::min<int64_t>(units, dev.smCount)" : "units")
+     << ";\n";
+  os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), "
+        "helion::rt::Dim3("
+     << 128 * (mm.consumers + 1) << "), static_cast<unsigned>(smem), args);\n";
+  os << "  } else {\n";
+  os << "    void* pa = const_cast<void*>(static_cast<const void*>(" << a << ".data_ptr()));\n";
+  os << "    void* pb = const_cast<void*>(static_cast<const void*>(" << b << ".data_ptr()));\n";
+  os << "    int64_t lda = " << a << ".stride(0), ldb = " << b << ".stride(0);\n";
+  os << "    void* args[] = {&pa, &pb, &iM, &iN, &iK, &lda, &ldb, &groupM" << epiArgs << "};\n";
+  os << "    const int64_t tiles = helion::rt::cdiv(M, " << mm.sm80Bm << ") * helion::rt::cdiv(N, "
+     << mm.sm80Bn << ");\n";
+  os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(tiles)), "
+        "helion::rt::Dim3(256), static_cast<unsigned>(smem), args);\n";
+  os << "  }\n}\n\n";
+  return os.str();
+}
+
+} // namespace helion::codegen

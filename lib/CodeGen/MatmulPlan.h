@@ -1,0 +1,60 @@
+//===- MatmulPlan.h - Recognizing tensor-core matrix products ---*- C++ -*-===//
+//
+// The CUDA backend lowers a kernel with `hl::dot` only when its grid loop is the
+// matmul pattern, which it hands whole to the device library's GEMMs
+// (gemm_sm90.cuh, gemm_sm80.cuh) with an epilogue functor made from the IR:
+//
+//   for %tm, %tn in tile(m, n) {                 // grid: BM x BN tiles, begin 0
+//     let %acc = full([tm, tn], 0.0, f32)        // the accumulator
+//     for %tk in tile(k) {                       // K loop, block size BK = 64
+//       %acc = dot(load x[tm, tk], load y[tk, tn], %acc)   // or acc + dot(...)
+//     }
+//     let %e = <pointwise of %acc, loads at [tm, tn] / [tn] / [tm], scalars>
+//     store out[tm, tn] = <pointwise of %acc, %e, ...>     // one or more stores
+//   }
+//
+// planMatmul checks that shape (reporting anything else at its location, never
+// crashing) and the config (block sizes, warps, stages), and says which template
+// instantiation the config maps to.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "helion/Config/Config.h"
+#include "helion/IR/IR.h"
+#include "helion/Support/Diagnostics.h"
+
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace helion::codegen {
+
+struct MatmulPlan {
+  const ir::Stmt* grid = nullptr; ///< the top-level loop
+  int tileM = -1, tileN = -1, tileK = -1;
+  int a = -1, b = -1;        ///< tensor params read as A [M, K] and B [K, N]
+  bool bTransposed = false;  ///< B read as y[tn, tk].transpose(0, 1): [N, K]
+  int accVar = -1;
+  /// Epilogue: the grid loop's statements after the K loop (lets and stores).
+  std::vector<const ir::Stmt*> epilogue;
+  /// The store that tma_store can perform: a single store to out[tm, tn], or -1.
+  int tmaStoreParam = -1;
+
+  // The config, mapped to the device library's template parameters.
+  bool sm90 = true;          ///< indexing tensor_descriptor (else the sm80 path only)
+  int bm = 128, bn = 256, bk = 64;
+  int stages = 4, consumers = 2;
+  bool persistent = true;
+  int groupM = 8;
+  int sm80Bm = 128, sm80Bn = 256, sm80Stages = 3; ///< the sm80 kernel (fallback or main)
+};
+
+/// Whether any statement of `kernel` contains an `hl::dot`.
+bool containsDot(const ir::Kernel& kernel);
+
+/// The plan of a kernel whose device code contains `hl::dot`; nullopt after
+/// reporting why it is not supported.
+std::optional<MatmulPlan> planMatmul(const ir::Kernel& kernel, const config::Config& config,
+                                     DiagnosticEngine& diags);
+
+} // namespace helion::codegen
