@@ -352,6 +352,31 @@ void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& p
   }
   out_.loops.push_back(g);
   line("const int64 total_" + std::to_string(loopIndex) + " = " + total + ";");
+  // Loads that do not depend on the program's tile (a norm's weight and bias)
+  // are issued once, before the program loop: a persistent program keeps them
+  // in registers across its rows, and any program has them in flight early.
+  if (loopIndex == 0)
+    for (const StmtRef& s : loop.body) {
+      if (s->kind != StmtKind::Let || !s->value || s->value->kind != ExprKind::Load ||
+          s->value->gatherAll || storedParams_.count(s->value->param) || !s->value->type)
+        continue;
+      bool invariant = true;
+      for (const Index& i : s->value->indices)
+        invariant &= i.kind == Index::Kind::All ||
+                     ((i.kind == Index::Kind::Tile || i.kind == Index::Kind::Flat) &&
+                      !k_.tiles.at(i.tile).isGrid);
+      std::vector<int> axes = axesOf(*s->value->type);
+      if (!invariant || loopedAxisOf(axes) >= 0)
+        continue;
+      bool tiled = false;
+      for (int a : axes)
+        tiled |= axes_[a].isTile;
+      if (tiled)
+        continue; // tile coordinates (tb_) exist only inside loops
+      lineDirective(s->loc);
+      emitLet(*s, true);
+      hoistedLets_.insert(s.get());
+    }
   const bool persistent = cfg_.pidType == config::PidType::PersistentBlocked ||
                           cfg_.pidType == config::PidType::PersistentInterleaved;
   std::string tot = "total_" + std::to_string(loopIndex);

@@ -197,8 +197,8 @@ void Emitter::stmts(const std::vector<StmtRef>& body) {
   body_ = &body;
   for (bodyIndex_ = 0; bodyIndex_ < body.size(); ++bodyIndex_) {
     const Stmt& s = *body[bodyIndex_];
-    if (s.kind == StmtKind::Let && fusedLets_.count(&s))
-      continue; // computed by an earlier fused reduction
+    if (s.kind == StmtKind::Let && (fusedLets_.count(&s) || hoistedLets_.count(&s)))
+      continue; // computed by an earlier fused reduction / before the program loop
     stmt(s);
   }
   body_ = outer;

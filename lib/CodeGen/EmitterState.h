@@ -93,12 +93,13 @@ private:
   std::map<std::pair<int, int>, int> allAxisOf_; ///< (param, tensor dim) -> index in axes_
   std::set<int> storedParams_;
   std::set<int> assignedVars_;              ///< targets of Assign statements
-  std::set<int> storageVars_;
+  std::set<int> storageVars_;               ///< loads held in the tensor's element type
   std::map<int, const ir::Stmt*> inlined_;  ///< elementwise lets recomputed at each use
   std::map<int, int> varUses_;              ///< references to each var in the kernel
   const std::vector<ir::StmtRef>* body_ = nullptr; ///< the statement list being emitted
   size_t bodyIndex_ = 0;                    ///< ... and the statement's index in it
-  std::set<const ir::Stmt*> fusedLets_;     ///< lets an earlier statement computed               ///< loads held in the tensor's element type
+  std::set<const ir::Stmt*> fusedLets_;     ///< lets an earlier statement computed
+  std::set<const ir::Stmt*> hoistedLets_;   ///< invariant loads emitted before the program loop
   std::map<int, std::vector<int>> varAxes_;
   std::map<int, const ir::Stmt*> deferred_; ///< lets over a looped axis, by var
   std::set<int> activeChunks_;              ///< looped axes whose chunk loop is open
