@@ -44,7 +44,7 @@ public:
     os << "// tensor-core matmul: A = " << name(p_.a) << " [M, K], B = " << name(p_.b)
        << (p_.bTransposed ? " [N, K]" : " [K, N]") << "; epilogue "
        << (p_.tmaStoreParam >= 0 ? "tma_store (TMA_STORE = 1) or pairs" : "pairs") << "\n";
-    os << "#include \"helion/gemm_sm90.cuh\"\nnamespace hd = helion::dev;\n"
+    os << "#include \"helion/gemm_sm90.cuh\"\n#include \"helion/math.cuh\"\nnamespace hd = helion::dev;\n"
           "typedef hd::int64 int64;\n\n";
     emitEpilogue(os);
     if (p_.sm90)

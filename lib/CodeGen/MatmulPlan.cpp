@@ -69,6 +69,9 @@ public:
   Planner(const Kernel& k, const config::Config& c, DiagnosticEngine& d) : k_(k), c_(c), d_(d) {}
 
   std::optional<MatmulPlan> run() {
+    if (const Expr* d = batchedDot())
+      return fail(d->loc, "batched (3-D) hl::dot is not supported by the CUDA backend yet; only "
+                          "2-D matmul loops lower to the tensor cores (docs/gemm.md)");
     if (k_.body.size() != 1 || k_.body[0]->kind != StmtKind::For)
       return fail(k_.loc, "a kernel with hl::dot must have exactly one top-level tile loop");
     const Stmt& grid = *k_.body[0];
@@ -118,6 +121,26 @@ private:
   DiagnosticEngine& d_;
   MatmulPlan p_;
   std::map<int, ExprRef> lets_; // K-loop lets, by var
+
+  /// The first dot whose result is not 2-D, or null.
+  const Expr* batchedDot() const {
+    const Expr* found = nullptr;
+    std::function<void(const Expr&)> see = [&](const Expr& e) {
+      if (!found && e.kind == ExprKind::Dot && e.type && e.type->dims.size() != 2)
+        found = &e;
+      for (const ExprRef& op : e.operands)
+        see(*op);
+    };
+    std::function<void(const std::vector<StmtRef>&)> walk = [&](const std::vector<StmtRef>& b) {
+      for (const StmtRef& s : b) {
+        if (s->value)
+          see(*s->value);
+        walk(s->body);
+      }
+    };
+    walk(k_.body);
+    return found;
+  }
 
   std::nullopt_t fail(const SourceLoc& loc, const std::string& msg) {
     d_.error(loc, msg);

@@ -66,8 +66,8 @@ def main():
     runs = 0
     start = time.monotonic()
 
-    def helionc(extra, out_dir):
-        cmd = [args.helionc, "compile", source, "--kernel", kernel, "--arch", args.arch,
+    def helionc(extra, out_dir, arch=None):
+        cmd = [args.helionc, "compile", source, "--kernel", kernel, "--arch", arch or args.arch,
                "-o", out_dir] + extra
         return cmd, subprocess.run(cmd, capture_output=True, text=True)
 
@@ -93,7 +93,8 @@ def main():
             if os.path.exists(cubin):
                 os.remove(cubin)
             t0 = time.monotonic()
-            cmd, p = helionc(extra + ["--emit", "cubin", "--dtype", dtype], out_dir)
+            cmd, p = helionc(extra + ["--emit", "cubin", "--dtype", dtype], out_dir,
+                             variant.get("arch"))
             runs += 1
             problem = (f"exit {p.returncode}" if p.returncode != 0 else check_cubin(cubin, kernel))
             status = "FAIL" if problem else "ok"

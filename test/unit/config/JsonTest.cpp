@@ -50,10 +50,11 @@ TEST_CASE("missing keys take the default config's values", "[json]") {
 TEST_CASE("toJson prints the keys the kernel has, in Helion's order", "[json]") {
   ConfigSpec spec = matmulSpec();
   CHECK(formatConfig(spec.defaultConfig(), spec) ==
-        R"({"block_sizes": [64, 64, 32], "loop_orders": [[0, 1]], "flatten_loops": [false], )"
-        R"("l2_groupings": [1], "range_unroll_factors": [0], "range_num_stages": [0], )"
-        R"("num_warps": 4, "num_stages": 3, "pid_type": "flat", "num_sm_multiplier": 1, )"
-        R"("indexing": "pointer", "load_eviction_policies": ["", ""], "vector_bytes": 0})");
+        R"({"block_sizes": [128, 256, 64], "loop_orders": [[0, 1]], "flatten_loops": [false], )"
+        R"("l2_groupings": [8], "range_unroll_factors": [0], "range_num_stages": [0], )"
+        R"("num_warps": 12, "num_stages": 4, "pid_type": "persistent_interleaved", )"
+        R"("num_sm_multiplier": 1, "indexing": "tensor_descriptor", "load_eviction_policies": )"
+        R"(["", ""], "vector_bytes": 0})");
   ConfigSpec sm = softmaxSpec();
   Config c = sm.defaultConfig();
   c.reductionLoops = {1024};
@@ -171,7 +172,8 @@ TEST_CASE("the seed README's spellings are accepted", "[json][legacy]") {
   CHECK(parsedOk(R"({"l2_grouping": 1})", softmaxSpec()) == softmaxSpec().defaultConfig());
 
   CHECK(parsedOk(R"({"use_yz_grid": true})", mm).pidType == PidType::Xyz);
-  CHECK(parsedOk(R"({"use_yz_grid": false})", mm).pidType == PidType::Flat);
+  // false keeps the default pid type (a matmul's is persistent_interleaved).
+  CHECK(parsedOk(R"({"use_yz_grid": false})", mm).pidType == mm.defaultConfig().pidType);
   CHECK(parsedOk(R"({"use_yz_grid": true, "pid_type": "xyz"})", mm).pidType == PidType::Xyz);
   CHECK(errorsOf(R"({"use_yz_grid": true, "pid_type": "flat"})", mm) ==
         Errors{"best.json: use_yz_grid: conflicts with pid_type 'flat'"});

@@ -99,14 +99,17 @@ TEST_CASE("matmul: two grid tiles and one inner tile loop", "[spec]") {
   CHECK(spec.hasDot);
 
   Config d = spec.defaultConfig();
-  CHECK(d.blockSizes == std::vector<int64_t>{64, 64, 32});
+  // The fastest measured sm90 GEMM (docs/gemm.md): 128x256x64, 4 stages, 2 consumer
+  // warpgroups + 1 producer, persistent, groupM 8, TMA.
+  CHECK(d.blockSizes == std::vector<int64_t>{128, 256, 64});
   CHECK(d.loopOrders == std::vector<std::vector<int>>{{0, 1}});
   CHECK(d.flattenLoops == std::vector<bool>{false});
-  CHECK(d.l2Groupings == std::vector<int>{1});
+  CHECK(d.l2Groupings == std::vector<int>{8});
   CHECK(d.rangeUnrollFactors == std::vector<int>{0});
   CHECK(d.rangeNumStages == std::vector<int>{0});
-  CHECK(d.numWarps == 4);
-  CHECK(d.numStages == 3);
+  CHECK(d.numWarps == 12);
+  CHECK(d.numStages == 4);
+  CHECK(d.pidType == PidType::PersistentInterleaved);
   CHECK(validate(d, spec).empty());
 
   SizeHints small;
@@ -223,7 +226,7 @@ TEST_CASE("formatSpec lists each key, its entries and the default config", "[spe
   CHECK_THAT(text, Catch::Contains("[0] (tm, tn)"));
   CHECK_THAT(text, Catch::Contains("pid_type"));
   CHECK_THAT(text, Catch::Contains("flat | xyz | persistent_blocked | persistent_interleaved"));
-  CHECK_THAT(text, Catch::Contains("default config:\n{\"block_sizes\": [64, 64, 32], "
+  CHECK_THAT(text, Catch::Contains("default config:\n{\"block_sizes\": [128, 256, 64], "
                                    "\"loop_orders\": [[0, 1]]"));
   CHECK_THAT(formatSpec(ConfigSpec::fromKernel(test::matmulKernel())),
              !Catch::Contains("reduction_loops"));
