@@ -5,6 +5,7 @@
 // coordinate inside the tile (or chunk). A variable over axes {a0, t1} reads
 // `v3[i_a0][i_t1]`; broadcasting drops the axes a value does not have.
 //===----------------------------------------------------------------------===//
+#include "CudaLiteral.h"
 #include "EmitterState.h"
 
 #include <algorithm>
@@ -39,22 +40,6 @@ std::string Emitter::storageType(const ElemType& t) const {
   if (t.kind() == ElemType::Kind::OfParam)
     return "T_" + k_.params.at(t.param()).name;
   return computeType(t);
-}
-
-std::string Emitter::literal(double v, bool isInt) const {
-  if (isInt)
-    return "int64(" + std::to_string(static_cast<long long>(v)) + ")";
-  if (std::isinf(v))
-    return v > 0 ? "__int_as_float(0x7f800000)" : "(-__int_as_float(0x7f800000))";
-  if (std::isnan(v))
-    return "__int_as_float(0x7fffffff)";
-  std::ostringstream os;
-  os.precision(9);
-  os << v;
-  std::string s = os.str();
-  if (s.find_first_of(".e") == std::string::npos)
-    s += ".0";
-  return s + "f";
 }
 
 std::vector<int> Emitter::axesOf(const BlockType& t) const {
@@ -107,7 +92,7 @@ std::string Emitter::scalarExpr(const Expr& e) { return expr(e); }
 std::string Emitter::expr(const Expr& e) {
   auto op = [&](size_t i) { return expr(*e.operands.at(i)); };
   switch (e.kind) {
-  case ExprKind::Const: return literal(e.value, e.isInt);
+  case ExprKind::Const: return cudaLiteral(e.value, e.isInt);
   case ExprKind::Param: return k_.params.at(e.param).name;
   case ExprKind::Var: {
     if (auto in = inlined_.find(e.var); in != inlined_.end())

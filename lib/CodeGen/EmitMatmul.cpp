@@ -15,6 +15,7 @@
 // launcher can fall back from sm90 to sm80 at run time (older GPU, no tma_store).
 //===----------------------------------------------------------------------===//
 #include "EmitMatmul.h"
+#include "CudaLiteral.h"
 
 #include "helion/IR/Printer.h"
 
@@ -184,22 +185,6 @@ private:
     return "float";
   }
 
-  static std::string literal(double v, bool isInt) {
-    if (isInt)
-      return "int64(" + std::to_string(static_cast<long long>(v)) + ")";
-    if (std::isinf(v))
-      return v > 0 ? "__int_as_float(0x7f800000)" : "(-__int_as_float(0x7f800000))";
-    if (std::isnan(v))
-      return "__int_as_float(0x7fffffff)";
-    std::ostringstream os;
-    os.precision(9);
-    os << v;
-    std::string s = os.str();
-    if (s.find_first_of(".e") == std::string::npos)
-      s += ".0";
-    return s + "f";
-  }
-
   /// Offset of element (row, col) in a tensor subscripted by [tm, tn] / [tn] / [tm].
   std::string offset(int param, const std::vector<Index>& ix) const {
     std::string off;
@@ -217,7 +202,7 @@ private:
   std::string ex(const Expr& e) const {
     auto op = [&](int i) { return ex(*e.operands[i]); };
     switch (e.kind) {
-    case ExprKind::Const: return literal(e.value, e.isInt);
+    case ExprKind::Const: return cudaLiteral(e.value, e.isInt);
     case ExprKind::Param: return name(e.param);
     case ExprKind::Var: return "v" + std::to_string(e.var);
     case ExprKind::TileIndex: return e.tile == p_.tileM ? "row" : "col";

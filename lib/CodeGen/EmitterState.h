@@ -45,7 +45,6 @@ private:
   std::string scalarExpr(const ir::Expr& e);   ///< a rank-0 value (no element context)
   std::string computeType(const ir::ElemType& t) const;
   std::string storageType(const ir::ElemType& t) const;
-  std::string literal(double v, bool isInt) const;
   std::vector<int> axesOf(const ir::BlockType& t) const; ///< layout axis indices, ascending
   std::string elementRef(const std::string& name, const std::vector<int>& axes) const;
   std::string absCoord(int axis) const;  ///< absolute coordinate of c_<axis>
