@@ -13,6 +13,9 @@
 //
 // Both kernels are in one source (NVRTC instantiates only the one named), so the
 // launcher can fall back from sm90 to sm80 at run time (older GPU, no tma_store).
+// f32 operands (T = float) always take the sm80 kernel, as tf32 (mma.sync
+// m16n8k8, inputs rounded to nearest tf32) in the tile of tf32Tile (MatmulPlan.h):
+// wgmma tf32 needs B K-major, which B [K, N] is not.
 //===----------------------------------------------------------------------===//
 #include "EmitMatmul.h"
 #include "CudaLiteral.h"
@@ -45,6 +48,7 @@ public:
     os << "// tensor-core matmul: A = " << name(p_.a) << " [M, K], B = " << name(p_.b)
        << (p_.bTransposed ? " [N, K]" : " [K, N]") << "; epilogue "
        << (p_.tmaStoreParam >= 0 ? "tma_store (TMA_STORE = 1) or pairs" : "pairs") << "\n";
+    os << "// f32 operands: tf32 on the sm80 kernel (mma.sync m16n8k8) on every GPU\n";
     os << "#include \"helion/gemm_sm90.cuh\"\n#include \"helion/math.cuh\"\nnamespace hd = helion::dev;\n"
           "typedef hd::int64 int64;\n\n";
     emitEpilogue(os);
@@ -303,12 +307,17 @@ private:
     return s;
   }
 
-  std::string dtypeAsserts() const {
+  /// sm90: bf16 / f16 (the launcher sends f32 to the sm80 kernel); sm80: also f32.
+  std::string dtypeAsserts(bool sm90) const {
     std::string ta = "T_" + name(p_.a), tb = "T_" + name(p_.b);
-    return "  static_assert(hd::is_same_v<" + ta + ", " + tb + ">, \"helionc: both operands of "
-           "hl::dot must have the same dtype\");\n  static_assert(hd::is_same_v<" + ta +
-           ", hd::bf16> || hd::is_same_v<" + ta + ", hd::f16>, \"helionc: hl::dot on the tensor "
-           "cores needs bf16 or f16 operands (f32 / tf32 is not supported yet)\");\n";
+    std::string s = "  static_assert(hd::is_same_v<" + ta + ", " + tb + ">, \"helionc: both "
+                    "operands of hl::dot must have the same dtype\");\n  static_assert(hd::is_same_v<" +
+                    ta + ", hd::bf16> || hd::is_same_v<" + ta + ", hd::f16>";
+    if (sm90)
+      return s + ", \"helionc: the sm90 matmul takes bf16 or f16 operands (f32 runs as tf32 on the "
+                 "sm80 kernel)\");\n";
+    return s + " || hd::is_same_v<" + ta + ", float>, \"helionc: hl::dot on the tensor cores "
+               "needs bf16, f16 or f32 (tf32) operands\");\n";
   }
 
   void emitSm90(std::ostringstream& os) {
@@ -324,7 +333,7 @@ private:
        << "(\n    const __grid_constant__ hd::TensorMap map_a, const __grid_constant__ "
           "hd::TensorMap map_b,\n    const __grid_constant__ hd::TensorMap map_c, int M, int N, "
           "int K, int groupM" << argList() << ") {\n";
-    os << dtypeAsserts();
+    os << dtypeAsserts(true);
     os << "  using G = " << g << ";\n";
     os << "  extern __shared__ __align__(1024) hd::uint8 smem[];\n";
     os << "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n";
@@ -336,15 +345,23 @@ private:
   }
 
   void emitSm80(std::ostringstream& os) {
-    std::string g = "hd::GemmSm80<T_" + name(p_.a) + ", " + std::to_string(p_.sm80Bm) + ", " +
-                    std::to_string(p_.sm80Bn) + ", 64, " + std::to_string(p_.sm80Stages) + ", " +
-                    (p_.bTransposed ? "true" : "false") + ">";
-    os << "/// sm_80+: cp.async + ldmatrix + mma.sync (the fallback; epilogue form pairs).\n";
+    const Tf32Tile t = tf32Tile(p_.sm80Bm, p_.sm80Bn);
+    auto pick = [](int tf32, int other) {
+      return tf32 == other ? std::to_string(other)
+                           : "kTf32 ? " + std::to_string(tf32) + " : " + std::to_string(other);
+    };
+    std::string g = "hd::GemmSm80<T_" + name(p_.a) + ", " + pick(t.bm, p_.sm80Bm) + ", " +
+                    pick(t.bn, p_.sm80Bn) + ", kTf32 ? 32 : 64, " +
+                    pick(t.stages, p_.sm80Stages) + ", " + (p_.bTransposed ? "true" : "false") +
+                    ">";
+    os << "/// sm_80+: cp.async + ldmatrix + mma.sync (the fallback; epilogue form pairs), and\n"
+          "/// f32 operands on every GPU as tf32 (mma.sync m16n8k8).\n";
     os << "template <" << templateParams() << ">\n__global__ void __launch_bounds__(256, 1) "
        << k_.name << "_kernel_sm80(\n    const T_" << name(p_.a) << "* __restrict__ a, const T_"
        << name(p_.b) << "* __restrict__ b, int M, int N, int K, int64 lda, int64 ldb, int groupM"
        << argList() << ") {\n";
-    os << dtypeAsserts();
+    os << dtypeAsserts(false);
+    os << "  constexpr bool kTf32 = hd::is_same_v<T_" << name(p_.a) << ", float>;\n";
     os << "  using G = " << g << ";\n";
     os << "  extern __shared__ __align__(128) hd::uint8 smem[];\n";
     os << epilogueInit();

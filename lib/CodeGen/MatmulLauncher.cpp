@@ -1,9 +1,10 @@
 //===- MatmulLauncher.cpp - Host launcher of a tensor-core matmul ----------===//
 //
 // The generated launcher, at each call:
-//   1. checks the operands (CUDA, 2-D, bf16/f16, one dtype, unit column stride,
+//   1. checks the operands (CUDA, 2-D, bf16/f16/f32, one dtype, unit column stride,
 //      16-byte aligned data and row strides: what TMA and cp.async need);
-//   2. picks the kernel: sm90 on a compute capability 9.x device when the config
+//   2. picks the kernel: f32 operands always the sm80 kernel as tf32 (tf32Tile);
+//      else sm90 on a compute capability 9.x device when the config
 //      asks for it (indexing tensor_descriptor), else sm80; TMA_STORE = 1 when the
 //      output is a dense row-major [M, N] whose rows are a multiple of 16 bytes
 //      (TMA stores clip columns only in 16-byte steps), else the pairs epilogue;
@@ -13,6 +14,7 @@
 //      min(#SMs, #tiles) when persistent) and launches.
 //===----------------------------------------------------------------------===//
 #include "MatmulLauncher.h"
+#include "MatmulPlan.h"
 
 #include <sstream>
 
@@ -65,9 +67,10 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
     os << "  HELION_CHECK(" << t << ".device().type == helion::DeviceType::CUDA && " << t
        << ".dim() == 2, \"" << kn << ": tensor '" << t << "' must be a 2-D CUDA tensor\");\n";
   os << "  HELION_CHECK((" << a << ".dtype() == helion::DType::bf16 || " << a
-     << ".dtype() == helion::DType::f16) && " << b << ".dtype() == " << a << ".dtype(), \"" << kn
-     << ": hl::dot on the tensor cores needs bf16 or f16 operands of one dtype (f32/tf32 is not "
-        "supported yet)\");\n";
+     << ".dtype() == helion::DType::f16 || " << a << ".dtype() == helion::DType::f32) && " << b
+     << ".dtype() == " << a << ".dtype(), \"" << kn
+     << ": hl::dot on the tensor cores needs bf16, f16 or f32 (computed as tf32) operands of one "
+        "dtype\");\n";
   os << "  auto tmaReady = [](const helion::Tensor& t) {\n"
         "    return t.stride(1) == 1 && reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0 &&\n"
         "           (t.stride(0) * int64_t(t.element_size())) % 16 == 0;\n  };\n";
@@ -83,7 +86,12 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
          << kn << ": tensor '" << pname(arg.param) << "' must be on a CUDA device\");\n";
   // 2. Which kernel.
   os << "  const helion::rt::DeviceInfo& dev = helion::rt::deviceInfo();\n";
-  os << "  const bool sm90 = " << (mm.sm90 ? "dev.major == 9" : "false") << ";\n";
+  os << "  HELION_CHECK(dev.major >= 8, \"" << kn
+     << ": the tensor-core matmul needs compute capability 8.0 or newer, got {}.{}\", dev.major, "
+        "dev.minor);\n";
+  os << "  // f32: tf32 on the sm80 kernel (mma.sync m16n8k8); wgmma tf32 needs B K-major.\n";
+  os << "  const bool tf32 = " << a << ".dtype() == helion::DType::f32;\n";
+  os << "  const bool sm90 = " << (mm.sm90 ? "dev.major == 9 && !tf32" : "false") << ";\n";
   if (mm.tmaStoreParam >= 0) {
     std::string c = pname(mm.tmaStoreParam);
     os << "  const bool tmaStore = sm90 && " << c << ".dim() == 2 && " << c << ".stride(1) == 1 && "
@@ -111,8 +119,11 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   std::string outSize = mm.tmaStoreParam >= 0
                             ? "int64_t(" + pname(mm.tmaStoreParam) + ".element_size())"
                             : "int64_t(4)";
-  os << "  int64_t smem = 128 + int64_t(" << mm.sm80Stages << ") * " << (mm.sm80Bm + mm.sm80Bn) * 128
-     << ";\n";
+  const Tf32Tile t32 = tf32Tile(mm.sm80Bm, mm.sm80Bn);
+  os << "  const int64_t bm80 = tf32 ? " << t32.bm << " : " << mm.sm80Bm << ", bn80 = tf32 ? "
+     << t32.bn << " : " << mm.sm80Bn << ", stages80 = tf32 ? " << t32.stages << " : "
+     << mm.sm80Stages << ";\n";
+  os << "  int64_t smem = 128 + stages80 * (bm80 + bn80) * 128;\n";
   os << "  if (sm90) {\n";
   os << "    const int64_t ring = 1024 + int64_t(" << mm.stages << ") * "
      << (mm.bm + mm.bn) * 128 << " + 16 * " << mm.stages << ", maxSmem = 227 * 1024;\n";
@@ -185,8 +196,7 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   os << "    void* pb = const_cast<void*>(static_cast<const void*>(" << b << ".data_ptr()));\n";
   os << "    int64_t lda = " << a << ".stride(0), ldb = " << b << ".stride(0);\n";
   os << "    void* args[] = {&pa, &pb, &iM, &iN, &iK, &lda, &ldb, &groupM" << epiArgs << "};\n";
-  os << "    const int64_t tiles = helion::rt::cdiv(M, " << mm.sm80Bm << ") * helion::rt::cdiv(N, "
-     << mm.sm80Bn << ");\n";
+  os << "    const int64_t tiles = helion::rt::cdiv(M, bm80) * helion::rt::cdiv(N, bn80);\n";
   os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(tiles)), "
         "helion::rt::Dim3(256), static_cast<unsigned>(smem), args);\n";
   os << "  }\n}\n\n";

@@ -23,6 +23,7 @@
 #include "helion/IR/IR.h"
 #include "helion/Support/Diagnostics.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <vector>
@@ -48,6 +49,17 @@ struct MatmulPlan {
   int groupM = 8;
   int sm80Bm = 128, sm80Bn = 256, sm80Stages = 3; ///< the sm80 kernel (fallback or main)
 };
+
+/// The sm80 kernel's tile for f32 operands, which run as tf32 (mma.sync m16n8k8)
+/// on every GPU: wgmma tf32 reads both operands K-major, and B [K, N] is not.
+/// The sm80 tile capped at 128 x 128 (128 x 256 in f32 needs 255 registers and
+/// spills), 4 stages of 32 KB. The emitter and the launcher both use this.
+struct Tf32Tile {
+  int bm, bn, stages;
+};
+inline Tf32Tile tf32Tile(int sm80Bm, int sm80Bn) {
+  return {std::min(sm80Bm, 128), std::min(sm80Bn, 128), 4};
+}
 
 /// Whether any statement of `kernel` contains an `hl::dot`.
 bool containsDot(const ir::Kernel& kernel);

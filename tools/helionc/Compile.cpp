@@ -108,8 +108,10 @@ std::string instantiation(const ir::Kernel& k, const codegen::EmittedKernel& ek,
   std::vector<bool> isIndex = indexTensors(k);
   auto dtype = ir::parseScalarType(o.dtype).value_or(ir::ScalarType::F32);
   // A matmul holds an sm90 and an sm80 kernel; below sm_90a only the latter runs,
-  // and tma_store (TMA_STORE = 1) needs sm_90a.
-  const bool sm90 = ek.matmul && ek.matmul->sm90 && o.arch.rfind("sm_90", 0) == 0;
+  // and tma_store (TMA_STORE = 1) needs sm_90a. f32 operands run as tf32 on the
+  // sm80 kernel everywhere (MatmulLauncher.cpp).
+  const bool sm90 = ek.matmul && ek.matmul->sm90 && o.arch.rfind("sm_90", 0) == 0 &&
+                    dtype != ir::ScalarType::F32;
   std::string name = (ek.matmul && !sm90 ? ek.matmul->sm80KernelName : ek.kernelName) + "<";
   bool first = true;
   // VEC as the host's helion::rt::vectorWidth picks it for aligned, contiguous

@@ -3,24 +3,31 @@
 //   C[M, N] = A[M, K] @ B[K, N]      (B given as [K, N] row-major, or as [N, K]
 //                                     row-major with BTransposed = true)
 //
-// The fallback of gemm_sm90.cuh (which includes this header for GemmTiles):
-// cp.async multi-stage pipeline, ldmatrix, mma.sync m16n8k16, f32 accumulators
-// in registers, and the same per-element epilogue as the sm90 path's pairs form.
+// The fallback of gemm_sm90.cuh (which includes this header), and the f32
+// (tf32) GEMM on every GPU: cp.async multi-stage pipeline, ldmatrix, mma.sync
+// m16n8k16 (bf16, f16) or m16n8k8 (tf32: f32 inputs rounded to nearest tf32,
+// cvt.rna, at fragment load), f32 accumulators in registers, and the same
+// per-element epilogue as the sm90 path's pairs form.
 //
 // How it runs. One CTA of 256 threads (8 warps, WarpsM x WarpsN) computes a
 // BM x BN tile; warp (wm, wn) owns the (BM / WarpsM) x (BN / WarpsN) sub-tile
 // at (wm * BM / WarpsM, wn * BN / WarpsN). Every thread copies 16-byte chunks
 // of A's BM x BK and B's k-block into a ring of `Stages` shared-memory stages
 // (cp.async, zero-filled past M, N, K), Stages - 1 k-blocks ahead of the math.
-// Shared rows are 128 bytes (64 elements), 16-byte chunk c of row r stored at
-// chunk c ^ (r % 8), so ldmatrix reads 8 rows of one column without bank
-// conflicts. B as [K, N] is kept as BN / 64 panels of BK x 64 and read with
-// ldmatrix.trans; B as [N, K] is kept like A. Tiles are in GemmTiles order.
+// Shared rows are 128 bytes (BK = 64 16-bit or 32 f32 elements), 16-byte chunk
+// c of row r stored at chunk c ^ (r % 8), so ldmatrix reads 8 rows of one
+// column without bank conflicts. B as [K, N] is kept as panels of BK rows x 128
+// bytes and read with ldmatrix.trans (16-bit) or, for tf32, where ldmatrix has
+// no 32-bit transpose, with one 4-byte shared load per fragment register (2-way
+// bank conflicts); B as [N, K] is kept like A. For 32-bit elements ldmatrix
+// (b16) still fits A and [N, K] B: an 8 x 16-byte matrix gives lane l the word
+// (row l / 4, column l % 4), which is the m16n8k8 tf32 fragment layout. Tiles
+// are in GemmTiles order.
 //
 // Template parameters of GemmSm80<...>:
-//   TIn          bf16 or f16
+//   TIn          bf16 or f16, or float (computed as tf32)
 //   BM, BN       the CTA tile; BM / WarpsM and BN / WarpsN multiples of 16
-//   BK           64
+//   BK           128 bytes of TIn: 64 (bf16, f16) or 32 (float)
 //   Stages       depth of the cp.async ring (2..6; kSmemBytes grows with it)
 //   BTransposed  false: B is [K, N] row-major; true: B is [N, K] row-major
 //   WarpsM, WarpsN  the warp grid (WarpsM * WarpsN == 8)
@@ -32,35 +39,16 @@
 // (col + 1 < N unless N is odd), exactly as EpilogueForm::pairs of the sm90
 // path. Fragment layout of the m16n8 accumulator tile: Mma16x8Acc.
 //
-// Host requirements: A, B 16-byte aligned, lda and ldb multiples of 8
-// elements (each 16-byte chunk of a row is one cp.async); block kThreads (256),
+// Host requirements: A, B 16-byte aligned, lda and ldb multiples of 16 bytes
+// (8 16-bit or 4 f32 elements: each 16-byte chunk of a row is one cp.async); block kThreads (256),
 // dynamic shared memory kSmemBytes (raise the limit: > 48 KB), grid
 // gridSize(M, N) (one CTA per tile). gemm_sm80_kernel below is the kernel.
 #pragma once
 #include "helion/async.cuh"
+#include "helion/gemm_tiles.cuh"
 #include "helion/types.cuh"
 
 namespace helion::dev {
-
-/// Maps a linear tile index to (tile row, tile column) in Triton's grouped
-/// order: `groupM` rows of tiles are swept column by column, so that tiles
-/// running together share rows of A and columns of B in L2. Example: 32 x 16
-/// tiles, groupM 8: t = 0..7 are rows 0..7 of column 0, t = 8 is row 0 of
-/// column 1, ..., t = 128 is row 8 of column 0.
-struct GemmTiles {
-  int tilesM, tilesN, groupM;
-
-  __device__ __forceinline__ int count() const { return tilesM * tilesN; }
-  __device__ __forceinline__ void coords(int t, int& tm, int& tn) const {
-    const int perGroup = groupM * tilesN;
-    const int group = t / perGroup;
-    const int firstM = group * groupM;
-    const int rows = tilesM - firstM < groupM ? tilesM - firstM : groupM;
-    const int local = t - group * perGroup;
-    tm = firstM + local % rows;
-    tn = local / rows;
-  }
-};
 
 /// Where register `reg` (0..3) of lane `lane` sits in the 16 x 8 f32 result of
 /// one mma.sync m16n8k16: row lane / 4 (+ 8 for regs 2, 3), column
@@ -105,6 +93,32 @@ __device__ __forceinline__ void mma_m16n8k16(float (&d)[4], const uint32 (&a)[4]
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
+/// d[16 x 8] += a[16 x 8] * b[8 x 8] (row.col) in tf32, f32 accumulation. a, b:
+/// tf32 bit patterns (to_tf32). Fragments: a0 (row g, k t), a1 (g + 8, t),
+/// a2 (g, t + 4), a3 (g + 8, t + 4); b0 (k t, col g), b1 (t + 4, g); g = lane / 4,
+/// t = lane % 4; d as in m16n8k16 (Mma16x8Acc).
+__device__ __forceinline__ void mma_m16n8k8_tf32(float (&d)[4], const uint32 (&a)[4], uint32 b0,
+                                                 uint32 b1) {
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, "
+               "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+/// The f32 with bits `f` rounded to the nearest tf32 (ties away), as bits.
+__device__ __forceinline__ uint32 to_tf32(uint32 f) {
+  uint32 r;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(__uint_as_float(f)));
+  return r;
+}
+
+/// A 4-byte load from a shared-window address.
+__device__ __forceinline__ uint32 lds32(uint32 addr) {
+  uint32 r;
+  asm volatile("ld.shared.b32 %0, [%1];" : "=r"(r) : "r"(addr));
+  return r;
+}
+
 /// cp_async_zfill<16> to a shared-window address (saves the generic->shared
 /// conversion per copy).
 __device__ __forceinline__ void cp_async_zfill_s(uint32 dst, const void* src, int srcBytes) {
@@ -125,8 +139,9 @@ __device__ __forceinline__ uint32 swizzle128(int row, int chunk) {
 template <class TIn, int BM = 128, int BN = 128, int BK = 64, int Stages = 4,
           bool BTransposed = false, int WarpsM = 2, int WarpsN = 4, int MinBlocks = 1>
 struct GemmSm80 {
-  static_assert(is_same_v<TIn, bf16> || is_same_v<TIn, f16>, "GemmSm80: TIn must be bf16 or f16");
-  static_assert(BK == 64, "GemmSm80: BK must be 64 (128-byte shared rows)");
+  static_assert(is_same_v<TIn, bf16> || is_same_v<TIn, f16> || is_same_v<TIn, float>,
+                "GemmSm80: TIn must be bf16, f16 or float (tf32)");
+  static_assert(BK * sizeof(TIn) == 128, "GemmSm80: BK must be 128 bytes of TIn (shared rows)");
   static_assert(WarpsM * WarpsN == 8, "GemmSm80: 8 warps");
   static_assert((BM / WarpsM) % 16 == 0 && (BN / WarpsN) % 16 == 0,
                 "GemmSm80: warp tiles must be multiples of 16 x 16");
@@ -138,8 +153,11 @@ struct GemmSm80 {
   static constexpr int kMinBlocks = MinBlocks; ///< CTAs per SM for __launch_bounds__
   static constexpr int kWarpM = BM / WarpsM, kWarpN = BN / WarpsN;
   static constexpr int kMt = kWarpM / 16, kNt = kWarpN / 8; ///< m16 and n8 tiles per warp
-  static constexpr int kStageBytesA = BM * BK * 2;
-  static constexpr int kStageBytesB = BN * BK * 2;
+  static constexpr bool kTf32 = is_same_v<TIn, float>;
+  static constexpr int kChunk = 16 / static_cast<int>(sizeof(TIn)); ///< elements per 16 bytes
+  static constexpr int kMmaK = kTf32 ? 8 : 16; ///< K of one mma.sync
+  static constexpr int kStageBytesA = BM * 128;
+  static constexpr int kStageBytesB = BN * 128;
   static constexpr int kStageBytes = kStageBytesA + kStageBytesB;
   static constexpr int kSmemBytes = 128 + Stages * kStageBytes; ///< 128: alignment slack
 
@@ -179,24 +197,26 @@ struct GemmSm80 {
     // masks split into a per-row and a per-chunk part.
     constexpr int kStepA = kThreads / 8;
     const int ca = tid % 8, ra = tid / 8;
-    const TIn* gA = a + (m0 + ra) * lda + 8 * ca;
+    const TIn* gA = a + (m0 + ra) * lda + kChunk * ca;
     const uint32 dA = swizzle128(ra, ca);
-    constexpr int kChunksB = BTransposed ? 8 : BN / 8; // 16-byte chunks per smem-bound row
+    constexpr int kChunksB = BTransposed ? 8 : BN / kChunk; // 16-byte chunks per global row
     constexpr int kStepB = kThreads / kChunksB;
     constexpr int kRowsB = BTransposed ? BN : BK;
-    static_assert(kThreads % kChunksB == 0 && kStepB % 8 == 0 && kRowsB % kStepB == 0 &&
-                      BM % kStepA == 0,
+    static_assert(kThreads % kChunksB == 0 && kStepB % (BTransposed ? 8 : 4) == 0 &&
+                      kRowsB % kStepB == 0 && BM % kStepA == 0,
                   "GemmSm80: tile does not split evenly over 256 threads");
     const int cb = tid % kChunksB, rb = tid / kChunksB;
-    const TIn* gB = BTransposed ? b + (n0 + rb) * ldb + 8 * cb : b + rb * ldb + n0 + 8 * cb;
+    const TIn* gB = BTransposed ? b + (n0 + rb) * ldb + kChunk * cb : b + rb * ldb + n0 + kChunk * cb;
     const uint32 dB = BTransposed ? swizzle128(rb, cb) : (cb / 8) * (BK * 128) + swizzle128(rb, cb % 8);
-    const int nRemain = N - n0 - 8 * cb; // [K, N] B: the chunk's columns left
-    auto bytes16 = [](int remain) { return remain >= 8 ? 16 : remain > 0 ? 2 * remain : 0; };
+    const int nRemain = N - n0 - kChunk * cb; // [K, N] B: the chunk's columns left
+    auto bytes16 = [](int remain) {
+      return remain >= kChunk ? 16 : remain > 0 ? static_cast<int>(sizeof(TIn)) * remain : 0;
+    };
     auto load = [&](int kb, int s) {
       const uint32 sa = smem_addr(base + s * kStageBytes);
       const uint32 sb = sa + kStageBytesA;
       const int k0 = kb * BK;
-      const int bytesA = bytes16(K - k0 - 8 * ca);
+      const int bytesA = bytes16(K - k0 - kChunk * ca);
 #pragma unroll
       for (int it = 0; it < BM / kStepA; ++it) {
         const int bytes = m0 + ra + it * kStepA < M ? bytesA : 0;
@@ -204,7 +224,7 @@ struct GemmSm80 {
         cp_async_zfill_s(sa + dA + it * kStepA * 128, src, bytes);
       }
       if constexpr (BTransposed) {
-        const int bytesK = bytes16(K - k0 - 8 * cb);
+        const int bytesK = bytes16(K - k0 - kChunk * cb);
 #pragma unroll
         for (int it = 0; it < kRowsB / kStepB; ++it) {
           const int bytes = n0 + rb + it * kStepB < N ? bytesK : 0;
@@ -217,7 +237,10 @@ struct GemmSm80 {
         for (int it = 0; it < kRowsB / kStepB; ++it) {
           const int bytes = k0 + rb + it * kStepB < K ? bytesN : 0;
           const TIn* src = bytes ? gB + (k0 + it * kStepB) * ldb : b;
-          cp_async_zfill_s(sb + dB + it * kStepB * 128, src, bytes);
+          // kStepB = 4 (f32 rows of BN = 256): odd steps flip the row's bit 2,
+          // i.e. chunk bit 2 of the swizzle.
+          const uint32 d = kStepB % 8 == 0 || it % 2 == 0 ? dB : dB ^ 64u;
+          cp_async_zfill_s(sb + d + it * kStepB * 128, src, bytes);
         }
       }
     };
@@ -249,11 +272,12 @@ struct GemmSm80 {
       const uint32 sa = smem_addr(base + s * kStageBytes);
       const uint32 sb = sa + kStageBytesA;
 #pragma unroll
-      for (int kk = 0; kk < BK / 16; ++kk) {
+      for (int kk = 0; kk < BK / kMmaK; ++kk) {
         uint32 af[kMt][4];
         uint32 bf[kNt][2];
         // A (m16 x k16): matrices (rows 0-7, k 0-7), (rows 8-15, k 0-7),
         // (rows 0-7, k 8-15), (rows 8-15, k 8-15) = a0..a3 of mma.sync.
+        // tf32 (m16 x k8): the same addresses, k in 4-element chunks.
 #pragma unroll
         for (int mt = 0; mt < kMt; ++mt) {
           const int r = wm * kWarpM + 16 * mt + 8 * (q % 2) + lane % 8;
@@ -267,6 +291,16 @@ struct GemmSm80 {
             // rows n: (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15)
             const int r = n + 8 * (q / 2) + lane % 8;
             ldmatrix_x4(t, sb + swizzle128(r, 2 * kk + q % 2));
+          } else if constexpr (kTf32) {
+            // b0 = B[k = 8 kk + lane % 4][n + lane / 4], b1 at k + 4, for the two
+            // n8 tiles: one 4-byte load each (B panels are 32 columns wide).
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+              const int c = n + 8 * h + lane / 4, k = 8 * kk + lane % 4;
+              const uint32 p = sb + (c / 32) * (BK * 128) + (c % 4) * 4;
+              t[2 * h] = lds32(p + swizzle128(k, (c % 32) / 4));
+              t[2 * h + 1] = lds32(p + swizzle128(k + 4, (c % 32) / 4));
+            }
           } else {
             // rows k, transposed: (k 0-7, n 0-7), (k 8-15, n 0-7), (k 0-7, n 8-15), ...
             const int r = 16 * kk + 8 * (q % 2) + lane % 8;
@@ -278,11 +312,27 @@ struct GemmSm80 {
           bf[2 * np + 1][0] = t[2];
           bf[2 * np + 1][1] = t[3];
         }
+        if constexpr (kTf32) {
+#pragma unroll
+          for (int mt = 0; mt < kMt; ++mt)
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+              af[mt][i] = to_tf32(af[mt][i]);
+#pragma unroll
+          for (int nt = 0; nt < kNt; ++nt) {
+            bf[nt][0] = to_tf32(bf[nt][0]);
+            bf[nt][1] = to_tf32(bf[nt][1]);
+          }
+        }
 #pragma unroll
         for (int mt = 0; mt < kMt; ++mt)
 #pragma unroll
-          for (int nt = 0; nt < kNt; ++nt)
-            mma_m16n8k16<TIn>(acc[mt][nt], af[mt], bf[nt][0], bf[nt][1]);
+          for (int nt = 0; nt < kNt; ++nt) {
+            if constexpr (kTf32)
+              mma_m16n8k8_tf32(acc[mt][nt], af[mt], bf[nt][0], bf[nt][1]);
+            else
+              mma_m16n8k16<TIn>(acc[mt][nt], af[mt], bf[nt][0], bf[nt][1]);
+          }
       }
     }
     cp_async_wait<0>();

@@ -7,6 +7,9 @@
 // RUN: %helionc compile %s --kernel mm_bt --emit cuda | FileCheck %s --check-prefix=BT
 // RUN: %helionc compile %s --kernel mm_two_stores --emit cuda | FileCheck %s --check-prefix=PAIRS
 // RUN: %helionc spec %s --kernel mm_addmm | FileCheck %s --check-prefix=SPEC
+// RUN: %helionc compile %s --kernel mm_addmm --emit ptx --dtype f32 | FileCheck %s --check-prefix=F32
+// RUN: %helionc compile %s --kernel mm_bt --emit ptx --dtype f32 | FileCheck %s --check-prefix=F32BT
+// RUN: %helionc compile %s --kernel mm_addmm --emit ptx --dtype bf16 | FileCheck %s --check-prefix=BF16
 // Which device-library GEMM each matmul form and config becomes (MatmulPlan.cpp).
 #include <helion/hl.h>
 
@@ -17,7 +20,18 @@ using helion::Tensor;
 // DEFAULT: __global__ void __launch_bounds__(384, 1) mm_addmm_kernel(
 // DEFAULT: using G = hd::Gemm<T_x, T_out, 128, 256, 64, 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
 // DEFAULT: __global__ void __launch_bounds__(256, 1) mm_addmm_kernel_sm80(
-// DEFAULT: using G = hd::GemmSm80<T_x, 128, 256, 64, 4, false>;
+// DEFAULT: constexpr bool kTf32 = hd::is_same_v<T_x, float>;
+// DEFAULT: using G = hd::GemmSm80<T_x, 128, kTf32 ? 128 : 256, kTf32 ? 32 : 64, 4, false>;
+//
+// f32 operands: the sm80 kernel as tf32 (mma.sync m16n8k8, inputs rounded with
+// cvt.rna), also on sm_90a, in 128 x 128 tiles; no wgmma. bf16: the sm90 kernel.
+// F32: // mm_addmm_kernel_sm80<float, float, float, 0> (sm_90a)
+// F32-NOT: wgmma
+// F32: cvt.rna.tf32.f32
+// F32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// F32-NOT: wgmma
+// BF16: // mm_addmm_kernel<hd::bf16, hd::bf16, hd::bf16, 1> (sm_90a)
+// BF16: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 HELION_KERNEL Tensor mm_addmm(const Tensor& x, const Tensor& y) {
   auto [m, k] = x.shape<2>();
   auto n = y.size(1);
@@ -51,7 +65,7 @@ HELION_KERNEL Tensor mm_dot(const Tensor& x, const Tensor& y) {
 // SM80-NOT: hd::Gemm<
 // SM80: mm_plus_epilogue
 // SM80: out[row * stride_out_0 + col * stride_out_1] = hd::from_compute<T_out>((float(v{{[0-9]+}}) * float(alpha)));
-// SM80: using G = hd::GemmSm80<T_x, 64, 128, 64, 3, false>;
+// SM80: using G = hd::GemmSm80<T_x, 64, 128, kTf32 ? 32 : 64, kTf32 ? 4 : 3, false>;
 HELION_KERNEL Tensor mm_plus(const Tensor& x, const Tensor& y, float alpha) {
   auto [m, k] = x.shape<2>();
   auto n = y.size(1);
@@ -68,6 +82,11 @@ HELION_KERNEL Tensor mm_plus(const Tensor& x, const Tensor& y, float alpha) {
 // B read as [N, K] (x @ w^T): BTransposed.
 // BT: B = w [N, K]
 // BT: using G = hd::Gemm<T_x, T_out, 128, 256, 64, 4, 2, true, true,
+// B [N, K] in f32: A and B fragments both by ldmatrix (K-major), no 4-byte loads.
+// F32BT: // mm_bt_kernel_sm80<float, float, float, 0> (sm_90a)
+// F32BT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// F32BT-NOT: ld.shared.b32
+// F32BT: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 HELION_KERNEL Tensor mm_bt(const Tensor& x, const Tensor& w) {
   auto [m, k] = x.shape<2>();
   auto n = w.size(0);
