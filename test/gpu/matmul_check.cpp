@@ -4,18 +4,28 @@
 // (.carry/mm/matmul_variants.inc: examples/matmul.cpp under several configs and
 // test/gpu/kernels/matmul_bias.cpp), linked with the runtime; no LLVM needed.
 //
-//   matmul_check            correctness: bf16 and f16, fresh random inputs,
-//                           outputs poisoned (new device memory is 0xFF bytes,
-//                           NaN), float64 reference on the CPU (every element up
-//                           to 4096 x 128 x 4096; 16384 sampled elements and a
-//                           NaN scan of all of them at 4096^3 / 8192^3)
-//   matmul_check --bench    TFLOP/s of the default config at 4096^3 and 8192^3
-//                           (CUDA events, median), JSON lines to $OUT
+//   matmul_check            correctness: bf16, f16 and f32 (tf32), fresh random
+//                           inputs, outputs poisoned (new device memory is 0xFF
+//                           bytes, NaN), float64 reference on the CPU (every
+//                           element up to 4096 x 128 x 4096; 16384 sampled elements
+//                           and a NaN scan of all of them at 4096^3 / 8192^3)
+//   matmul_check --bench    paired timing: each config marked `bench` (bf16, f16)
+//                           and the default config in f32, at 4096^3 and 8192^3,
+//                           alternately with cublasGemmEx on the same inputs (same
+//                           output dtype; f32 as CUBLAS_COMPUTE_32F_FAST_TF32) in
+//                           one process: `helionc x kInner, cuBLAS x kInner` per
+//                           round, order swapped each round, medians of 30 rounds;
+//                           the power-capped card's clocks move more between runs
+//                           than the differences measured. JSON lines to
+//                           $OUT/matmul_paired.jsonl
 //===----------------------------------------------------------------------===//
 #include <helion/hl.h>
 #include <helion/runtime/CudaBackend.h>
 #include <helion/runtime/Generated.h>
 #include <helion/runtime/Timing.h>
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cmath>
@@ -72,7 +82,8 @@ Tensor randnGpu(int64_t rows, int64_t cols, int64_t ld, DType dt, Tensor& storag
     for (int64_t c = 0; c < ld; ++c) {
       double v = c < cols ? nd(g) : NAN;
       if (dt == DType::bf16) h.data_ptr<helion::BFloat16>()[r * ld + c] = helion::BFloat16(v);
-      else h.data_ptr<helion::Half>()[r * ld + c] = helion::Half(v);
+      else if (dt == DType::f16) h.data_ptr<helion::Half>()[r * ld + c] = helion::Half(v);
+      else h.data_ptr<float>()[r * ld + c] = float(v);
       if (c < cols) values[r * cols + c] = get(h, r * ld + c);
     }
   });
@@ -80,7 +91,9 @@ Tensor randnGpu(int64_t rows, int64_t cols, int64_t ld, DType dt, Tensor& storag
   return Tensor::from_blob(storage.data_ptr(), {rows, cols}, {ld, 1}, dt, helion::Device::cuda());
 }
 
-const char* dn(DType dt) { return dt == DType::bf16 ? "bf16" : "f16"; }
+const char* dn(DType dt) {
+  return dt == DType::bf16 ? "bf16" : dt == DType::f16 ? "f16" : dt == DType::f32 ? "f32" : "?";
+}
 
 using MatmulFn = Tensor (*)(const Tensor&, const Tensor&);
 using BiasFn = Tensor (*)(const Tensor&, const Tensor&, const Tensor&);
@@ -90,6 +103,8 @@ struct Variant {
   MatmulFn matmul = nullptr; // one of the two
   BiasFn bias = nullptr;
   bool big = true;           ///< also check 4096^3 and 8192^3
+  bool f32 = false;          ///< also check f32 operands (tf32)
+  bool bench = false;        ///< timed by --bench (bf16, f16; f32 too when f32)
 };
 
 /// One check: C = f(A, B) against float64, with relu(. + bias) for the bias kernel.
@@ -147,7 +162,8 @@ void check(const Variant& v, DType dt, int64_t M, int64_t N, int64_t K, int64_t 
   double e = 0;
   for (double d : err) e = std::max(e, std::isfinite(d) ? d : INFINITY);
   e /= std::max(refMax, 1.0); // max error relative to the largest reference value
-  const double tol = dt == DType::f16 ? 2e-3 : 1.6e-2;
+  // f16 and tf32 keep 10 mantissa bits (f32 output: no output rounding); bf16 7.
+  const double tol = dt == DType::bf16 ? 1.6e-2 : 2e-3;
   bool ok = nans == 0 && e <= tol;
   failures += !ok;
   std::printf("%s %-14s %-5s %-26s max rel err %.2e (tol %.0e), non-finite %lld, %s\n",
@@ -178,25 +194,93 @@ void checkRejected(const Variant& v, DType dt) {
   }
 }
 
-void bench(const Variant& v, DType dt, int64_t n) {
-  Tensor sa, sb;
-  std::vector<double> a, b;
-  Tensor x = randnGpu(n, n, n, dt, sa, a), y = randnGpu(n, n, n, dt, sb, b);
-  v.matmul(x, y); // compile + load
-  helion::rt::BenchmarkOptions o;
-  o.warmupRuns = 10;
-  o.minRuns = 50;
-  o.targetMs = 300;
-  auto r = helion::rt::benchmark([&] { v.matmul(x, y); }, o);
-  double tflops = 2.0 * n * n * n / (r.medianMs * 1e-3) / 1e12;
-  std::printf("bench %-14s %-5s %lld^3: %.3f ms, %.1f TFLOP/s\n", v.name, dn(dt), (long long)n,
-              r.medianMs, tflops);
+#define CHECK_CUDA(x)                                                                            \
+  do {                                                                                           \
+    cudaError_t e_ = (x);                                                                        \
+    if (e_ != cudaSuccess) {                                                                     \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));   \
+      std::exit(2);                                                                              \
+    }                                                                                            \
+  } while (0)
+#define CHECK_CUBLAS(x)                                                                          \
+  do {                                                                                           \
+    cublasStatus_t e_ = (x);                                                                     \
+    if (e_ != CUBLAS_STATUS_SUCCESS) {                                                           \
+      std::fprintf(stderr, "%s:%d: %s: cublas status %d\n", __FILE__, __LINE__, #x, (int)e_);    \
+      std::exit(2);                                                                              \
+    }                                                                                            \
+  } while (0)
+
+cublasHandle_t g_cublas = nullptr;
+
+/// Row-major C[M, N] = A[M, K] @ B[K, N] through cuBLAS (column-major: C^T = B^T A^T),
+/// output in the input dtype like the compiled kernel's; f32 as tf32.
+void cublasMatmul(const Tensor& a, const Tensor& b, Tensor& c, int64_t M, int64_t N, int64_t K) {
+  const float alpha = 1.f, beta = 0.f;
+  const DType dt = a.dtype();
+  const cudaDataType t = dt == DType::bf16 ? CUDA_R_16BF : dt == DType::f16 ? CUDA_R_16F : CUDA_R_32F;
+  const cublasComputeType_t ct =
+      dt == DType::f32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+  CHECK_CUBLAS(cublasGemmEx(g_cublas, CUBLAS_OP_N, CUBLAS_OP_N, int(N), int(M), int(K), &alpha,
+                            b.data_ptr(), t, int(b.stride(0)), a.data_ptr(), t, int(a.stride(0)),
+                            &beta, c.data_ptr(), t, int(N), ct, CUBLAS_GEMM_DEFAULT));
+}
+
+/// Medians (ms per call) of f and g timed in alternating rounds of `inner` calls
+/// each (f first in even rounds, g first in odd ones), after `warm` rounds.
+template <class F, class G>
+std::pair<double, double> pairedMedianMs(F&& f, G&& g, int inner, int warm = 3, int reps = 30) {
+  for (int i = 0; i < warm; ++i) {
+    f();
+    g();
+  }
+  std::vector<cudaEvent_t> ev(4 * reps);
+  for (auto& e : ev) CHECK_CUDA(cudaEventCreate(&e));
+  for (int i = 0; i < reps; ++i) {
+    for (int which = 0; which < 2; ++which) {
+      const bool isF = (which == 0) == (i % 2 == 0);
+      CHECK_CUDA(cudaEventRecord(ev[4 * i + 2 * isF], 0));
+      for (int j = 0; j < inner; ++j) isF ? f() : g();
+      CHECK_CUDA(cudaEventRecord(ev[4 * i + 2 * isF + 1], 0));
+    }
+  }
+  CHECK_CUDA(cudaGetLastError());
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<float> a(reps), b(reps);
+  for (int i = 0; i < reps; ++i) {
+    CHECK_CUDA(cudaEventElapsedTime(&b[i], ev[4 * i], ev[4 * i + 1]));     // g
+    CHECK_CUDA(cudaEventElapsedTime(&a[i], ev[4 * i + 2], ev[4 * i + 3])); // f
+  }
+  for (auto& e : ev) cudaEventDestroy(e);
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  return {a[reps / 2] / inner, b[reps / 2] / inner};
+}
+
+struct BenchInputs {
+  Tensor sa, sb, x, y, c;
+};
+
+/// Paired helionc / cuBLAS TFLOP/s of variant v at n^3 on `in`.
+void bench(const Variant& v, DType dt, int64_t n, BenchInputs& in) {
+  v.matmul(in.x, in.y); // NVRTC compile + load
+  helion::rt::synchronize();
+  const int inner = n <= 4096 ? 4 : 2;
+  auto [ms, cublasMs] = pairedMedianMs([&] { v.matmul(in.x, in.y); },
+                                       [&] { cublasMatmul(in.x, in.y, in.c, n, n, n); }, inner);
+  const double flop = 2.0 * n * n * n;
+  const double tf = flop / (ms * 1e-3) / 1e12, cub = flop / (cublasMs * 1e-3) / 1e12;
+  std::printf("bench %-16s %-5s %5lld^3: helionc %.3f ms %6.1f TFLOP/s | cuBLAS %.3f ms %6.1f | "
+              "ratio %.3f (paired)\n",
+              v.name, dn(dt), (long long)n, ms, tf, cublasMs, cub, tf / cub);
   if (jsonl)
     std::fprintf(jsonl,
-                 "{\"kind\": \"bench\", \"impl\": \"helionc\", \"variant\": \"%s\", \"dtype\": "
-                 "\"%s\", \"n\": %lld, \"ms\": %.5f, \"tflops\": %.2f}\n",
-                 v.name, dn(dt), (long long)n, r.medianMs, tflops);
+                 "{\"kind\": \"paired\", \"variant\": \"%s\", \"dtype\": \"%s\", \"n\": %lld, "
+                 "\"ms\": %.5f, \"tflops\": %.2f, \"cublas_ms\": %.5f, \"cublas_tflops\": %.2f, "
+                 "\"ratio\": %.4f}\n",
+                 v.name, dn(dt), (long long)n, ms, tf, cublasMs, cub, tf / cub);
   std::fflush(stdout);
+  if (jsonl) std::fflush(jsonl);
 }
 
 } // namespace
@@ -206,7 +290,7 @@ void bench(const Variant& v, DType dt, int64_t n) {
 int main(int argc, char** argv) {
   const bool doBench = argc > 1 && std::string(argv[1]) == "--bench";
   if (const char* out = std::getenv("OUT"))
-    jsonl = std::fopen((std::string(out) + (doBench ? "/matmul_bench.jsonl" : "/matmul_check.jsonl")).c_str(), "a");
+    jsonl = std::fopen((std::string(out) + (doBench ? "/matmul_paired.jsonl" : "/matmul_check.jsonl")).c_str(), "a");
   static const helion::DeviceBackend* real = helion::device_backend(helion::DeviceType::CUDA);
   static helion::DeviceBackend poisoned = *real;
   poisoned.allocate = [](std::size_t bytes, int dev) {
@@ -214,25 +298,46 @@ int main(int argc, char** argv) {
     helion::rt::cudaMemset(p, dev, 0xFF, bytes);
     return p;
   };
-  helion::set_device_backend(helion::DeviceType::CUDA, &poisoned);
+  if (!doBench) // timed runs: no memset per fresh allocation
+    helion::set_device_backend(helion::DeviceType::CUDA, &poisoned);
   const auto& info = helion::rt::deviceInfo();
   std::printf("device: %s (sm_%d%d, %d SMs)\n", info.name.c_str(), info.major, info.minor,
               info.smCount);
-  for (const Variant& v : variants()) {
-    for (DType dt : {DType::bf16, DType::f16}) {
+  if (doBench) {
+    CHECK_CUBLAS(cublasCreate(&g_cublas));
+    for (DType dt : {DType::bf16, DType::f16, DType::f32})
+      for (int64_t n : {4096, 8192}) {
+        BenchInputs in;
+        std::vector<double> a, b;
+        in.x = randnGpu(n, n, n, dt, in.sa, a);
+        in.y = randnGpu(n, n, n, dt, in.sb, b);
+        in.c = helion::empty({n, n}, dt, helion::Device::cuda());
+        for (const Variant& v : variants())
+          if (v.matmul && v.bench && (dt != DType::f32 || v.f32)) {
+            try {
+              bench(v, dt, n, in);
+            } catch (const std::exception& e) {
+              ++failures;
+              std::printf("FAIL bench %-14s %-5s exception: %s\n", v.name, dn(dt), e.what());
+            }
+          }
+      }
+    cublasDestroy(g_cublas);
+  }
+  for (const Variant& v : doBench ? std::vector<Variant>{} : variants()) {
+    for (DType dt : {DType::bf16, DType::f16, DType::f32}) {
+      if (dt == DType::f32 && !v.f32)
+        continue;
       try {
-        if (doBench) {
-          if (v.matmul && std::string(v.name) == "default")
-            for (int64_t n : {4096, 8192}) bench(v, dt, n);
-          continue;
-        }
         if (v.big) {
           check(v, dt, 4096, 4096, 4096);
-          check(v, dt, 8192, 8192, 8192);
+          if (dt != DType::f32) // the tf32 path is slower; 4096^3 covers its tiling
+            check(v, dt, 8192, 8192, 8192);
         }
         check(v, dt, 1000, 1000, 1000);
         check(v, dt, 4096, 128, 4096);
-        check(v, dt, 127, 4096, 255, 256); // x's rows padded to 16-byte multiples
+        // x's rows padded to 16-byte multiples (256 elements: 512 / 1024 bytes)
+        check(v, dt, 127, 4096, 255, 256);
         check(v, dt, 333, 200, 72);
         if (v.matmul && std::string(v.name) == "default")
           checkRejected(v, dt);
