@@ -4,8 +4,9 @@
 // function: host statements are only scanned (ranks, block sizes, captures, the
 // rule that host code between device loops must not read device results); device
 // loops are lowered statement by statement (DeviceStmts.cpp) and expression by
-// expression (DeviceExprs.cpp). Every user error is a diagnostic; on any error the
-// kernel is dropped but lowering goes on, so that one run reports many errors.
+// expression (DeviceExprs.cpp, DeviceCalls.cpp, DeviceIndexing.cpp). Every user
+// error is a diagnostic; on any error the kernel is dropped but lowering goes on,
+// so that one run reports many errors.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -35,6 +36,10 @@ std::string calleeName(const clang::CallExpr* call);
 bool isClass(clang::QualType type, llvm::StringRef qualifiedName);
 /// The call's arguments, default arguments left out.
 std::vector<const clang::Expr*> writtenArgs(const clang::CallExpr* call);
+/// A new expression node of `kind` at `loc`, for the Device*.cpp lowerings to fill in.
+std::shared_ptr<ir::Expr> makeExpr(ir::ExprKind kind, ir::SourceLoc loc);
+/// True when `e` (wrappers stripped) names the declaration `qualifiedName` ("helion::hl::all").
+bool isNamed(const clang::Expr* e, llvm::StringRef qualifiedName);
 
 class KernelLowering {
 public:
@@ -64,21 +69,25 @@ private:
   std::optional<int> blockSizeFor(const clang::Expr* spec, const std::string& name,
                                   ir::SourceLoc loc, ir::ExprRef hint);
 
-  // DeviceExprs.cpp: values.
+  // DeviceExprs.cpp: values (operators, variables, constants).
   ir::ExprRef lowerExpr(const clang::Expr* e);
-  ir::ExprRef lowerCall(const clang::CallExpr* call);
-  ir::ExprRef lowerMemberCall(const clang::CXXMemberCallExpr* call);
   ir::ExprRef lowerOperatorCall(const clang::CXXOperatorCallExpr* call);
   ir::ExprRef lowerDeclRef(const clang::DeclRefExpr* ref);
-  ir::ExprRef lowerSubscript(const clang::CXXOperatorCallExpr* call);
-  std::optional<ir::Index> lowerIndex(const clang::Expr* e);
-  bool lowerIndices(llvm::ArrayRef<const clang::Expr*> args, std::vector<ir::Index>& out);
-  bool lowerShape(const clang::Expr* list, ir::Expr& into);
   std::optional<ir::ScalarType> literalDType(const clang::Expr* e);
   std::optional<int64_t> constantInt(const clang::Expr* e);
   std::optional<int> tensorOf(const clang::Expr* e);
   std::optional<int> tileOf(const clang::Expr* e);
   ir::ExprRef constant(const clang::Expr* e);
+
+  // DeviceCalls.cpp: hl:: functions and Tensor/tile methods.
+  ir::ExprRef lowerCall(const clang::CallExpr* call);
+  ir::ExprRef lowerMemberCall(const clang::CXXMemberCallExpr* call);
+
+  // DeviceIndexing.cpp: subscripts, indices and shapes.
+  ir::ExprRef lowerSubscript(const clang::CXXOperatorCallExpr* call);
+  std::optional<ir::Index> lowerIndex(const clang::Expr* e);
+  bool lowerIndices(llvm::ArrayRef<const clang::Expr*> args, std::vector<ir::Index>& out);
+  bool lowerShape(const clang::Expr* list, ir::Expr& into);
 
   // Helpers.
   ir::SourceLoc loc(clang::SourceLocation l) const;
