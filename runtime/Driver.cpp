@@ -6,7 +6,7 @@
 
 #include <dlfcn.h>
 
-#include <deque>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -98,10 +98,13 @@ int deviceCount() {
 namespace {
 thread_local int tlsDevice = 0;
 
+/// Per device, published once under the mutex and read without it afterwards:
+/// useDevice and deviceInfo run on every launch.
+constexpr int kMaxDevices = 64;
 struct Devices {
-  std::mutex mutex;
-  std::vector<CUcontext> contexts;                // primary contexts, retained once
-  std::vector<std::unique_ptr<DeviceInfo>> infos; // stable addresses
+  std::mutex mutex;                                        // first use of a device
+  std::atomic<CUcontext> contexts[kMaxDevices] = {};       // primary contexts, retained once
+  std::atomic<const DeviceInfo *> infos[kMaxDevices] = {}; // leaked: live until exit
 };
 
 Devices &devices() {
@@ -135,21 +138,37 @@ void setDevice(int device) {
   tlsDevice = device;
 }
 
+namespace {
+/// Throws unless 0 <= device < deviceCount(), and past the table's size.
+CUdevice checkedDevice(int device) {
+  CUdevice dev = cuDevice(device);
+  if (device >= kMaxDevices)
+    throw CudaError("helion: selecting CUDA device " + std::to_string(device) +
+                        ": the runtime supports devices 0 to " + std::to_string(kMaxDevices - 1),
+                    CUDA_ERROR_INVALID_DEVICE);
+  return dev;
+}
+
+CUcontext primaryContext(int device) {
+  Devices &d = devices();
+  if (static_cast<unsigned>(device) < kMaxDevices)
+    if (CUcontext ctx = d.contexts[device].load(std::memory_order_acquire))
+      return ctx;
+  CUdevice dev = checkedDevice(device);
+  std::lock_guard<std::mutex> lock(d.mutex);
+  if (CUcontext ctx = d.contexts[device].load(std::memory_order_relaxed))
+    return ctx;
+  CUcontext ctx = nullptr;
+  checkCuda(driverApi().cuDevicePrimaryCtxRetain(&ctx, dev),
+            "retaining the primary context of device " + std::to_string(device));
+  d.contexts[device].store(ctx, std::memory_order_release);
+  return ctx;
+}
+} // namespace
+
 CUcontext useDevice(int device) {
   const detail::DriverApi &api = driverApi();
-  CUcontext ctx = nullptr;
-  {
-    Devices &d = devices();
-    std::lock_guard<std::mutex> lock(d.mutex);
-    if (d.contexts.size() <= static_cast<std::size_t>(device) || !d.contexts[device]) {
-      CUdevice dev = cuDevice(device);
-      if (d.contexts.size() <= static_cast<std::size_t>(device))
-        d.contexts.resize(device + 1, nullptr);
-      checkCuda(api.cuDevicePrimaryCtxRetain(&d.contexts[device], dev),
-                "retaining the primary context of device " + std::to_string(device));
-    }
-    ctx = d.contexts[device];
-  }
+  CUcontext ctx = primaryContext(device);
   // Asked each time rather than cached per thread: other code on this thread
   // (the CUDA runtime, PyTorch) may have switched contexts since.
   CUcontext current = nullptr;
@@ -161,13 +180,14 @@ CUcontext useDevice(int device) {
 }
 
 const DeviceInfo &deviceInfo(int device) {
-  CUdevice dev = cuDevice(device);
   Devices &d = devices();
+  if (static_cast<unsigned>(device) < kMaxDevices)
+    if (const DeviceInfo *info = d.infos[device].load(std::memory_order_acquire))
+      return *info;
+  CUdevice dev = checkedDevice(device);
   std::lock_guard<std::mutex> lock(d.mutex);
-  if (d.infos.size() <= static_cast<std::size_t>(device))
-    d.infos.resize(device + 1);
-  if (d.infos[device])
-    return *d.infos[device];
+  if (const DeviceInfo *info = d.infos[device].load(std::memory_order_relaxed))
+    return *info;
   auto info = std::make_unique<DeviceInfo>();
   const detail::DriverApi &api = driverApi();
   info->index = device;
@@ -187,8 +207,8 @@ const DeviceInfo &deviceInfo(int device) {
   std::size_t bytes = 0;
   checkCuda(api.cuDeviceTotalMem(&bytes, dev), "querying the device's memory size");
   info->totalMemory = bytes;
-  d.infos[device] = std::move(info);
-  return *d.infos[device];
+  d.infos[device].store(info.get(), std::memory_order_release);
+  return *info.release();
 }
 
 std::string archFor(int major, int minor) {

@@ -7,6 +7,7 @@
 #include "helion/runtime/Compile.h"
 #include "helion/runtime/CudaBackend.h"
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -26,8 +27,9 @@ KernelTable &kernelTable() {
   return *table;
 }
 
-std::mutex lastKernelMutex;
-std::string lastKernel;
+/// The last kernel launched; kernels are never destroyed, so the pointer stays
+/// valid. An atomic rather than a locked string: launch() is the hot path.
+std::atomic<const Kernel *> lastKernel{nullptr};
 
 std::string kernelKey(const KernelSpec &spec, int device) {
   detail::KeyHasher hasher;
@@ -114,10 +116,7 @@ void launch(const Kernel &kernel, Dim3 grid, Dim3 block, unsigned sharedBytes, v
   useDevice(kernel.device());
   if (sharedBytes > 48 * 1024)
     kernel.reserveDynamicShared(static_cast<int>(sharedBytes));
-  {
-    std::lock_guard<std::mutex> lock(lastKernelMutex);
-    lastKernel = kernel.name();
-  }
+  lastKernel.store(&kernel, std::memory_order_relaxed);
   CUresult result =
       driverApi().cuLaunchKernel(kernel.function(), grid.x, grid.y, grid.z, block.x, block.y,
                                  block.z, sharedBytes, stream, args, nullptr);
@@ -133,8 +132,54 @@ void launch(const Kernel &kernel, Dim3 grid, Dim3 block, unsigned sharedBytes, v
 }
 
 std::string lastKernelName() {
-  std::lock_guard<std::mutex> lock(lastKernelMutex);
-  return lastKernel;
+  const Kernel *last = lastKernel.load(std::memory_order_relaxed);
+  return last ? last->name() : std::string();
+}
+
+bool KernelCache::Entry::matches(const std::int64_t *k, std::size_t n) const {
+  return size == n && std::equal(k, k + n, key);
+}
+
+const Kernel *KernelCache::find(const std::int64_t *key, std::size_t size) const {
+  // Slots [0, used) were stored before used_ was raised past them (release),
+  // and each entry is immutable once published.
+  const std::size_t used = used_.load(std::memory_order_acquire);
+  for (std::size_t i = 0; i < used; ++i) {
+    const Entry *e = slots_[i].load(std::memory_order_relaxed);
+    if (e->matches(key, size))
+      return e->kernel;
+  }
+  if (used < kSlots)
+    return nullptr;
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const Entry *e = overflow_; e; e = e->next)
+    if (e->matches(key, size))
+      return e->kernel;
+  return nullptr;
+}
+
+const Kernel &KernelCache::insert(const std::int64_t *key, std::size_t size, const Kernel &kernel) {
+  if (size > kMaxKey)
+    throw std::invalid_argument("helion: KernelCache key of " + std::to_string(size) +
+                                " integers, expected at most " + std::to_string(kMaxKey));
+  std::lock_guard<std::mutex> lock(mutex_);
+  const std::size_t used = used_.load(std::memory_order_relaxed);
+  for (std::size_t i = 0; i < used; ++i)
+    if (const Entry *e = slots_[i].load(std::memory_order_relaxed); e->matches(key, size))
+      return *e->kernel; // another thread loaded the same key first
+  for (const Entry *e = overflow_; e; e = e->next)
+    if (e->matches(key, size))
+      return *e->kernel;
+  auto *entry = new Entry{{}, size, &kernel, nullptr}; // never freed, like the kernel
+  std::copy(key, key + size, entry->key);
+  if (used < kSlots) {
+    slots_[used].store(entry, std::memory_order_relaxed);
+    used_.store(used + 1, std::memory_order_release);
+  } else {
+    entry->next = overflow_;
+    overflow_ = entry;
+  }
+  return kernel;
 }
 
 namespace {

@@ -19,6 +19,9 @@
 #include "helion/runtime/Driver.h"
 
 #include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -79,6 +82,60 @@ private:
 
 /// Compiles (through the cache), loads and resolves; memoized per process.
 const Kernel &loadKernel(const KernelSpec &spec);
+
+/// The kernels one launcher of generated code has loaded, keyed by what selects
+/// the instantiation: the device, then one integer per template argument (a
+/// dtype's enum value, a reduction extent, a vector width...). A hit is
+/// lock-free and allocation-free: the steady-state launch path builds no
+/// template name and hashes no source. A miss (the first call for a key) builds
+/// the name, calls loadKernel and inserts, under a mutex.
+///
+///   static helion::rt::KernelCache cache; // constant-initialized, never destroyed
+///   const std::int64_t key[] = {helion::rt::currentDevice(), int64_t(x.dtype()), vec};
+///   const helion::rt::Kernel* k = cache.find(key);
+///   if (!k) k = &cache.insert(key, helion::rt::loadKernel({..., nameFrom(key), ...}));
+///
+/// The first kSlots keys are found by a linear scan of published slots (a call
+/// site rarely sees more than a few dtypes and shapes); later ones go to a
+/// locked overflow list. Entries are never freed, like the kernels they point to.
+class KernelCache {
+public:
+  static constexpr std::size_t kMaxKey = 16; ///< integers per key
+  static constexpr std::size_t kSlots = 16;  ///< keys found without a lock
+
+  constexpr KernelCache() = default;
+  KernelCache(const KernelCache &) = delete;
+  KernelCache &operator=(const KernelCache &) = delete;
+
+  /// The kernel inserted for `key`, or null.
+  const Kernel *find(const std::int64_t *key, std::size_t size) const;
+  template <std::size_t N> const Kernel *find(const std::int64_t (&key)[N]) const {
+    static_assert(N <= kMaxKey, "KernelCache key too long");
+    return find(key, N);
+  }
+
+  /// Records `kernel` for `key` and returns the kernel now recorded for it (the
+  /// first one, if another thread inserted the same key meanwhile).
+  const Kernel &insert(const std::int64_t *key, std::size_t size, const Kernel &kernel);
+  template <std::size_t N>
+  const Kernel &insert(const std::int64_t (&key)[N], const Kernel &kernel) {
+    static_assert(N <= kMaxKey, "KernelCache key too long");
+    return insert(key, N, kernel);
+  }
+
+private:
+  struct Entry {
+    std::int64_t key[kMaxKey];
+    std::size_t size;
+    const Kernel *kernel;
+    Entry *next; ///< overflow list only
+    bool matches(const std::int64_t *k, std::size_t n) const;
+  };
+  std::atomic<const Entry *> slots_[kSlots] = {};
+  std::atomic<std::size_t> used_{0}; ///< published slots (release after the slot's store)
+  mutable std::mutex mutex_;         ///< inserts; lookups in the overflow list
+  Entry *overflow_ = nullptr;        ///< guarded by mutex_
+};
 
 /// Launches on `stream` (0: the legacy default stream) and checks
 /// cuLaunchKernel's result; an error names the kernel. `args` points to each
