@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "helion/CodeGen/CudaEmitter.h"
 
+#include "EmitAttention.h"
 #include "EmitMatmul.h"
 #include "EmitterState.h"
 #include "Preamble.h"
@@ -40,7 +41,10 @@ const char* deviceTypeName(ir::ScalarType t) {
 
 std::optional<EmittedKernel> emitCuda(const ir::Kernel& kernel, const config::Config& config,
                                       const EmitOptions& options, DiagnosticEngine& diags) {
-  // Matrix products go to the device library's GEMMs as a whole (MatmulPlan.h).
+  // Batched products (flash attention) and matrix products go to the device
+  // library's kernels as a whole (AttentionPlan.h, MatmulPlan.h).
+  if (containsBatchedDot(kernel))
+    return emitAttention(kernel, config, options, diags);
   if (containsDot(kernel))
     return emitMatmul(kernel, config, options, diags);
   Emitter e(kernel, config, options, diags);

@@ -1,6 +1,7 @@
 //===- HostRewriter.cpp - kernel.cpp -> kernel.helion.cpp -------------------===//
 #include "helion/CodeGen/HostRewriter.h"
 
+#include "AttentionLauncher.h"
 #include "MatmulLauncher.h"
 
 #include <algorithm>
@@ -65,6 +66,8 @@ std::string launcher(const HostKernel& hk, const std::string& fileName) {
   const EmittedKernel& ek = *hk.emitted;
   if (ek.matmul) // tensor maps, shared memory, sm90/sm80 choice: MatmulLauncher.cpp
     return matmulLauncher(hk, fileName, [&](const Expr& e) { return hostExpr(e, hk); });
+  if (ek.attention) // shapes, alignment, shared memory, grid: AttentionLauncher.cpp
+    return attentionLauncher(hk, fileName, [&](const Expr& e) { return hostExpr(e, hk); });
   std::ostringstream os;
   std::string fn = "helionc_launch_" + k.name;
   os << "// helionc: launcher of kernel '" << k.name << "' (generated, do not edit)\n";

@@ -54,6 +54,32 @@ bool containsDot(const ir::ExprRef& e) {
   return false;
 }
 
+/// A dot of 3-D operands (`k[tb, tn, :].transpose(1, 2)`, `v[tb, tn, :]`): attention.
+bool containsBatchedDot(const ir::ExprRef& e) {
+  if (!e)
+    return false;
+  if (e->kind == ir::ExprKind::Dot && e->operands.size() >= 2) {
+    const ir::Expr& b = *e->operands[1];
+    if ((e->type && e->type->dims.size() == 3) ||
+        (b.kind == ir::ExprKind::Transpose && b.dim + b.dim2 == 3) ||
+        (b.kind == ir::ExprKind::Load && b.indices.size() == 3))
+      return true;
+  }
+  for (const ir::ExprRef& op : e->operands)
+    if (containsBatchedDot(op))
+      return true;
+  return false;
+}
+
+bool containsBatchedDot(const ir::Stmt& s) {
+  if (containsBatchedDot(s.value))
+    return true;
+  for (const ir::StmtRef& child : s.body)
+    if (containsBatchedDot(*child))
+      return true;
+  return false;
+}
+
 bool containsDot(const ir::Stmt& s) {
   if (containsDot(s.value) || containsDot(s.mask))
     return true;
@@ -165,8 +191,10 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
     spec.pidTypes.push_back(PidType::PersistentInterleaved);
   }
 
-  for (const ir::StmtRef& s : k.body)
+  for (const ir::StmtRef& s : k.body) {
     spec.hasDot = spec.hasDot || containsDot(*s);
+    spec.attention = spec.attention || containsBatchedDot(*s);
+  }
   return spec;
 }
 

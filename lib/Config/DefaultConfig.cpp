@@ -88,6 +88,20 @@ void ConfigSpec::matmulDefaults(Config& c) const {
   c.indexing.assign(numSites, Indexing::TensorDescriptor);
 }
 
+void ConfigSpec::attentionDefaults(Config& c) const {
+  // AttentionSm80<T, d, 64, 4, 2>: 4 warps x 32 query rows, 64 keys per block
+  // (FlashAttention-2's sm8x choice for head dim 128; no spills at d 64 or 128).
+  const int64_t wanted[] = {128, 64};
+  size_t t = 0;
+  for (size_t i = 0; i < blockSizes.size() && t < 2; ++i)
+    c.blockSizes[i] = clampTo(blockSizes[i], wanted[t++]);
+  c.numWarps = 4;
+  c.numStages = 2;
+  c.pidType = PidType::Flat;
+  c.l2Groupings.assign(l2Loops.size(), 1);
+  c.indexing.assign(numSites, Indexing::Pointer);
+}
+
 Config ConfigSpec::defaultConfig() const {
   Config c;
   int64_t rowWork = 1; // elements of one row of output a program works on at once
@@ -138,7 +152,9 @@ Config ConfigSpec::defaultConfig() const {
   c.pidType = PidType::Flat;
   c.indexing.assign(numSites, Indexing::Pointer);
   c.loadEvictionPolicies.assign(numLoadSites, EvictionPolicy::Default);
-  if (hasDot && !innerLoops.empty())
+  if (attention)
+    attentionDefaults(c);
+  else if (hasDot && !innerLoops.empty())
     matmulDefaults(c);
   return c;
 }

@@ -94,13 +94,31 @@ public:
            fmt::format("\"\" | first | last ({})", entries(s_.numLoadSites)), "\"\"");
     scalar("vector_bytes", "bytes per vector access (CUDA)", "0 (auto) | 4 | 8 | 16",
            std::to_string(d_.vectorBytes));
-    if (s_.hasDot && !s_.innerLoops.empty())
+    if (s_.attention)
+      attentionRules();
+    else if (s_.hasDot && !s_.innerLoops.empty())
       matmulRules();
     out_ += "default config:\n" + formatConfig(d_, s_) + "\n";
     return out_;
   }
 
 private:
+  // What flash attention (lib/CodeGen/AttentionPlan.cpp) accepts on top of the above.
+  void attentionRules() {
+    line(0, "flash attention (batched hl::dot) restrictions:");
+    line(2, "block_sizes             tm: 16 or 32 rows per warp (64 or 128 with 4 warps, 128 or "
+            "256 with 8); tn: 32, 64 or 128");
+    line(2, "num_warps               4 or 8");
+    line(2, "num_stages              2 (K and V blocks in flight, FlashAttention-2's schedule)");
+    line(2, "pid_type                flat or xyz (one CTA per batch and row block)");
+    line(2, "l2_groupings            1");
+    line(2, "indexing                pointer or block_ptr (cp.async + ldmatrix + mma.sync on "
+            "sm_80 and sm_90; no TMA path yet)");
+    line(2, "head dim                64 or 128 (hl::specialize), bf16 or f16 q, k, v");
+    line(2, "ignored                 loop_orders, flatten_loops, reduction_loops, range_*, "
+            "num_sm_multiplier, maxnreg, load_eviction_policies, vector_bytes");
+  }
+
   // What the tensor-core matmul (lib/CodeGen/MatmulPlan.cpp) accepts on top of the above.
   void matmulRules() {
     line(0, "tensor-core matmul (hl::dot) restrictions:");

@@ -2,8 +2,8 @@
 """Compiles one kernel to sm_90a cubins with NVRTC under each config of a suite.
 
 A suite (test/cubin/<name>.json) names a kernel file, the kernel, the dtypes and
-the variants: each a config (omitted = the kernel's default config) and an
-optional --size-hint. Every (variant, dtype) pair runs
+the variants: each a config (omitted = the kernel's default config), an
+optional --size-hint and an optional --specialize (hl::specialize'd values). Every (variant, dtype) pair runs
 
     helionc compile FILE --kernel K [--config C] --emit cubin --dtype D -o DIR
 
@@ -87,6 +87,8 @@ def main():
             extra += ["--config", cfg]
         if "size_hint" in variant:
             extra += ["--size-hint", str(variant["size_hint"])]
+        if "specialize" in variant:
+            extra += ["--specialize", str(variant["specialize"])]
         for dtype in variant.get("dtypes", suite["dtypes"]):
             out_dir = os.path.join(args.out, f"{name}-{dtype}")
             cubin = os.path.join(out_dir, f"{os.path.splitext(os.path.basename(source))[0]}.{kernel}.cubin")

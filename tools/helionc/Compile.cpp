@@ -24,6 +24,7 @@ struct CompileOptions {
   std::vector<std::string> printAfter;
   std::string dtype = "f32";
   int64_t sizeHint = 4096;
+  int64_t specialize = 64; ///< value of each hl::specialize'd scalar in --emit cubin/ptx
 };
 
 /// The file and line:column of byte `byte` (1-based, as nlohmann counts it) of `text`.
@@ -138,7 +139,7 @@ std::string instantiation(const ir::Kernel& k, const codegen::EmittedKernel& ek,
       name += std::to_string(
           std::max(1, ek.maxVectorBytes / ir::scalarTypeBytes(firstType.value_or(dtype))));
       break;
-    case codegen::TemplateArg::Kind::Specialized: name += "64"; break;
+    case codegen::TemplateArg::Kind::Specialized: name += std::to_string(o.specialize); break;
     case codegen::TemplateArg::Kind::EpilogueForm:
       name += sm90 && ek.matmul->tmaStoreParam >= 0 ? "1" : "0";
       break;
@@ -287,6 +288,9 @@ void registerCompile(CLI::App& app) {
       ->check(CLI::IsMember({"f16", "bf16", "f32", "f64"}));
   cmd->add_option("--size-hint", o->sizeHint,
                   "reduction extent of the --emit cubin/ptx instantiation");
+  cmd->add_option("--specialize", o->specialize,
+                  "value of each hl::specialize'd scalar (a head dim) in the --emit cubin/ptx "
+                  "instantiation");
   cmd->callback([o] {
     int rc = runCompile(*o);
     if (rc != 0)

@@ -59,6 +59,15 @@ struct MatmulLaunch {
   int tmaStoreParam = -1;   ///< the output tma_store can write, or -1 (pairs only)
 };
 
+/// What the host launcher of flash attention needs (AttentionPlan.h, EmitAttention.cpp):
+/// the kernel is `kernelName<dtypes..., d>` with fixed arguments (q, k, v, M, N, and the
+/// batch and row strides of q, k, v) followed by `args` (the functors' fields).
+struct AttentionLaunch {
+  int q = -1, k = -1, v = -1;     ///< tensor params, [b, seq, d]
+  ir::ExprRef b, m, n, headDim;   ///< extents (ends of tb, tm, tn; acc's last dim)
+  int bm = 128, bn = 64, warps = 4, mt = 2;
+};
+
 struct EmittedKernel {
   std::string source;     ///< CUDA C++, includes "helion/device.cuh"
   std::string kernelName; ///< the __global__ template's name
@@ -72,6 +81,7 @@ struct EmittedKernel {
   int l2Grouping = 1;
   std::vector<int> paramRanks; ///< rank used per tensor param (-1: flat only / scalar)
   std::optional<MatmulLaunch> matmul; ///< set for a tensor-core matmul
+  std::optional<AttentionLaunch> attention; ///< set for flash attention
 };
 
 struct EmitOptions {

@@ -76,6 +76,7 @@ struct ConfigSpec {
   int numLoadSites = 0; ///< entries of `load_eviction_policies`
   std::vector<PidType> pidTypes; ///< legal pid_type values
   bool hasDot = false;  ///< the kernel multiplies matrices (tensor-core defaults)
+  bool attention = false; ///< a batched (3-D) hl::dot: flash attention (AttentionPlan.h)
   int64_t fixedGridElements = 1; ///< product of the fixed block sizes of grid tiles
 
   /// The spec of `kernel`; hints missing from `hints` come from BlockSizeDecl::sizeHint
@@ -86,6 +87,8 @@ struct ConfigSpec {
   Config defaultConfig() const;
   /// The tensor-core matmul part of defaultConfig() (kernels with hl::dot and a K loop).
   void matmulDefaults(Config& c) const;
+  /// The flash-attention part of defaultConfig() (a batched hl::dot).
+  void attentionDefaults(Config& c) const;
 
   // Legal values of the enumerable entries, in increasing order.
   std::vector<int64_t> blockSizeChoices(int i) const;

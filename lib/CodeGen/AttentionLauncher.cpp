@@ -1,0 +1,145 @@
+//===- AttentionLauncher.cpp - Host launcher of flash attention ------------===//
+//
+// The generated launcher, at each call:
+//   1. checks q, k, v (CUDA, 3-D, one dtype of bf16/f16, [b, seq, d] with the
+//      sizes the loops read, unit inner stride, 16-byte aligned data and batch and
+//      row strides that are multiples of 8 elements: one cp.async per 16 bytes)
+//      and the head dim the instantiation needs (64 or 128);
+//   2. names the instantiation (`attention_kernel<bf16, ..., 128>`) and compiles it
+//      once (NVRTC, cached by name), with the dynamic shared memory of
+//      AttentionSm80::kSmemBytes = 128 + (BM + 2 BN) x d x 2 bytes;
+//   3. launches cdiv(M, BM) x b CTAs of 32 x num_warps threads (b-major order).
+//===----------------------------------------------------------------------===//
+#include "AttentionLauncher.h"
+
+#include <sstream>
+
+namespace helion::codegen {
+namespace {
+
+using namespace ir;
+
+std::string scalarHostType(ScalarType st) {
+  return st == ScalarType::F64                                                        ? "double"
+         : st == ScalarType::F32 || st == ScalarType::F16 || st == ScalarType::BF16 ? "float"
+         : st == ScalarType::B8                                                       ? "bool"
+                                                                                      : "int64_t";
+}
+
+} // namespace
+
+std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
+                              const std::function<std::string(const Expr&)>& hostExpr) {
+  const Kernel& k = *hk.kernel;
+  const EmittedKernel& ek = *hk.emitted;
+  const AttentionLaunch& at = *ek.attention;
+  auto pname = [&](int p) { return k.params.at(p).name; };
+  const std::string q = pname(at.q), kk = pname(at.k), v = pname(at.v), kn = k.name;
+  std::ostringstream os;
+  os << "// helionc: launcher of flash attention '" << kn << "' (generated, do not edit)\n";
+  os << "static void helionc_launch_" << kn << "(";
+  for (size_t p = 0; p < k.params.size(); ++p) {
+    const Param& param = k.params[p];
+    os << (p ? ", " : "");
+    if (param.kind == Param::Kind::Tensor)
+      os << "const helion::Tensor& " << param.name;
+    else
+      os << scalarHostType(param.scalarType) << " " << param.name;
+  }
+  os << ") {\n";
+  std::string delim = "HELIONC";
+  while (ek.source.find(")" + delim + "\"") != std::string::npos)
+    delim += "_";
+  os << "  static const char kSource[] = R\"" << delim << "(" << ek.source << ")" << delim
+     << "\";\n";
+  os << "  const int64_t B = " << hostExpr(*at.b) << ", M = " << hostExpr(*at.m)
+     << ", N = " << hostExpr(*at.n) << ", D = " << hostExpr(*at.headDim) << ";\n";
+  os << "  if (B <= 0 || M <= 0) return;\n";
+  os << "  HELION_CHECK(N > 0 && M < (int64_t(1) << 31) && N < (int64_t(1) << 31) && "
+        "B * ((M + " << at.bm - 1 << ") / " << at.bm << ") < (int64_t(1) << 31), \"" << kn
+     << ": attention sizes out of range, got b = {}, m = {}, n = {}\", B, M, N);\n";
+  os << "  HELION_CHECK(D == 64 || D == 128, \"" << kn
+     << ": flash attention supports head dims 64 and 128, got {}\", D);\n";
+  // 1. Operands.
+  for (const std::string& t : {q, kk, v})
+    os << "  HELION_CHECK(" << t << ".device().type == helion::DeviceType::CUDA && " << t
+       << ".dim() == 3, \"" << kn << ": tensor '" << t << "' must be a 3-D CUDA tensor\");\n";
+  os << "  HELION_CHECK((" << q << ".dtype() == helion::DType::bf16 || " << q
+     << ".dtype() == helion::DType::f16) && " << kk << ".dtype() == " << q << ".dtype() && " << v
+     << ".dtype() == " << q << ".dtype(), \"" << kn
+     << ": flash attention needs bf16 or f16 q, k and v of one dtype\");\n";
+  os << "  HELION_CHECK(" << q << ".size(0) >= B && " << q << ".size(1) >= M && " << q
+     << ".size(2) == D && " << kk << ".size(0) >= B && " << kk << ".size(1) >= N && " << kk
+     << ".size(2) == D && " << v << ".size(0) >= B && " << v << ".size(1) >= N && " << v
+     << ".size(2) == D, \"" << kn << ": q, k, v must be [b, seq, " << "d] with one head dim\");\n";
+  os << "  auto cpAsyncReady = [](const helion::Tensor& t) {\n"
+        "    return t.stride(2) == 1 && reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0 &&\n"
+        "           t.stride(0) % 8 == 0 && t.stride(1) % 8 == 0;\n  };\n";
+  for (const std::string& t : {q, kk, v})
+    os << "  HELION_CHECK(cpAsyncReady(" << t << "), \"" << kn << ": tensor '" << t
+       << "' must have unit inner stride, 16-byte aligned data and batch and row strides that "
+          "are multiples of 8 elements for flash attention (strides [{}, {}, {}])\", "
+       << t << ".stride(0), " << t << ".stride(1), " << t << ".stride(2));\n";
+  for (const KernelArg& arg : ek.args)
+    if (arg.kind == KernelArg::Kind::Pointer)
+      os << "  HELION_CHECK(" << pname(arg.param) << ".device().type == helion::DeviceType::CUDA && "
+         << pname(arg.param) << ".dim() == 3 && " << pname(arg.param) << ".size(0) >= B && "
+         << pname(arg.param) << ".size(1) >= M && " << pname(arg.param) << ".size(2) >= D, \""
+         << kn << ": tensor '" << pname(arg.param) << "' must be a 3-D CUDA tensor of at least "
+         << "[b, m, d]\");\n";
+  // 2. The instantiation.
+  os << "  std::string name = \"" << ek.kernelName << "<\";\n";
+  for (const TemplateArg& t : ek.templateArgs) {
+    if (t.kind == TemplateArg::Kind::DType)
+      os << "  name += helion::rt::deviceTypeName(" << pname(t.index) << ".dtype());\n";
+    else
+      os << "  name += std::to_string(static_cast<long long>(" << pname(t.index) << "));\n";
+    os << "  name += \"" << (&t == &ek.templateArgs.back() ? ">" : ", ") << "\";\n";
+  }
+  os << "  const int64_t smem = 128 + int64_t(" << at.bm + 2 * at.bn << ") * D * 2;\n";
+  os << "  static std::mutex cacheMutex;\n";
+  os << "  static std::map<std::string, const helion::rt::Kernel*> cache;\n";
+  os << "  const helion::rt::Kernel* found = nullptr;\n";
+  os << "  {\n    std::lock_guard<std::mutex> lock(cacheMutex);\n";
+  os << "    auto it = cache.find(name);\n    if (it != cache.end()) found = it->second;\n  }\n";
+  os << "  if (!found) {\n    found = &helion::rt::loadKernel({\"" << fileName
+     << ".cu\", kSource, name, {}, static_cast<int>(smem)});\n";
+  os << "    std::lock_guard<std::mutex> lock(cacheMutex);\n    cache[name] = found;\n  }\n";
+  // 3. Arguments and launch.
+  os << "  void* pq = const_cast<void*>(static_cast<const void*>(" << q << ".data_ptr()));\n";
+  os << "  void* pk = const_cast<void*>(static_cast<const void*>(" << kk << ".data_ptr()));\n";
+  os << "  void* pv = const_cast<void*>(static_cast<const void*>(" << v << ".data_ptr()));\n";
+  os << "  int iM = int(M), iN = int(N);\n";
+  os << "  int64_t sqb = " << q << ".stride(0), sqm = " << q << ".stride(1), skb = " << kk
+     << ".stride(0), skn = " << kk << ".stride(1), svb = " << v << ".stride(0), svn = " << v
+     << ".stride(1);\n";
+  std::string args;
+  int n = 0;
+  for (const KernelArg& arg : ek.args) {
+    const std::string p = pname(arg.param);
+    const std::string e = "e" + std::to_string(n++);
+    switch (arg.kind) {
+    case KernelArg::Kind::Pointer: os << "  void* " << e << " = " << p << ".data_ptr();\n"; break;
+    case KernelArg::Kind::Stride:
+      os << "  int64_t " << e << " = " << p << ".stride(" << arg.dim << ");\n";
+      break;
+    case KernelArg::Kind::Scalar: {
+      const std::string ct = scalarHostType(k.params[arg.param].scalarType);
+      os << "  " << ct << " " << e << " = static_cast<" << ct << ">(" << p << ");\n";
+      break;
+    }
+    default: break;
+    }
+    args += ", &" + e;
+  }
+  os << "  void* args[] = {&pq, &pk, &pv, &iM, &iN, &sqb, &sqm, &skb, &skn, &svb, &svn" << args
+     << "};\n";
+  os << "  const int64_t ctas = B * helion::rt::cdiv(M, int64_t(" << at.bm << "));\n";
+  os << "  helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), "
+        "helion::rt::Dim3("
+     << 32 * at.warps << "), static_cast<unsigned>(smem), args);\n";
+  os << "}\n\n";
+  return os.str();
+}
+
+} // namespace helion::codegen

@@ -1,0 +1,15 @@
+//===- EmitAttention.h - Flash attention as a device-library kernel -*- C++ -*-===//
+#pragma once
+
+#include "AttentionPlan.h"
+#include "helion/CodeGen/CudaEmitter.h"
+
+namespace helion::codegen {
+
+/// Emits a kernel with a batched `hl::dot` (AttentionPlan.h says which ones) as an
+/// instantiation of hd::AttentionSm80 with score and epilogue functors made from the
+/// IR; reports unsupported patterns and configs and yields nullopt.
+std::optional<EmittedKernel> emitAttention(const ir::Kernel& kernel, const config::Config& config,
+                                           const EmitOptions& options, DiagnosticEngine& diags);
+
+} // namespace helion::codegen

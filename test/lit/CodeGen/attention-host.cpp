@@ -1,0 +1,21 @@
+// REQUIRES: frontend, host-cxx
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %helionc compile %examples/attention.cpp -o %t
+// RUN: FileCheck %s < %t/attention.helion.cpp
+// RUN: %host_cxx %t/attention.helion.cpp
+// RUN: %host_cxx -DHELIONC_C_API %t/attention.helion.cpp
+// The flash-attention launcher (AttentionLauncher.cpp): extents from the IR, operand
+// checks before NVRTC, the instantiation's name, shared memory as
+// AttentionSm80::kSmemBytes and the b-major grid.
+// CHECK: static void helionc_launch_attention(
+// CHECK: const int64_t B = (bh), M = (m), N = (n), D = (d);
+// CHECK: HELION_CHECK(D == 64 || D == 128, "attention: flash attention supports head dims 64 and 128, got {}", D);
+// CHECK: k.dtype() == q.dtype() && v.dtype() == q.dtype(), "attention: flash attention needs bf16 or f16 q, k and v of one dtype");
+// CHECK: k.size(1) >= N && k.size(2) == D
+// CHECK: HELION_CHECK(cpAsyncReady(v), "attention: tensor 'v' must have unit inner stride, 16-byte aligned data and batch and row strides that are multiples of 8 elements
+// CHECK: std::string name = "attention_kernel<";
+// CHECK: name += std::to_string(static_cast<long long>(d));
+// CHECK: const int64_t smem = 128 + int64_t(256) * D * 2;
+// CHECK: void* args[] = {&pq, &pk, &pv, &iM, &iN, &sqb, &sqm, &skb, &skn, &svb, &svn, &e0, &e1, &e2, &e3, &e4};
+// CHECK: const int64_t ctas = B * helion::rt::cdiv(M, int64_t(128));
+// CHECK: helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), helion::rt::Dim3(128), static_cast<unsigned>(smem), args);

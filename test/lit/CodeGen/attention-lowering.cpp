@@ -1,0 +1,72 @@
+// REQUIRES: frontend
+// RUN: %helionc compile %examples/attention.cpp --emit cuda | FileCheck %s --check-prefix=DEFAULT
+// RUN: echo '{"block_sizes": [128, 32], "num_warps": 8, "num_stages": 2, "indexing": "block_ptr", "pid_type": "xyz"}' > %t.w8.json
+// RUN: %helionc compile %examples/attention.cpp --config %t.w8.json --emit cuda | FileCheck %s --check-prefix=W8
+// RUN: %helionc compile %s --kernel softcap --emit cuda | FileCheck %s --check-prefix=SOFTCAP
+// RUN: %helionc spec %examples/attention.cpp | FileCheck %s --check-prefix=SPEC
+// Which device-library attention kernel the flash-attention pattern and each config
+// become (AttentionPlan.cpp), and the functors made from the IR (EmitAttention.cpp).
+#include <helion/hl.h>
+
+using helion::Tensor;
+
+// Default config: 4 warps x 32 query rows, 64 keys per block.
+// DEFAULT: // flash attention: q = q, k = k, v = v [b, seq, d]; AttentionSm80 BM 128, BN 64, 4 warps x 2 m16 tiles
+// DEFAULT: #include "helion/attention_sm80.cuh"
+// DEFAULT: struct attention_score {
+// DEFAULT-NEXT: double scale;
+// DEFAULT-NEXT: __device__ __forceinline__ float operator()(float x) const { return float((float(x) * float(scale))); }
+// DEFAULT: struct attention_epilogue {
+// DEFAULT: float value(int64 b, int64 row, int64 col, float o, float l, float m) const {
+// DEFAULT: return float((float(v2) / float(v1)));
+// DEFAULT: *reinterpret_cast<hd::vec<T_out, 2>*>(p) = w;
+// DEFAULT: __global__ void __launch_bounds__(128, 1) attention_kernel(
+// DEFAULT: using A = hd::AttentionSm80<T_q, d, 64, 4, 2>;
+// DEFAULT: A::run(q, k, v, M, N, sqb, sqm, skb, skn, svb, svn, score, epi, smem);
+
+// W8: AttentionSm80 BM 128, BN 32, 8 warps x 1 m16 tiles
+// W8: __global__ void __launch_bounds__(256, 1) attention_kernel(
+// W8: using A = hd::AttentionSm80<T_q, d, 32, 8, 1>;
+
+// A soft-capped score (Gemma 2) and two outputs: both functors follow the IR.
+// SOFTCAP: struct softcap_score {
+// SOFTCAP-NEXT: double scale;
+// SOFTCAP-NEXT: return float((float(hd::tanh((float((float(x) * float(scale))) * float(0.0199999996f)))) * float(50.0f)));
+// SOFTCAP: void apply(int64 b, int64 row, int64 col, float o, float l, float m) const {
+// SOFTCAP: float [[R:v[0-9]+]] = (float(1.0f) / float(
+// SOFTCAP: out[b * stride_out_0 + row * stride_out_1 + col * stride_out_2] = hd::from_compute<T_out>((float({{v[0-9]+}}) * float([[R]])));
+// SOFTCAP: unnormalized[b * stride_unnormalized_0 + row * stride_unnormalized_1 + col * stride_unnormalized_2] = hd::from_compute<T_unnormalized>({{v[0-9]+}});
+// SOFTCAP: apply(b, row, col + 1, o1, l, m);
+HELION_KERNEL Tensor softcap(const Tensor& q, const Tensor& k, const Tensor& v, Tensor& unnormalized) {
+  auto [bh, m, dim] = q.shape<3>();
+  int64_t d = hl::specialize(dim);
+  auto n = k.size(1);
+  Tensor out = helion::empty_like(q);
+  const double scale = 1.0 / std::sqrt(static_cast<double>(d));
+  for (auto [tb, tm] : hl::tile({bh, m}, hl::block_size({1, hl::tunable}))) {
+    auto mi = hl::full({tb, tm}, -INFINITY, hl::f32);
+    auto li = hl::zeros({tb, tm}, hl::f32);
+    auto acc = hl::zeros({tb, tm, d}, hl::f32);
+    for (auto tn : hl::tile(n)) {
+      auto s = hl::tanh(hl::dot(q[tb, tm, hl::all], k[tb, tn, hl::all].transpose(1, 2)) * scale *
+                        0.02f) * 50.0f;
+      auto mi_next = hl::maximum(hl::amax(s, 2), mi);
+      auto p = hl::exp(s - mi_next[hl::all, hl::all, hl::newaxis]);
+      auto alpha = hl::exp(mi - mi_next);
+      li = hl::sum(p, 2) + alpha * li;
+      acc = acc * alpha[hl::all, hl::all, hl::newaxis];
+      acc = hl::dot(p.to(v.dtype()), v[tb, tn, hl::all], acc);
+      mi = mi_next;
+    }
+    auto r = 1.0f / li;
+    out[tb, tm, hl::all] = acc * r[hl::all, hl::all, hl::newaxis];
+    unnormalized[tb, tm, hl::all] = acc;
+  }
+  return out;
+}
+
+// SPEC: flash attention (batched hl::dot) restrictions:
+// SPEC: num_warps               4 or 8
+// SPEC: indexing                pointer or block_ptr
+// SPEC: default config:
+// SPEC: {"block_sizes": [128, 64], {{.*}}"l2_groupings": [1], {{.*}}"num_warps": 4, "num_stages": 2, "pid_type": "flat", {{.*}}"indexing": "pointer"
