@@ -78,6 +78,57 @@ public:
            "one per load site");
     if (c.vectorBytes != 0 && c.vectorBytes != 4 && c.vectorBytes != 8 && c.vectorBytes != 16)
       add("vector_bytes", -1, -1, fmt::format("expected one of 0, 4, 8, 16, got {}", c.vectorBytes));
+    if (s.attention)
+      attention(c);
+  }
+
+  /// What hd::AttentionSm80 instantiates (lib/CodeGen/AttentionPlan.cpp maps the
+  /// config and checks the same as a backstop): the tuner only proposes these.
+  void attention(const Config& c) {
+    const bool warpsOk = c.numWarps == 4 || c.numWarps == 8;
+    if (!warpsOk)
+      add("num_warps", -1, -1,
+          fmt::format("expected 4 or 8 for flash attention, got {}", c.numWarps));
+    if (c.numStages != 2)
+      add("num_stages", -1, -1,
+          fmt::format("expected 2 for flash attention (FlashAttention-2's K and V schedule), "
+                      "got {}", c.numStages));
+    if (c.blockSizes.size() == spec_.blockSizes.size()) {
+      bool seenRows = false, seenKeys = false;
+      for (size_t i = 0; i < c.blockSizes.size(); ++i) {
+        const int64_t v = c.blockSizes[i];
+        const int idx = static_cast<int>(i);
+        if (spec_.blockSizes[i].inGridLoop && !seenRows) { // tm: 16 or 32 rows per warp
+          seenRows = true;
+          if (warpsOk && v != 16 * c.numWarps && v != 32 * c.numWarps)
+            add("block_sizes", idx, -1,
+                fmt::format("expected {} or {} rows of '{}' for flash attention with num_warps "
+                            "{} (16 or 32 per warp), got {}",
+                            16 * c.numWarps, 32 * c.numWarps, spec_.blockSizes[i].name,
+                            c.numWarps, v));
+        } else if (!spec_.blockSizes[i].inGridLoop && !seenKeys) { // tn: keys per block
+          seenKeys = true;
+          if (v != 32 && v != 64 && v != 128)
+            add("block_sizes", idx, -1,
+                fmt::format("expected 32, 64 or 128 keys of '{}' for flash attention, got {}",
+                            spec_.blockSizes[i].name, v));
+        }
+      }
+    }
+    if (c.pidType != PidType::Flat && c.pidType != PidType::Xyz)
+      add("pid_type", -1, -1,
+          fmt::format("expected 'flat' or 'xyz' for flash attention (no persistent kernel yet), "
+                      "got '{}'", pidTypeName(c.pidType)));
+    for (size_t i = 0; i < c.l2Groupings.size(); ++i)
+      if (c.l2Groupings[i] != 1)
+        add("l2_groupings", static_cast<int>(i), -1,
+            fmt::format("expected 1 for flash attention (CTAs run b-major), got {}",
+                        c.l2Groupings[i]));
+    if (std::find(c.indexing.begin(), c.indexing.end(), Indexing::TensorDescriptor) !=
+        c.indexing.end())
+      add("indexing", -1, -1,
+          "expected pointer or block_ptr for flash attention (cp.async; no TMA path yet), got "
+          "'tensor_descriptor'");
   }
 
 private:

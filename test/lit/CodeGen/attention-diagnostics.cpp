@@ -5,12 +5,19 @@
 // RUN: not %helionc compile %s --kernel score_load --emit cuda 2>&1 | FileCheck %s --check-prefix=SCORE
 // RUN: not %helionc compile %s --kernel epilogue_load --emit cuda 2>&1 | FileCheck %s --check-prefix=EPI
 // RUN: not %helionc compile %s --kernel store_in_loop --emit cuda 2>&1 | FileCheck %s --check-prefix=STORE
-// RUN: echo '{"block_sizes": [256, 64], "num_warps": 2, "num_stages": 3}' > %t.bad.json
+// RUN: echo '{"block_sizes": [256, 64], "num_warps": 4, "num_stages": 3}' > %t.bad.json
 // RUN: not %helionc compile %s --kernel ok --config %t.bad.json --emit cuda 2>&1 | FileCheck %s --check-prefix=CONFIG
 // RUN: echo '{"block_sizes": [128, 256], "indexing": "tensor_descriptor", "pid_type": "persistent_blocked", "l2_groupings": [8]}' > %t.path.json
 // RUN: not %helionc compile %s --kernel ok --config %t.path.json --emit cuda 2>&1 | FileCheck %s --check-prefix=PATH
 // Flash-attention shapes the CUDA backend does not lower are diagnosed at the source
-// (AttentionPlan.cpp), never a crash or silently different math.
+// (AttentionPlan.cpp), never a crash or silently different math; configs it cannot
+// instantiate are config errors with their JSON path (Validate.cpp).
+// CONFIG: error: {{.*}}.bad.json: num_stages: expected 2 for flash attention (FlashAttention-2's K and V schedule), got 3
+// CONFIG: error: {{.*}}.bad.json: block_sizes[0]: expected 64 or 128 rows of 'tm' for flash attention with num_warps 4 (16 or 32 per warp), got 256
+// PATH: error: {{.*}}.path.json: block_sizes[1]: expected 32, 64 or 128 keys of 'tn' for flash attention, got 256
+// PATH: error: {{.*}}.path.json: pid_type: expected 'flat' or 'xyz' for flash attention (no persistent kernel yet), got 'persistent_blocked'
+// PATH: error: {{.*}}.path.json: l2_groupings[0]: expected 1 for flash attention (CTAs run b-major), got 8
+// PATH: error: {{.*}}.path.json: indexing: expected pointer or block_ptr for flash attention (cp.async; no TMA path yet), got 'tensor_descriptor'
 #include <helion/hl.h>
 
 using helion::Tensor;
@@ -21,13 +28,6 @@ HELION_KERNEL Tensor ok(const Tensor& q, const Tensor& k, const Tensor& v) {
   auto n = k.size(1);
   Tensor out = helion::empty_like(q);
   const double scale = 1.0 / std::sqrt(static_cast<double>(d));
-  // CONFIG: :[[@LINE+7]]:3: error: config: num_warps must be 4 or 8 for flash attention, got 2
-  // CONFIG: :[[@LINE+6]]:3: error: config: block_sizes[0] (tm) must be 16 or 32 rows per warp for flash attention (32 or 64 with num_warps 2), got 256
-  // CONFIG: :[[@LINE+5]]:3: error: config: num_stages must be 2 for flash attention
-  // PATH: :[[@LINE+4]]:3: error: config: block_sizes[1] (tn) must be 32, 64 or 128 for flash attention, got 256
-  // PATH: :[[@LINE+3]]:3: error: config: indexing tensor_descriptor: flash attention has no TMA path yet; use pointer or block_ptr (cp.async)
-  // PATH: :[[@LINE+2]]:3: error: config: pid_type must be flat or xyz for flash attention
-  // PATH: :[[@LINE+1]]:3: error: config: l2_groupings must be 1 for flash attention
   for (auto [tb, tm] : hl::tile({bh, m}, hl::block_size({1, hl::tunable}))) {
     auto mi = hl::full({tb, tm}, -INFINITY, hl::f32);
     auto li = hl::zeros({tb, tm}, hl::f32);
