@@ -73,8 +73,9 @@ std::string Emitter::absCoord(int axis) const {
 std::string Emitter::inBounds(int axis) const {
   const LayoutAxis& a = axes_[axis];
   if (a.isTile)
-    return "(tb_t" + std::to_string(a.id) + " + c_" + a.key + " < te_t" + std::to_string(a.id) + ")";
-  return "(off_" + a.key + " + c_" + a.key + " < ext_" + a.key + ")";
+    return "(X_" + a.key + " || tb_t" + std::to_string(a.id) + " + c_" + a.key + " < te_t" +
+           std::to_string(a.id) + ")";
+  return "(X_" + a.key + " || off_" + a.key + " + c_" + a.key + " < ext_" + a.key + ")";
 }
 
 std::string Emitter::axisExtent(int axis) const {

@@ -165,6 +165,15 @@ void Emitter::planLayout() {
         allAxisOf_[pd] = static_cast<int>(axes_.size());
     axes_.push_back(a);
   }
+  // Every axis gets a bit of EXACT: the launcher sets it when the axis's
+  // extent fills its tiles / chunks / RDIM, and its bounds checks fold away.
+  for (const LayoutAxis& a : axes_) {
+    ExactAxis e;
+    e.isTile = a.isTile;
+    e.id = a.id;
+    e.chunk = a.isTile ? tileBlockSize(a.id) : a.looped ? std::stoll(a.size) : 0;
+    out_.exactAxes.push_back(e);
+  }
 }
 
 // Kernel arguments: each tensor as pointer + sizes + strides (or numel when it is
@@ -248,6 +257,8 @@ void Emitter::planParams() {
     out_.paramRanks[p] = r;
   }
   out_.templateArgs.push_back({TemplateArg::Kind::VectorWidth, -1});
+  if (!out_.exactAxes.empty())
+    out_.templateArgs.push_back({TemplateArg::Kind::ExactAxes, -1});
 }
 
 void Emitter::emitSignature() {
@@ -260,6 +271,8 @@ void Emitter::emitSignature() {
     case TemplateArg::Kind::ReductionDim: tparams += "int RDIM" + std::to_string(t.index); break;
     case TemplateArg::Kind::VectorWidth: tparams += "int VEC"; break;
     case TemplateArg::Kind::Specialized: tparams += "hd::int64 " + k_.params[t.index].name; break;
+    case TemplateArg::Kind::ExactAxes: tparams += "int EXACT"; break;
+    case TemplateArg::Kind::EpilogueForm: break; // matmul kernels only
     }
   }
   line("template <" + tparams + ">");
@@ -312,6 +325,8 @@ void Emitter::emitLayoutConstants() {
          " / V_" + x + ");");
     line("constexpr int E_" + x + " = S_" + x + " / T_" + x + ";");
     line("const int th_" + x + " = (threadIdx.x / ST_" + x + ") % T_" + x + ";");
+    line("constexpr bool X_" + x + " = (EXACT >> " + std::to_string(&a - axes_.data()) +
+         ") & 1; // no bounds checks needed");
     if (!a.isTile)
       line("const int64 ext_" + x + " = " + axisExtent(static_cast<int>(&a - axes_.data())) + ";");
     if (!a.isTile && !a.looped)
@@ -377,9 +392,55 @@ void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& p
       emitLet(*s, true);
       hoistedLets_.insert(s.get());
     }
-  const bool persistent = cfg_.pidType == config::PidType::PersistentBlocked ||
-                          cfg_.pidType == config::PidType::PersistentInterleaved;
+  // Loads of the tile a persistent program will work on next, issued into
+  // shared memory while it computes this one (indexing block_ptr, num_stages).
+  planStaging(loop);
   std::string tot = "total_" + std::to_string(loopIndex);
+  const bool staged = !staged_.empty();
+  if (staged) {
+    emitStagingBuffers();
+    if (cfg_.pidType == config::PidType::PersistentInterleaved) {
+      line("const int64 pid_first = blockIdx.x, pid_step = gridDim.x, pid_end = " + tot + ";");
+    } else {
+      line("const int64 per_cta = hd::cdiv<int64>(" + tot + ", (int64)gridDim.x);");
+      line("const int64 pid_first = blockIdx.x * per_cta, pid_step = 1;");
+      line("const int64 pid_end = hd::minimum<int64>(pid_first + per_cta, " + tot + ");");
+    }
+    line("if constexpr (STAGED) {");
+    line("  #pragma unroll 1");
+    line("  for (int stage_s = 0; stage_s < STG - 1; ++stage_s) {");
+    line("    const int64 pid = pid_first + stage_s * pid_step;");
+    line("    if (pid < pid_end) {");
+    indent_ += 3;
+    emitTileDecode(tiles, loopIndex);
+    emitStagedIssue("stage_s");
+    indent_ -= 3;
+    line("    }");
+    line("    hd::cp_async_commit();");
+    line("  }");
+    line("}");
+    line("int stage_it = 0;");
+    line("for (int64 pid = pid_first; pid < pid_end; pid += pid_step, ++stage_it) {");
+    ++indent_;
+    line("if constexpr (STAGED) {");
+    line("  const int64 pid_next = pid + (STG - 1) * pid_step;");
+    line("  if (pid_next < pid_end) {");
+    line("    const int64 pid = pid_next;");
+    indent_ += 2;
+    emitTileDecode(tiles, loopIndex);
+    emitStagedIssue("(stage_it + STG - 1) % STG");
+    indent_ -= 2;
+    line("  }");
+    line("  hd::cp_async_commit();");
+    line("  hd::cp_async_wait<STG - 1>();");
+    line("}");
+    line("const int stage_slot = stage_it % STG;");
+    emitTileDecode(tiles, loopIndex);
+    stmts(loop.body);
+    --indent_;
+    line("}");
+    return;
+  }
   if (cfg_.pidType == config::PidType::PersistentInterleaved) {
     line("for (int64 pid = blockIdx.x; pid < " + tot + "; pid += gridDim.x) {");
   } else if (cfg_.pidType == config::PidType::PersistentBlocked) {
@@ -393,7 +454,14 @@ void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& p
          "; pid += " + tot + ") {");
   }
   ++indent_;
-  (void)persistent;
+  emitTileDecode(tiles, loopIndex);
+  stmts(loop.body);
+  --indent_;
+  line("}");
+}
+
+// The tile coordinates (id_t, tb_t, te_t) of program `pid`.
+void Emitter::emitTileDecode(const std::vector<int>& tiles, int loopIndex) {
   const bool xyz = cfg_.pidType == config::PidType::Xyz && tiles.size() <= 3;
   int group = loopIndex < static_cast<int>(cfg_.l2Groupings.size()) ? cfg_.l2Groupings[loopIndex] : 1;
   if (xyz) {
@@ -431,9 +499,6 @@ void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& p
     line("const int64 te_t" + s + " = hd::minimum<int64>(tb_t" + s + " + " + std::to_string(bs) +
          ", end_t" + s + ");");
   }
-  stmts(loop.body);
-  --indent_;
-  line("}");
 }
 
 std::optional<EmittedKernel> Emitter::run() {

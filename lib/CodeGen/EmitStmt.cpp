@@ -365,9 +365,18 @@ void Emitter::emitLoad(const Stmt& s, const Expr& load, bool declare) {
   openElementLoops(axes, vec);
   line("const int c0_" + x + " = coord(g_" + x + " * V_" + x + ", th_" + x + ", T_" + x + ", V_" +
        x + ");");
-  line("const " + vecType + " h = " + mask(vec) + " && " + first + " < " + end +
-       " ? *reinterpret_cast<const " + vecType + "*>(" + name + " + " + base + ") : " + vecType +
-       "{};");
+  const std::string global = mask(vec) + " && (X_" + x + " || " + first + " < " + end + ")" +
+                             " ? *reinterpret_cast<const " + vecType + "*>(" + name + " + " + base +
+                             ") : " + vecType + "{}";
+  auto stagedAt = std::find(staged_.begin(), staged_.end(), &s);
+  if (stagedAt == staged_.end()) {
+    line("const " + vecType + " h = " + global + ";");
+  } else { // copied into shared memory a tile ago (EmitStaging.cpp)
+    line(vecType + " h;");
+    line("if constexpr (STAGED) h = stage" + std::to_string(stagedAt - staged_.begin()) +
+         "[stage_slot][" + stagedSlot(s) + "][threadIdx.x];");
+    line("else h = " + global + ";");
+  }
   line("#pragma unroll");
   line("for (int v = 0; v < V_" + x + "; ++v) {");
   line("  const int i_" + x + " = g_" + x + " * V_" + x + " + v;");
@@ -566,8 +575,8 @@ void Emitter::emitStore(const Stmt& s) {
     line("  h.v[v] = hd::from_compute<T_" + name + ">(" + expr(*s.value) + ");");
     line("}");
     // Whole vectors only: VEC divides the extent (see emitLoad).
-    line("if (" + maskWithout(vec) + " && " + first + " < " +
-         (la.isTile ? "te_t" + id : "ext_" + x) + ")");
+    line("if (" + maskWithout(vec) + " && (X_" + x + " || " + first + " < " +
+         (la.isTile ? "te_t" + id : "ext_" + x) + "))");
     line("  *reinterpret_cast<hvec<T_" + name + ", V_" + x + ">*>(" + name + " + o_" + x + ") = h;");
     (void)full;
   }

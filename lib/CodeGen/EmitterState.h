@@ -39,6 +39,12 @@ private:
   void emitSignature();
   void emitLayoutConstants();
   void emitGridLoop(const ir::Stmt& loop, int loopIndex, const std::string& pidBase);
+  void emitTileDecode(const std::vector<int>& tiles, int loopIndex);
+  // EmitStaging.cpp: loads of the next tiles through shared memory (block_ptr)
+  void planStaging(const ir::Stmt& loop);
+  void emitStagingBuffers();
+  void emitStagedIssue(const std::string& slot);
+  std::string stagedSlot(const ir::Stmt& s) const; ///< this thread's slot (element loops open)
 
   // EmitExpr.cpp
   std::string expr(const ir::Expr& e);         ///< in the current element context
@@ -99,6 +105,7 @@ private:
   size_t bodyIndex_ = 0;                    ///< ... and the statement's index in it
   std::set<const ir::Stmt*> fusedLets_;     ///< lets an earlier statement computed
   std::set<const ir::Stmt*> hoistedLets_;   ///< invariant loads emitted before the program loop
+  std::vector<const ir::Stmt*> staged_;     ///< tile loads copied ahead into shared memory
   std::map<int, std::vector<int>> varAxes_;
   std::map<int, const ir::Stmt*> deferred_; ///< lets over a looped axis, by var
   std::set<int> activeChunks_;              ///< looped axes whose chunk loop is open

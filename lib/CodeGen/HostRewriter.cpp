@@ -43,6 +43,43 @@ std::string hostExpr(const Expr& e, const HostKernel& hk) {
   return "0 /* unsupported host extent */";
 }
 
+/// Whether hostExpr spells `e` (constants, scalars, sizes and + - * /).
+bool hostEvaluable(const Expr& e) {
+  switch (e.kind) {
+  case ExprKind::Const:
+  case ExprKind::Param:
+  case ExprKind::TensorSize: return true;
+  case ExprKind::Binary:
+    return e.binary <= BinaryOp::Div && hostEvaluable(*e.operands[0]) &&
+           hostEvaluable(*e.operands[1]);
+  default: return false;
+  }
+}
+
+/// The host extent of reduction axis `axis`.
+std::string axisExtent(const Kernel& k, int axis, const HostKernel& hk) {
+  const Axis& a = k.axes.at(axis);
+  return a.param >= 0 ? k.params[a.param].name + ".size(" + std::to_string(a.dim) + ")"
+                      : hostExpr(*a.extent, hk);
+}
+
+/// The host predicate of "axis `e` needs no bounds checks" (TemplateArg::ExactAxes).
+std::string exactPredicate(const ExactAxis& e, const EmittedKernel& ek, const HostKernel& hk) {
+  const Kernel& k = *hk.kernel;
+  if (!e.isTile) {
+    std::string n = axisExtent(k, e.id, hk);
+    if (e.chunk > 0) // looped: every chunk full
+      return n + " % " + std::to_string(e.chunk) + " == 0";
+    return n + " == helion::rt::reductionExtent(" + n + ", " + std::to_string(ek.numThreads) + ")";
+  }
+  const TileVar& tv = k.tiles.at(e.id);
+  if (!hostEvaluable(*tv.begin) || (tv.flatOfParam < 0 && !hostEvaluable(*tv.end)))
+    return "false"; // bounds known only inside the kernel
+  std::string end = tv.flatOfParam >= 0 ? k.params[tv.flatOfParam].name + ".numel()"
+                                        : hostExpr(*tv.end, hk);
+  return "(" + end + " - " + hostExpr(*tv.begin, hk) + ") % " + std::to_string(e.chunk) + " == 0";
+}
+
 std::string cppScalarType(ScalarType t) {
   switch (t) {
   case ScalarType::F64: return "double";
@@ -96,15 +133,17 @@ std::string launcher(const HostKernel& hk, const std::string& fileName) {
       os << "  name += helion::rt::deviceTypeName(" << k.params[t.index].name << ".dtype());\n";
       vecTensors += (vecTensors.empty() ? "&" : ", &") + k.params[t.index].name;
       break;
-    case TemplateArg::Kind::ReductionDim: {
-      const Axis& a = k.axes.at(t.index);
-      std::string extent = a.param >= 0 ? k.params[a.param].name + ".size(" +
-                                              std::to_string(a.dim) + ")"
-                                        : hostExpr(*a.extent, hk);
-      os << "  name += std::to_string(helion::rt::reductionExtent(" << extent << ", "
-         << ek.numThreads << "));\n";
+    case TemplateArg::Kind::ReductionDim:
+      os << "  name += std::to_string(helion::rt::reductionExtent("
+         << axisExtent(k, t.index, hk) << ", " << ek.numThreads << "));\n";
       break;
-    }
+    case TemplateArg::Kind::ExactAxes:
+      os << "  name += std::to_string(0";
+      for (size_t i = 0; i < ek.exactAxes.size(); ++i)
+        os << "\n      | (" << exactPredicate(ek.exactAxes[i], ek, hk) << " ? " << (1 << i)
+           << " : 0)";
+      os << ");\n";
+      break;
     case TemplateArg::Kind::VectorWidth:
       os << "  name += std::to_string(helion::rt::vectorWidth({" << vecTensors << "}, "
          << ek.maxVectorBytes << "));\n";

@@ -143,6 +143,7 @@ std::string instantiation(const ir::Kernel& k, const codegen::EmittedKernel& ek,
     case codegen::TemplateArg::Kind::EpilogueForm:
       name += sm90 && ek.matmul->tmaStoreParam >= 0 ? "1" : "0";
       break;
+    case codegen::TemplateArg::Kind::ExactAxes: name += "0"; break; // every bounds check kept
     }
   }
   return name + ">";

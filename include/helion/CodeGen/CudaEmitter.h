@@ -30,7 +30,9 @@ struct KernelArg {
 /// A template parameter of the emitted kernel, in order.
 struct TemplateArg {
   /// EpilogueForm: a matmul's `int TMA_STORE` (1: tma_store, 0: pairs), chosen at launch.
-  enum class Kind { DType, ReductionDim, VectorWidth, Specialized, EpilogueForm };
+  /// ExactAxes: `int EXACT`, bit i set when layout axis EmittedKernel::exactAxes[i]
+  /// needs no bounds checks at this launch (every tile / chunk of it is full).
+  enum class Kind { DType, ReductionDim, VectorWidth, Specialized, EpilogueForm, ExactAxes };
   Kind kind;
   int index; ///< DType/Specialized: param; ReductionDim: axis
 };
@@ -59,6 +61,13 @@ struct MatmulLaunch {
   int tmaStoreParam = -1;   ///< the output tma_store can write, or -1 (pairs only)
 };
 
+/// A layout axis whose bounds checks the launcher can prove away (TemplateArg::ExactAxes).
+struct ExactAxis {
+  bool isTile = false; ///< a tile (id: TileVar) or a reduction axis (id: Axis)
+  int id = -1;
+  int64_t chunk = 0;   ///< looped reduction: its chunk; tile: its block size; 0: RDIM
+};
+
 /// What the host launcher of flash attention needs (AttentionPlan.h, EmitAttention.cpp):
 /// the kernel is `kernelName<dtypes..., d>` with fixed arguments (q, k, v, M, N, and the
 /// batch and row strides of q, k, v) followed by `args` (the functors' fields).
@@ -73,6 +82,7 @@ struct EmittedKernel {
   std::string kernelName; ///< the __global__ template's name
   std::vector<KernelArg> args;
   std::vector<TemplateArg> templateArgs;
+  std::vector<ExactAxis> exactAxes; ///< bit i of EXACT: exactAxes[i]
   std::vector<GridLoop> loops;
   int numThreads = 128;
   int maxVectorBytes = 16;

@@ -45,6 +45,18 @@ __device__ __forceinline__ void cp_async(void* dst, const void* src, bool pred =
   cp_async_zfill<Bytes>(dst, src, pred ? Bytes : 0);
 }
 
+/// A staged load's copy of one vector (EmitStaging.cpp): cp.async for 4, 8 and
+/// 16 bytes; narrower vectors (one f16) are copied synchronously.
+template <int Bytes>
+__device__ __forceinline__ void stage_copy(void* dst, const void* src, bool pred) {
+  if constexpr (Bytes == 4 || Bytes == 8 || Bytes == 16) {
+    cp_async<Bytes>(dst, src, pred);
+  } else {
+    struct alignas(Bytes) Chunk { uint8 b[Bytes]; };
+    *static_cast<Chunk*>(dst) = pred ? *static_cast<const Chunk*>(src) : Chunk{};
+  }
+}
+
 /// Closes the group of cp.async issued by this thread since the last commit.
 __device__ __forceinline__ void cp_async_commit() {
   asm volatile("cp.async.commit_group;" ::: "memory");

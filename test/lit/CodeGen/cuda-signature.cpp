@@ -15,7 +15,7 @@
 // ADD: #include "helion/device.cuh"
 // ADD-NOT: #include <
 // Tensors addressed only flat (tile(out.sizes())) get a numel, not sizes/strides.
-// ADD-LABEL: template <class T_x, class T_y, class T_out, int VEC>
+// ADD-LABEL: template <class T_x, class T_y, class T_out, int VEC, int EXACT>
 // ADD-NEXT: __global__ __launch_bounds__(128) void add_kernel(
 // ADD-NEXT:   const T_x* __restrict__ x,
 // ADD-NEXT:   int64 numel_x,
@@ -27,7 +27,7 @@
 
 // A persistent reduction axis is a template parameter; scalars are passed by value;
 // only stored tensors are non-const.
-// RMS-LABEL: template <int RDIM0, class T_x, class T_weight, class T_out, int VEC>
+// RMS-LABEL: template <int RDIM0, class T_x, class T_weight, class T_out, int VEC, int EXACT>
 // RMS-NEXT: __global__ __launch_bounds__(256) void rms_norm_kernel(
 // RMS-NEXT:   const T_x* __restrict__ x,
 // RMS-NEXT:   int64 size_x_0,
@@ -44,7 +44,7 @@
 // RMS: constexpr int S_a0 = RDIM0;
 
 // The index tensor of a gather is a tensor parameter like any other.
-// CE-LABEL: template <int RDIM0, class T_logits, class T_labels, class T_losses, int VEC>
+// CE-LABEL: template <int RDIM0, class T_logits, class T_labels, class T_losses, int VEC, int EXACT>
 // CE-NEXT: __global__ __launch_bounds__(256) void cross_entropy_kernel(
 // CE: const T_labels* __restrict__ labels,
 // CE: T_losses* __restrict__ losses,

@@ -26,6 +26,6 @@
 // ROWS: hvec<T_x, V_a0> h = {{.*}}tb_t0 + c_t0 < te_t0{{.*}}off_a0 + c0_a0 {{.*}}ext_a0{{.*}}*reinterpret_cast<const hvec<T_x, V_a0>*>(x + {{.*}})
 
 // VEC is the config's vector_bytes over the element size (16 bytes when 0/auto).
-// V8: add_kernel<hd::bf16, hd::bf16, hd::bf16, 4> (sm_90a,
-// V16: add_kernel<hd::bf16, hd::bf16, hd::bf16, 8> (sm_90a,
-// V16F32: add_kernel<float, float, float, 4> (sm_90a,
+// V8: add_kernel<hd::bf16, hd::bf16, hd::bf16, 4, 0> (sm_90a,
+// V16: add_kernel<hd::bf16, hd::bf16, hd::bf16, 8, 0> (sm_90a,
+// V16F32: add_kernel<float, float, float, 4, 0> (sm_90a,

@@ -6,7 +6,7 @@
 // --emit ptx prints NVRTC's PTX of the --emit cubin instantiation: add in bf16 reads
 // and writes 16 bytes (8 elements) per access through the read-only path.
 
-// CHECK: // add_kernel<hd::bf16, hd::bf16, hd::bf16, 8> (sm_90a)
+// CHECK: // add_kernel<hd::bf16, hd::bf16, hd::bf16, 8, 0> (sm_90a)
 // CHECK-NEXT: // mangled: _Z10add_kernel{{[A-Za-z0-9_]+}}
 // CHECK: .target sm_90a
 // CHECK: .entry _Z10add_kernel
@@ -14,7 +14,7 @@
 // CHECK: st.global.v4.u32
 
 // vector_bytes 4 in f32: one element per access.
-// SCALAR: // add_kernel<float, float, float, 1> (sm_90a)
+// SCALAR: // add_kernel<float, float, float, 1, 0> (sm_90a)
 // SCALAR: .entry _Z10add_kernel
 // SCALAR-NOT: .v4.
 // SCALAR-NOT: .v2.
@@ -22,7 +22,7 @@
 // SCALAR-NOT: .v4.
 // SCALAR-NOT: .v2.
 
-// SM80: // softmax_kernel<4096, hd::f16, hd::f16, 8> (sm_80)
+// SM80: // softmax_kernel<4096, hd::f16, hd::f16, 8, 0> (sm_80)
 // SM80: .target sm_80
 // SM80: .entry _Z14softmax_kernel
 // SM80: ld.global.nc.v4.u32
