@@ -100,6 +100,23 @@ void Emitter::emitStagingBuffers() {
   }
 }
 
+std::string Emitter::evictionOf(const Expr& load) {
+  if (cfg_.loadEvictionPolicies.empty())
+    return "";
+  if (loadSite_.empty())
+    for (const config::Site& site : config::loadStoreSites(k_))
+      if (site.load)
+        loadSite_[site.load] = site.loadIndex;
+  auto it = loadSite_.find(&load);
+  if (it == loadSite_.end() || it->second >= static_cast<int>(cfg_.loadEvictionPolicies.size()))
+    return "";
+  switch (cfg_.loadEvictionPolicies[it->second]) {
+  case config::EvictionPolicy::First: return "hd::Evict::first";
+  case config::EvictionPolicy::Last: return "hd::Evict::last";
+  default: return "";
+  }
+}
+
 std::string Emitter::stagedSlot(const Stmt& s) const {
   std::vector<int> axes = axesOf(*s.value->type);
   std::string e;

@@ -328,7 +328,6 @@ void Emitter::emitLoad(const Stmt& s, const Expr& load, bool declare) {
   // Converts a loaded element to what the variable holds.
   auto conv = [&](const std::string& v) { return storage ? v : "hd::to_compute(" + v + ")"; };
   std::string zero = storage ? "hd::from_compute<T_" + name + ">(" + ct + "(0))" : ct + "(0)";
-  std::string evict = "";
   // Vectorize along the inner axis when the load's last subscript is that axis.
   int vec = -1;
   if (!load.gatherAll && !axes.empty() && axes_[axes[0]].inner && !load.indices.empty()) {
@@ -365,9 +364,15 @@ void Emitter::emitLoad(const Stmt& s, const Expr& load, bool declare) {
   openElementLoops(axes, vec);
   line("const int c0_" + x + " = coord(g_" + x + " * V_" + x + ", th_" + x + ", T_" + x + ", V_" +
        x + ");");
-  const std::string global = mask(vec) + " && (X_" + x + " || " + first + " < " + end + ")" +
-                             " ? *reinterpret_cast<const " + vecType + "*>(" + name + " + " + base +
-                             ") : " + vecType + "{}";
+  const std::string pred = mask(vec) + " && (X_" + x + " || " + first + " < " + end + ")";
+  const std::string evict = evictionOf(load);
+  const std::string global =
+      evict.empty() ? pred + " ? *reinterpret_cast<const " + vecType + "*>(" + name + " + " + base +
+                          ") : " + vecType + "{}"
+                    : "load_hint<" + evict + ", " +
+                          (storedParams_.count(load.param) ? "false" : "true") +
+                          ">(reinterpret_cast<const " + vecType + "*>(" + name + " + " + base +
+                          "), " + pred + ")";
   auto stagedAt = std::find(staged_.begin(), staged_.end(), &s);
   if (stagedAt == staged_.end()) {
     line("const " + vecType + " h = " + global + ";");

@@ -45,6 +45,8 @@ private:
   void emitStagingBuffers();
   void emitStagedIssue(const std::string& slot);
   std::string stagedSlot(const ir::Stmt& s) const; ///< this thread's slot (element loops open)
+  /// `hd::Evict::first` / `last` from load_eviction_policies, or "" (no hint).
+  std::string evictionOf(const ir::Expr& load);
 
   // EmitExpr.cpp
   std::string expr(const ir::Expr& e);         ///< in the current element context
@@ -106,6 +108,7 @@ private:
   std::set<const ir::Stmt*> fusedLets_;     ///< lets an earlier statement computed
   std::set<const ir::Stmt*> hoistedLets_;   ///< invariant loads emitted before the program loop
   std::vector<const ir::Stmt*> staged_;     ///< tile loads copied ahead into shared memory
+  std::map<const ir::Expr*, int> loadSite_; ///< load -> index among load sites (Sites.h)
   std::map<int, std::vector<int>> varAxes_;
   std::map<int, const ir::Stmt*> deferred_; ///< lets over a looped axis, by var
   std::set<int> activeChunks_;              ///< looped axes whose chunk loop is open

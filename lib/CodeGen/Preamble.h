@@ -23,6 +23,19 @@ __device__ __forceinline__ constexpr int coord(int i, int th, int T, int V) {
   return ((i / V) * T + th) * V + i % V;
 }
 template <class T, int N> struct alignas(sizeof(T) * N) hvec { T v[N]; };
+/// A vector load with an L2 eviction priority (load_eviction_policies "first" /
+/// "last"); NC: the read-only path, for tensors the kernel never writes.
+template <hd::Evict E, bool NC, class T, int N>
+__device__ __forceinline__ hvec<T, N> load_hint(const hvec<T, N>* p, bool pred) {
+  if constexpr (sizeof(hvec<T, N>) == 16) {
+    union { hvec<T, N> h; hd::uint32 r[4]; } u;
+    u.r[0] = u.r[1] = u.r[2] = u.r[3] = 0;
+    hd::detail::ld16<E, NC>(u.r, p, pred);
+    return u.h;
+  } else {
+    return pred ? *p : hvec<T, N>{};
+  }
+}
 /// a / b where b is the same for many a (a broadcast divisor): one correctly
 /// rounded reciprocal, then products (within 1.5 ulp of the quotient).
 template <class C> __device__ __forceinline__ C div_bcast(C a, C b) { return a / b; }
