@@ -121,51 +121,58 @@ std::string launcher(const HostKernel& hk, const std::string& fileName) {
   std::string delim = rawDelimiter(ek.source);
   os << "  static const char kSource[] = R\"" << delim << "(" << ek.source << ")" << delim
      << "\";\n";
-  // Template arguments, from the tensors at run time.
-  os << "  std::string name = \"" << ek.kernelName << "<\";\n";
-  bool first = true;
+  // Template arguments, from the tensors at run time. They and the device form
+  // the key of this launcher's KernelCache: a launch of a loaded instantiation
+  // finds it without a lock, an allocation or the template name, which is built
+  // from the key only on the first call for it.
+  std::vector<std::string> keys = {"helion::rt::currentDevice()"};
+  std::vector<std::string> nameParts; // appended to `name`, in order, from kernelKey
   std::string vecTensors;
   for (const TemplateArg& t : ek.templateArgs) {
-    os << "  name += \"" << (first ? "" : ", ") << "\";\n";
-    first = false;
+    const std::string slot = "kernelKey[" + std::to_string(keys.size()) + "]";
     switch (t.kind) {
     case TemplateArg::Kind::DType:
-      os << "  name += helion::rt::deviceTypeName(" << k.params[t.index].name << ".dtype());\n";
+      keys.push_back("static_cast<std::int64_t>(" + k.params[t.index].name + ".dtype())");
+      nameParts.push_back("helion::rt::deviceTypeName(static_cast<helion::DType>(" + slot + "))");
       vecTensors += (vecTensors.empty() ? "&" : ", &") + k.params[t.index].name;
-      break;
+      continue;
     case TemplateArg::Kind::ReductionDim:
-      os << "  name += std::to_string(helion::rt::reductionExtent("
-         << axisExtent(k, t.index, hk) << ", " << ek.numThreads << "));\n";
+      keys.push_back("helion::rt::reductionExtent(" + axisExtent(k, t.index, hk) + ", " +
+                     std::to_string(ek.numThreads) + ")");
       break;
-    case TemplateArg::Kind::ExactAxes:
-      os << "  name += std::to_string(0";
+    case TemplateArg::Kind::ExactAxes: {
+      std::string bits = "0";
       for (size_t i = 0; i < ek.exactAxes.size(); ++i)
-        os << "\n      | (" << exactPredicate(ek.exactAxes[i], ek, hk) << " ? " << (1 << i)
-           << " : 0)";
-      os << ");\n";
+        bits += "\n      | (" + exactPredicate(ek.exactAxes[i], ek, hk) + " ? " +
+                std::to_string(1 << i) + " : 0)";
+      keys.push_back("std::int64_t(" + bits + ")");
       break;
+    }
     case TemplateArg::Kind::VectorWidth:
-      os << "  name += std::to_string(helion::rt::vectorWidth({" << vecTensors << "}, "
-         << ek.maxVectorBytes << "));\n";
+      keys.push_back("helion::rt::vectorWidth({" + vecTensors + "}, " +
+                     std::to_string(ek.maxVectorBytes) + ")");
       break;
     case TemplateArg::Kind::Specialized:
-      os << "  name += std::to_string(static_cast<long long>(" << k.params[t.index].name
-         << "));\n";
+      keys.push_back("static_cast<std::int64_t>(" + k.params[t.index].name + ")");
       break;
-    case TemplateArg::Kind::EpilogueForm: break; // matmul kernels only
+    case TemplateArg::Kind::EpilogueForm: continue; // matmul kernels only
     }
+    nameParts.push_back("std::to_string(" + slot + ")");
   }
-  os << "  name += \">\";\n";
-  // loadKernel hashes the whole source: remember each instantiation here, so a
-  // launch costs a lookup by its short name.
-  os << "  static std::mutex cacheMutex;\n";
-  os << "  static std::map<std::string, const helion::rt::Kernel*> cache;\n";
-  os << "  const helion::rt::Kernel* found = nullptr;\n";
-  os << "  {\n    std::lock_guard<std::mutex> lock(cacheMutex);\n";
-  os << "    auto it = cache.find(name);\n    if (it != cache.end()) found = it->second;\n  }\n";
-  os << "  if (!found) {\n    found = &helion::rt::loadKernel({\"" << fileName << ".cu\", "
-     << "kSource, name, {}});\n";
-  os << "    std::lock_guard<std::mutex> lock(cacheMutex);\n    cache[name] = found;\n  }\n";
+  os << "  const std::int64_t kernelKey[] = {";
+  for (size_t i = 0; i < keys.size(); ++i)
+    os << (i ? ",\n      " : "") << keys[i];
+  os << "};\n";
+  os << "  static helion::rt::KernelCache kernelCache;\n";
+  os << "  const helion::rt::Kernel* found = kernelCache.find(kernelKey);\n";
+  os << "  if (!found) {\n";
+  os << "    std::string name = \"" << ek.kernelName << "<\";\n";
+  for (size_t i = 0; i < nameParts.size(); ++i)
+    os << (i ? "    name += \", \";\n" : "") << "    name += " << nameParts[i] << ";\n";
+  os << "    name += \">\";\n";
+  os << "    found = &kernelCache.insert(kernelKey, helion::rt::loadKernel({\"" << fileName
+     << ".cu\", kSource, name, {}}));\n";
+  os << "  }\n";
   os << "  const helion::rt::Kernel& kernel = *found;\n";
   // Arguments.
   std::string args;
