@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
 
 namespace helion::config {
 
@@ -167,6 +168,78 @@ private:
 };
 
 } // namespace
+
+namespace {
+
+/// Watches nlohmann's parse events for a key seen twice in one object. Frames
+/// mirror the open objects and arrays: an object's current key and an array's
+/// current index make up the path of whatever is being parsed.
+class DuplicateKeys {
+public:
+  DuplicateKeys(const std::string& source, std::vector<std::string>& errors)
+      : source_(source), errors_(errors) {}
+
+  bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
+    switch (event) {
+    case json::parse_event_t::object_start: frames_.push_back({false, 0, {}, {}}); break;
+    case json::parse_event_t::array_start: frames_.push_back({true, 0, {}, {}}); break;
+    case json::parse_event_t::key: {
+      Frame& f = frames_.back();
+      f.key = parsed.get<std::string>();
+      if (!f.keys.insert(f.key).second)
+        errors_.push_back(
+            configMessage(source_, path(), "", fmt::format("duplicate key '{}'", f.key)));
+      break;
+    }
+    case json::parse_event_t::object_end:
+    case json::parse_event_t::array_end:
+      frames_.pop_back();
+      elementDone();
+      break;
+    case json::parse_event_t::value: elementDone(); break;
+    }
+    return true;
+  }
+
+private:
+  struct Frame {
+    bool array;
+    size_t index;
+    std::string key;
+    std::set<std::string> keys;
+  };
+  const std::string& source_;
+  std::vector<std::string>& errors_;
+  std::vector<Frame> frames_;
+
+  void elementDone() {
+    if (!frames_.empty() && frames_.back().array)
+      ++frames_.back().index;
+  }
+
+  /// The path of the innermost open object: "configs[0].config", "" at the top.
+  std::string path() const {
+    std::string out;
+    for (size_t i = 0; i + 1 < frames_.size(); ++i)
+      out = frames_[i].array ? fmt::format("{}[{}]", out, frames_[i].index)
+                             : join(out, frames_[i].key);
+    return out;
+  }
+};
+
+} // namespace
+
+std::optional<json> parseJsonText(const std::string& text, const std::string& sourceName,
+                                  std::vector<std::string>& errors) {
+  const size_t before = errors.size();
+  DuplicateKeys watch(sourceName, errors);
+  json j = json::parse(text, [&](int depth, json::parse_event_t event, json& parsed) {
+    return watch(depth, event, parsed);
+  });
+  if (errors.size() != before)
+    return std::nullopt;
+  return j;
+}
 
 Parsed<ConfigFile> parseConfigFile(const json& j, const ConfigSpec& spec,
                                    const std::string& sourceName) {

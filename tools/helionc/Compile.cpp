@@ -58,14 +58,19 @@ std::optional<config::Config> loadConfig(const CompileOptions& o, const config::
     diags.error("no such file or directory: '" + o.config + "'");
     return std::nullopt;
   }
-  nlohmann::json j;
+  std::optional<nlohmann::json> j;
+  std::vector<std::string> errors;
   try {
-    j = nlohmann::json::parse(*text);
+    j = config::parseJsonText(*text, o.config, errors);
   } catch (const nlohmann::json::parse_error& e) {
     diags.error(jsonErrorLoc(o.config, *text, e.byte), "invalid JSON: " + jsonErrorText(e));
     return std::nullopt;
   }
-  auto file = config::parseConfigFile(j, spec, o.config);
+  for (const std::string& e : errors) // duplicate keys
+    diags.error(e);
+  if (!j)
+    return std::nullopt;
+  auto file = config::parseConfigFile(*j, spec, o.config);
   for (const std::string& e : file.errors)
     diags.error(e);
   if (!file.ok())
@@ -234,19 +239,25 @@ int runCompile(const CompileOptions& o) {
       req.wantPtx = o.emit == "ptx";
       try {
         rt::CompiledProgram p = rt::compile(req);
+        std::string ptx;
         if (req.wantPtx) {
-          std::cout << "// " << req.nameExpressions[0] << " (" << o.arch << ")\n"
-                    << "// mangled: " << p.loweredNames[req.nameExpressions[0]] << "\n"
-                    << p.ptx;
-          continue;
+          ptx = "// " + req.nameExpressions[0] + " (" + o.arch + ")\n// mangled: " +
+                p.loweredNames[req.nameExpressions[0]] + "\n" + p.ptx;
+          if (o.outDir.empty()) { // no -o: the PTX is the output
+            std::cout << ptx;
+            continue;
+          }
         }
         std::filesystem::path out = std::filesystem::path(o.outDir.empty() ? "." : o.outDir) /
-                                    (stem + "." + (*kernels)[i].typed.name + ".cubin");
-        if (!writeFile(out, p.cubin, diags))
+                                    (stem + "." + (*kernels)[i].typed.name +
+                                     (req.wantPtx ? ".ptx" : ".cubin"));
+        if (!writeFile(out, req.wantPtx ? ptx : p.cubin, diags))
           return 1;
         std::cout << out.string() << ": " << req.nameExpressions[0] << " (" << o.arch << ", "
-                  << p.cubin.size() << " bytes, NVRTC " << static_cast<int>(p.seconds * 1000)
-                  << " ms" << (p.cacheHit ? ", cached" : "") << ")\n";
+                  << (req.wantPtx ? p.ptx.size() : p.cubin.size())
+                  << (req.wantPtx ? " bytes of PTX" : " bytes") << ", NVRTC "
+                  << static_cast<int>(p.seconds * 1000) << " ms" << (p.cacheHit ? ", cached" : "")
+                  << ")\n";
       } catch (const std::exception& e) {
         diags.error(ir::SourceLoc{o.in.file, 0, 0},
                     "NVRTC failed for kernel '" + (*kernels)[i].typed.name + "': " + e.what());
@@ -280,7 +291,7 @@ void registerCompile(CLI::App& app) {
   cmd->add_option("--emit", o->emit,
                   "print one stage instead of writing files: ir (after the frontend), cuda, host, "
                   "cubin (compiled with NVRTC, written to -o), or ptx (NVRTC's PTX of the "
-                  "cubin instantiation, printed)")
+                  "cubin instantiation: written to -o as FILE.KERNEL.ptx, else printed)")
       ->check(CLI::IsMember({"ir", "cuda", "host", "cubin", "ptx"}));
   cmd->add_option("--print-after", o->printAfter,
                   "print the IR after a pass (frontend, infer-types, hoist-blocks, or all)")

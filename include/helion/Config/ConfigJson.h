@@ -52,6 +52,14 @@ struct ConfigFile {
   std::vector<ShapedConfig> entries; ///< in file order; never empty once parsed
 };
 
+/// Parses the text of a config file. nlohmann keeps the last of repeated keys
+/// silently; here every key repeated inside one object is an error naming the
+/// object's path (`tuned.json: configs[0].config: duplicate key 'num_warps'`),
+/// and the result is nullopt. Malformed JSON throws nlohmann::json::parse_error,
+/// whose byte offset locates it.
+std::optional<nlohmann::json> parseJsonText(const std::string& text, const std::string& sourceName,
+                                            std::vector<std::string>& errors);
+
 /// Reads any of the file forms for `spec.kernelName`: one config object;
 /// `{"configs": [{"shapes": {...}, "config": {...}, "kernel": "name"?}, ...]}`;
 /// `{"kernels": {"name": <either form>}}`.
