@@ -4,9 +4,13 @@
 
 #include "CompileCache.h"
 
+#include <dlfcn.h>
 #include <nvrtc.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 
 namespace helion::rt {
@@ -48,9 +52,29 @@ const std::string &deviceLibraryDigest() {
   return digest;
 }
 
+/// The NVRTC library this process loaded: its version, and its file's size and
+/// modification time, so that an update within a version (13.0.48 -> 13.0.88),
+/// which nvrtcVersion does not tell apart, misses the cache.
+const std::string &nvrtcFingerprint() {
+  static const std::string fingerprint = [] {
+    std::string out = nvrtcVersion();
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void *>(&nvrtcCompileProgram), &info) && info.dli_fname) {
+      namespace fs = std::filesystem;
+      std::error_code ec;
+      fs::path lib = fs::canonical(info.dli_fname, ec);
+      if (!ec)
+        out += " " + lib.string() + " " + std::to_string(fs::file_size(lib, ec)) + " " +
+               std::to_string(fs::last_write_time(lib, ec).time_since_epoch().count());
+    }
+    return out;
+  }();
+  return fingerprint;
+}
+
 std::string cacheKey(const CompileRequest &request, const std::vector<std::string> &options) {
   detail::KeyHasher hasher;
-  hasher.add("helionc-compile-v1").add(nvrtcVersion()).add(deviceLibraryDigest());
+  hasher.add("helionc-compile-v2").add(nvrtcFingerprint()).add(deviceLibraryDigest());
   hasher.add(request.arch).add(request.source);
   hasher.add(std::to_string(options.size()));
   for (const std::string &option : options)
@@ -130,12 +154,31 @@ std::vector<std::string> baseOptions(const std::string &arch) {
   return {"--gpu-architecture=" + arch, "-std=c++17", "-default-device", "-lineinfo", "-minimal"};
 }
 
+std::vector<std::string> environmentOptions() {
+  std::vector<std::string> out;
+  const char *text = std::getenv("HELIONC_NVRTC_OPTIONS");
+  std::string_view rest = text ? text : "";
+  while (!rest.empty()) {
+    std::size_t begin = rest.find_first_not_of(" \t");
+    if (begin == std::string_view::npos)
+      break;
+    rest.remove_prefix(begin);
+    std::size_t end = std::min(rest.find_first_of(" \t"), rest.size());
+    out.emplace_back(rest.substr(0, end));
+    rest.remove_prefix(end);
+  }
+  return out;
+}
+
 CompiledProgram compile(const CompileRequest &request) {
   if (request.arch.empty())
     throw std::invalid_argument("helion: compiling '" + request.programName +
                                 "': no target architecture given (expected e.g. sm_90a)");
   std::vector<std::string> options = baseOptions(request.arch);
   options.insert(options.end(), request.options.begin(), request.options.end());
+  // Before the cache key, which they change: an option may change the code.
+  std::vector<std::string> extra = environmentOptions();
+  options.insert(options.end(), extra.begin(), extra.end());
 
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {

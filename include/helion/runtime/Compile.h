@@ -7,9 +7,10 @@
 //
 // Results are cached on disk, in $HELIONC_CACHE_DIR, else $XDG_CACHE_HOME/helionc,
 // else ~/.cache/helionc; HELIONC_NO_CACHE=1 disables the cache. An entry's key
-// hashes the source, options, arch, name expressions, NVRTC version and the
-// device library; entries are written atomically and carry a checksum, so a
-// truncated or corrupted one is recompiled.
+// hashes the source, options (HELIONC_NVRTC_OPTIONS included), arch, name
+// expressions, the device library and the NVRTC library (version, file size and
+// time: a patch release misses); entries are written atomically and carry a
+// checksum, so a truncated or corrupted one is recompiled.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -50,6 +51,11 @@ struct CompiledProgram {
 /// (-minimal: no texture/surface types, device-side launches or CUDA runtime
 /// declarations in NVRTC's built-in headers, which emitted code never uses).
 std::vector<std::string> baseOptions(const std::string &arch);
+
+/// The options in $HELIONC_NVRTC_OPTIONS (split at blanks), which compile()
+/// appends after the request's own and hashes into the cache key: for trying an
+/// NVRTC option on every kernel of a program (`HELIONC_NVRTC_OPTIONS=-Ofc=min`).
+std::vector<std::string> environmentOptions();
 
 /// Compiles (or fetches from the cache). Throws CompileError carrying the
 /// program name and the NVRTC log when the source does not compile, and

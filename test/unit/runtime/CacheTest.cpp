@@ -47,6 +47,21 @@ TEST_CASE("changed options, arch, source or names miss the cache", "[cache]") {
   CHECK(compile(request({"--use_fast_math"})).cacheHit);
 }
 
+TEST_CASE("HELIONC_NVRTC_OPTIONS reaches NVRTC and the cache key", "[cache]") {
+  test::ScopedCacheDir cache;
+  setenv("HELIONC_NVRTC_OPTIONS", "  -DHELION_A=1 \t--use_fast_math ", 1);
+  CHECK(environmentOptions() == std::vector<std::string>{"-DHELION_A=1", "--use_fast_math"});
+  CHECK_FALSE(compile(request()).cacheHit);
+  CHECK(compile(request()).cacheHit);
+  unsetenv("HELIONC_NVRTC_OPTIONS");
+  CHECK(environmentOptions().empty());
+  CHECK_FALSE(compile(request()).cacheHit); // the same request without them is another entry
+  CHECK(cache.entries().size() == 2);
+  setenv("HELIONC_NVRTC_OPTIONS", "--no-such-option", 1);
+  CHECK_THROWS_WITH(compile(request()), Catch::Contains("--no-such-option"));
+  unsetenv("HELIONC_NVRTC_OPTIONS");
+}
+
 TEST_CASE("a corrupted or truncated entry is recompiled and rewritten", "[cache]") {
   test::ScopedCacheDir cache;
   CompiledProgram good = compile(request());
