@@ -32,7 +32,10 @@ namespace {
 
 constexpr int64_t kPersistentLimit = 16384;
 constexpr int64_t kLoopedChunk = 4096;
-constexpr int64_t kAssumedAxis = 1024; // an axis without a hint, for budgets only
+// An axis without a hint, for budgets only. Rows of 4096+ are the common case of
+// the row kernels (anchors.md: 8192, 10240), where one row per program at 8 warps
+// measured best (docs/performance.md); 1024 gave 4-row programs at 0.66x.
+constexpr int64_t kAssumedAxis = 4096;
 
 /// a * b, saturating at 2^40 (far above any budget), so huge hints cannot overflow.
 int64_t mulSat(int64_t a, int64_t b) {

@@ -1,6 +1,7 @@
 // REQUIRES: frontend
 // RUN: %helionc compile %examples/add.cpp --emit cuda | FileCheck %s
-// RUN: %helionc compile %examples/softmax.cpp --kernel softmax --emit cuda | FileCheck %s --check-prefix=ROWS
+// RUN: echo '{"block_sizes": [4], "reduction_loops": [null], "num_warps": 8}' > %t.rows4.json
+// RUN: %helionc compile %examples/softmax.cpp --kernel softmax --config %t.rows4.json --emit cuda | FileCheck %s --check-prefix=ROWS
 // RUN: echo '{"vector_bytes": 8}' > %t.v8.json
 // RUN: %helionc compile %examples/add.cpp --config %t.v8.json --emit cubin --dtype bf16 -o %t.out | FileCheck %s --check-prefix=V8
 // RUN: %helionc compile %examples/add.cpp --emit cubin --dtype bf16 -o %t.out | FileCheck %s --check-prefix=V16
