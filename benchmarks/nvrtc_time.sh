@@ -23,11 +23,10 @@ size_hint=${SIZE_HINT:-4096}
 arch=${ARCH:-sm_90a}
 cuda=${CUDA_HOME:-/usr/local/cuda}
 # file:kernel[:variant]; a variant is a config of configs/gpu-check/variants.txt
-# (the memory-bound table's best variants), else the kernel's default config.
-kernels=${KERNELS:-"add:add add:add:flat1024 softmax:softmax softmax:softmax:row1 \
-softmax:softmax_two_pass rms_norm:rms_norm rms_norm:rms_norm:row1 layer_norm:layer_norm \
-layer_norm:layer_norm:row1 sum:sum_rows sum:sum_rows:row1 cross_entropy:cross_entropy \
-cross_entropy:cross_entropy:looped matmul:matmul"}
+# (the memory-bound table's variants), else the kernel's default config.
+kernels=${KERNELS:-"add:add softmax:softmax softmax:softmax:rows4pers softmax:softmax_two_pass \
+rms_norm:rms_norm layer_norm:layer_norm sum:sum_rows sum:sum_rows:rows4w8 \
+cross_entropy:cross_entropy cross_entropy:cross_entropy:looped matmul:matmul"}
 helionc=${HELIONC:-$build/bin/helionc}
 
 tool=$out/nvrtc_time
