@@ -4,6 +4,8 @@
 // RUN: %helionc compile %examples/sum.cpp --config %t.looped.json --emit cuda | FileCheck %s --check-prefix=LOOP
 // RUN: %helionc compile %examples/sum.cpp --emit cubin --size-hint 1000 -o %t.out | FileCheck %s --check-prefix=HINT
 // RUN: %helionc compile %examples/sum.cpp --config %t.looped.json --emit cubin --size-hint 1000 -o %t.out | FileCheck %s --check-prefix=HINT-LOOP
+// RUN: echo '{"block_sizes": [1], "reduction_loops": [null], "num_warps": 8}' > %t.row1.json
+// RUN: %helionc compile %examples/sum.cpp --config %t.row1.json --emit cubin --size-hint 10240 -o %t.out | FileCheck %s --check-prefix=HINT10K
 // RUN: %helionc compile %examples/layer_norm.cpp --config %t.looped.json --emit cuda | FileCheck %s --check-prefix=LN
 // Persistent reductions (reduction_loops null: the whole row in registers, its
 // padded extent RDIM0 a template parameter) vs looped ones (chunks of N, partial
@@ -31,9 +33,11 @@
 // LOOP: acc_[[ACC]][i_t0] = acc;
 // LOOP: = axis_reduce<T_a0, ST_a0>(acc, OpSum(),
 
-// --emit cubin instantiates RDIM0 as the next power of two of --size-hint.
+// --emit cubin instantiates RDIM0 as the launcher would for an extent of --size-hint
+// (helion::rt::reductionExtent): 1000 -> 1024, 10240 on 256 threads -> 10240.
 // HINT: sum_rows_kernel<1024, float, float, 4, 0> (sm_90a,
 // HINT-LOOP: sum_rows_kernel<float, float, 4, 0> (sm_90a,
+// HINT10K: sum_rows_kernel<10240, float, float, 4, 0> (sm_90a,
 
 // layer_norm: two looped reductions (mean, then variance), each with its own loop.
 // LN: for (int64 off_a0 = 0; off_a0 < ext_a0; off_a0 += S_a0) {
