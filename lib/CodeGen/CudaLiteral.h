@@ -1,8 +1,10 @@
-//===- CudaLiteral.h - Numbers as CUDA C++ source text ---------*- C++ -*-===//
+//===- CudaLiteral.h - Numbers and types as C++ source text -----*- C++ -*-===//
 //
-// Shared by the elementwise emitter and the matmul epilogue emitter.
+// Shared by the elementwise, matmul and attention emitters and their launchers.
 //===----------------------------------------------------------------------===//
 #pragma once
+
+#include "helion/IR/IR.h"
 
 #include <cmath>
 #include <sstream>
@@ -27,6 +29,39 @@ inline std::string cudaLiteral(double v, bool isInt) {
   if (s.find_first_of(".e") == std::string::npos)
     s += ".0";
   return s + "f";
+}
+
+/// The device type an element type computes in (f16/bf16/f32 in float; a
+/// param's dtype through hd::compute_t<T_param>).
+inline std::string cudaComputeType(const ir::ElemType& t, const ir::Kernel& k) {
+  switch (t.kind()) {
+  case ir::ElemType::Kind::Concrete:
+    switch (t.scalar()) {
+    case ir::ScalarType::F16:
+    case ir::ScalarType::BF16:
+    case ir::ScalarType::F32: return "float";
+    case ir::ScalarType::F64: return "double";
+    case ir::ScalarType::B8: return "bool";
+    default: return "int64";
+    }
+  case ir::ElemType::Kind::OfParam: return "hd::compute_t<T_" + k.params.at(t.param()).name + ">";
+  case ir::ElemType::Kind::Promote:
+    return "decltype(" + cudaComputeType(t.lhs(), k) + "() + " + cudaComputeType(t.rhs(), k) +
+           "())";
+  }
+  return "float";
+}
+
+/// The host type a launcher passes a scalar kernel argument as.
+inline std::string hostScalarType(ir::ScalarType st) {
+  switch (st) {
+  case ir::ScalarType::F64: return "double";
+  case ir::ScalarType::F32:
+  case ir::ScalarType::F16:
+  case ir::ScalarType::BF16: return "float";
+  case ir::ScalarType::B8: return "bool";
+  default: return "int64_t";
+  }
 }
 
 } // namespace helion::codegen

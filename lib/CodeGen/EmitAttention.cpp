@@ -152,23 +152,7 @@ private:
     return t;
   }
 
-  std::string ctype(const ElemType& t) const {
-    switch (t.kind()) {
-    case ElemType::Kind::Concrete:
-      switch (t.scalar()) {
-      case ScalarType::F16:
-      case ScalarType::BF16:
-      case ScalarType::F32: return "float";
-      case ScalarType::F64: return "double";
-      case ScalarType::B8: return "bool";
-      default: return "int64";
-      }
-    case ElemType::Kind::OfParam: return "hd::compute_t<T_" + name(t.param()) + ">";
-    case ElemType::Kind::Promote:
-      return "decltype(" + ctype(t.lhs()) + "() + " + ctype(t.rhs()) + "())";
-    }
-    return "float";
-  }
+  std::string ctype(const ElemType& t) const { return cudaComputeType(t, k_); }
 
   /// A pointwise expression; `leaf` renders the dot (score) and variables.
   std::string ex(const Expr& e) const {

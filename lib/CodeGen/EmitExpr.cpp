@@ -16,23 +16,7 @@ namespace helion::codegen {
 
 using namespace ir;
 
-std::string Emitter::computeType(const ElemType& t) const {
-  switch (t.kind()) {
-  case ElemType::Kind::Concrete:
-    switch (t.scalar()) {
-    case ScalarType::F16:
-    case ScalarType::BF16:
-    case ScalarType::F32: return "float";
-    case ScalarType::F64: return "double";
-    case ScalarType::B8: return "bool";
-    default: return "int64";
-    }
-  case ElemType::Kind::OfParam: return "hd::compute_t<T_" + k_.params.at(t.param()).name + ">";
-  case ElemType::Kind::Promote:
-    return "decltype(" + computeType(t.lhs()) + "() + " + computeType(t.rhs()) + "())";
-  }
-  return "float";
-}
+std::string Emitter::computeType(const ElemType& t) const { return cudaComputeType(t, k_); }
 
 std::string Emitter::storageType(const ElemType& t) const {
   if (t.kind() == ElemType::Kind::Concrete)

@@ -1,8 +1,8 @@
 //===- EmitterState.h - The CUDA emitter's private state -------------------===//
 //
 // Shared by EmitKernel.cpp (signature, layout, grid mapping), EmitExpr.cpp
-// (elementwise expressions) and EmitStmt.cpp (statements, loads, stores,
-// reductions). Not a public header.
+// (elementwise expressions), EmitStmt.cpp (statements, loads, stores), EmitReduce.cpp
+// (reductions) and EmitStaging.cpp (staged loads). Not a public header.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -59,12 +59,15 @@ private:
   std::string inBounds(int axis) const;  ///< predicate: c_<axis> is inside the tile / extent
   std::string axisExtent(int axis) const;
 
+  // EmitReduce.cpp
+  void emitReduce(const ir::Stmt& s, const ir::Expr& red, bool declare);
+  const ir::Stmt* onlineSumPartner(const ir::Stmt& maxLet, const ir::Expr& red) const;
+
   // EmitStmt.cpp
   void stmts(const std::vector<ir::StmtRef>& body);
   void stmt(const ir::Stmt& s);
   void emitLet(const ir::Stmt& s, bool declare);
   void emitLoad(const ir::Stmt& s, const ir::Expr& load, bool declare);
-  void emitReduce(const ir::Stmt& s, const ir::Expr& red, bool declare);
   void emitStore(const ir::Stmt& s);
   void emitInnerLoop(const ir::Stmt& s);
   void openElementLoops(const std::vector<int>& axes, int vectorAxis = -1);
@@ -76,7 +79,6 @@ private:
   int lastSubscriptAxis(int param, const std::vector<ir::Index>& ix) const;
   int loopedAxisOf(const std::vector<int>& axes) const; ///< a looped, inactive axis or -1
   bool inlinable(const ir::Stmt& s) const;
-  const ir::Stmt* onlineSumPartner(const ir::Stmt& maxLet, const ir::Expr& red) const;
   void emitDeferredFor(const ir::Expr& e, std::set<int>& emitted);
   void collectVars(const ir::Expr& e, std::vector<int>& out) const;
   void declareVar(int var, const ir::BlockType& type);

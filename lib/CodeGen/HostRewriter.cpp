@@ -2,6 +2,7 @@
 #include "helion/CodeGen/HostRewriter.h"
 
 #include "AttentionLauncher.h"
+#include "CudaLiteral.h"
 #include "MatmulLauncher.h"
 
 #include <algorithm>
@@ -199,11 +200,7 @@ std::string launcher(const HostKernel& hk, const std::string& fileName) {
       break;
     case KernelArg::Kind::Scalar: {
       ScalarType st = k.params[a.param].scalarType;
-      std::string ct = st == ScalarType::F64 ? "double"
-                       : st == ScalarType::F32 || st == ScalarType::F16 || st == ScalarType::BF16
-                           ? "float"
-                       : st == ScalarType::B8 ? "bool"
-                                              : "int64_t";
+      std::string ct = hostScalarType(st);
       os << "  " << ct << " " << v << " = static_cast<" << ct << ">(" << p << ");\n";
       break;
     }

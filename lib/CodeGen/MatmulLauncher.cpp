@@ -16,21 +16,12 @@
 #include "MatmulLauncher.h"
 #include "MatmulPlan.h"
 
+#include "CudaLiteral.h"
+
 #include <sstream>
 
 namespace helion::codegen {
-namespace {
-
 using namespace ir;
-
-std::string scalarHostType(ScalarType st) {
-  return st == ScalarType::F64                                                        ? "double"
-         : st == ScalarType::F32 || st == ScalarType::F16 || st == ScalarType::BF16 ? "float"
-         : st == ScalarType::B8                                                       ? "bool"
-                                                                                      : "int64_t";
-}
-
-} // namespace
 
 std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
                            const std::function<std::string(const Expr&)>& hostExpr) {
@@ -48,7 +39,7 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
     if (param.kind == Param::Kind::Tensor)
       os << "const helion::Tensor& " << param.name;
     else
-      os << scalarHostType(param.scalarType) << " " << param.name;
+      os << hostScalarType(param.scalarType) << " " << param.name;
   }
   os << ") {\n";
   std::string delim = "HELIONC";
@@ -153,7 +144,7 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
       os << "  int64_t " << v << " = " << p << ".stride(" << arg.dim << ");\n";
       break;
     case KernelArg::Kind::Scalar: {
-      std::string ct = scalarHostType(k.params[arg.param].scalarType);
+      std::string ct = hostScalarType(k.params[arg.param].scalarType);
       os << "  " << ct << " " << v << " = static_cast<" << ct << ">(" << p << ");\n";
       break;
     }
