@@ -6,7 +6,8 @@ D=128) and (B=8, H=16, S=2048, D=64), bf16 and f16; TFLOP/s count 4 B H S^2 D
 flops. The card is power-capped (docs/gemm.md), so the implementations are timed
 in interleaved rounds (helionc via `attention_check --bench`, then
 torch.nn.functional.scaled_dot_product_attention, then torch.compile of the naive
-formula) and each round's ratios are reported. JSON to $OUT/attention_bench.json.
+formula) and each round's ratios are reported, for each helionc variant named by
+--variants (attention_check's names). JSON to $OUT/attention_bench.json.
 """
 import argparse, json, math, os, statistics, subprocess, time
 
@@ -39,6 +40,8 @@ def main():
     ap.add_argument("--helionc", required=True, help="attention_check binary")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--no-compile", action="store_true", help="skip torch.compile")
+    ap.add_argument("--variants", default="default",
+                    help="comma-separated attention_check variants to time (first: the ratios)")
     args = ap.parse_args()
     out = os.environ.get("OUT", ".")
     jsonl = os.path.join(out, "attention_bench.jsonl")
@@ -48,12 +51,13 @@ def main():
     backends = set()
     rows = []
     for r in range(args.rounds):
-        subprocess.run([args.helionc, "--bench"], check=True)
+        subprocess.run([args.helionc, "--bench", args.variants], check=True)
         ours = {}
         with open(jsonl) as f:
             for line in f:
                 j = json.loads(line)
-                ours[(j["dtype"], j["bh"], j["s"], j["d"])] = j["tflops"]  # latest round wins
+                key = (j["variant"], j["dtype"], j["bh"], j["s"], j["d"])
+                ours[key] = j["tflops"]  # latest round wins
         for dt_name, dt in (("bf16", torch.bfloat16), ("f16", torch.float16)):
             for (b, h, s, d) in SHAPES:
                 q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=dt) for _ in range(3))
@@ -79,21 +83,24 @@ def main():
                     if r == 0:
                         print(f"torch.compile {dt_name} {(b, h, s, d)}: {time.time() - t0:.1f} s "
                               f"incl. compile", flush=True)
-                hc = ours.get((dt_name, b * h, s, d), float("nan"))
-                row = dict(round=r, dtype=dt_name, B=b, H=h, S=s, D=d, helionc=hc, sdpa=sdpa,
-                           torch_compile=comp, vs_sdpa=hc / sdpa, vs_compile=hc / comp)
-                rows.append(row)
-                print(json.dumps(row), flush=True)
+                for variant in args.variants.split(","):
+                    hc = ours.get((variant, dt_name, b * h, s, d), float("nan"))
+                    row = dict(round=r, variant=variant, dtype=dt_name, B=b, H=h, S=s, D=d,
+                               helionc=hc, sdpa=sdpa, torch_compile=comp, vs_sdpa=hc / sdpa,
+                               vs_compile=hc / comp)
+                    rows.append(row)
+                    print(json.dumps(row), flush=True)
                 del q, k, v
                 with open(os.path.join(out, "attention_bench.json"), "w") as f:
                     json.dump(dict(device=torch.cuda.get_device_name(), torch=torch.__version__,
                                    sdpa_backends_that_run=sorted(backends), rows=rows), f, indent=1)
-    print(f"{'round':>5} {'dtype':>5} {'B,H,S,D':>16} {'helionc':>8} {'SDPA':>8} {'compile':>8} "
-          f"{'vs SDPA':>8} {'vs compile':>10}   (TFLOP/s)")
+    print(f"{'round':>5} {'variant':>16} {'dtype':>5} {'B,H,S,D':>16} {'helionc':>8} {'SDPA':>8} "
+          f"{'compile':>8} {'vs SDPA':>8} {'vs compile':>10}   (TFLOP/s)")
     for x in rows:
         shape = f"{x['B']},{x['H']},{x['S']},{x['D']}"
-        print(f"{x['round']:>5} {x['dtype']:>5} {shape:>16} {x['helionc']:8.1f} {x['sdpa']:8.1f} "
-              f"{x['torch_compile']:8.1f} {x['vs_sdpa']:8.3f} {x['vs_compile']:10.3f}")
+        print(f"{x['round']:>5} {x['variant']:>16} {x['dtype']:>5} {shape:>16} "
+              f"{x['helionc']:8.1f} {x['sdpa']:8.1f} {x['torch_compile']:8.1f} "
+              f"{x['vs_sdpa']:8.3f} {x['vs_compile']:10.3f}")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,9 @@
 #                                      correctness checks, then
 #                                      benchmarks/attention_torch.py (helionc vs
 #                                      torch SDPA vs torch.compile of the naive
-#                                      formula, interleaved rounds); JSON to $OUT
+#                                      formula, interleaved rounds; BENCH_VARIANTS:
+#                                      comma-separated variants to time, default
+#                                      the default config); JSON to $OUT
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$root/.carry/attn
@@ -35,6 +37,10 @@ w8_bm128_bn64|{"block_sizes": [128, 64], "num_warps": 8, "num_stages": 2}|false
 w4_bm64_bn128|{"block_sizes": [64, 128], "num_warps": 4, "num_stages": 2}|false
 w4_bm128_bn32|{"block_sizes": [128, 32], "num_warps": 4, "num_stages": 2}|false
 w8_bm256_bn64|{"block_sizes": [256, 64], "num_warps": 8, "num_stages": 2}|false
+sm90_c2_bn128|{"block_sizes": [128, 128], "num_warps": 12, "num_stages": 2, "indexing": "tensor_descriptor"}|true
+sm90_c2_bn64_s3|{"block_sizes": [128, 64], "num_warps": 12, "num_stages": 3, "indexing": "tensor_descriptor"}|false
+sm90_c1_bn128|{"block_sizes": [64, 128], "num_warps": 8, "num_stages": 2, "indexing": "tensor_descriptor"}|false
+sm90_c2_bn128_s3|{"block_sizes": [128, 128], "num_warps": 12, "num_stages": 3, "indexing": "tensor_descriptor"}|false
 VARIANTS
   printf 'inline std::vector<Variant> variants() {\n  return {\n%s  };\n}\n' "$table" >> "$inc"
   objs=()
@@ -58,8 +64,9 @@ run)
   mkdir -p "$OUT"
   nvidia-smi --query-gpu=name,clocks.sm,power.draw,temperature.gpu --format=csv || true
   rc=0
-  "$out/attention_check" || rc=$?
-  python3 "$root/benchmarks/attention_torch.py" --helionc "$out/attention_check" --rounds "${ROUNDS:-2}"
+  timeout "${CHECK_TIMEOUT:-300}" "$out/attention_check" || rc=$?  # a hung kernel fails, not stalls
+  python3 "$root/benchmarks/attention_torch.py" --helionc "$out/attention_check" --rounds "${ROUNDS:-2}" \
+    --variants "${BENCH_VARIANTS:-default}"
   exit $rc
   ;;
 *) echo "usage: $0 build|run" >&2; exit 2 ;;

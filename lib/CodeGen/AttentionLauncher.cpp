@@ -3,17 +3,25 @@
 // The generated launcher, at each call:
 //   1. checks q, k, v (CUDA, 3-D, one dtype of bf16/f16, [b, seq, d] with the
 //      sizes the loops read, unit inner stride, 16-byte aligned data and batch and
-//      row strides that are multiples of 8 elements: one cp.async per 16 bytes)
-//      and the head dim the instantiation needs (64 or 128);
-//   2. names the instantiation (`attention_kernel<bf16, ..., 128>`) and compiles it
-//      once (NVRTC, cached by name), with the dynamic shared memory of
-//      AttentionSm80::kSmemBytes = 128 + (BM + 2 BN) x d x 2 bytes;
-//   3. launches cdiv(M, BM) x b CTAs of 32 x num_warps threads (b-major order).
+//      row strides that are multiples of 8 elements: one cp.async per 16 bytes, and
+//      what TMA needs of a map's strides) and the head dim (64 or 128);
+//   2. picks the kernel: with an sm90 config (AttentionConfig.h) the TMA + wgmma
+//      one on a compute capability 9.x device, else the sm80 one; names the
+//      instantiation (`attention_kernel<bf16, ..., 128>`) and compiles it once
+//      (NVRTC, cached by name), with the dynamic shared memory of
+//      AttentionSm80::kSmemBytes = 128 + (BM + 2 BN) x d x 2 bytes or of
+//      AttentionSm90::kSmemBytes (attentionSm90SmemBytes);
+//   3. sm90: builds the tensor maps of q, k, v as {b, seq, d} (boxes {1, rows, 64},
+//      128-byte swizzle: TMA zero-fills rows past seq of each batch) and launches
+//      cdiv(M, BM) x b CTAs of 128 x (consumers + 1) threads; sm80: launches
+//      cdiv(M, BM) x b CTAs of 32 x num_warps threads (b-major order, both).
 //===----------------------------------------------------------------------===//
 #include "AttentionLauncher.h"
+#include "AttentionConfig.h"
 
 #include "CudaLiteral.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace helion::codegen {
@@ -46,8 +54,9 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
   os << "  const int64_t B = " << hostExpr(*at.b) << ", M = " << hostExpr(*at.m)
      << ", N = " << hostExpr(*at.n) << ", D = " << hostExpr(*at.headDim) << ";\n";
   os << "  if (B <= 0 || M <= 0) return;\n";
+  const int minBm = at.sm90 ? std::min(at.bm, at.sm90Bm) : at.bm;
   os << "  HELION_CHECK(N > 0 && M < (int64_t(1) << 31) && N < (int64_t(1) << 31) && "
-        "B * ((M + " << at.bm - 1 << ") / " << at.bm << ") < (int64_t(1) << 31), \"" << kn
+        "B * ((M + " << minBm - 1 << ") / " << minBm << ") < (int64_t(1) << 31), \"" << kn
      << ": attention sizes out of range, got b = {}, m = {}, n = {}\", B, M, N);\n";
   os << "  HELION_CHECK(D == 64 || D == 128, \"" << kn
      << ": flash attention supports head dims 64 and 128, got {}\", D);\n";
@@ -78,8 +87,15 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
          << pname(arg.param) << ".size(1) >= M && " << pname(arg.param) << ".size(2) >= D, \""
          << kn << ": tensor '" << pname(arg.param) << "' must be a 3-D CUDA tensor of at least "
          << "[b, m, d]\");\n";
-  // 2. The instantiation.
-  os << "  std::string name = \"" << ek.kernelName << "<\";\n";
+  // 2. Which kernel, and the instantiation.
+  if (at.sm90) {
+    os << "  const helion::rt::DeviceInfo& dev = helion::rt::deviceInfo();\n";
+    os << "  const bool sm90 = dev.major == 9; // TMA + wgmma (sm_90a), else the sm80 kernel\n";
+    os << "  std::string name = sm90 ? \"" << ek.kernelName << "<\" : \"" << at.sm80KernelName
+       << "<\";\n";
+  } else {
+    os << "  std::string name = \"" << ek.kernelName << "<\";\n";
+  }
   for (const TemplateArg& t : ek.templateArgs) {
     if (t.kind == TemplateArg::Kind::DType)
       os << "  name += helion::rt::deviceTypeName(" << pname(t.index) << ".dtype());\n";
@@ -87,7 +103,15 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
       os << "  name += std::to_string(static_cast<long long>(" << pname(t.index) << "));\n";
     os << "  name += \"" << (&t == &ek.templateArgs.back() ? ">" : ", ") << "\";\n";
   }
-  os << "  const int64_t smem = 128 + int64_t(" << at.bm + 2 * at.bn << ") * D * 2;\n";
+  if (at.sm90) {
+    // attentionSm90SmemBytes(D, ...) = c0 + c1 * D for the two head dims.
+    const int64_t s64 = attentionSm90SmemBytes(64, at.sm90Bn, at.consumers, at.stages);
+    const int64_t s128 = attentionSm90SmemBytes(128, at.sm90Bn, at.consumers, at.stages);
+    os << "  const int64_t smem = sm90 ? (D == 64 ? " << s64 << " : " << s128
+       << ") : 128 + int64_t(" << at.bm + 2 * at.bn << ") * D * 2;\n";
+  } else {
+    os << "  const int64_t smem = 128 + int64_t(" << at.bm + 2 * at.bn << ") * D * 2;\n";
+  }
   os << "  static std::mutex cacheMutex;\n";
   os << "  static std::map<std::string, const helion::rt::Kernel*> cache;\n";
   os << "  const helion::rt::Kernel* found = nullptr;\n";
@@ -97,13 +121,6 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
      << ".cu\", kSource, name, {}, static_cast<int>(smem)});\n";
   os << "    std::lock_guard<std::mutex> lock(cacheMutex);\n    cache[name] = found;\n  }\n";
   // 3. Arguments and launch.
-  os << "  void* pq = const_cast<void*>(static_cast<const void*>(" << q << ".data_ptr()));\n";
-  os << "  void* pk = const_cast<void*>(static_cast<const void*>(" << kk << ".data_ptr()));\n";
-  os << "  void* pv = const_cast<void*>(static_cast<const void*>(" << v << ".data_ptr()));\n";
-  os << "  int iM = int(M), iN = int(N);\n";
-  os << "  int64_t sqb = " << q << ".stride(0), sqm = " << q << ".stride(1), skb = " << kk
-     << ".stride(0), skn = " << kk << ".stride(1), svb = " << v << ".stride(0), svn = " << v
-     << ".stride(1);\n";
   std::string args;
   int n = 0;
   for (const KernelArg& arg : ek.args) {
@@ -123,6 +140,31 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
     }
     args += ", &" + e;
   }
+  os << "  int iM = int(M), iN = int(N);\n";
+  if (at.sm90) {
+    os << "  if (sm90) {\n";
+    os << "    auto map = [&](const helion::Tensor& t, int64_t rows, int32_t boxRows) {\n"
+          "      helion::rt::TensorMapDesc m;\n"
+          "      m.base = const_cast<void*>(static_cast<const void*>(t.data_ptr()));\n"
+          "      m.elementBytes = 2;\n"
+          "      m.sizes = {B, rows, D};\n      m.strides = {t.stride(0), t.stride(1), 1};\n"
+          "      m.box = {1, boxRows, 64};\n      m.swizzle = helion::rt::Swizzle::b128;\n"
+          "      return helion::rt::makeTensorMap(m);\n    };\n";
+    os << "    CUtensorMap mapQ = map(" << q << ", M, " << at.sm90Bm << "), mapK = map(" << kk
+       << ", N, " << at.sm90Bn << "), mapV = map(" << v << ", N, " << at.sm90Bn << ");\n";
+    os << "    void* args[] = {&mapQ, &mapK, &mapV, &iM, &iN" << args << "};\n";
+    os << "    const int64_t ctas = B * helion::rt::cdiv(M, int64_t(" << at.sm90Bm << "));\n";
+    os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), "
+          "helion::rt::Dim3("
+       << 128 * (at.consumers + 1) << "), static_cast<unsigned>(smem), args);\n";
+    os << "    return;\n  }\n";
+  }
+  os << "  void* pq = const_cast<void*>(static_cast<const void*>(" << q << ".data_ptr()));\n";
+  os << "  void* pk = const_cast<void*>(static_cast<const void*>(" << kk << ".data_ptr()));\n";
+  os << "  void* pv = const_cast<void*>(static_cast<const void*>(" << v << ".data_ptr()));\n";
+  os << "  int64_t sqb = " << q << ".stride(0), sqm = " << q << ".stride(1), skb = " << kk
+     << ".stride(0), skn = " << kk << ".stride(1), svb = " << v << ".stride(0), svn = " << v
+     << ".stride(1);\n";
   os << "  void* args[] = {&pq, &pk, &pv, &iM, &iN, &sqb, &sqm, &skb, &skn, &svb, &svn" << args
      << "};\n";
   os << "  const int64_t ctas = B * helion::rt::cdiv(M, int64_t(" << at.bm << "));\n";

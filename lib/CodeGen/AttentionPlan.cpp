@@ -1,18 +1,11 @@
 //===- AttentionPlan.cpp - Recognizing flash attention ---------------------===//
 //
-// Pattern (AttentionPlan.h) first, then the config, which maps to the device
-// library's AttentionSm80<TIn, D, BN, Warps, MT> template:
-//
-//   block_sizes of tm, tn  -> BM (= 16 x MT x Warps), BN (32, 64 or 128)
-//   num_warps 4 / 8        -> Warps; MT = BM / (16 x Warps) must be 1 or 2
-//   num_stages 2           -> FlashAttention-2's K / V schedule (the only one)
-//   indexing pointer / block_ptr -> cp.async (no TMA attention path yet)
-//   pid_type flat / xyz    -> one CTA per (b, BM rows), b-major
-//
-// Example: the default config block_sizes [128, 64], num_warps 4 ->
-// AttentionSm80<T, d, 64, 4, 2>: 4 warps of 2 x 16 query rows, 64 keys per block.
+// The pattern of AttentionPlan.h, checked statement by statement with the key
+// loop evaluated symbolically; then the config (AttentionConfig.cpp) picks the
+// device-library kernel and its template arguments.
 //===----------------------------------------------------------------------===//
 #include "AttentionPlan.h"
+#include "AttentionConfig.h"
 
 #include <cmath>
 #include <functional>
@@ -149,7 +142,7 @@ public:
       stores += s->kind == StmtKind::Store;
     if (stores == 0)
       return fail(grid.loc, "flash attention must store its result to out[tb, tm, :]");
-    if (!mapConfig())
+    if (!mapAttentionConfig(k_, c_, p_, d_))
       return std::nullopt;
     return p_;
   }
@@ -442,69 +435,6 @@ private:
     if (s.kind == StmtKind::Let)
       epilogueVars_.insert(s.var);
     p_.epilogue.push_back(&s);
-    return true;
-  }
-
-  bool configError(const std::string& msg) {
-    d_.error(p_.grid->loc, "config: " + msg);
-    return false;
-  }
-
-  /// The block size of tile `t` and its config key ("block_sizes[0] (tm)").
-  std::pair<int64_t, std::string> blockSizeOf(int t) const {
-    const BlockSizeDecl& d = k_.blockSizes.at(k_.tiles.at(t).blockSize);
-    if (d.fixed)
-      return {*d.fixed, "the block size of " + k_.tiles[t].name + " fixed by the source"};
-    size_t tunable = 0;
-    for (const BlockSizeDecl& b : k_.blockSizes) {
-      if (b.id == d.id)
-        break;
-      tunable += !b.fixed;
-    }
-    int64_t v = tunable < c_.blockSizes.size() ? c_.blockSizes[tunable] : 64;
-    return {v, "block_sizes[" + std::to_string(tunable) + "] (" + k_.tiles[t].name + ")"};
-  }
-
-  bool mapConfig() {
-    auto [bm, bmKey] = blockSizeOf(p_.tileM);
-    auto [bn, bnKey] = blockSizeOf(p_.tileN);
-    bool ok = true;
-    if (c_.numWarps != 4 && c_.numWarps != 8)
-      ok = configError("num_warps must be 4 or 8 for flash attention, got " +
-                       std::to_string(c_.numWarps));
-    const int64_t rows = 16 * static_cast<int64_t>(c_.numWarps);
-    if (bm != rows && bm != 2 * rows)
-      ok = configError(bmKey + " must be 16 or 32 rows per warp for flash attention (" +
-                       std::to_string(rows) + " or " + std::to_string(2 * rows) +
-                       " with num_warps " + std::to_string(c_.numWarps) + "), got " +
-                       std::to_string(bm));
-    if (bn != 32 && bn != 64 && bn != 128)
-      ok = configError(bnKey + " must be 32, 64 or 128 for flash attention, got " +
-                       std::to_string(bn));
-    if (c_.numStages != 2)
-      ok = configError("num_stages must be 2 for flash attention (K and V blocks in flight as "
-                       "in FlashAttention-2), got " + std::to_string(c_.numStages));
-    for (config::Indexing ix : c_.indexing)
-      if (ix == config::Indexing::TensorDescriptor) {
-        ok = configError("indexing tensor_descriptor: flash attention has no TMA path yet; use "
-                         "pointer or block_ptr (cp.async)");
-        break;
-      }
-    if (c_.pidType == config::PidType::PersistentBlocked ||
-        c_.pidType == config::PidType::PersistentInterleaved)
-      ok = configError("pid_type must be flat or xyz for flash attention (one CTA per "
-                       "(batch, row block); no persistent kernel yet)");
-    for (int g : c_.l2Groupings)
-      if (g != 1) {
-        ok = configError("l2_groupings must be 1 for flash attention (CTAs run b-major)");
-        break;
-      }
-    if (!ok)
-      return false;
-    p_.bm = static_cast<int>(bm);
-    p_.bn = static_cast<int>(bn);
-    p_.warps = c_.numWarps;
-    p_.mt = static_cast<int>(bm / rows);
     return true;
   }
 };

@@ -1,7 +1,8 @@
 //===- AttentionPlan.h - Recognizing flash attention --------------*- C++ -*-===//
 //
 // A kernel with a batched (3-D) `hl::dot` lowers to the device library's flash
-// attention (attention_sm80.cuh) when its grid loop is this online softmax:
+// attention (attention_sm80.cuh, attention_sm90.cuh) when its grid loop is this
+// online softmax:
 //
 //   for %tb, %tm in tile(bh, m) {                  // grid: tb block 1, tm block BM
 //     let %mi  = full([tb, tm], -inf, f32)         // running row max
@@ -49,8 +50,13 @@ struct AttentionPlan {
   /// The grid loop's statements after the key loop (lets, assignments, stores).
   std::vector<const ir::Stmt*> epilogue;
 
-  // The config, mapped to AttentionSm80<TIn, D, BN, Warps, MT>.
+  // The config, mapped by mapAttentionConfig (AttentionConfig.h) to
+  // AttentionSm80<TIn, D, BN, Warps, MT> (with sm90: the fallback off Hopper) and,
+  // when every indexing entry is tensor_descriptor, AttentionSm90<TIn, D, sm90Bn,
+  // consumers, stages> with sm90Bm = 64 x consumers query rows per CTA.
   int bm = 128, bn = 64, warps = 4, mt = 2;
+  bool sm90 = false;
+  int sm90Bm = 128, sm90Bn = 128, consumers = 2, stages = 2;
 };
 
 /// Whether `kernel` has a batched `hl::dot` (3-D operands): attention, not matmul.

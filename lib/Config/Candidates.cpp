@@ -141,23 +141,27 @@ Config randomConfig(const ConfigSpec& spec, std::mt19937_64& rng) {
   for (EvictionPolicy& v : c.loadEvictionPolicies)
     v = pick(kEvictions, rng);
   c.vectorBytes = pick(kVectorBytes, rng);
-  if (spec.attention) { // what hd::AttentionSm80 instantiates (Validate.cpp)
-    c.numWarps = pick(std::vector<int>{4, 8}, rng);
-    c.numStages = 2;
+  if (spec.attention) { // what hd::AttentionSm80 / AttentionSm90 instantiate (Validate.cpp)
+    const bool sm90 = pick(std::vector<bool>{false, true}, rng);
+    c.numWarps = sm90 ? pick(std::vector<int>{8, 12}, rng) : pick(std::vector<int>{4, 8}, rng);
+    c.numStages = sm90 ? pick(std::vector<int>{2, 3}, rng) : 2;
     bool seenRows = false, seenKeys = false;
     for (size_t i = 0; i < spec.blockSizes.size(); ++i) {
       if (spec.blockSizes[i].inGridLoop && !seenRows) {
         seenRows = true;
-        c.blockSizes[i] = pick(std::vector<int64_t>{16, 32}, rng) * c.numWarps;
+        c.blockSizes[i] = sm90 ? 64 * (c.numWarps / 4 - 1)
+                               : pick(std::vector<int64_t>{16, 32}, rng) * c.numWarps;
       } else if (!spec.blockSizes[i].inGridLoop && !seenKeys) {
         seenKeys = true;
-        c.blockSizes[i] = pick(std::vector<int64_t>{32, 64, 128}, rng);
+        c.blockSizes[i] = sm90 ? pick(std::vector<int64_t>{64, 128}, rng)
+                               : pick(std::vector<int64_t>{32, 64, 128}, rng);
       }
     }
     c.pidType = pick(std::vector<PidType>{PidType::Flat, PidType::Xyz}, rng);
     std::fill(c.l2Groupings.begin(), c.l2Groupings.end(), 1);
     for (Indexing& v : c.indexing)
-      v = pick(std::vector<Indexing>{Indexing::Pointer, Indexing::BlockPtr}, rng);
+      v = sm90 ? Indexing::TensorDescriptor
+               : pick(std::vector<Indexing>{Indexing::Pointer, Indexing::BlockPtr}, rng);
   }
   // xyz maps each grid tile to a grid dimension: it cannot map a flattened grid loop.
   if (c.pidType == PidType::Xyz)

@@ -103,17 +103,21 @@ public:
   }
 
 private:
-  // What flash attention (lib/CodeGen/AttentionPlan.cpp) accepts on top of the above.
+  // What flash attention (lib/CodeGen/AttentionConfig.cpp) accepts on top of the above.
   void attentionRules() {
     line(0, "flash attention (batched hl::dot) restrictions:");
-    line(2, "block_sizes             tm: 16 or 32 rows per warp (64 or 128 with 4 warps, 128 or "
-            "256 with 8); tn: 32, 64 or 128");
-    line(2, "num_warps               4 or 8");
-    line(2, "num_stages              2 (K and V blocks in flight, FlashAttention-2's schedule)");
+    line(2, "indexing                all tensor_descriptor: the sm90 kernel (TMA + wgmma, "
+            "sm_90a; the sm80 one off Hopper); else pointer or block_ptr: the sm80 kernel "
+            "(cp.async + ldmatrix + mma.sync on sm_80 and sm_90)");
+    line(2, "block_sizes             sm80: tm 16 or 32 rows per warp (64 or 128 with 4 warps, "
+            "128 or 256 with 8), tn 32, 64 or 128; sm90: tm 64 per consumer warpgroup, tn 64 "
+            "or 128");
+    line(2, "num_warps               sm80: 4 or 8; sm90: 8 or 12 (1 producer + 1 or 2 "
+            "consumer warpgroups)");
+    line(2, "num_stages              sm80: 2 (FlashAttention-2's schedule); sm90: 2 to 4 K/V "
+            "stages within 227 KB of shared memory at head dim 128");
     line(2, "pid_type                flat or xyz (one CTA per batch and row block)");
     line(2, "l2_groupings            1");
-    line(2, "indexing                pointer or block_ptr (cp.async + ldmatrix + mma.sync on "
-            "sm_80 and sm_90; no TMA path yet)");
     line(2, "head dim                64 or 128 (hl::specialize), bf16 or f16 q, k, v");
     line(2, "ignored                 loop_orders, flatten_loops, reduction_loops, range_*, "
             "num_sm_multiplier, maxnreg, load_eviction_policies, vector_bytes");

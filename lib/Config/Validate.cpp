@@ -82,39 +82,21 @@ public:
       attention(c);
   }
 
-  /// What hd::AttentionSm80 instantiates (lib/CodeGen/AttentionPlan.cpp maps the
-  /// config and checks the same as a backstop): the tuner only proposes these.
+  /// What hd::AttentionSm80 and hd::AttentionSm90 instantiate (lib/CodeGen/
+  /// AttentionConfig.cpp maps the config and checks the same as a backstop): the
+  /// tuner only proposes these. Every indexing entry tensor_descriptor asks for the
+  /// sm90 kernel (TMA + wgmma), none for the sm80 one (cp.async).
   void attention(const Config& c) {
-    const bool warpsOk = c.numWarps == 4 || c.numWarps == 8;
-    if (!warpsOk)
-      add("num_warps", -1, -1,
-          fmt::format("expected 4 or 8 for flash attention, got {}", c.numWarps));
-    if (c.numStages != 2)
-      add("num_stages", -1, -1,
-          fmt::format("expected 2 for flash attention (FlashAttention-2's K and V schedule), "
-                      "got {}", c.numStages));
-    if (c.blockSizes.size() == spec_.blockSizes.size()) {
-      bool seenRows = false, seenKeys = false;
-      for (size_t i = 0; i < c.blockSizes.size(); ++i) {
-        const int64_t v = c.blockSizes[i];
-        const int idx = static_cast<int>(i);
-        if (spec_.blockSizes[i].inGridLoop && !seenRows) { // tm: 16 or 32 rows per warp
-          seenRows = true;
-          if (warpsOk && v != 16 * c.numWarps && v != 32 * c.numWarps)
-            add("block_sizes", idx, -1,
-                fmt::format("expected {} or {} rows of '{}' for flash attention with num_warps "
-                            "{} (16 or 32 per warp), got {}",
-                            16 * c.numWarps, 32 * c.numWarps, spec_.blockSizes[i].name,
-                            c.numWarps, v));
-        } else if (!spec_.blockSizes[i].inGridLoop && !seenKeys) { // tn: keys per block
-          seenKeys = true;
-          if (v != 32 && v != 64 && v != 128)
-            add("block_sizes", idx, -1,
-                fmt::format("expected 32, 64 or 128 keys of '{}' for flash attention, got {}",
-                            spec_.blockSizes[i].name, v));
-        }
-      }
-    }
+    const auto tma = std::count(c.indexing.begin(), c.indexing.end(), Indexing::TensorDescriptor);
+    const bool sm90 = tma > 0 && tma == static_cast<std::ptrdiff_t>(c.indexing.size());
+    if (tma > 0 && !sm90)
+      add("indexing", -1, -1,
+          "expected tensor_descriptor on every load and store (the sm90 kernel) or on none "
+          "(cp.async) for flash attention, got a mix");
+    if (sm90)
+      attentionSm90(c);
+    else
+      attentionSm80(c);
     if (c.pidType != PidType::Flat && c.pidType != PidType::Xyz)
       add("pid_type", -1, -1,
           fmt::format("expected 'flat' or 'xyz' for flash attention (no persistent kernel yet), "
@@ -124,11 +106,86 @@ public:
         add("l2_groupings", static_cast<int>(i), -1,
             fmt::format("expected 1 for flash attention (CTAs run b-major), got {}",
                         c.l2Groupings[i]));
-    if (std::find(c.indexing.begin(), c.indexing.end(), Indexing::TensorDescriptor) !=
-        c.indexing.end())
-      add("indexing", -1, -1,
-          "expected pointer or block_ptr for flash attention (cp.async; no TMA path yet), got "
-          "'tensor_descriptor'");
+  }
+
+  /// The config's [tm, tn] block sizes: the first grid-loop and the first inner
+  /// block size, as {index, value}.
+  std::pair<std::pair<int, int64_t>, std::pair<int, int64_t>> attentionTiles(const Config& c) {
+    std::pair<int, int64_t> rows{-1, 0}, keys{-1, 0};
+    if (c.blockSizes.size() != spec_.blockSizes.size())
+      return {rows, keys};
+    for (size_t i = 0; i < c.blockSizes.size(); ++i) {
+      if (spec_.blockSizes[i].inGridLoop && rows.first < 0)
+        rows = {static_cast<int>(i), c.blockSizes[i]};
+      else if (!spec_.blockSizes[i].inGridLoop && keys.first < 0)
+        keys = {static_cast<int>(i), c.blockSizes[i]};
+    }
+    return {rows, keys};
+  }
+
+  void attentionSm80(const Config& c) {
+    const bool warpsOk = c.numWarps == 4 || c.numWarps == 8;
+    if (!warpsOk)
+      add("num_warps", -1, -1,
+          fmt::format("expected 4 or 8 for flash attention, got {}", c.numWarps));
+    if (c.numStages != 2)
+      add("num_stages", -1, -1,
+          fmt::format("expected 2 for flash attention (FlashAttention-2's K and V schedule), "
+                      "got {}", c.numStages));
+    auto [rows, keys] = attentionTiles(c);
+    if (rows.first >= 0 && warpsOk && rows.second != 16 * c.numWarps &&
+        rows.second != 32 * c.numWarps)
+      add("block_sizes", rows.first, -1,
+          fmt::format("expected {} or {} rows of '{}' for flash attention with num_warps "
+                      "{} (16 or 32 per warp), got {}",
+                      16 * c.numWarps, 32 * c.numWarps, spec_.blockSizes[rows.first].name,
+                      c.numWarps, rows.second));
+    if (keys.first >= 0 && keys.second != 32 && keys.second != 64 && keys.second != 128)
+      add("block_sizes", keys.first, -1,
+          fmt::format("expected 32, 64 or 128 keys of '{}' for flash attention, got {}",
+                      spec_.blockSizes[keys.first].name, keys.second));
+  }
+
+  /// hd::AttentionSm90<T, d, BN, Consumers, Stages>: num_warps = 4 x (1 + Consumers),
+  /// 64 query rows per consumer, the K / V ring within 227 KB at head dim 128. Three
+  /// consumers (192 rows) would need a block size that is not a power of two.
+  void attentionSm90(const Config& c) {
+    const bool warpsOk = c.numWarps == 8 || c.numWarps == 12;
+    const int consumers = c.numWarps / 4 - 1;
+    if (!warpsOk)
+      add("num_warps", -1, -1,
+          fmt::format("expected 8 or 12 for the sm90 flash attention (1 producer and 1 or 2 "
+                      "consumer warpgroups), got {}", c.numWarps));
+    const bool stagesOk = c.numStages >= 2 && c.numStages <= 4;
+    if (!stagesOk)
+      add("num_stages", -1, -1,
+          fmt::format("expected 2, 3 or 4 for the sm90 flash attention (the TMA ring of K and V "
+                      "blocks), got {}", c.numStages));
+    auto [rows, keys] = attentionTiles(c);
+    if (rows.first >= 0 && warpsOk && rows.second != 64 * consumers)
+      add("block_sizes", rows.first, -1,
+          fmt::format("expected {} rows of '{}' for the sm90 flash attention with num_warps {} "
+                      "(64 per consumer warpgroup), got {}",
+                      64 * consumers, spec_.blockSizes[rows.first].name, c.numWarps,
+                      rows.second));
+    if (keys.first < 0)
+      return;
+    const int64_t bn = keys.second;
+    if (bn != 64 && bn != 128) {
+      add("block_sizes", keys.first, -1,
+          fmt::format("expected 64 or 128 keys of '{}' for the sm90 flash attention, got {}",
+                      spec_.blockSizes[keys.first].name, bn));
+      return;
+    }
+    // AttentionSm90::kSmemBytes at head dim 128 (attentionSm90SmemBytes).
+    const int64_t smem = 1024 + 64 * consumers * 128 * 2 + 2 * int64_t(c.numStages) * bn * 128 * 2 +
+                         8 * (1 + 4 * c.numStages);
+    if (warpsOk && stagesOk && smem > 227 * 1024)
+      add("num_stages", -1, -1,
+          fmt::format("expected at most {} for the sm90 flash attention with num_warps {} and {} "
+                      "keys per block ({} bytes of shared memory at head dim 128, over 232448)",
+                      (227 * 1024 - 1024 - 64 * consumers * 256 - 8) / (4 * bn * 128 + 32),
+                      c.numWarps, bn, smem));
   }
 
 private:

@@ -9,8 +9,10 @@
 //                            (new device memory is 0xFF bytes, NaN), float64
 //                            reference on the CPU (every row up to 1000 x 1000;
 //                            sampled rows and a NaN scan of everything beyond)
-//   attention_check --bench  TFLOP/s (4 b m n d flops) of the default config at the
-//                            benchmark shapes (CUDA events, median), JSON lines to $OUT
+//   attention_check --bench [NAME,...]
+//                            TFLOP/s (4 b m n d flops) of the named variants (the
+//                            default config if none) at the benchmark shapes (CUDA
+//                            events, median), JSON lines to $OUT
 //===----------------------------------------------------------------------===//
 #include <helion/hl.h>
 #include <helion/runtime/CudaBackend.h>
@@ -229,7 +231,9 @@ int main(int argc, char** argv) {
     for (DType dt : {DType::bf16, DType::f16}) {
       try {
         if (doBench) {
-          if (std::string(v.name) == (argc > 2 ? argv[2] : "default")) {
+          // --bench NAME,NAME,...: those variants (default: the default config).
+          const std::string list = "," + std::string(argc > 2 ? argv[2] : "default") + ",";
+          if (list.find("," + std::string(v.name) + ",") != std::string::npos) {
             bench(v, dt, 4 * 32, 4096, 128);
             bench(v, dt, 8 * 16, 2048, 64);
           }

@@ -118,7 +118,13 @@ std::string instantiation(const ir::Kernel& k, const codegen::EmittedKernel& ek,
   // sm80 kernel everywhere (MatmulLauncher.cpp).
   const bool sm90 = ek.matmul && ek.matmul->sm90 && o.arch.rfind("sm_90", 0) == 0 &&
                     dtype != ir::ScalarType::F32;
-  std::string name = (ek.matmul && !sm90 ? ek.matmul->sm80KernelName : ek.kernelName) + "<";
+  // Flash attention with an sm90 config likewise keeps its sm80 kernel for older GPUs.
+  const bool attentionSm80 =
+      ek.attention && ek.attention->sm90 && o.arch.rfind("sm_90", 0) != 0;
+  std::string name = (ek.matmul && !sm90       ? ek.matmul->sm80KernelName
+                      : attentionSm80          ? ek.attention->sm80KernelName
+                                               : ek.kernelName) +
+                     "<";
   bool first = true;
   // VEC as the host's helion::rt::vectorWidth picks it for aligned, contiguous
   // tensors: the config's vector_bytes (16 when auto) over the first tensor's size.

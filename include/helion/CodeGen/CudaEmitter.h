@@ -69,12 +69,17 @@ struct ExactAxis {
 };
 
 /// What the host launcher of flash attention needs (AttentionPlan.h, EmitAttention.cpp):
-/// the kernel is `kernelName<dtypes..., d>` with fixed arguments (q, k, v, M, N, and the
-/// batch and row strides of q, k, v) followed by `args` (the functors' fields).
+/// the sm80 kernel is `sm80KernelName<dtypes..., d>` with fixed arguments (q, k, v, M, N,
+/// and the batch and row strides of q, k, v) followed by `args` (the functors' fields);
+/// when `sm90`, `kernelName` is the TMA + wgmma kernel (fixed arguments: the tensor maps
+/// of q, k, v, M, N) and the sm80 one is the fallback off compute capability 9.x.
 struct AttentionLaunch {
   int q = -1, k = -1, v = -1;     ///< tensor params, [b, seq, d]
   ir::ExprRef b, m, n, headDim;   ///< extents (ends of tb, tm, tn; acc's last dim)
-  int bm = 128, bn = 64, warps = 4, mt = 2;
+  int bm = 128, bn = 64, warps = 4, mt = 2; ///< AttentionSm80
+  std::string sm80KernelName;
+  bool sm90 = false;              ///< AttentionSm90<T, d, sm90Bn, consumers, stages>
+  int sm90Bm = 128, sm90Bn = 128, consumers = 2, stages = 2;
 };
 
 struct EmittedKernel {

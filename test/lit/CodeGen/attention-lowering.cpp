@@ -66,7 +66,7 @@ HELION_KERNEL Tensor softcap(const Tensor& q, const Tensor& k, const Tensor& v, 
 }
 
 // SPEC: flash attention (batched hl::dot) restrictions:
-// SPEC: num_warps               4 or 8
-// SPEC: indexing                pointer or block_ptr
+// SPEC: indexing                all tensor_descriptor: the sm90 kernel (TMA + wgmma, sm_90a; the sm80 one off Hopper); else pointer or block_ptr: the sm80 kernel
+// SPEC: num_warps               sm80: 4 or 8; sm90: 8 or 12 (1 producer + 1 or 2 consumer warpgroups)
 // SPEC: default config:
 // SPEC: {"block_sizes": [128, 64], {{.*}}"l2_groupings": [1], {{.*}}"num_warps": 4, "num_stages": 2, "pid_type": "flat", {{.*}}"indexing": "pointer"

@@ -1,0 +1,171 @@
+//===- AttentionConfig.cpp - The config of flash attention -----------------===//
+//
+// AttentionSm80<TIn, D, BN, Warps, MT> (indexing pointer / block_ptr):
+//   block_sizes of tm, tn  -> BM (= 16 x MT x Warps), BN (32, 64 or 128)
+//   num_warps 4 / 8        -> Warps; MT = BM / (16 x Warps) must be 1 or 2
+//   num_stages 2           -> FlashAttention-2's K / V schedule (the only one)
+//
+// AttentionSm90<TIn, D, BN, Consumers, Stages> (indexing all tensor_descriptor):
+//   num_warps 8 / 12       -> 1 producer + 1 or 2 consumer warpgroups (the kernel
+//                             takes 3, but 192 rows is no power-of-two block size)
+//   block_sizes of tm, tn  -> BM = 64 x Consumers, BN 64 or 128
+//   num_stages 2 to 4      -> the K / V ring, within 227 KB of shared memory at
+//                             the head dim (128 when it is not a constant)
+//
+// Both: pid_type flat / xyz (one CTA per (b, BM rows), b-major), l2_groupings 1.
+//
+// Example: block_sizes [128, 128], num_warps 12, num_stages 2, tensor_descriptor
+// -> AttentionSm90<T, d, 128, 2, 2>: 2 consumer warpgroups of 64 query rows,
+// 128 keys per block, and AttentionSm80<T, d, 64, 4, 2> as the fallback.
+//===----------------------------------------------------------------------===//
+#include "AttentionConfig.h"
+
+#include <algorithm>
+#include <string>
+
+namespace helion::codegen {
+namespace {
+
+using namespace ir;
+
+class ConfigMapper {
+public:
+  ConfigMapper(const Kernel& k, const config::Config& c, AttentionPlan& p, DiagnosticEngine& d)
+      : k_(k), c_(c), p_(p), d_(d) {}
+
+  bool run() {
+    bool ok = common();
+    const bool anyTma = std::count(c_.indexing.begin(), c_.indexing.end(),
+                                   config::Indexing::TensorDescriptor) > 0;
+    const bool allTma = anyTma && std::all_of(c_.indexing.begin(), c_.indexing.end(), [](auto ix) {
+                          return ix == config::Indexing::TensorDescriptor;
+                        });
+    if (anyTma && !allTma)
+      ok = error("indexing must be tensor_descriptor on every load and store (the sm90 kernel "
+                 "loads q, k and v with TMA) or on none for flash attention, got a mix");
+    ok = (allTma ? sm90() : sm80()) && ok;
+    return ok;
+  }
+
+private:
+  const Kernel& k_;
+  const config::Config& c_;
+  AttentionPlan& p_;
+  DiagnosticEngine& d_;
+
+  bool error(const std::string& msg) {
+    d_.error(p_.grid->loc, "config: " + msg);
+    return false;
+  }
+
+  /// The block size of tile `t` and its config key ("block_sizes[0] (tm)").
+  std::pair<int64_t, std::string> blockSizeOf(int t) const {
+    const BlockSizeDecl& d = k_.blockSizes.at(k_.tiles.at(t).blockSize);
+    if (d.fixed)
+      return {*d.fixed, "the block size of " + k_.tiles[t].name + " fixed by the source"};
+    size_t tunable = 0;
+    for (const BlockSizeDecl& b : k_.blockSizes) {
+      if (b.id == d.id)
+        break;
+      tunable += !b.fixed;
+    }
+    int64_t v = tunable < c_.blockSizes.size() ? c_.blockSizes[tunable] : 64;
+    return {v, "block_sizes[" + std::to_string(tunable) + "] (" + k_.tiles[t].name + ")"};
+  }
+
+  bool common() {
+    bool ok = true;
+    if (c_.pidType == config::PidType::PersistentBlocked ||
+        c_.pidType == config::PidType::PersistentInterleaved)
+      ok = error("pid_type must be flat or xyz for flash attention (one CTA per "
+                 "(batch, row block); no persistent kernel yet)");
+    for (int g : c_.l2Groupings)
+      if (g != 1) {
+        ok = error("l2_groupings must be 1 for flash attention (CTAs run b-major)");
+        break;
+      }
+    return ok;
+  }
+
+  bool sm80() {
+    auto [bm, bmKey] = blockSizeOf(p_.tileM);
+    auto [bn, bnKey] = blockSizeOf(p_.tileN);
+    bool ok = true;
+    if (c_.numWarps != 4 && c_.numWarps != 8)
+      ok = error("num_warps must be 4 or 8 for flash attention, got " +
+                 std::to_string(c_.numWarps));
+    const int64_t rows = 16 * static_cast<int64_t>(c_.numWarps);
+    if (bm != rows && bm != 2 * rows)
+      ok = error(bmKey + " must be 16 or 32 rows per warp for flash attention (" +
+                 std::to_string(rows) + " or " + std::to_string(2 * rows) + " with num_warps " +
+                 std::to_string(c_.numWarps) + "), got " + std::to_string(bm));
+    if (bn != 32 && bn != 64 && bn != 128)
+      ok = error(bnKey + " must be 32, 64 or 128 for flash attention, got " + std::to_string(bn));
+    if (c_.numStages != 2)
+      ok = error("num_stages must be 2 for flash attention with cp.async (K and V blocks in "
+                 "flight as in FlashAttention-2), got " + std::to_string(c_.numStages));
+    if (!ok)
+      return false;
+    p_.bm = static_cast<int>(bm);
+    p_.bn = static_cast<int>(bn);
+    p_.warps = c_.numWarps;
+    p_.mt = static_cast<int>(bm / rows);
+    return true;
+  }
+
+  bool sm90() {
+    auto [bm, bmKey] = blockSizeOf(p_.tileM);
+    auto [bn, bnKey] = blockSizeOf(p_.tileN);
+    bool ok = true;
+    const int consumers = c_.numWarps / 4 - 1;
+    if (c_.numWarps != 8 && c_.numWarps != 12)
+      ok = error("num_warps must be 8 or 12 for the sm90 flash attention (4 x (1 producer + "
+                 "1 or 2 consumer warpgroups)), got " + std::to_string(c_.numWarps));
+    else if (bm != 64 * consumers)
+      ok = error(bmKey + " must be 64 rows per consumer warpgroup for the sm90 flash attention (" +
+                 std::to_string(64 * consumers) + " with num_warps " +
+                 std::to_string(c_.numWarps) + "), got " + std::to_string(bm));
+    if (bn != 64 && bn != 128)
+      ok = error(bnKey + " must be 64 or 128 for the sm90 flash attention, got " +
+                 std::to_string(bn));
+    if (c_.numStages < 2 || c_.numStages > 4)
+      ok = error("num_stages must be 2, 3 or 4 for the sm90 flash attention (K and V blocks in "
+                 "the TMA ring), got " + std::to_string(c_.numStages));
+    if (!ok)
+      return false;
+    const int64_t d = p_.headDim && p_.headDim->kind == ExprKind::Const
+                          ? static_cast<int64_t>(p_.headDim->value)
+                          : 128;
+    const int64_t smem = attentionSm90SmemBytes(d, static_cast<int>(bn), consumers, c_.numStages);
+    if (smem > 227 * 1024)
+      return error("num_stages " + std::to_string(c_.numStages) + " needs " +
+                   std::to_string(smem) + " bytes of shared memory for the sm90 flash attention "
+                   "with " + bmKey + " " + std::to_string(bm) + ", " + bnKey + " " +
+                   std::to_string(bn) + " and head dim " + std::to_string(d) +
+                   " (at most 232448)");
+    p_.sm90 = true;
+    p_.sm90Bm = static_cast<int>(bm);
+    p_.sm90Bn = static_cast<int>(bn);
+    p_.consumers = consumers;
+    p_.stages = c_.numStages;
+    // The fallback off Hopper: AttentionSm80's default (config/DefaultConfig.cpp).
+    p_.bm = 128;
+    p_.bn = 64;
+    p_.warps = 4;
+    p_.mt = 2;
+    return true;
+  }
+};
+
+} // namespace
+
+int64_t attentionSm90SmemBytes(int64_t d, int bn, int consumers, int stages) {
+  return 1024 + 64 * consumers * d * 2 + 2 * int64_t(stages) * bn * d * 2 + 8 * (1 + 4 * stages);
+}
+
+bool mapAttentionConfig(const Kernel& kernel, const config::Config& config, AttentionPlan& plan,
+                        DiagnosticEngine& diags) {
+  return ConfigMapper(kernel, config, plan, diags).run();
+}
+
+} // namespace helion::codegen

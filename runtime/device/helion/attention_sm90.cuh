@@ -1,0 +1,459 @@
+// helion/attention_sm90.cuh: flash-attention forward on TMA + wgmma (sm_90a).
+//
+//   out[b, i, :] = epi( sum_j p[i, j] v[b, j, :],  l[i] = sum_j p[i, j],  m[i] )
+//   p[i, j] = exp(s[i, j] - m[i]),  s[i, j] = score(q[b, i, :] . k[b, j, :]),  m[i] = max_j s[i, j]
+//
+// The function of attention_sm80.cuh (same functors, same online softmax), with
+// FlashAttention-3's structure. One CTA per (b, BM rows of q); 128 * (Consumers + 1)
+// threads:
+//
+//   warpgroup 0 (producer, one thread works): TMA loads of the q tile (once) and
+//     of BN-row k and v blocks into a ring of `Stages` slots; k[j] and v[j] have
+//     their own `full` mbarrier (expect_tx) and `empty` mbarrier (one arrive per
+//     consumer warp), so k[j + Stages] can load as soon as every S = Q K[j]^T is
+//     done, before P V[j] is.
+//   warpgroup 1 + w (consumer w): query rows [64 w, 64 w + 64) of the tile.
+//
+// Shared tiles are D / 64 panels of 128-byte rows (TMA's 128-byte swizzle, one
+// box {1, rows, 64} of a 3-D map [b, seq, d] per panel: rows past seq of this
+// batch read as zeros). Panel p of a `rows`-row tile starts at p * rows * 128.
+//
+// A consumer's block j, with the P V of block j - 1 in flight under the softmax
+// of block j (FlashAttention-3's intra-warpgroup overlap):
+//
+//   wait K[j]   S = Q K[j]^T: wgmma m64nBNk16, A = Q and B = K both K-major
+//               (desc_sw128(.., 16, 1024); k16 step = +32 bytes inside a panel,
+//               the next panel after 4 steps); commit
+//   wait V[j-1] O += P[j-1] V[j-1]: wgmma m64nDk16 with A = P from registers,
+//               B = V MN-major (tnspB = 1, desc_sw128(v, BN * 128, 1024): LBO =
+//               one panel, the next 64 head-dim columns; k16 step = 16 rows =
+//               +2048 bytes); commit
+//   wait<1>     S is done: release K[j]; online softmax of S in registers
+//               (new max, alpha = exp(m_old - m_new), p = exp(s - m_new), l)
+//   wait<0>     P V[j-1] is done: release V[j-1]; O *= alpha; P[j] = cvt(p)
+//
+// With two or three consumers they take turns issuing their wgmmas (named
+// barriers 1 + w: consumer w waits for its turn, issues, passes the turn on):
+// one's softmax runs while the tensor cores do the other's products ("ping-pong").
+//
+// Register layouts (WgmmaAcc of gemm_sm90_pipeline.cuh): thread t of a consumer
+// holds S[r] at row 16 (t / 32) + (t % 32) / 4 + 8 h, column 8 c + 2 (t % 4) + e
+// for r = 4 c + 2 h + e; O likewise with D columns. The A fragment of a register
+// wgmma is the mma.sync m16n8k16 A fragment per warp, so k16 block kk of P is
+// {S[8 kk + 0, 1], S[8 kk + 2, 3], S[8 kk + 4, 5], S[8 kk + 6, 7]} as TIn pairs:
+// columns 2 (t % 4) + {0, 1} and + 8 of rows (t % 32) / 4 and + 8. Example: t = 37,
+// kk = 1: a0 = (S[8], S[9]) at row 16 + 1, columns 16 + 2, 16 + 3.
+//
+// Columns past N (last block) get s = -inf; exp runs as ex2.approx on
+// (s - m) log2(e); a row whose scores are all -inf so far uses 0 as its max.
+//
+// Template parameters of AttentionSm90<...>:
+//   TIn        bf16 or f16 (q, k, v)
+//   D          head dim, 64 or 128
+//   BN         keys per block: 64 or 128
+//   Consumers  1, 2 or 3 consumer warpgroups: BM = 64 * Consumers rows of q
+//   Stages     k/v ring depth, 2 to 4 (kSmemBytes <= 227 KB decides)
+//
+// Functors as attention_sm80.cuh: `float score(float x)`, and `epi(int64 b, int64
+// row, int64 col, float o0, float o1, float l, float m)` per pair of adjacent
+// head-dim columns of each row < M a thread owns (o unnormalized, l = sum p).
+//
+// Host: three tensor maps (helion::rt::makeTensorMap, Swizzle::b128) of q, k, v as
+// {b, seq, d} (strides {batch, row, 1}, 16-byte multiples), boxes {1, kBoxRowsQ,
+// 64} for q and {1, kBoxRowsKV, 64} for k and v; block kThreads, dynamic shared
+// memory kSmemBytes (raise the limit), grid gridSize(M, B) (b-major). The kernel
+// needs __launch_bounds__(kThreads, 1) (setmaxnreg) and its maps as
+// `const __grid_constant__ hd::TensorMap`.
+#pragma once
+#include "helion/async.cuh"
+#include "helion/gemm_sm90_pipeline.cuh"
+#include "helion/types.cuh"
+
+namespace helion::dev {
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+namespace sm90 {
+
+/// bar.arrive on named barrier `id` (counts toward `threads`, does not wait).
+__device__ __forceinline__ void named_barrier_arrive(int id, int threads) {
+  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+
+__device__ __forceinline__ void fence_operand(uint32& r) { asm volatile("" : "+r"(r)::"memory"); }
+
+/// Two floats as one register of T x 2 (lo in the low half), round to nearest even.
+template <class T> __device__ __forceinline__ uint32 pack2_rn(float lo, float hi) {
+  uint32 r;
+  if constexpr (is_same_v<T, bf16>)
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+  else
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+  return r;
+}
+
+__device__ __forceinline__ float ex2_approx(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
+// wgmma.mma_async m64nNk16 with A from registers (the m16n8k16 A fragment of
+// each warp: a[0..3]) and B through a descriptor, transposed (tnspB = 1: B is
+// MN-major, as v's rows are). d += A * B when scaleD != 0.
+#define HELION_RS_ACC8(b)                                                                        \
+  "+f"(d[(b) + 0]), "+f"(d[(b) + 1]), "+f"(d[(b) + 2]), "+f"(d[(b) + 3]), "+f"(d[(b) + 4]),      \
+      "+f"(d[(b) + 5]), "+f"(d[(b) + 6]), "+f"(d[(b) + 7])
+#define HELION_RS_ACC16(b) HELION_RS_ACC8(b), HELION_RS_ACC8((b) + 8)
+#define HELION_RS_ACC32(b) HELION_RS_ACC16(b), HELION_RS_ACC16((b) + 16)
+#define HELION_RS_ACC64(b) HELION_RS_ACC32(b), HELION_RS_ACC32((b) + 32)
+
+#define HELION_WGMMA_RS_N64(TY) \
+  asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %37, 0;\n" \
+               "wgmma.mma_async.sync.aligned.m64n64k16.f32." TY "." TY " {" \
+               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31" \
+               "}, {%32, %33, %34, %35}, %36, p, 1, 1, 1;\n}\n" \
+               : HELION_RS_ACC32(0) \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(descB), "r"(scaleD) \
+               : "memory")
+
+#define HELION_WGMMA_RS_N128(TY) \
+  asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %69, 0;\n" \
+               "wgmma.mma_async.sync.aligned.m64n128k16.f32." TY "." TY " {" \
+               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+               "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+               "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63" \
+               "}, {%64, %65, %66, %67}, %68, p, 1, 1, 1;\n}\n" \
+               : HELION_RS_ACC64(0) \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(descB), "r"(scaleD) \
+               : "memory")
+
+/// d[64 x N] (+)= A[64 x 16] (registers) * B[16 x N] (MN-major, shared memory).
+template <int N, class T>
+__device__ __forceinline__ void wgmma_m64k16_rs(float (&d)[N / 2], const uint32 (&a)[4],
+                                                uint64 descB, int scaleD) {
+  static_assert(N == 64 || N == 128, "wgmma_m64k16_rs: N must be 64 or 128");
+  static_assert(is_same_v<T, bf16> || is_same_v<T, f16>, "wgmma_m64k16_rs: bf16 or f16 inputs");
+  if constexpr (N == 64 && is_same_v<T, bf16>)
+    HELION_WGMMA_RS_N64("bf16");
+  else if constexpr (N == 64)
+    HELION_WGMMA_RS_N64("f16");
+  else if constexpr (is_same_v<T, bf16>)
+    HELION_WGMMA_RS_N128("bf16");
+  else
+    HELION_WGMMA_RS_N128("f16");
+}
+
+#undef HELION_WGMMA_RS_N64
+#undef HELION_WGMMA_RS_N128
+#undef HELION_RS_ACC8
+#undef HELION_RS_ACC16
+#undef HELION_RS_ACC32
+#undef HELION_RS_ACC64
+
+} // namespace sm90
+#endif
+
+template <class TIn, int D, int BN = 128, int Consumers = 2, int Stages = 2>
+struct AttentionSm90 {
+  static_assert(is_same_v<TIn, bf16> || is_same_v<TIn, f16>, "AttentionSm90: bf16 or f16");
+  static_assert(D == 64 || D == 128, "AttentionSm90: head dim 64 or 128");
+  static_assert(BN == 64 || BN == 128, "AttentionSm90: BN 64 or 128");
+  static_assert(Consumers >= 1 && Consumers <= 3, "AttentionSm90: 1 to 3 consumer warpgroups");
+  static_assert(Stages >= 2 && Stages <= 4, "AttentionSm90: 2 to 4 stages");
+
+  static constexpr int kThreads = 128 * (Consumers + 1);
+  static constexpr int BM = 64 * Consumers;
+  static constexpr int kBytesQ = BM * D * 2, kBytesKV = BN * D * 2;
+  static constexpr int kMaxSmem = 227 * 1024; ///< per CTA on sm_90
+  /// 1024 bytes of alignment slack, Q, the K and V rings, the mbarriers (q full,
+  /// then k full, v full, k empty, v empty per stage).
+  static constexpr int kSmemBytes = 1024 + kBytesQ + 2 * Stages * kBytesKV + 8 * (1 + 4 * Stages);
+  static_assert(kSmemBytes <= kMaxSmem, "AttentionSm90: over the 227 KB of shared memory of a CTA");
+  static constexpr int kBoxRowsQ = BM, kBoxRowsKV = BN, kBoxCols = 64;
+  /// setmaxnreg: 64K registers per SM shared by kThreads threads (one CTA per SM).
+  static constexpr int kProducerRegs = Consumers == 3 ? 32 : 24;
+  static constexpr int kConsumerRegs = Consumers == 3 ? 160 : 240;
+
+  __host__ __device__ static constexpr int mBlocks(int M) { return (M + BM - 1) / BM; }
+  __host__ __device__ static constexpr int gridSize(int M, int B) { return mBlocks(M) * B; }
+
+  /// The whole kernel body; every thread of the CTA calls it. `smem` is the
+  /// dynamic shared memory (kSmemBytes). Uses named barriers 1..Consumers.
+  template <class Score, class Epi>
+  __device__ static void run(const TensorMap* mapQ, const TensorMap* mapK, const TensorMap* mapV,
+                             int M, int N, const Score& score, const Epi& epi, void* smem) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 1023) & ~1023ull);
+    uint64* bars = reinterpret_cast<uint64*>(base + kBytesQ + 2 * Stages * kBytesKV);
+    if (threadIdx.x == 0) {
+      for (int i = 0; i < 1 + 2 * Stages; ++i)
+        mbarrier_init(&bars[i], 1); // q full, k full, v full: the producer's expect_tx
+      for (int i = 1 + 2 * Stages; i < 1 + 4 * Stages; ++i)
+        mbarrier_init(&bars[i], 4 * Consumers); // k empty, v empty: each consumer warp
+      fence_mbarrier_init();
+    } else if (threadIdx.x == 32) {
+      prefetch_tensormap(mapQ);
+      prefetch_tensormap(mapK);
+      prefetch_tensormap(mapV);
+    }
+    __syncthreads();
+    const int mb = blockIdx.x % mBlocks(M);
+    const int b = blockIdx.x / mBlocks(M);
+    const int nBlocks = (N + BN - 1) / BN;
+    if (threadIdx.x < 128) {
+      if constexpr (Consumers > 1)
+        sm90::setmaxnreg_dec<kProducerRegs>();
+      if (threadIdx.x == 0)
+        produce(mapQ, mapK, mapV, b, mb * BM, nBlocks, base, bars);
+    } else {
+      if constexpr (Consumers > 1)
+        sm90::setmaxnreg_inc<kConsumerRegs>();
+      consume(M, N, b, mb * BM, nBlocks, score, epi, base, bars);
+    }
+#endif
+  }
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+private:
+  // Shared layout: Q at 0, K slot s at kOffK + s kBytesKV, V slot s at kOffV + ...
+  static constexpr int kOffK = kBytesQ, kOffV = kBytesQ + Stages * kBytesKV;
+  // mbarrier indices in `bars`.
+  static constexpr int kQFull = 0, kKFull = 1, kVFull = 1 + Stages, kKEmpty = 1 + 2 * Stages,
+                       kVEmpty = 1 + 3 * Stages;
+
+  /// One thread: Q once, then K[j] and V[j] into slot j % Stages when it is free.
+  __device__ static void produce(const TensorMap* mapQ, const TensorMap* mapK,
+                                 const TensorMap* mapV, int b, int m0, int nBlocks, uint8* base,
+                                 uint64* bars) {
+    mbarrier_arrive_expect_tx(&bars[kQFull], kBytesQ);
+#pragma unroll
+    for (int p = 0; p < D / 64; ++p)
+      tma_load_3d(base + p * BM * 128, mapQ, &bars[kQFull], 64 * p, m0, b);
+    int s = 0;
+    uint32 phase = 0;
+    for (int j = 0; j < nBlocks; ++j) {
+      mbarrier_wait(&bars[kKEmpty + s], phase ^ 1); // a fresh barrier passes parity 1 at once
+      mbarrier_arrive_expect_tx(&bars[kKFull + s], kBytesKV);
+#pragma unroll
+      for (int p = 0; p < D / 64; ++p)
+        tma_load_3d(base + kOffK + s * kBytesKV + p * BN * 128, mapK, &bars[kKFull + s], 64 * p,
+                    j * BN, b);
+      mbarrier_wait(&bars[kVEmpty + s], phase ^ 1);
+      mbarrier_arrive_expect_tx(&bars[kVFull + s], kBytesKV);
+#pragma unroll
+      for (int p = 0; p < D / 64; ++p)
+        tma_load_3d(base + kOffV + s * kBytesKV + p * BN * 128, mapV, &bars[kVFull + s], 64 * p,
+                    j * BN, b);
+      if (++s == Stages) {
+        s = 0;
+        phase ^= 1;
+      }
+    }
+  }
+
+  /// S = Q K^T for this warpgroup's 64 rows: D / 16 wgmmas, both operands K-major.
+  __device__ static __forceinline__ void issueQK(float (&s)[BN / 2], uint32 q, uint32 k) {
+    const uint64 descQ = sm90::desc_sw128(q, 16, 1024), descK = sm90::desc_sw128(k, 16, 1024);
+#pragma unroll
+    for (int kk = 0; kk < D / 16; ++kk) {
+      // k16 step kk: 32 bytes into the 128-byte rows of panel kk / 4.
+      const uint64 offQ = ((kk / 4) * BM * 128 + (kk % 4) * 32) >> 4;
+      const uint64 offK = ((kk / 4) * BN * 128 + (kk % 4) * 32) >> 4;
+      sm90::wgmma_m64k16<BN, 0, TIn>(s, descQ + offQ, descK + offK, kk > 0);
+    }
+  }
+
+  /// O += P V: BN / 16 register-A wgmmas, V MN-major.
+  __device__ static __forceinline__ void issuePV(float (&o)[D / 2], const uint32 (&p)[BN / 16][4],
+                                                 uint32 v) {
+    const uint64 descV = sm90::desc_sw128(v, BN * 128, 1024);
+#pragma unroll
+    for (int kk = 0; kk < BN / 16; ++kk)
+      sm90::wgmma_m64k16_rs<D, TIn>(o, p[kk], descV + ((kk * 16 * 128) >> 4), 1);
+  }
+
+  template <int R> __device__ static __forceinline__ void fence(float (&r)[R]) {
+#pragma unroll
+    for (int i = 0; i < R; ++i)
+      sm90::fence_operand(r[i]);
+  }
+  __device__ static __forceinline__ void fence(uint32 (&p)[BN / 16][4]) {
+#pragma unroll
+    for (int kk = 0; kk < BN / 16; ++kk)
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        sm90::fence_operand(p[kk][i]);
+  }
+
+  /// Online softmax of block n0 in place (s becomes p); alpha[h] rescales row h's
+  /// old sum (done here) and its O (by the caller, once P V[j - 1] is done).
+  template <class Score>
+  __device__ static __forceinline__ void softmax(float (&s)[BN / 2], float (&rowMax)[2],
+                                                 float (&rowSum)[2], float (&alpha)[2], int n0,
+                                                 int N, const Score& score) {
+    constexpr float kLog2e = 1.4426950408889634f;
+    const float kNegInf = -__int_as_float(0x7f800000);
+    const int lane = threadIdx.x % 32;
+    const bool edge = n0 + BN > N;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      float mx = rowMax[h];
+#pragma unroll
+      for (int c = 0; c < BN / 8; ++c)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          float x = score(s[4 * c + 2 * h + e]);
+          if (edge && n0 + 8 * c + 2 * (lane % 4) + e >= N)
+            x = kNegInf;
+          s[4 * c + 2 * h + e] = x;
+          mx = fmaxf(mx, x);
+        }
+      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+      const float ms = mx == kNegInf ? 0.f : mx * kLog2e;
+      alpha[h] = sm90::ex2_approx(rowMax[h] * kLog2e - ms);
+      rowMax[h] = mx;
+      float sum = 0.f;
+#pragma unroll
+      for (int c = 0; c < BN / 8; ++c)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const float p = sm90::ex2_approx(__fmaf_rn(s[4 * c + 2 * h + e], kLog2e, -ms));
+          s[4 * c + 2 * h + e] = p;
+          sum += p;
+        }
+      rowSum[h] = rowSum[h] * alpha[h] + sum;
+    }
+  }
+
+  /// O *= alpha (row h: registers 4 c + 2 h + {0, 1}); P = p as TIn pairs.
+  __device__ static __forceinline__ void rescaleAndPack(float (&o)[D / 2], const float (&alpha)[2],
+                                                        const float (&s)[BN / 2],
+                                                        uint32 (&p)[BN / 16][4]) {
+#pragma unroll
+    for (int c = 0; c < D / 8; ++c)
+#pragma unroll
+      for (int r = 0; r < 4; ++r)
+        o[4 * c + r] *= alpha[r / 2];
+#pragma unroll
+    for (int kk = 0; kk < BN / 16; ++kk)
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        p[kk][i] = sm90::pack2_rn<TIn>(s[8 * kk + 2 * i], s[8 * kk + 2 * i + 1]);
+  }
+
+  /// Ping-pong: consumer w issues its wgmmas only in its turn (named barrier 1 + w,
+  /// 128 threads waiting + the previous consumer's 128 arriving) and then passes
+  /// the turn on. The last consumer passes consumer 0 its first turn up front and
+  /// so skips its final pass: every barrier sees as many arrivals as waits.
+  __device__ static __forceinline__ void awaitTurn(int w) {
+    if constexpr (Consumers > 1)
+      sm90::named_barrier_sync(1 + w, 256);
+  }
+  __device__ static __forceinline__ void passTurn(int w, bool final) {
+    if constexpr (Consumers > 1)
+      if (!(final && w == Consumers - 1))
+        sm90::named_barrier_arrive(1 + (w + 1) % Consumers, 256);
+  }
+
+  template <class Score, class Epi>
+  __device__ static void consume(int M, int N, int b, int m0, int nBlocks, const Score& score,
+                                 const Epi& epi, uint8* base, uint64* bars) {
+    using namespace sm90;
+    const int w = threadIdx.x / 128 - 1, tid = threadIdx.x % 128;
+    const bool leader = tid % 32 == 0; // arrives on the empty barriers for its warp
+    const uint32 sQ = smem_addr(base) + w * 64 * 128;
+    const uint32 sK = smem_addr(base + kOffK), sV = smem_addr(base + kOffV);
+    const float kNegInf = -__int_as_float(0x7f800000);
+
+    float o[D / 2], s[BN / 2], rowMax[2] = {kNegInf, kNegInf}, rowSum[2] = {0.f, 0.f}, alpha[2];
+    uint32 p[BN / 16][4];
+#pragma unroll
+    for (int i = 0; i < D / 2; ++i)
+      o[i] = 0.f;
+    if constexpr (Consumers > 1)
+      if (w == Consumers - 1)
+        named_barrier_arrive(1, 256); // consumer 0 goes first
+
+    mbarrier_wait(&bars[kQFull], 0);
+    // Block 0: S only.
+    awaitTurn(w);
+    mbarrier_wait(&bars[kKFull], 0);
+    wgmma_fence();
+    issueQK(s, sQ, sK);
+    wgmma_commit();
+    passTurn(w, false);
+    wgmma_wait<0>();
+    fence(s);
+    if (leader)
+      mbarrier_arrive(&bars[kKEmpty]);
+    softmax(s, rowMax, rowSum, alpha, 0, N, score);
+    rescaleAndPack(o, alpha, s, p);
+
+    int prev = 0, slot = 0;
+    uint32 prevPhase = 0, phase = 0;
+    for (int j = 1; j < nBlocks; ++j) {
+      if (++slot == Stages) {
+        slot = 0;
+        phase ^= 1;
+      }
+      awaitTurn(w);
+      mbarrier_wait(&bars[kKFull + slot], phase);
+      fence(o);
+      fence(p);
+      wgmma_fence();
+      issueQK(s, sQ, sK + slot * kBytesKV);
+      wgmma_commit();
+      mbarrier_wait(&bars[kVFull + prev], prevPhase);
+      wgmma_fence(); // after the wait's branch (else ptxas adds one, C7519)
+      issuePV(o, p, sV + prev * kBytesKV);
+      wgmma_commit();
+      passTurn(w, false);
+      wgmma_wait<1>(); // S = Q K[j]^T is done
+      fence(s);
+      if (leader)
+        mbarrier_arrive(&bars[kKEmpty + slot]);
+      softmax(s, rowMax, rowSum, alpha, j * BN, N, score);
+      wgmma_wait<0>(); // O += P V[j - 1] is done
+      fence(o);
+      fence(p);
+      if (leader)
+        mbarrier_arrive(&bars[kVEmpty + prev]);
+      rescaleAndPack(o, alpha, s, p);
+      prev = slot;
+      prevPhase = phase;
+    }
+    // The last block's P V.
+    awaitTurn(w);
+    mbarrier_wait(&bars[kVFull + prev], prevPhase);
+    fence(o);
+    fence(p);
+    wgmma_fence();
+    issuePV(o, p, sV + prev * kBytesKV);
+    wgmma_commit();
+    passTurn(w, true);
+    wgmma_wait<0>();
+    fence(o);
+    fence(p);
+
+    const int warp = tid / 32, lane = tid % 32;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      float l = rowSum[h];
+      l += __shfl_xor_sync(0xffffffffu, l, 1);
+      l += __shfl_xor_sync(0xffffffffu, l, 2);
+      const int row = m0 + 64 * w + 16 * warp + lane / 4 + 8 * h;
+      if (row >= M)
+        continue;
+#pragma unroll
+      for (int c = 0; c < D / 8; ++c)
+        epi(static_cast<int64>(b), static_cast<int64>(row), static_cast<int64>(8 * c + 2 * (lane % 4)),
+            o[4 * c + 2 * h], o[4 * c + 2 * h + 1], l, rowMax[h]);
+    }
+  }
+#endif // __CUDA_ARCH__ >= 900
+};
+
+} // namespace helion::dev

@@ -1,0 +1,56 @@
+// REQUIRES: frontend
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: echo '{"block_sizes": [128, 128], "num_warps": 12, "num_stages": 2, "indexing": "tensor_descriptor"}' > %t/c2.json
+// RUN: %helionc compile %examples/attention.cpp --config %t/c2.json --emit cuda | FileCheck %s --check-prefix=C2
+// RUN: echo '{"block_sizes": [64, 64], "num_warps": 8, "num_stages": 4, "indexing": "tensor_descriptor", "pid_type": "xyz"}' > %t/c1.json
+// RUN: %helionc compile %examples/attention.cpp --config %t/c1.json --emit cuda | FileCheck %s --check-prefix=C1
+// RUN: %helionc compile %examples/attention.cpp --config %t/c2.json -o %t/out
+// RUN: FileCheck %s --check-prefix=HOST < %t/out/attention.helion.cpp
+// RUN: %host_cxx %t/out/attention.helion.cpp
+// RUN: %helionc compile %examples/attention.cpp --config %t/c2.json --emit ptx --dtype bf16 --specialize 128 | FileCheck %s --check-prefix=PTX90
+// RUN: %helionc compile %examples/attention.cpp --config %t/c2.json --emit ptx --dtype f16 --arch sm_80 | FileCheck %s --check-prefix=PTX80
+// Every indexing entry tensor_descriptor selects hd::AttentionSm90 (TMA + wgmma,
+// AttentionConfig.cpp): BM = 64 x consumer warpgroups, num_warps = 4 x (1 + consumers).
+// The source keeps an AttentionSm80 kernel (the default sm80 config) that the
+// launcher takes off compute capability 9.x and that --arch sm_80 compiles.
+
+// C2: AttentionSm80 BM 128, BN 64, 4 warps x 2 m16 tiles (fallback off sm_90)
+// C2: // sm_90a: AttentionSm90 BM 128, BN 128, 2 consumer warpgroup(s) + 1 producer, 2 k/v stages
+// C2: #include "helion/attention_sm90.cuh"
+// C2: struct attention_score {
+// C2: struct attention_epilogue {
+// C2: __global__ void __launch_bounds__(384, 1) attention_kernel(
+// C2-NEXT: const __grid_constant__ hd::TensorMap map_q, const __grid_constant__ hd::TensorMap map_k,
+// C2-NEXT: const __grid_constant__ hd::TensorMap map_v, int M, int N, double scale, T_out* __restrict__ out,
+// C2: using A = hd::AttentionSm90<T_q, d, 128, 2, 2>;
+// C2: if (dynamic_smem < A::kSmemBytes) __trap();
+// C2: A::run(&map_q, &map_k, &map_v, M, N, score, epi, smem);
+// C2: __global__ void __launch_bounds__(128, 1) attention_kernel_sm80(
+// C2: using A = hd::AttentionSm80<T_q, d, 64, 4, 2>;
+
+// C1: // sm_90a: AttentionSm90 BM 64, BN 64, 1 consumer warpgroup(s) + 1 producer, 4 k/v stages
+// C1: __global__ void __launch_bounds__(256, 1) attention_kernel(
+// C1: using A = hd::AttentionSm90<T_q, d, 64, 1, 4>;
+
+// The launcher: sm90 only on a 9.x device; 3-D tensor maps [b, seq, d] with boxes
+// {1, rows, 64}; shared memory AttentionSm90::kSmemBytes per head dim (d 64:
+// 1024 + 128 x 64 x 2 + 2 x 2 x 128 x 64 x 2 + 8 x 9 = 83016).
+// HOST: const bool sm90 = dev.major == 9;
+// HOST: std::string name = sm90 ? "attention_kernel<" : "attention_kernel_sm80<";
+// HOST: const int64_t smem = sm90 ? (D == 64 ? 83016 : 164936) : 128 + int64_t(256) * D * 2;
+// HOST: m.sizes = {B, rows, D};
+// HOST: m.box = {1, boxRows, 64};
+// HOST: CUtensorMap mapQ = map(q, M, 128), mapK = map(k, N, 128), mapV = map(v, N, 128);
+// HOST: void* args[] = {&mapQ, &mapK, &mapV, &iM, &iN, &e0, &e1, &e2, &e3, &e4};
+// HOST: helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), helion::rt::Dim3(384), static_cast<unsigned>(smem), args);
+// HOST: void* args[] = {&pq, &pk, &pv, &iM, &iN, &sqb, &sqm, &skb, &skn, &svb, &svn, &e0, &e1, &e2, &e3, &e4};
+// HOST: helion::rt::Dim3(128), static_cast<unsigned>(smem), args);
+
+// NVRTC: sm_90a gets the wgmma kernel, sm_80 the mma.sync one.
+// PTX90: attention_kernel<hd::bf16, hd::bf16, hd::bf16, 128, hd::bf16> (sm_90a)
+// PTX90: cp.async.bulk.tensor.3d
+// PTX90: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// PTX90: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// PTX80: attention_kernel_sm80<hd::f16, hd::f16, hd::f16, 64, hd::f16> (sm_80)
+// PTX80-NOT: wgmma
+// PTX80: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
