@@ -33,10 +33,11 @@ build)
     table+="    {\"$name\", &v_$name::attention, $all},"$'\n'
   done <<'VARIANTS'
 default||true
-w8_bm128_bn64|{"block_sizes": [128, 64], "num_warps": 8, "num_stages": 2}|false
-w4_bm64_bn128|{"block_sizes": [64, 128], "num_warps": 4, "num_stages": 2}|false
-w4_bm128_bn32|{"block_sizes": [128, 32], "num_warps": 4, "num_stages": 2}|false
-w8_bm256_bn64|{"block_sizes": [256, 64], "num_warps": 8, "num_stages": 2}|false
+sm80_default|{"block_sizes": [128, 64], "num_warps": 4, "num_stages": 2, "indexing": "pointer"}|true
+w8_bm128_bn64|{"block_sizes": [128, 64], "num_warps": 8, "num_stages": 2, "indexing": "pointer"}|false
+w4_bm64_bn128|{"block_sizes": [64, 128], "num_warps": 4, "num_stages": 2, "indexing": "pointer"}|false
+w4_bm128_bn32|{"block_sizes": [128, 32], "num_warps": 4, "num_stages": 2, "indexing": "block_ptr"}|false
+w8_bm256_bn64|{"block_sizes": [256, 64], "num_warps": 8, "num_stages": 2, "indexing": "pointer"}|false
 sm90_c2_bn128|{"block_sizes": [128, 128], "num_warps": 12, "num_stages": 2, "indexing": "tensor_descriptor"}|true
 sm90_c2_bn64_s3|{"block_sizes": [128, 64], "num_warps": 12, "num_stages": 3, "indexing": "tensor_descriptor"}|false
 sm90_c1_bn128|{"block_sizes": [64, 128], "num_warps": 8, "num_stages": 2, "indexing": "tensor_descriptor"}|false

@@ -5,10 +5,16 @@
 // RUN: not %helionc compile %s --kernel score_load --emit cuda 2>&1 | FileCheck %s --check-prefix=SCORE
 // RUN: not %helionc compile %s --kernel epilogue_load --emit cuda 2>&1 | FileCheck %s --check-prefix=EPI
 // RUN: not %helionc compile %s --kernel store_in_loop --emit cuda 2>&1 | FileCheck %s --check-prefix=STORE
-// RUN: echo '{"block_sizes": [256, 64], "num_warps": 4, "num_stages": 3}' > %t.bad.json
+// RUN: echo '{"block_sizes": [256, 64], "num_warps": 4, "num_stages": 3, "indexing": "pointer"}' > %t.bad.json
 // RUN: not %helionc compile %s --kernel ok --config %t.bad.json --emit cuda 2>&1 | FileCheck %s --check-prefix=CONFIG
-// RUN: echo '{"block_sizes": [128, 256], "indexing": "tensor_descriptor", "pid_type": "persistent_blocked", "l2_groupings": [8]}' > %t.path.json
+// RUN: echo '{"block_sizes": [128, 256], "num_warps": 4, "indexing": "tensor_descriptor", "pid_type": "persistent_blocked", "l2_groupings": [8]}' > %t.path.json
 // RUN: not %helionc compile %s --kernel ok --config %t.path.json --emit cuda 2>&1 | FileCheck %s --check-prefix=PATH
+// RUN: echo '{"block_sizes": [64, 256], "num_warps": 12, "num_stages": 5}' > %t.sm90.json
+// RUN: not %helionc compile %s --kernel ok --config %t.sm90.json --emit cuda 2>&1 | FileCheck %s --check-prefix=SM90
+// RUN: echo '{"block_sizes": [128, 128], "num_warps": 12, "num_stages": 4}' > %t.smem.json
+// RUN: not %helionc compile %s --kernel ok --config %t.smem.json --emit cuda 2>&1 | FileCheck %s --check-prefix=SMEM
+// RUN: echo '{"block_sizes": [128, 64], "num_warps": 4, "num_stages": 2, "indexing": ["tensor_descriptor", "pointer", "pointer", "pointer"]}' > %t.mix.json
+// RUN: not %helionc compile %s --kernel ok --config %t.mix.json --emit cuda 2>&1 | FileCheck %s --check-prefix=MIX
 // Flash-attention shapes the CUDA backend does not lower are diagnosed at the source
 // (AttentionPlan.cpp), never a crash or silently different math; configs it cannot
 // instantiate are config errors with their JSON path (Validate.cpp).
@@ -19,6 +25,12 @@
 // PATH: error: {{.*}}.path.json: block_sizes[1]: expected 64 or 128 keys of 'tn' for the sm90 flash attention, got 256
 // PATH: error: {{.*}}.path.json: pid_type: expected 'flat' or 'xyz' for flash attention (no persistent kernel yet), got 'persistent_blocked'
 // PATH: error: {{.*}}.path.json: l2_groupings[0]: expected 1 for flash attention (CTAs run b-major), got 8
+// The sm90 kernel's rules (indexing tensor_descriptor, the default):
+// SM90: error: {{.*}}.sm90.json: num_stages: expected 2, 3 or 4 for the sm90 flash attention (the TMA ring of K and V blocks), got 5
+// SM90: error: {{.*}}.sm90.json: block_sizes[0]: expected 128 rows of 'tm' for the sm90 flash attention with num_warps 12 (64 per consumer warpgroup), got 64
+// SM90: error: {{.*}}.sm90.json: block_sizes[1]: expected 64 or 128 keys of 'tn' for the sm90 flash attention, got 256
+// SMEM: error: {{.*}}.smem.json: num_stages: expected at most 3 for the sm90 flash attention with num_warps 12 and 128 keys per block (296072 bytes of shared memory at head dim 128, over 232448)
+// MIX: error: {{.*}}.mix.json: indexing: expected tensor_descriptor on every load and store (the sm90 kernel) or on none (cp.async) for flash attention, got a mix
 #include <helion/hl.h>
 
 using helion::Tensor;

@@ -1,12 +1,14 @@
 // REQUIRES: frontend, host-cxx
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %helionc compile %examples/attention.cpp -o %t
+// RUN: echo '{"block_sizes": [128, 64], "num_warps": 4, "num_stages": 2, "indexing": "pointer"}' > %t/sm80.json
+// RUN: %helionc compile %examples/attention.cpp --config %t/sm80.json -o %t
 // RUN: FileCheck %s < %t/attention.helion.cpp
 // RUN: %host_cxx %t/attention.helion.cpp
 // RUN: %host_cxx -DHELIONC_C_API %t/attention.helion.cpp
-// The flash-attention launcher (AttentionLauncher.cpp): extents from the IR, operand
-// checks before NVRTC, the instantiation's name, shared memory as
-// AttentionSm80::kSmemBytes and the b-major grid.
+// The flash-attention launcher (AttentionLauncher.cpp) of an sm80 config (the sm90
+// default's is in attention-sm90.cpp): extents from the IR, operand checks before
+// NVRTC, the instantiation's name, shared memory as AttentionSm80::kSmemBytes and
+// the b-major grid.
 // CHECK: static void helionc_launch_attention(
 // CHECK: const int64_t B = (bh), M = (m), N = (n), D = (d);
 // CHECK: HELION_CHECK(D == 64 || D == 128, "attention: flash attention supports head dims 64 and 128, got {}", D);

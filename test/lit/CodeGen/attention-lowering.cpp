@@ -1,5 +1,6 @@
 // REQUIRES: frontend
-// RUN: %helionc compile %examples/attention.cpp --emit cuda | FileCheck %s --check-prefix=DEFAULT
+// RUN: echo '{"block_sizes": [128, 64], "num_warps": 4, "num_stages": 2, "indexing": "pointer"}' > %t.sm80.json
+// RUN: %helionc compile %examples/attention.cpp --config %t.sm80.json --emit cuda | FileCheck %s --check-prefix=DEFAULT
 // RUN: echo '{"block_sizes": [128, 32], "num_warps": 8, "num_stages": 2, "indexing": "block_ptr", "pid_type": "xyz"}' > %t.w8.json
 // RUN: %helionc compile %examples/attention.cpp --config %t.w8.json --emit cuda | FileCheck %s --check-prefix=W8
 // RUN: %helionc compile %s --kernel softcap --emit cuda | FileCheck %s --check-prefix=SOFTCAP
@@ -10,7 +11,8 @@
 
 using helion::Tensor;
 
-// Default config: 4 warps x 32 query rows, 64 keys per block.
+// The sm80 kernel's default (the fallback of the sm90 default, attention-sm90.cpp):
+// 4 warps x 32 query rows, 64 keys per block.
 // DEFAULT: // flash attention: q = q, k = k, v = v [b, seq, d]; AttentionSm80 BM 128, BN 64, 4 warps x 2 m16 tiles
 // DEFAULT: #include "helion/attention_sm80.cuh"
 // DEFAULT: struct attention_score {
@@ -69,4 +71,4 @@ HELION_KERNEL Tensor softcap(const Tensor& q, const Tensor& k, const Tensor& v, 
 // SPEC: indexing                all tensor_descriptor: the sm90 kernel (TMA + wgmma, sm_90a; the sm80 one off Hopper); else pointer or block_ptr: the sm80 kernel
 // SPEC: num_warps               sm80: 4 or 8; sm90: 8 or 12 (1 producer + 1 or 2 consumer warpgroups)
 // SPEC: default config:
-// SPEC: {"block_sizes": [128, 64], {{.*}}"l2_groupings": [1], {{.*}}"num_warps": 4, "num_stages": 2, "pid_type": "flat", {{.*}}"indexing": "pointer"
+// SPEC: {"block_sizes": [128, 128], {{.*}}"l2_groupings": [1], {{.*}}"num_warps": 12, "num_stages": 2, "pid_type": "flat", {{.*}}"indexing": "tensor_descriptor"

@@ -1,4 +1,4 @@
-// REQUIRES: frontend
+// REQUIRES: frontend, host-cxx
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: echo '{"block_sizes": [128, 128], "num_warps": 12, "num_stages": 2, "indexing": "tensor_descriptor"}' > %t/c2.json
 // RUN: %helionc compile %examples/attention.cpp --config %t/c2.json --emit cuda | FileCheck %s --check-prefix=C2
@@ -7,9 +7,11 @@
 // RUN: %helionc compile %examples/attention.cpp --config %t/c2.json -o %t/out
 // RUN: FileCheck %s --check-prefix=HOST < %t/out/attention.helion.cpp
 // RUN: %host_cxx %t/out/attention.helion.cpp
+// RUN: %helionc compile %examples/attention.cpp --emit cuda | FileCheck %s --check-prefix=C2
 // RUN: %helionc compile %examples/attention.cpp --config %t/c2.json --emit ptx --dtype bf16 --specialize 128 | FileCheck %s --check-prefix=PTX90
 // RUN: %helionc compile %examples/attention.cpp --config %t/c2.json --emit ptx --dtype f16 --arch sm_80 | FileCheck %s --check-prefix=PTX80
-// Every indexing entry tensor_descriptor selects hd::AttentionSm90 (TMA + wgmma,
+// The default config (DefaultConfig.cpp) is c2.json. Every indexing entry
+// tensor_descriptor selects hd::AttentionSm90 (TMA + wgmma,
 // AttentionConfig.cpp): BM = 64 x consumer warpgroups, num_warps = 4 x (1 + consumers).
 // The source keeps an AttentionSm80 kernel (the default sm80 config) that the
 // launcher takes off compute capability 9.x and that --arch sm_80 compiles.
