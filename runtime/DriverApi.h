@@ -31,6 +31,7 @@ namespace helion::rt::detail {
   X(cuModuleGetFunction, cuModuleGetFunction)                                                      \
   X(cuFuncSetAttribute, cuFuncSetAttribute)                                                        \
   X(cuFuncGetAttribute, cuFuncGetAttribute)                                                        \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor)      \
   X(cuLaunchKernel, cuLaunchKernel)                                                                \
   X(cuMemAlloc, cuMemAlloc_v2)                                                                     \
   X(cuMemFree, cuMemFree_v2)                                                                       \

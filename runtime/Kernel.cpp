@@ -88,6 +88,19 @@ int Kernel::staticSharedBytes() const {
   return value;
 }
 
+int Kernel::residentBlocksPerSm(int threads) const {
+  const std::int64_t cached = resident_.load(std::memory_order_relaxed);
+  if (cached >> 32 == threads)
+    return static_cast<int>(cached & 0xffffffff);
+  int blocks = 0;
+  // Launches of the kernels that ask use no dynamic shared memory.
+  checkCuda(driverApi().cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, function_, threads, 0),
+            "querying the occupancy of kernel '" + name_ + "'");
+  blocks = std::max(blocks, 1);
+  resident_.store(std::int64_t(threads) << 32 | blocks, std::memory_order_relaxed);
+  return blocks;
+}
+
 const Kernel &loadKernel(const KernelSpec &spec) {
   installCudaBackend();
   requireDriver();

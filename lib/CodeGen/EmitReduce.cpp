@@ -79,7 +79,7 @@ void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
                                                 std::to_string(axes_[axis].id) + ")"
                                           : "ext_" + x;
   std::string finish = "axis_reduce<T_" + x + ", ST_" + x + ">(acc, " + op + "(), (" + ct +
-                       "*)smem_raw)";
+                       "*)smem_raw[red_phase++ & 1])";
   if (red.reduce == ReduceOp::Mean)
     finish = "(" + finish + " / " + ct + "(" + extent + "))";
 
@@ -135,12 +135,12 @@ void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
     line("}");
     openElementLoops(outAxes);
     line("const " + ct + " m_all = axis_reduce<T_" + k + ", ST_" + k + ">(" +
-         elementRef(acc, outAxes) + ", OpMax(), (" + ct + "*)smem_raw);");
+         elementRef(acc, outAxes) + ", OpMax(), (" + ct + "*)smem_raw[red_phase++ & 1]);");
     line("const " + ct + " m_th = " + elementRef(acc, outAxes) + ";");
     line("const " + ct + " s_th = m_th == m_all ? " + elementRef(accS, outAxes) + " : " +
          elementRef(accS, outAxes) + " * hd::exp(m_th - m_all);");
     line(dst + " = m_all;");
-    line(dstS + " = axis_reduce<T_" + k + ", ST_" + k + ">(s_th, OpSum(), (" + ct + "*)smem_raw);");
+    line(dstS + " = axis_reduce<T_" + k + ", ST_" + k + ">(s_th, OpSum(), (" + ct + "*)smem_raw[red_phase++ & 1]);");
     closeElementLoops(outAxes);
     return;
   }

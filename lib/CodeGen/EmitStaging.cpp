@@ -89,7 +89,7 @@ void Emitter::emitStagingBuffers() {
              "))";
   }
   line("constexpr int STAGE_BYTES = NT * (" + bytes + ");");
-  line("constexpr int STAGE_ROOM = 48 * 1024 - NT * int(sizeof(double)); // beside smem_raw");
+  line("constexpr int STAGE_ROOM = 48 * 1024 - 2 * NT * int(sizeof(double)); // beside smem_raw");
   line("constexpr bool STAGED = STAGE_BYTES <= STAGE_ROOM;");
   line("constexpr int STG = STAGED ? hmax(1, hmin(" + std::to_string(cfg_.numStages) +
        ", STAGE_ROOM / STAGE_BYTES)) : 1;");

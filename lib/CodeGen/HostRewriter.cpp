@@ -229,8 +229,12 @@ std::string launcher(const HostKernel& hk, const std::string& fileName) {
   switch (ek.pidType) {
   case config::PidType::PersistentBlocked:
   case config::PidType::PersistentInterleaved:
-    os << "  grid.x = static_cast<unsigned>(std::min<int64_t>(programs, int64_t("
-       << ek.numSmMultiplier << ") * helion::rt::deviceInfo().smCount));\n";
+    // num_sm_multiplier programs per multiprocessor, at most as many as fit at
+    // once: a persistent program that waits for another to finish leaves its
+    // whole share of the tiles for the end.
+    os << "  grid.x = static_cast<unsigned>(std::min<int64_t>(programs, int64_t(std::min("
+       << ek.numSmMultiplier << ", kernel.residentBlocksPerSm(" << ek.numThreads
+       << "))) * helion::rt::deviceInfo().smCount));\n";
     break;
   case config::PidType::Xyz:
     if (ek.loops.size() == 1 && perTile.size() <= 3) {

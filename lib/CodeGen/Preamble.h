@@ -19,6 +19,17 @@ typedef hd::int64 int64;
 template <int A, int B> struct hmin_ { static constexpr int value = A < B ? A : B; };
 __device__ __forceinline__ constexpr int hmin(int a, int b) { return a < b ? a : b; }
 __device__ __forceinline__ constexpr int hmax(int a, int b) { return a > b ? a : b; }
+/// The vector width of an inner axis of S elements on NTA threads: the widest
+/// v <= VEC such that the axis splits into T = min(NTA, S / v) threads (a power
+/// of two) of whole v-vectors each (S = 10240, NTA = 512, VEC = 8: 4).
+__device__ __forceinline__ constexpr int axis_vec(int vec, int s, int nta) {
+  for (int v = vec; v > 1; v /= 2) {
+    const int t = s / v < nta ? s / v : nta;
+    if (s % v == 0 && t > 0 && (t & (t - 1)) == 0 && s % t == 0 && (s / t) % v == 0)
+      return v;
+  }
+  return 1;
+}
 __device__ __forceinline__ constexpr int coord(int i, int th, int T, int V) {
   return ((i / V) * T + th) * V + i % V;
 }
@@ -47,7 +58,10 @@ struct OpMax { template <class C> __device__ __forceinline__ C operator()(C a, C
 struct OpMin { template <class C> __device__ __forceinline__ C operator()(C a, C b) const { return hd::minimum(a, b); }
   template <class C> __device__ __forceinline__ static C identity() { return C(__int_as_float(0x7f800000)); } };
 /// Combines the values of the T threads th, th+ST, ..., th+(T-1)*ST (one axis of
-/// the layout): shuffles inside a warp, then shared memory across warps.
+/// the layout): shuffles inside a warp, then shared memory across warps. Calls
+/// alternate between two buffers (smem_raw[red_phase++ & 1]), so one barrier per
+/// call suffices: a thread writes buffer b for reduction r + 2 only after the
+/// barrier of reduction r + 1, which every thread reaches after reading r.
 template <int T, int ST, class Op, class C>
 __device__ __forceinline__ C axis_reduce(C v, Op op, C* smem) {
   if constexpr (T == 1) {
@@ -59,7 +73,6 @@ __device__ __forceinline__ C axis_reduce(C v, Op op, C* smem) {
     if constexpr (kLanes == T) {
       return v;
     } else {
-      __syncthreads();
       smem[threadIdx.x] = v;
       __syncthreads();
       const int base = threadIdx.x - ((threadIdx.x / ST) % T) * ST;

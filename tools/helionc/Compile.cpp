@@ -3,6 +3,7 @@
 #include "helion/CodeGen/HostRewriter.h"
 #include "helion/IR/Printer.h"
 #include "helion/runtime/Compile.h"
+#include "helion/runtime/Layout.h"
 
 #include <algorithm>
 #include <chrono>
@@ -140,14 +141,8 @@ std::string instantiation(const ir::Kernel& k, const codegen::EmittedKernel& ek,
       name += codegen::deviceTypeName(isIndex[t.index] ? ir::ScalarType::I64 : dtype);
       break;
     case codegen::TemplateArg::Kind::ReductionDim: {
-      // What the launcher's helion::rt::reductionExtent picks for an extent of
-      // --size-hint: the next power of two, or the next multiple of 8 elements
-      // per thread when smaller (10240 on 256 threads: 10240, not 16384).
-      int64_t p = 1;
-      while (p < o.sizeHint)
-        p <<= 1;
-      const int64_t granule = int64_t(ek.numThreads) * 8;
-      name += std::to_string(std::min(p, (o.sizeHint + granule - 1) / granule * granule));
+      // What the launcher picks for an extent of --size-hint.
+      name += std::to_string(helion::rt::reductionExtent(o.sizeHint, ek.numThreads));
       break;
     }
     case codegen::TemplateArg::Kind::VectorWidth:

@@ -10,6 +10,7 @@
 #include "helion/hl.h"
 #include "helion/runtime/Driver.h"
 #include "helion/runtime/Kernel.h"
+#include "helion/runtime/Layout.h"
 #include "helion/runtime/TensorMap.h"
 
 #include <algorithm>
@@ -40,24 +41,6 @@ inline const char *deviceTypeName(DType t) {
     return "bool";
   }
   return "float";
-}
-
-inline int64_t nextPowerOfTwo(int64_t v) {
-  int64_t p = 1;
-  while (p < v)
-    p <<= 1;
-  return p;
-}
-
-inline int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-/// The padded extent a persistent reduction axis is compiled for: the next power
-/// of two, or the next multiple of 8 elements per thread when that is smaller
-/// (10240 columns on 256 threads: 10240, not 16384). Either way the layout's
-/// thread counts stay powers of two and every thread holds whole vectors.
-inline int64_t reductionExtent(int64_t n, int threads) {
-  const int64_t granule = int64_t(threads) * 8;
-  return std::min(nextPowerOfTwo(n), cdiv(n, granule) * granule);
 }
 
 /// The largest vector width (elements, a power of two) such that `maxBytes`-byte

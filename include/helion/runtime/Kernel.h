@@ -66,6 +66,11 @@ public:
   /// Registers per thread and static shared bytes, for tuner reports.
   int numRegisters() const;
   int staticSharedBytes() const;
+  /// How many blocks of `threads` threads fit on one multiprocessor at once
+  /// (registers, shared memory; cuOccupancyMaxActiveBlocksPerMultiprocessor),
+  /// at least 1. Queried once per kernel and block size, then an atomic load:
+  /// persistent launches size their grid with it on every call.
+  int residentBlocksPerSm(int threads) const;
 
   /// Seconds NVRTC took (0 on a cache hit) and whether the cache had it.
   double compileSeconds = 0;
@@ -78,6 +83,7 @@ private:
   CUfunction function_;
   int device_;
   mutable std::atomic<int> dynamicSharedLimit_{48 * 1024};
+  mutable std::atomic<std::int64_t> resident_{0}; ///< threads << 32 | blocks
 };
 
 /// Compiles (through the cache), loads and resolves; memoized per process.

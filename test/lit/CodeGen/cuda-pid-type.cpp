@@ -32,7 +32,7 @@ HELION_KERNEL Tensor scale_add(const Tensor& x, const Tensor& y, double alpha) {
 // FLAT-NEXT:   int64 rem = pid;
 // FLAT-NEXT:   const int64 id_t0 = rem % nt_t0;
 // FLAT-NEXT:   rem /= nt_t0;
-// FLAT-NEXT:   const int64 id_t1 = rem % nt_t1;
+// FLAT-NEXT:   const int64 id_t1 = rem;
 // FLAT:        const int64 tb_t0 = begin_t0 + id_t0 * 32;
 // FLAT-NEXT:   const int64 te_t0 = hd::minimum<int64>(tb_t0 + 32, end_t0);
 // FLAT-NOT: gridDim
@@ -62,4 +62,5 @@ HELION_KERNEL Tensor scale_add(const Tensor& x, const Tensor& y, double alpha) {
 // ORDER: const int64 total_0 = 1 * nt_t1 * nt_t0;
 // ORDER: const int64 id_t1 = rem % nt_t1;
 // ORDER-NEXT: rem /= nt_t1;
-// ORDER-NEXT: const int64 id_t0 = rem % nt_t0;
+// ORDER-NEXT: const int64 id_t0 = rem;
+// ORDER-NOT: rem /= nt_t0

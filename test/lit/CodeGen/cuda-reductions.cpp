@@ -19,7 +19,7 @@
 // PERS: hd::compute_t<T_x> acc = OpSum::identity<hd::compute_t<T_x>>();
 // Elements past the row's extent are masked out of the sum.
 // PERS: if (X_a0 || off_a0 + c_a0 < ext_a0) acc = OpSum()(acc,
-// PERS: = axis_reduce<T_a0, ST_a0>(acc, OpSum(), {{.*}}smem_raw);
+// PERS: = axis_reduce<T_a0, ST_a0>(acc, OpSum(), {{.*}}smem_raw[red_phase++ & 1]);
 
 // LOOP: template <class T_x, class T_out, int VEC, int EXACT>
 // LOOP-NOT: RDIM0

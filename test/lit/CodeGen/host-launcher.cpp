@@ -32,8 +32,10 @@
 // CHECK-NOT:  std::string
 // CHECK:      helion::rt::launch(kernel, grid, helion::rt::Dim3(256), 0, args);
 
-// A persistent grid reads the SM count from deviceInfo() (lock-free once known).
+// A persistent grid reads the SM count from deviceInfo() (lock-free once known),
+// and launches num_sm_multiplier programs per SM, at most as many as are resident
+// at once (the kernel's occupancy, queried once).
 // PERS-LABEL: static void helionc_launch_softmax(
 // PERS:       const helion::rt::Kernel* found = kernelCache.find(kernelKey);
 // PERS-NOT:   std::mutex
-// PERS:       grid.x = static_cast<unsigned>(std::min<int64_t>(programs, int64_t(4) * helion::rt::deviceInfo().smCount));
+// PERS:       grid.x = static_cast<unsigned>(std::min<int64_t>(programs, int64_t(std::min(4, kernel.residentBlocksPerSm({{[0-9]+}}))) * helion::rt::deviceInfo().smCount));
