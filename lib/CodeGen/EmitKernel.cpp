@@ -277,6 +277,25 @@ void Emitter::emitSignature() {
   }
   line("template <" + tparams + ">");
   std::string bounds = "__launch_bounds__(" + std::to_string(out_.numThreads) + ")";
+  // A program of one tile whose rows sit in registers (persistent reductions):
+  // ask ptxas to fit row_min_blocks blocks per SM, from the row elements per
+  // thread (RDIM x rows / NT, template arguments). Persistent programs keep their
+  // hoisted loads in registers besides and are left to ptxas.
+  const bool persistent = cfg_.pidType == config::PidType::PersistentBlocked ||
+                          cfg_.pidType == config::PidType::PersistentInterleaved;
+  std::string rowElems;
+  for (const TemplateArg& t : out_.templateArgs)
+    if (t.kind == TemplateArg::Kind::ReductionDim)
+      rowElems += (rowElems.empty() ? "" : " + ") + std::string("RDIM") + std::to_string(t.index);
+  if (!rowElems.empty() && !persistent) {
+    std::string rows;
+    for (const LayoutAxis& a : axes_)
+      if (a.isTile)
+        rows += " * " + a.size;
+    const std::string nt = std::to_string(out_.numThreads);
+    bounds = "__launch_bounds__(" + nt + ", row_min_blocks(" + nt + ", (" + rowElems + ")" + rows +
+             " / " + nt + "))";
+  }
   if (cfg_.maxnreg) // the two qualifiers exclude each other
     bounds = "__maxnreg__(" + std::to_string(*cfg_.maxnreg) + ")";
   line("__global__ " + bounds + " void " + out_.kernelName + "(");
@@ -374,8 +393,12 @@ void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& p
   line("const int64 total_" + std::to_string(loopIndex) + " = " + total + ";");
   // Loads that do not depend on the program's tile (a norm's weight and bias)
   // are issued once, before the program loop: a persistent program keeps them
-  // in registers across its rows, and any program has them in flight early.
-  if (loopIndex == 0)
+  // in registers across its rows. A program of one tile gains nothing from that
+  // and would hold them in registers through its whole tile (layer_norm row1:
+  // 128 registers, 2 CTAs per SM), so it loads them where they are used.
+  const bool persistent = cfg_.pidType == config::PidType::PersistentBlocked ||
+                          cfg_.pidType == config::PidType::PersistentInterleaved;
+  if (loopIndex == 0 && persistent)
     for (const StmtRef& s : loop.body) {
       if (s->kind != StmtKind::Let || !s->value || s->value->kind != ExprKind::Load ||
           s->value->gatherAll || storedParams_.count(s->value->param) || !s->value->type)

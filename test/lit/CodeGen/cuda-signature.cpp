@@ -26,9 +26,10 @@
 // ADD-NEXT: constexpr int NT = 128;
 
 // A persistent reduction axis is a template parameter; scalars are passed by value;
-// only stored tensors are non-const.
+// only stored tensors are non-const. A one-row program asks ptxas to fit
+// row_min_blocks blocks per SM, from the row elements each thread holds.
 // RMS-LABEL: template <int RDIM0, class T_x, class T_weight, class T_out, int VEC, int EXACT>
-// RMS-NEXT: __global__ __launch_bounds__(256) void rms_norm_kernel(
+// RMS-NEXT: __global__ __launch_bounds__(256, row_min_blocks(256, (RDIM0) * 1 / 256)) void rms_norm_kernel(
 // RMS-NEXT:   const T_x* __restrict__ x,
 // RMS-NEXT:   int64 size_x_0,
 // RMS-NEXT:   int64 size_x_1,
@@ -45,7 +46,7 @@
 
 // The index tensor of a gather is a tensor parameter like any other.
 // CE-LABEL: template <int RDIM0, class T_logits, class T_labels, class T_losses, int VEC, int EXACT>
-// CE-NEXT: __global__ __launch_bounds__(256) void cross_entropy_kernel(
+// CE-NEXT: __global__ __launch_bounds__(256, row_min_blocks(256, (RDIM0) * 1 / 256)) void cross_entropy_kernel(
 // CE: const T_labels* __restrict__ labels,
 // CE: T_losses* __restrict__ losses,
 // The gather: row i of the tile, column labels[i].
@@ -54,6 +55,6 @@
 // W1: __global__ __launch_bounds__(32) void add_kernel(
 // W1-NEXT: const T_x* __restrict__ x,
 // W1: constexpr int NT = 32;
-// W32: __global__ __launch_bounds__(1024) void softmax_kernel(
+// W32: __global__ __launch_bounds__(1024, row_min_blocks(1024, (RDIM0) * 8 / 1024)) void softmax_kernel(
 // W32: constexpr int NT = 1024;
 // W32: constexpr int S_t0 = 8;
