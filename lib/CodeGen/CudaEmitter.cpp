@@ -23,6 +23,8 @@
 #include "EmitterState.h"
 #include "Preamble.h"
 
+#include <sstream>
+
 namespace helion::codegen {
 
 const char* deviceTypeName(ir::ScalarType t) {
@@ -48,7 +50,35 @@ std::optional<EmittedKernel> emitCuda(const ir::Kernel& kernel, const config::Co
   if (containsDot(kernel))
     return emitMatmul(kernel, config, options, diags);
   Emitter e(kernel, config, options, diags);
-  return e.run();
+  std::optional<EmittedKernel> out = e.run();
+  if (!out)
+    return out;
+  // Rows too long for registers: the same kernel with its persistent reductions
+  // looped (chunks of 32 elements per thread), for the launcher to switch to.
+  config::Config looped = config;
+  bool persistent = false;
+  for (const TemplateArg& t : out->templateArgs)
+    if (t.kind == TemplateArg::Kind::ReductionDim) {
+      if (static_cast<int>(looped.reductionLoops.size()) <= t.index)
+        looped.reductionLoops.resize(t.index + 1);
+      looped.reductionLoops[t.index] = int64_t(32) * out->numThreads;
+      persistent = true;
+    }
+  if (persistent) {
+    EmitOptions longOptions = options;
+    longOptions.kernelSuffix = "_long_rows_kernel";
+    longOptions.configJson += " (reduction_loops " + std::to_string(32 * out->numThreads) +
+                              " for rows over " + std::to_string(kLongRowElems) +
+                              " elements per thread)";
+    // A kernel the looped form cannot express keeps only its persistent one.
+    std::ostringstream quiet;
+    DiagnosticEngine longDiags(quiet);
+    Emitter l(kernel, looped, longOptions, longDiags);
+    std::optional<EmittedKernel> lr = l.run();
+    if (lr && !longDiags.hasErrors())
+      out->longRows = std::make_shared<const EmittedKernel>(std::move(*lr));
+  }
+  return out;
 }
 
 } // namespace helion::codegen

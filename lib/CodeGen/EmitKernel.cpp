@@ -538,7 +538,7 @@ void Emitter::emitTileDecode(const std::vector<int>& tiles, int loopIndex) {
 }
 
 std::optional<EmittedKernel> Emitter::run() {
-  out_.kernelName = k_.name + "_kernel";
+  out_.kernelName = k_.name + opts_.kernelSuffix;
   out_.numThreads = 32 * std::clamp(cfg_.numWarps, 1, 32);
   out_.pidType = cfg_.pidType;
   out_.numSmMultiplier = cfg_.numSmMultiplier;

@@ -99,7 +99,8 @@ std::string rawDelimiter(const std::string& s) {
   return d;
 }
 
-std::string launcher(const HostKernel& hk, const std::string& fileName) {
+std::string launcher(const HostKernel& hk, const std::string& fileName,
+                     const std::string& fn = "") {
   const Kernel& k = *hk.kernel;
   const EmittedKernel& ek = *hk.emitted;
   if (ek.matmul) // tensor maps, shared memory, sm90/sm80 choice: MatmulLauncher.cpp
@@ -107,18 +108,45 @@ std::string launcher(const HostKernel& hk, const std::string& fileName) {
   if (ek.attention) // shapes, alignment, shared memory, grid: AttentionLauncher.cpp
     return attentionLauncher(hk, fileName, [&](const Expr& e) { return hostExpr(e, hk); });
   std::ostringstream os;
-  std::string fn = "helionc_launch_" + k.name;
+  const std::string name = fn.empty() ? "helionc_launch_" + k.name : fn;
+  std::string longRowsFn;
+  if (ek.longRows) { // its own launcher first, for this one to call
+    HostKernel longRows = hk;
+    longRows.emitted = ek.longRows.get();
+    longRowsFn = name + "_long_rows";
+    os << launcher(longRows, fileName, longRowsFn);
+  }
   os << "// helionc: launcher of kernel '" << k.name << "' (generated, do not edit)\n";
-  os << "static void " << fn << "(";
+  os << "static void " << name << "(";
+  std::string forward;
   for (size_t p = 0; p < k.params.size(); ++p) {
     const Param& param = k.params[p];
     os << (p ? ", " : "");
+    forward += (p ? ", " : "") + param.name;
     if (param.kind == Param::Kind::Tensor)
       os << "const helion::Tensor& " << param.name;
     else
       os << cppScalarType(param.scalarType) << " " << param.name;
   }
   os << ") {\n";
+  if (ek.longRows) {
+    // Row elements per thread, as the persistent kernel would hold them.
+    std::string elems;
+    for (const TemplateArg& t : ek.templateArgs)
+      if (t.kind == TemplateArg::Kind::ReductionDim)
+        elems += (elems.empty() ? "" : " + ") + std::string("helion::rt::reductionExtent(") +
+                 axisExtent(k, t.index, hk) + ", " + std::to_string(ek.numThreads) + ")";
+    int64_t rows = 1;
+    for (const GridLoop& g : ek.loops)
+      for (int64_t b : g.blockSizes)
+        rows *= b;
+    os << "  // Rows too long to hold in registers: the looped kernel.\n";
+    os << "  if ((" << elems << ") * " << rows << " > int64_t(" << kLongRowElems << ") * "
+       << ek.numThreads << ") {\n";
+    os << "    " << longRowsFn << "(" << forward << ");\n";
+    os << "    return;\n";
+    os << "  }\n";
+  }
   std::string delim = rawDelimiter(ek.source);
   os << "  static const char kSource[] = R\"" << delim << "(" << ek.source << ")" << delim
      << "\";\n";

@@ -13,6 +13,7 @@
 #include "helion/IR/IR.h"
 #include "helion/Support/Diagnostics.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -97,12 +98,22 @@ struct EmittedKernel {
   std::vector<int> paramRanks; ///< rank used per tensor param (-1: flat only / scalar)
   std::optional<MatmulLaunch> matmul; ///< set for a tensor-core matmul
   std::optional<AttentionLaunch> attention; ///< set for flash attention
+  /// For a kernel with persistent reductions (rows held in registers): the same
+  /// kernel with every persistent reduction looped in chunks of 32 x numThreads,
+  /// which the launcher runs instead when a thread would hold more than
+  /// kLongRowElems row elements (a 131072-wide cross_entropy row under a config
+  /// made for 4096). Its own NVRTC program; null when there is none.
+  std::shared_ptr<const EmittedKernel> longRows;
 };
+
+/// Row elements per thread above which a persistent reduction runs looped.
+inline constexpr int kLongRowElems = 64;
 
 struct EmitOptions {
   std::string sourceFile; ///< for #line directives
   std::string version = "0.1.0";
   std::string configJson; ///< printed in the header comment
+  std::string kernelSuffix = "_kernel"; ///< the __global__ name is the kernel's name + this
 };
 
 /// Emits CUDA for a typed kernel (after infer-types and hoist-blocks). Unsupported
