@@ -13,7 +13,11 @@
 #                                      torch SDPA vs torch.compile of the naive
 #                                      formula, interleaved rounds; BENCH_VARIANTS:
 #                                      comma-separated variants to time, default
-#                                      the default config); JSON to $OUT
+#                                      the default config; ROUNDS, default 2;
+#                                      BENCH_ARGS=--no-compile skips torch.compile;
+#                                      CHECK_VARIANTS: the variants to check, default
+#                                      all);
+#                                      JSON to $OUT
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$root/.carry/attn
@@ -38,10 +42,15 @@ w8_bm128_bn64|{"block_sizes": [128, 64], "num_warps": 8, "num_stages": 2, "index
 w4_bm64_bn128|{"block_sizes": [64, 128], "num_warps": 4, "num_stages": 2, "indexing": "pointer"}|false
 w4_bm128_bn32|{"block_sizes": [128, 32], "num_warps": 4, "num_stages": 2, "indexing": "block_ptr"}|false
 w8_bm256_bn64|{"block_sizes": [256, 64], "num_warps": 8, "num_stages": 2, "indexing": "pointer"}|false
-sm90_c2_bn128|{"block_sizes": [128, 128], "num_warps": 12, "num_stages": 2, "indexing": "tensor_descriptor"}|true
-sm90_c2_bn64_s3|{"block_sizes": [128, 64], "num_warps": 12, "num_stages": 3, "indexing": "tensor_descriptor"}|false
-sm90_c1_bn128|{"block_sizes": [64, 128], "num_warps": 8, "num_stages": 2, "indexing": "tensor_descriptor"}|false
-sm90_c2_bn128_s3|{"block_sizes": [128, 128], "num_warps": 12, "num_stages": 3, "indexing": "tensor_descriptor"}|false
+sm90_c2_bn128|{"block_sizes": [128, 128], "num_warps": 12, "num_stages": 2, "indexing": "tensor_descriptor", "pid_type": "flat"}|true
+sm90_c2_bn64_s3|{"block_sizes": [128, 64], "num_warps": 12, "num_stages": 3, "indexing": "tensor_descriptor", "pid_type": "flat"}|false
+sm90_c1_bn128|{"block_sizes": [64, 128], "num_warps": 8, "num_stages": 2, "indexing": "tensor_descriptor", "pid_type": "flat"}|false
+sm90_c2_bn128_s3|{"block_sizes": [128, 128], "num_warps": 12, "num_stages": 3, "indexing": "tensor_descriptor", "pid_type": "flat"}|false
+sm90_c2_p|{"block_sizes": [128, 128], "num_warps": 12, "num_stages": 2, "indexing": "tensor_descriptor", "pid_type": "persistent_interleaved"}|false
+sm90_c2_s3_p|{"block_sizes": [128, 128], "num_warps": 12, "num_stages": 3, "indexing": "tensor_descriptor", "pid_type": "persistent_interleaved"}|false
+sm90_c3|{"block_sizes": [192, 128], "num_warps": 16, "num_stages": 2, "indexing": "tensor_descriptor", "pid_type": "flat"}|false
+sm90_c3_p|{"block_sizes": [192, 128], "num_warps": 16, "num_stages": 2, "indexing": "tensor_descriptor", "pid_type": "persistent_interleaved"}|false
+sm90_c3_bn64_p|{"block_sizes": [192, 64], "num_warps": 16, "num_stages": 3, "indexing": "tensor_descriptor", "pid_type": "persistent_interleaved"}|false
 VARIANTS
   printf 'inline std::vector<Variant> variants() {\n  return {\n%s  };\n}\n' "$table" >> "$inc"
   objs=()
@@ -66,8 +75,9 @@ run)
   nvidia-smi --query-gpu=name,clocks.sm,power.draw,temperature.gpu --format=csv || true
   rc=0
   timeout "${CHECK_TIMEOUT:-300}" "$out/attention_check" || rc=$?  # a hung kernel fails, not stalls
+  # shellcheck disable=SC2086  # BENCH_ARGS: more flags (--no-compile)
   python3 "$root/benchmarks/attention_torch.py" --helionc "$out/attention_check" --rounds "${ROUNDS:-2}" \
-    --variants "${BENCH_VARIANTS:-default}"
+    --variants "${BENCH_VARIANTS:-default}" ${BENCH_ARGS:-}
   exit $rc
   ;;
 *) echo "usage: $0 build|run" >&2; exit 2 ;;

@@ -6,13 +6,16 @@
 //   num_stages 2           -> FlashAttention-2's K / V schedule (the only one)
 //
 // AttentionSm90<TIn, D, BN, Consumers, Stages> (indexing all tensor_descriptor):
-//   num_warps 8 / 12       -> 1 producer + 1 or 2 consumer warpgroups (the kernel
-//                             takes 3, but 192 rows is no power-of-two block size)
-//   block_sizes of tm, tn  -> BM = 64 x Consumers, BN 64 or 128
+//   num_warps 8 / 12 / 16  -> 1 producer + 1, 2 or 3 consumer warpgroups
+//   block_sizes of tm, tn  -> BM = 64 x Consumers (192 with 3: the one block size
+//                             that need not be a power of two), BN 64 or 128
 //   num_stages 2 to 4      -> the K / V ring, within 227 KB of shared memory at
 //                             the head dim (128 when it is not a constant)
 //
-// Both: pid_type flat / xyz (one CTA per (b, BM rows), b-major), l2_groupings 1.
+// Both: pid_type flat / xyz (one CTA per (b, BM rows), b-major), l2_groupings 1;
+// persistent_interleaved: the sm90 kernel runs min(tiles, SMs) CTAs, CTA c takes
+// tiles c, c + grid, ... (the next tile's loads run under this one's last
+// products); the sm80 kernel still runs one CTA per tile.
 //
 // Example: block_sizes [128, 128], num_warps 12, num_stages 2, tensor_descriptor
 // -> AttentionSm90<T, d, 128, 2, 2>: 2 consumer warpgroups of 64 query rows,
@@ -34,12 +37,12 @@ public:
       : k_(k), c_(c), p_(p), d_(d) {}
 
   bool run() {
-    bool ok = common();
     const bool anyTma = std::count(c_.indexing.begin(), c_.indexing.end(),
                                    config::Indexing::TensorDescriptor) > 0;
     const bool allTma = anyTma && std::all_of(c_.indexing.begin(), c_.indexing.end(), [](auto ix) {
                           return ix == config::Indexing::TensorDescriptor;
                         });
+    bool ok = common();
     if (anyTma && !allTma)
       ok = error("indexing must be tensor_descriptor on every load and store (the sm90 kernel "
                  "loads q, k and v with TMA) or on none for flash attention, got a mix");
@@ -75,10 +78,10 @@ private:
 
   bool common() {
     bool ok = true;
-    if (c_.pidType == config::PidType::PersistentBlocked ||
-        c_.pidType == config::PidType::PersistentInterleaved)
-      ok = error("pid_type must be flat or xyz for flash attention (one CTA per "
-                 "(batch, row block); no persistent kernel yet)");
+    if (c_.pidType == config::PidType::PersistentBlocked)
+      ok = error("pid_type must be flat, xyz or persistent_interleaved for flash attention (one "
+                 "CTA per (batch, row block), or for the sm90 kernel one per SM taking every "
+                 "grid-th tile)");
     for (int g : c_.l2Groupings)
       if (g != 1) {
         ok = error("l2_groupings must be 1 for flash attention (CTAs run b-major)");
@@ -118,9 +121,9 @@ private:
     auto [bn, bnKey] = blockSizeOf(p_.tileN);
     bool ok = true;
     const int consumers = c_.numWarps / 4 - 1;
-    if (c_.numWarps != 8 && c_.numWarps != 12)
-      ok = error("num_warps must be 8 or 12 for the sm90 flash attention (4 x (1 producer + "
-                 "1 or 2 consumer warpgroups)), got " + std::to_string(c_.numWarps));
+    if (c_.numWarps != 8 && c_.numWarps != 12 && c_.numWarps != 16)
+      ok = error("num_warps must be 8, 12 or 16 for the sm90 flash attention (4 x (1 producer + "
+                 "1 to 3 consumer warpgroups)), got " + std::to_string(c_.numWarps));
     else if (bm != 64 * consumers)
       ok = error(bmKey + " must be 64 rows per consumer warpgroup for the sm90 flash attention (" +
                  std::to_string(64 * consumers) + " with num_warps " +
@@ -148,6 +151,7 @@ private:
     p_.sm90Bn = static_cast<int>(bn);
     p_.consumers = consumers;
     p_.stages = c_.numStages;
+    p_.persistent = c_.pidType == config::PidType::PersistentInterleaved;
     // The fallback off Hopper: AttentionSm80's default (config/DefaultConfig.cpp).
     p_.bm = 128;
     p_.bn = 64;
@@ -160,7 +164,7 @@ private:
 } // namespace
 
 int64_t attentionSm90SmemBytes(int64_t d, int bn, int consumers, int stages) {
-  return 1024 + 64 * consumers * d * 2 + 2 * int64_t(stages) * bn * d * 2 + 8 * (1 + 4 * stages);
+  return 1024 + 64 * consumers * d * 2 + 2 * int64_t(stages) * bn * d * 2 + 8 * (2 + 4 * stages);
 }
 
 bool mapAttentionConfig(const Kernel& kernel, const config::Config& config, AttentionPlan& plan,

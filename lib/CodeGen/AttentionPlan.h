@@ -57,6 +57,7 @@ struct AttentionPlan {
   int bm = 128, bn = 64, warps = 4, mt = 2;
   bool sm90 = false;
   int sm90Bm = 128, sm90Bn = 128, consumers = 2, stages = 2;
+  bool persistent = false; ///< sm90: pid_type persistent_interleaved, min(tiles, SMs) CTAs
 };
 
 /// Whether `kernel` has a batched `hl::dot` (3-D operands): attention, not matmul.

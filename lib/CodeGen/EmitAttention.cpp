@@ -54,7 +54,7 @@ public:
     if (p_.sm90)
       os << "// sm_90a: AttentionSm90 BM " << p_.sm90Bm << ", BN " << p_.sm90Bn << ", "
          << p_.consumers << " consumer warpgroup(s) + 1 producer, " << p_.stages
-         << " k/v stages\n";
+         << " k/v stages" << (p_.persistent ? ", persistent" : "") << "\n";
     os << "#include \"helion/attention_sm80.cuh\"\n";
     if (p_.sm90)
       os << "#include \"helion/attention_sm90.cuh\"\n";
@@ -85,6 +85,7 @@ public:
     a.sm90Bn = p_.sm90Bn;
     a.consumers = p_.consumers;
     a.stages = p_.stages;
+    a.persistent = p_.persistent;
     out_.attention = a;
     return out_;
   }
@@ -346,7 +347,8 @@ private:
     os << "template <" << templateParams() << ">\n__global__ void __launch_bounds__("
        << 128 * (p_.consumers + 1) << ", 1) " << out_.kernelName
        << "(\n    const __grid_constant__ hd::TensorMap map_q, const __grid_constant__ "
-          "hd::TensorMap map_k,\n    const __grid_constant__ hd::TensorMap map_v, int M, int N"
+          "hd::TensorMap map_k,\n    const __grid_constant__ hd::TensorMap map_v, int M, int N, "
+          "int B"
        << argList() << ") {\n";
     prologue(os);
     os << "  using A = " << a << ";\n";
@@ -356,7 +358,7 @@ private:
           "  asm(\"mov.u32 %0, %%dynamic_smem_size;\" : \"=r\"(dynamic_smem));\n"
           "  if (dynamic_smem < A::kSmemBytes) __trap();\n#endif\n";
     functors(os);
-    os << "  A::run(&map_q, &map_k, &map_v, M, N, score, epi, smem);\n}\n\n";
+    os << "  A::run(&map_q, &map_k, &map_v, M, N, B, score, epi, smem);\n}\n\n";
   }
 
   void emitSm80(std::ostringstream& os, const std::string& kernelName) {

@@ -143,8 +143,9 @@ Config randomConfig(const ConfigSpec& spec, std::mt19937_64& rng) {
   c.vectorBytes = pick(kVectorBytes, rng);
   if (spec.attention) { // what hd::AttentionSm80 / AttentionSm90 instantiate (Validate.cpp)
     const bool sm90 = pick(std::vector<bool>{false, true}, rng);
-    c.numWarps = sm90 ? pick(std::vector<int>{8, 12}, rng) : pick(std::vector<int>{4, 8}, rng);
-    c.numStages = sm90 ? pick(std::vector<int>{2, 3}, rng) : 2;
+    c.numWarps = sm90 ? pick(std::vector<int>{8, 12, 16}, rng) : pick(std::vector<int>{4, 8}, rng);
+    // 3 consumers (16 warps): 192 rows of Q leave room for 2 stages at head dim 128.
+    c.numStages = sm90 && c.numWarps < 16 ? pick(std::vector<int>{2, 3}, rng) : 2;
     bool seenRows = false, seenKeys = false;
     for (size_t i = 0; i < spec.blockSizes.size(); ++i) {
       if (spec.blockSizes[i].inGridLoop && !seenRows) {
@@ -157,7 +158,10 @@ Config randomConfig(const ConfigSpec& spec, std::mt19937_64& rng) {
                                : pick(std::vector<int64_t>{32, 64, 128}, rng);
       }
     }
-    c.pidType = pick(std::vector<PidType>{PidType::Flat, PidType::Xyz}, rng);
+    c.pidType = sm90 ? pick(std::vector<PidType>{PidType::Flat, PidType::Xyz,
+                                                 PidType::PersistentInterleaved},
+                            rng)
+                     : pick(std::vector<PidType>{PidType::Flat, PidType::Xyz}, rng);
     std::fill(c.l2Groupings.begin(), c.l2Groupings.end(), 1);
     for (Indexing& v : c.indexing)
       v = sm90 ? Indexing::TensorDescriptor

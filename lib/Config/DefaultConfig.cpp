@@ -93,16 +93,18 @@ void ConfigSpec::matmulDefaults(Config& c) const {
 
 void ConfigSpec::attentionDefaults(Config& c) const {
   // AttentionSm90<T, d, 128, 2, 2>: TMA + wgmma, 2 consumer warpgroups x 64 query
-  // rows, 128 keys per block, 2 K/V stages; AttentionSm80<T, d, 64, 4, 2> off
-  // Hopper. Measured on the H100 (docs/attention.md): 500 TFLOP/s at d = 128 and
-  // 327 at d = 64, against 337 and 248 for that sm80 config (the default before).
+  // rows, 128 keys per block, 2 K/V stages, persistent (one CTA per SM looping
+  // over the tiles); AttentionSm80<T, d, 64, 4, 2> off Hopper. H100
+  // (docs/attention.md): 552 TFLOP/s at d = 128 and 373 at d = 64 (the same
+  // kernel one CTA per tile: 544 and 350); 3 consumers ([192, 128], 16 warps)
+  // reach 408 at d = 64 but spill at d = 128, and one config serves both.
   const int64_t wanted[] = {128, 128};
   size_t t = 0;
   for (size_t i = 0; i < blockSizes.size() && t < 2; ++i)
     c.blockSizes[i] = clampTo(blockSizes[i], wanted[t++]);
   c.numWarps = 12;
   c.numStages = 2;
-  c.pidType = PidType::Flat;
+  c.pidType = PidType::PersistentInterleaved;
   c.l2Groupings.assign(l2Loops.size(), 1);
   c.indexing.assign(numSites, Indexing::TensorDescriptor);
 }

@@ -110,13 +110,15 @@ private:
             "sm_90a; the sm80 one off Hopper); else pointer or block_ptr: the sm80 kernel "
             "(cp.async + ldmatrix + mma.sync on sm_80 and sm_90)");
     line(2, "block_sizes             sm80: tm 16 or 32 rows per warp (64 or 128 with 4 warps, "
-            "128 or 256 with 8), tn 32, 64 or 128; sm90: tm 64 per consumer warpgroup, tn 64 "
-            "or 128");
-    line(2, "num_warps               sm80: 4 or 8; sm90: 8 or 12 (1 producer + 1 or 2 "
+            "128 or 256 with 8), tn 32, 64 or 128; sm90: tm 64 per consumer warpgroup (64, "
+            "128, or 192 with 16 warps), tn 64 or 128");
+    line(2, "num_warps               sm80: 4 or 8; sm90: 8, 12 or 16 (1 producer + 1 to 3 "
             "consumer warpgroups)");
     line(2, "num_stages              sm80: 2 (FlashAttention-2's schedule); sm90: 2 to 4 K/V "
             "stages within 227 KB of shared memory at head dim 128");
-    line(2, "pid_type                flat or xyz (one CTA per batch and row block)");
+    line(2, "pid_type                flat or xyz (one CTA per batch and row block), or "
+            "persistent_interleaved (sm90: min(tiles, #SMs) CTAs looping over the tiles; sm80: "
+            "as flat)");
     line(2, "l2_groupings            1");
     line(2, "head dim                64 or 128 (hl::specialize), bf16 or f16 q, k, v");
     line(2, "ignored                 loop_orders, flatten_loops, reduction_loops, range_*, "

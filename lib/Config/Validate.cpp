@@ -97,9 +97,12 @@ public:
       attentionSm90(c);
     else
       attentionSm80(c);
-    if (c.pidType != PidType::Flat && c.pidType != PidType::Xyz)
+    // persistent_interleaved: the sm90 kernel loops over tiles; the sm80 one (a
+    // config of its own or the fallback off Hopper) runs one CTA per tile anyway.
+    if (c.pidType != PidType::Flat && c.pidType != PidType::Xyz &&
+        c.pidType != PidType::PersistentInterleaved)
       add("pid_type", -1, -1,
-          fmt::format("expected 'flat' or 'xyz' for flash attention (no persistent kernel yet), "
+          fmt::format("expected 'flat', 'xyz' or 'persistent_interleaved' for flash attention, "
                       "got '{}'", pidTypeName(c.pidType)));
     for (size_t i = 0; i < c.l2Groupings.size(); ++i)
       if (c.l2Groupings[i] != 1)
@@ -148,13 +151,14 @@ public:
 
   /// hd::AttentionSm90<T, d, BN, Consumers, Stages>: num_warps = 4 x (1 + Consumers),
   /// 64 query rows per consumer, the K / V ring within 227 KB at head dim 128. Three
-  /// consumers (192 rows) would need a block size that is not a power of two.
+  /// consumers take 192 rows, the one block size allowed off the powers of two
+  /// (blockSizes() skips it).
   void attentionSm90(const Config& c) {
-    const bool warpsOk = c.numWarps == 8 || c.numWarps == 12;
+    const bool warpsOk = c.numWarps == 8 || c.numWarps == 12 || c.numWarps == 16;
     const int consumers = c.numWarps / 4 - 1;
     if (!warpsOk)
       add("num_warps", -1, -1,
-          fmt::format("expected 8 or 12 for the sm90 flash attention (1 producer and 1 or 2 "
+          fmt::format("expected 8, 12 or 16 for the sm90 flash attention (1 producer and 1 to 3 "
                       "consumer warpgroups), got {}", c.numWarps));
     const bool stagesOk = c.numStages >= 2 && c.numStages <= 4;
     if (!stagesOk)
@@ -179,12 +183,12 @@ public:
     }
     // AttentionSm90::kSmemBytes at head dim 128 (attentionSm90SmemBytes).
     const int64_t smem = 1024 + 64 * consumers * 128 * 2 + 2 * int64_t(c.numStages) * bn * 128 * 2 +
-                         8 * (1 + 4 * c.numStages);
+                         8 * (2 + 4 * c.numStages);
     if (warpsOk && stagesOk && smem > 227 * 1024)
       add("num_stages", -1, -1,
           fmt::format("expected at most {} for the sm90 flash attention with num_warps {} and {} "
                       "keys per block ({} bytes of shared memory at head dim 128, over 232448)",
-                      (227 * 1024 - 1024 - 64 * consumers * 256 - 8) / (4 * bn * 128 + 32),
+                      (227 * 1024 - 1024 - 64 * consumers * 256 - 16) / (4 * bn * 128 + 32),
                       c.numWarps, bn, smem));
   }
 
@@ -201,6 +205,19 @@ private:
       add(key, index, -1, fmt::format("expected an integer in [{}, {}], got {}", lo, hi, v));
   }
 
+  /// block_sizes[i] is the row tile of the sm90 flash attention with 3 consumer
+  /// warpgroups (16 warps, all tensor_descriptor): 192 rows, no power of two.
+  bool threeConsumerRows(const Config& c, int i) const {
+    if (!spec_.attention || c.numWarps != 16 || c.indexing.empty() ||
+        std::any_of(c.indexing.begin(), c.indexing.end(),
+                    [](Indexing x) { return x != Indexing::TensorDescriptor; }))
+      return false;
+    for (size_t j = 0; j < spec_.blockSizes.size(); ++j)
+      if (spec_.blockSizes[j].inGridLoop)
+        return static_cast<int>(j) == i;
+    return false;
+  }
+
   void blockSizes(const Config& c) {
     std::vector<std::string> names;
     for (const BlockSizeSpec& bs : spec_.blockSizes)
@@ -214,6 +231,8 @@ private:
       const BlockSizeSpec& bs = spec_.blockSizes[i];
       int64_t v = c.blockSizes[i];
       int idx = static_cast<int>(i);
+      if (v == 192 && threeConsumerRows(c, idx))
+        continue; // attentionSm90 checks the rest
       if (!isPowerOfTwo(v))
         add("block_sizes", idx, -1, fmt::format("expected a power of two, got {}", v));
       else if (v < bs.min)

@@ -227,7 +227,12 @@ int main(int argc, char** argv) {
   const auto& info = helion::rt::deviceInfo();
   std::printf("device: %s (sm_%d%d, %d SMs)\n", info.name.c_str(), info.major, info.minor,
               info.smCount);
+  // CHECK_VARIANTS=NAME,NAME,...: check only those (default: every variant).
+  const char* only = std::getenv("CHECK_VARIANTS");
+  const std::string checkList = "," + std::string(only ? only : "") + ",";
   for (const Variant& v : variants()) {
+    if (!doBench && only && checkList.find("," + std::string(v.name) + ",") == std::string::npos)
+      continue;
     for (DType dt : {DType::bf16, DType::f16}) {
       try {
         if (doBench) {
@@ -242,6 +247,9 @@ int main(int argc, char** argv) {
         check(v, dt, 8, 1000, 1000, 64);
         check(v, dt, 4, 333, 777, 128);
         check(v, dt, 3, 77, 5, 64);        // fewer keys than one block
+        // More tiles than SMs: a persistent CTA takes several, ragged in m and n.
+        check(v, dt, 40, 1000, 777, 64);
+        check(v, dt, 36, 555, 300, 128);
         if (!v.all)
           continue;
         check(v, dt, 2, 1024, 1024, 128, 4.0); // scores of std 4: peaky softmax

@@ -81,6 +81,7 @@ struct AttentionLaunch {
   std::string sm80KernelName;
   bool sm90 = false;              ///< AttentionSm90<T, d, sm90Bn, consumers, stages>
   int sm90Bm = 128, sm90Bn = 128, consumers = 2, stages = 2;
+  bool persistent = false;        ///< sm90: min(tiles, SMs) CTAs looping over tiles
 };
 
 struct EmittedKernel {

@@ -61,7 +61,8 @@
 // Host: three tensor maps (helion::rt::makeTensorMap, Swizzle::b128) of q, k, v as
 // {b, seq, d} (strides {batch, row, 1}, 16-byte multiples), boxes {1, kBoxRowsQ,
 // 64} for q and {1, kBoxRowsKV, 64} for k and v; block kThreads, dynamic shared
-// memory kSmemBytes (raise the limit), grid gridSize(M, B) (b-major). The kernel
+// memory kSmemBytes (raise the limit), grid numTiles(M, B) CTAs (one tile each) or
+// fewer (persistent: at most one CTA per SM, each looping over tiles). The kernel
 // needs __launch_bounds__(kThreads, 1) (setmaxnreg) and its maps as
 // `const __grid_constant__ hd::TensorMap`.
 #pragma once
@@ -168,8 +169,8 @@ struct AttentionSm90 {
   static constexpr int kBytesQ = BM * D * 2, kBytesKV = BN * D * 2;
   static constexpr int kMaxSmem = 227 * 1024; ///< per CTA on sm_90
   /// 1024 bytes of alignment slack, Q, the K and V rings, the mbarriers (q full,
-  /// then k full, v full, k empty, v empty per stage).
-  static constexpr int kSmemBytes = 1024 + kBytesQ + 2 * Stages * kBytesKV + 8 * (1 + 4 * Stages);
+  /// q empty, then k full, v full, k empty, v empty per stage).
+  static constexpr int kSmemBytes = 1024 + kBytesQ + 2 * Stages * kBytesKV + 8 * (2 + 4 * Stages);
   static_assert(kSmemBytes <= kMaxSmem, "AttentionSm90: over the 227 KB of shared memory of a CTA");
   static constexpr int kBoxRowsQ = BM, kBoxRowsKV = BN, kBoxCols = 64;
   /// setmaxnreg: 64K registers per SM shared by kThreads threads (one CTA per SM).
@@ -177,21 +178,25 @@ struct AttentionSm90 {
   static constexpr int kConsumerRegs = Consumers == 3 ? 160 : 240;
 
   __host__ __device__ static constexpr int mBlocks(int M) { return (M + BM - 1) / BM; }
-  __host__ __device__ static constexpr int gridSize(int M, int B) { return mBlocks(M) * B; }
+  /// Tiles (b, row block), b-major: tile t is b = t / mBlocks(M), row block t % mBlocks(M).
+  __host__ __device__ static constexpr int numTiles(int M, int B) { return mBlocks(M) * B; }
 
-  /// The whole kernel body; every thread of the CTA calls it. `smem` is the
-  /// dynamic shared memory (kSmemBytes). Uses named barriers 1..Consumers.
+  /// The whole kernel body; every thread of the CTA calls it. CTA c runs tiles c,
+  /// c + gridDim.x, ... (one each with a grid of numTiles(M, B) CTAs; persistent
+  /// with fewer: the producer then loads the next tile's Q and first K / V blocks
+  /// while the consumers finish this one). `smem` is the dynamic shared memory
+  /// (kSmemBytes). Uses named barriers 1..Consumers.
   template <class Score, class Epi>
   __device__ static void run(const TensorMap* mapQ, const TensorMap* mapK, const TensorMap* mapV,
-                             int M, int N, const Score& score, const Epi& epi, void* smem) {
+                             int M, int N, int B, const Score& score, const Epi& epi, void* smem) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 1023) & ~1023ull);
     uint64* bars = reinterpret_cast<uint64*>(base + kBytesQ + 2 * Stages * kBytesKV);
     if (threadIdx.x == 0) {
-      for (int i = 0; i < 1 + 2 * Stages; ++i)
+      for (int i = 0; i < kQEmpty; ++i)
         mbarrier_init(&bars[i], 1); // q full, k full, v full: the producer's expect_tx
-      for (int i = 1 + 2 * Stages; i < 1 + 4 * Stages; ++i)
-        mbarrier_init(&bars[i], 4 * Consumers); // k empty, v empty: each consumer warp
+      for (int i = kQEmpty; i < kNumBars; ++i)
+        mbarrier_init(&bars[i], 4 * Consumers); // q, k, v empty: each consumer warp
       fence_mbarrier_init();
     } else if (threadIdx.x == 32) {
       prefetch_tensormap(mapQ);
@@ -199,18 +204,16 @@ struct AttentionSm90 {
       prefetch_tensormap(mapV);
     }
     __syncthreads();
-    const int mb = blockIdx.x % mBlocks(M);
-    const int b = blockIdx.x / mBlocks(M);
     const int nBlocks = (N + BN - 1) / BN;
     if (threadIdx.x < 128) {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_dec<kProducerRegs>();
       if (threadIdx.x == 0)
-        produce(mapQ, mapK, mapV, b, mb * BM, nBlocks, base, bars);
+        produce(mapQ, mapK, mapV, M, numTiles(M, B), nBlocks, base, bars);
     } else {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_inc<kConsumerRegs>();
-      consume(M, N, b, mb * BM, nBlocks, score, epi, base, bars);
+      consume(M, N, numTiles(M, B), nBlocks, score, epi, base, bars);
     }
 #endif
   }
@@ -220,35 +223,41 @@ private:
   // Shared layout: Q at 0, K slot s at kOffK + s kBytesKV, V slot s at kOffV + ...
   static constexpr int kOffK = kBytesQ, kOffV = kBytesQ + Stages * kBytesKV;
   // mbarrier indices in `bars`.
-  static constexpr int kQFull = 0, kKFull = 1, kVFull = 1 + Stages, kKEmpty = 1 + 2 * Stages,
-                       kVEmpty = 1 + 3 * Stages;
+  static constexpr int kQFull = 0, kKFull = 1, kVFull = 1 + Stages, kQEmpty = 1 + 2 * Stages,
+                       kKEmpty = 2 + 2 * Stages, kVEmpty = 2 + 3 * Stages,
+                       kNumBars = 2 + 4 * Stages;
 
-  /// One thread: Q once, then K[j] and V[j] into slot j % Stages when it is free.
+  /// One thread: per tile, Q once it is free, then K[j] and V[j] into the ring
+  /// (slot and phase run on across tiles, as in the consumers).
   __device__ static void produce(const TensorMap* mapQ, const TensorMap* mapK,
-                                 const TensorMap* mapV, int b, int m0, int nBlocks, uint8* base,
+                                 const TensorMap* mapV, int M, int tiles, int nBlocks, uint8* base,
                                  uint64* bars) {
-    mbarrier_arrive_expect_tx(&bars[kQFull], kBytesQ);
-#pragma unroll
-    for (int p = 0; p < D / 64; ++p)
-      tma_load_3d(base + p * BM * 128, mapQ, &bars[kQFull], 64 * p, m0, b);
     int s = 0;
-    uint32 phase = 0;
-    for (int j = 0; j < nBlocks; ++j) {
-      mbarrier_wait(&bars[kKEmpty + s], phase ^ 1); // a fresh barrier passes parity 1 at once
-      mbarrier_arrive_expect_tx(&bars[kKFull + s], kBytesKV);
+    uint32 phase = 0, qPhase = 0;
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, qPhase ^= 1) {
+      const int b = tile / mBlocks(M), m0 = tile % mBlocks(M) * BM;
+      mbarrier_wait(&bars[kQEmpty], qPhase ^ 1); // a fresh barrier passes parity 1 at once
+      mbarrier_arrive_expect_tx(&bars[kQFull], kBytesQ);
 #pragma unroll
       for (int p = 0; p < D / 64; ++p)
-        tma_load_3d(base + kOffK + s * kBytesKV + p * BN * 128, mapK, &bars[kKFull + s], 64 * p,
-                    j * BN, b);
-      mbarrier_wait(&bars[kVEmpty + s], phase ^ 1);
-      mbarrier_arrive_expect_tx(&bars[kVFull + s], kBytesKV);
+        tma_load_3d(base + p * BM * 128, mapQ, &bars[kQFull], 64 * p, m0, b);
+      for (int j = 0; j < nBlocks; ++j) {
+        mbarrier_wait(&bars[kKEmpty + s], phase ^ 1);
+        mbarrier_arrive_expect_tx(&bars[kKFull + s], kBytesKV);
 #pragma unroll
-      for (int p = 0; p < D / 64; ++p)
-        tma_load_3d(base + kOffV + s * kBytesKV + p * BN * 128, mapV, &bars[kVFull + s], 64 * p,
-                    j * BN, b);
-      if (++s == Stages) {
-        s = 0;
-        phase ^= 1;
+        for (int p = 0; p < D / 64; ++p)
+          tma_load_3d(base + kOffK + s * kBytesKV + p * BN * 128, mapK, &bars[kKFull + s],
+                      64 * p, j * BN, b);
+        mbarrier_wait(&bars[kVEmpty + s], phase ^ 1);
+        mbarrier_arrive_expect_tx(&bars[kVFull + s], kBytesKV);
+#pragma unroll
+        for (int p = 0; p < D / 64; ++p)
+          tma_load_3d(base + kOffV + s * kBytesKV + p * BN * 128, mapV, &bars[kVFull + s],
+                      64 * p, j * BN, b);
+        if (++s == Stages) {
+          s = 0;
+          phase ^= 1;
+        }
       }
     }
   }
@@ -289,14 +298,16 @@ private:
 
   /// Online softmax of block n0 in place (s becomes p); alpha[h] rescales row h's
   /// old sum (done here) and its O (by the caller, once P V[j - 1] is done).
-  template <class Score>
+  /// Edge: the block may reach past N (only the last one does; the others skip
+  /// the column test, 64 selects per thread and block at BN 128).
+  template <bool Edge, class Score>
   __device__ static __forceinline__ void softmax(float (&s)[BN / 2], float (&rowMax)[2],
                                                  float (&rowSum)[2], float (&alpha)[2], int n0,
                                                  int N, const Score& score) {
     constexpr float kLog2e = 1.4426950408889634f;
     const float kNegInf = -__int_as_float(0x7f800000);
     const int lane = threadIdx.x % 32;
-    const bool edge = n0 + BN > N;
+    const bool edge = Edge && n0 + BN > N;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       float mx = rowMax[h];
@@ -358,8 +369,31 @@ private:
         sm90::named_barrier_arrive(1 + (w + 1) % Consumers, 256);
   }
 
+  /// The softmax of block n0: the column test only where the block reaches past N.
+  template <class Score>
+  __device__ static __forceinline__ void softmaxOf(float (&s)[BN / 2], float (&rowMax)[2],
+                                                   float (&rowSum)[2], float (&alpha)[2], int n0,
+                                                   int N, const Score& score) {
+    if (n0 + BN > N)
+      softmax<true>(s, rowMax, rowSum, alpha, n0, N, score);
+    else
+      softmax<false>(s, rowMax, rowSum, alpha, n0, N, score);
+  }
+
+  /// Ring position: slot s of Stages, parity `phase` of its barriers' current use.
+  struct Ring {
+    int slot = 0;
+    uint32 phase = 0;
+    __device__ __forceinline__ void advance() {
+      if (++slot == Stages) {
+        slot = 0;
+        phase ^= 1;
+      }
+    }
+  };
+
   template <class Score, class Epi>
-  __device__ static void consume(int M, int N, int b, int m0, int nBlocks, const Score& score,
+  __device__ static void consume(int M, int N, int tiles, int nBlocks, const Score& score,
                                  const Epi& epi, uint8* base, uint64* bars) {
     using namespace sm90;
     const int w = threadIdx.x / 128 - 1, tid = threadIdx.x % 128;
@@ -367,90 +401,101 @@ private:
     const uint32 sQ = smem_addr(base) + w * 64 * 128;
     const uint32 sK = smem_addr(base + kOffK), sV = smem_addr(base + kOffV);
     const float kNegInf = -__int_as_float(0x7f800000);
-
-    float o[D / 2], s[BN / 2], rowMax[2] = {kNegInf, kNegInf}, rowSum[2] = {0.f, 0.f}, alpha[2];
-    uint32 p[BN / 16][4];
-#pragma unroll
-    for (int i = 0; i < D / 2; ++i)
-      o[i] = 0.f;
     if constexpr (Consumers > 1)
       if (w == Consumers - 1)
         named_barrier_arrive(1, 256); // consumer 0 goes first
 
-    mbarrier_wait(&bars[kQFull], 0);
-    // Block 0: S only.
-    awaitTurn(w);
-    mbarrier_wait(&bars[kKFull], 0);
-    wgmma_fence();
-    issueQK(s, sQ, sK);
-    wgmma_commit();
-    passTurn(w, false);
-    wgmma_wait<0>();
-    fence(s);
-    if (leader)
-      mbarrier_arrive(&bars[kKEmpty]);
-    softmax(s, rowMax, rowSum, alpha, 0, N, score);
-    rescaleAndPack(o, alpha, s, p);
+    Ring ring; // K[j] / V[j] of this CTA's running block count
+    uint32 qPhase = 0;
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, qPhase ^= 1) {
+      const bool lastTile = tile + static_cast<int>(gridDim.x) >= tiles;
+      float o[D / 2], s[BN / 2], rowMax[2] = {kNegInf, kNegInf}, rowSum[2] = {0.f, 0.f}, alpha[2];
+      uint32 p[BN / 16][4];
+#pragma unroll
+      for (int i = 0; i < D / 2; ++i)
+        o[i] = 0.f;
 
-    int prev = 0, slot = 0;
-    uint32 prevPhase = 0, phase = 0;
-    for (int j = 1; j < nBlocks; ++j) {
-      if (++slot == Stages) {
-        slot = 0;
-        phase ^= 1;
-      }
+      mbarrier_wait(&bars[kQFull], qPhase);
+      // Block 0: S only.
       awaitTurn(w);
-      mbarrier_wait(&bars[kKFull + slot], phase);
+      mbarrier_wait(&bars[kKFull + ring.slot], ring.phase);
+      wgmma_fence();
+      issueQK(s, sQ, sK + ring.slot * kBytesKV);
+      wgmma_commit();
+      passTurn(w, false);
+      wgmma_wait<0>();
+      fence(s);
+      if (leader) {
+        mbarrier_arrive(&bars[kKEmpty + ring.slot]);
+        if (nBlocks == 1)
+          mbarrier_arrive(&bars[kQEmpty]); // the tile's last S: Q is free
+      }
+      softmaxOf(s, rowMax, rowSum, alpha, 0, N, score);
+      rescaleAndPack(o, alpha, s, p);
+
+      Ring prev = ring;
+      ring.advance();
+      for (int j = 1; j < nBlocks; ++j) {
+        awaitTurn(w);
+        mbarrier_wait(&bars[kKFull + ring.slot], ring.phase);
+        fence(o);
+        fence(p);
+        wgmma_fence();
+        issueQK(s, sQ, sK + ring.slot * kBytesKV);
+        wgmma_commit();
+        mbarrier_wait(&bars[kVFull + prev.slot], prev.phase);
+        wgmma_fence(); // after the wait's branch (else ptxas adds one, C7519)
+        issuePV(o, p, sV + prev.slot * kBytesKV);
+        wgmma_commit();
+        passTurn(w, false);
+        wgmma_wait<1>(); // S = Q K[j]^T is done
+        fence(s);
+        if (leader) {
+          mbarrier_arrive(&bars[kKEmpty + ring.slot]);
+          if (j == nBlocks - 1)
+            mbarrier_arrive(&bars[kQEmpty]);
+        }
+        softmaxOf(s, rowMax, rowSum, alpha, j * BN, N, score);
+        wgmma_wait<0>(); // O += P V[j - 1] is done
+        fence(o);
+        fence(p);
+        if (leader)
+          mbarrier_arrive(&bars[kVEmpty + prev.slot]);
+        rescaleAndPack(o, alpha, s, p);
+        prev = ring;
+        ring.advance();
+      }
+      // The last block's P V.
+      awaitTurn(w);
+      mbarrier_wait(&bars[kVFull + prev.slot], prev.phase);
       fence(o);
       fence(p);
       wgmma_fence();
-      issueQK(s, sQ, sK + slot * kBytesKV);
+      issuePV(o, p, sV + prev.slot * kBytesKV);
       wgmma_commit();
-      mbarrier_wait(&bars[kVFull + prev], prevPhase);
-      wgmma_fence(); // after the wait's branch (else ptxas adds one, C7519)
-      issuePV(o, p, sV + prev * kBytesKV);
-      wgmma_commit();
-      passTurn(w, false);
-      wgmma_wait<1>(); // S = Q K[j]^T is done
-      fence(s);
-      if (leader)
-        mbarrier_arrive(&bars[kKEmpty + slot]);
-      softmax(s, rowMax, rowSum, alpha, j * BN, N, score);
-      wgmma_wait<0>(); // O += P V[j - 1] is done
+      passTurn(w, lastTile);
+      wgmma_wait<0>();
       fence(o);
       fence(p);
       if (leader)
-        mbarrier_arrive(&bars[kVEmpty + prev]);
-      rescaleAndPack(o, alpha, s, p);
-      prev = slot;
-      prevPhase = phase;
-    }
-    // The last block's P V.
-    awaitTurn(w);
-    mbarrier_wait(&bars[kVFull + prev], prevPhase);
-    fence(o);
-    fence(p);
-    wgmma_fence();
-    issuePV(o, p, sV + prev * kBytesKV);
-    wgmma_commit();
-    passTurn(w, true);
-    wgmma_wait<0>();
-    fence(o);
-    fence(p);
+        mbarrier_arrive(&bars[kVEmpty + prev.slot]);
 
-    const int warp = tid / 32, lane = tid % 32;
+      const int b = tile / mBlocks(M), m0 = tile % mBlocks(M) * BM;
+      const int warp = tid / 32, lane = tid % 32;
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      float l = rowSum[h];
-      l += __shfl_xor_sync(0xffffffffu, l, 1);
-      l += __shfl_xor_sync(0xffffffffu, l, 2);
-      const int row = m0 + 64 * w + 16 * warp + lane / 4 + 8 * h;
-      if (row >= M)
-        continue;
+      for (int h = 0; h < 2; ++h) {
+        float l = rowSum[h];
+        l += __shfl_xor_sync(0xffffffffu, l, 1);
+        l += __shfl_xor_sync(0xffffffffu, l, 2);
+        const int row = m0 + 64 * w + 16 * warp + lane / 4 + 8 * h;
+        if (row >= M)
+          continue;
 #pragma unroll
-      for (int c = 0; c < D / 8; ++c)
-        epi(static_cast<int64>(b), static_cast<int64>(row), static_cast<int64>(8 * c + 2 * (lane % 4)),
-            o[4 * c + 2 * h], o[4 * c + 2 * h + 1], l, rowMax[h]);
+        for (int c = 0; c < D / 8; ++c)
+          epi(static_cast<int64>(b), static_cast<int64>(row),
+              static_cast<int64>(8 * c + 2 * (lane % 4)), o[4 * c + 2 * h], o[4 * c + 2 * h + 1], l,
+              rowMax[h]);
+      }
     }
   }
 #endif // __CUDA_ARCH__ >= 900

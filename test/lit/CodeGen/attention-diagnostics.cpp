@@ -13,6 +13,10 @@
 // RUN: not %helionc compile %s --kernel ok --config %t.sm90.json --emit cuda 2>&1 | FileCheck %s --check-prefix=SM90
 // RUN: echo '{"block_sizes": [128, 128], "num_warps": 12, "num_stages": 4}' > %t.smem.json
 // RUN: not %helionc compile %s --kernel ok --config %t.smem.json --emit cuda 2>&1 | FileCheck %s --check-prefix=SMEM
+// RUN: echo '{"block_sizes": [192, 128], "num_warps": 12}' > %t.rows.json
+// RUN: not %helionc compile %s --kernel ok --config %t.rows.json --emit cuda 2>&1 | FileCheck %s --check-prefix=ROWS
+// RUN: echo '{"block_sizes": [256, 128], "num_warps": 16, "num_stages": 3}' > %t.c3.json
+// RUN: not %helionc compile %s --kernel ok --config %t.c3.json --emit cuda 2>&1 | FileCheck %s --check-prefix=C3
 // RUN: echo '{"block_sizes": [128, 64], "num_warps": 4, "num_stages": 2, "indexing": ["tensor_descriptor", "pointer", "pointer", "pointer"]}' > %t.mix.json
 // RUN: not %helionc compile %s --kernel ok --config %t.mix.json --emit cuda 2>&1 | FileCheck %s --check-prefix=MIX
 // Flash-attention shapes the CUDA backend does not lower are diagnosed at the source
@@ -21,15 +25,20 @@
 // CONFIG: error: {{.*}}.bad.json: num_stages: expected 2 for flash attention (FlashAttention-2's K and V schedule), got 3
 // CONFIG: error: {{.*}}.bad.json: block_sizes[0]: expected 64 or 128 rows of 'tm' for flash attention with num_warps 4 (16 or 32 per warp), got 256
 // tensor_descriptor asks for the sm90 kernel, which has its own rules.
-// PATH: error: {{.*}}.path.json: num_warps: expected 8 or 12 for the sm90 flash attention (1 producer and 1 or 2 consumer warpgroups), got 4
+// PATH: error: {{.*}}.path.json: num_warps: expected 8, 12 or 16 for the sm90 flash attention (1 producer and 1 to 3 consumer warpgroups), got 4
 // PATH: error: {{.*}}.path.json: block_sizes[1]: expected 64 or 128 keys of 'tn' for the sm90 flash attention, got 256
-// PATH: error: {{.*}}.path.json: pid_type: expected 'flat' or 'xyz' for flash attention (no persistent kernel yet), got 'persistent_blocked'
+// PATH: error: {{.*}}.path.json: pid_type: expected 'flat', 'xyz' or 'persistent_interleaved' for flash attention, got 'persistent_blocked'
 // PATH: error: {{.*}}.path.json: l2_groupings[0]: expected 1 for flash attention (CTAs run b-major), got 8
 // The sm90 kernel's rules (indexing tensor_descriptor, the default):
 // SM90: error: {{.*}}.sm90.json: num_stages: expected 2, 3 or 4 for the sm90 flash attention (the TMA ring of K and V blocks), got 5
 // SM90: error: {{.*}}.sm90.json: block_sizes[0]: expected 128 rows of 'tm' for the sm90 flash attention with num_warps 12 (64 per consumer warpgroup), got 64
 // SM90: error: {{.*}}.sm90.json: block_sizes[1]: expected 64 or 128 keys of 'tn' for the sm90 flash attention, got 256
-// SMEM: error: {{.*}}.smem.json: num_stages: expected at most 3 for the sm90 flash attention with num_warps 12 and 128 keys per block (296072 bytes of shared memory at head dim 128, over 232448)
+// SMEM: error: {{.*}}.smem.json: num_stages: expected at most 3 for the sm90 flash attention with num_warps 12 and 128 keys per block (296080 bytes of shared memory at head dim 128, over 232448)
+// 192 rows (3 consumers) is the one row tile off the powers of two, and only with 16 warps:
+// ROWS: error: {{.*}}.rows.json: block_sizes[0]: expected a power of two, got 192
+// ROWS: error: {{.*}}.rows.json: block_sizes[0]: expected 128 rows of 'tm' for the sm90 flash attention with num_warps 12 (64 per consumer warpgroup), got 192
+// C3: error: {{.*}}.c3.json: block_sizes[0]: expected 192 rows of 'tm' for the sm90 flash attention with num_warps 16 (64 per consumer warpgroup), got 256
+// C3: error: {{.*}}.c3.json: num_stages: expected at most 2 for the sm90 flash attention with num_warps 16 and 128 keys per block (246896 bytes of shared memory at head dim 128, over 232448)
 // MIX: error: {{.*}}.mix.json: indexing: expected tensor_descriptor on every load and store (the sm90 kernel) or on none (cp.async) for flash attention, got a mix
 #include <helion/hl.h>
 

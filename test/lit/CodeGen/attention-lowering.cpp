@@ -69,6 +69,7 @@ HELION_KERNEL Tensor softcap(const Tensor& q, const Tensor& k, const Tensor& v, 
 
 // SPEC: flash attention (batched hl::dot) restrictions:
 // SPEC: indexing                all tensor_descriptor: the sm90 kernel (TMA + wgmma, sm_90a; the sm80 one off Hopper); else pointer or block_ptr: the sm80 kernel
-// SPEC: num_warps               sm80: 4 or 8; sm90: 8 or 12 (1 producer + 1 or 2 consumer warpgroups)
+// SPEC: num_warps               sm80: 4 or 8; sm90: 8, 12 or 16 (1 producer + 1 to 3 consumer warpgroups)
+// SPEC: pid_type                flat or xyz (one CTA per batch and row block), or persistent_interleaved (sm90: min(tiles, #SMs) CTAs looping over the tiles; sm80: as flat)
 // SPEC: default config:
-// SPEC: {"block_sizes": [128, 128], {{.*}}"l2_groupings": [1], {{.*}}"num_warps": 12, "num_stages": 2, "pid_type": "flat", {{.*}}"indexing": "tensor_descriptor"
+// SPEC: {"block_sizes": [128, 128], {{.*}}"l2_groupings": [1], {{.*}}"num_warps": 12, "num_stages": 2, "pid_type": "persistent_interleaved", {{.*}}"indexing": "tensor_descriptor"

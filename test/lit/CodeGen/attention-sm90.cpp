@@ -1,6 +1,6 @@
 // REQUIRES: frontend, host-cxx
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: echo '{"block_sizes": [128, 128], "num_warps": 12, "num_stages": 2, "indexing": "tensor_descriptor"}' > %t/c2.json
+// RUN: echo '{"block_sizes": [128, 128], "num_warps": 12, "num_stages": 2, "indexing": "tensor_descriptor", "pid_type": "flat"}' > %t/c2.json
 // RUN: %helionc compile %examples/attention.cpp --config %t/c2.json --emit cuda | FileCheck %s --check-prefix=C2
 // RUN: echo '{"block_sizes": [64, 64], "num_warps": 8, "num_stages": 4, "indexing": "tensor_descriptor", "pid_type": "xyz"}' > %t/c1.json
 // RUN: %helionc compile %examples/attention.cpp --config %t/c1.json --emit cuda | FileCheck %s --check-prefix=C1
@@ -8,9 +8,14 @@
 // RUN: FileCheck %s --check-prefix=HOST < %t/out/attention.helion.cpp
 // RUN: %host_cxx %t/out/attention.helion.cpp
 // RUN: %helionc compile %examples/attention.cpp --emit cuda | FileCheck %s --check-prefix=C2
+// RUN: %helionc compile %examples/attention.cpp --emit cuda | FileCheck %s --check-prefix=DEFAULT
+// RUN: %helionc compile %examples/attention.cpp -o %t/default
+// RUN: FileCheck %s --check-prefix=PERSISTENT < %t/default/attention.helion.cpp
+// RUN: echo '{"block_sizes": [192, 128], "num_warps": 16, "num_stages": 2, "indexing": "tensor_descriptor", "pid_type": "persistent_interleaved"}' > %t/c3.json
+// RUN: %helionc compile %examples/attention.cpp --config %t/c3.json --emit cuda | FileCheck %s --check-prefix=C3
 // RUN: %helionc compile %examples/attention.cpp --config %t/c2.json --emit ptx --dtype bf16 --specialize 128 | FileCheck %s --check-prefix=PTX90
 // RUN: %helionc compile %examples/attention.cpp --config %t/c2.json --emit ptx --dtype f16 --arch sm_80 | FileCheck %s --check-prefix=PTX80
-// The default config (DefaultConfig.cpp) is c2.json. Every indexing entry
+// The default config (DefaultConfig.cpp) is c2.json with pid_type persistent_interleaved. Every indexing entry
 // tensor_descriptor selects hd::AttentionSm90 (TMA + wgmma,
 // AttentionConfig.cpp): BM = 64 x consumer warpgroups, num_warps = 4 x (1 + consumers).
 // The source keeps an AttentionSm80 kernel (the default sm80 config) that the
@@ -23,30 +28,42 @@
 // C2: struct attention_epilogue {
 // C2: __global__ void __launch_bounds__(384, 1) attention_kernel(
 // C2-NEXT: const __grid_constant__ hd::TensorMap map_q, const __grid_constant__ hd::TensorMap map_k,
-// C2-NEXT: const __grid_constant__ hd::TensorMap map_v, int M, int N, double scale, T_out* __restrict__ out,
+// C2-NEXT: const __grid_constant__ hd::TensorMap map_v, int M, int N, int B, double scale, T_out* __restrict__ out,
 // C2: using A = hd::AttentionSm90<T_q, d, 128, 2, 2>;
 // C2: if (dynamic_smem < A::kSmemBytes) __trap();
-// C2: A::run(&map_q, &map_k, &map_v, M, N, score, epi, smem);
+// C2: A::run(&map_q, &map_k, &map_v, M, N, B, score, epi, smem);
 // C2: __global__ void __launch_bounds__(128, 1) attention_kernel_sm80(
 // C2: using A = hd::AttentionSm80<T_q, d, 64, 4, 2>;
 
 // C1: // sm_90a: AttentionSm90 BM 64, BN 64, 1 consumer warpgroup(s) + 1 producer, 4 k/v stages
 // C1: __global__ void __launch_bounds__(256, 1) attention_kernel(
 // C1: using A = hd::AttentionSm90<T_q, d, 64, 1, 4>;
+// DEFAULT: // sm_90a: AttentionSm90 BM 128, BN 128, 2 consumer warpgroup(s) + 1 producer, 2 k/v stages, persistent
+
+// Three consumers: 192 rows (the one block size off the powers of two), 16 warps.
+// C3: // sm_90a: AttentionSm90 BM 192, BN 128, 3 consumer warpgroup(s) + 1 producer, 2 k/v stages, persistent
+// C3: __global__ void __launch_bounds__(512, 1) attention_kernel(
+// C3: using A = hd::AttentionSm90<T_q, d, 128, 3, 2>;
 
 // The launcher: sm90 only on a 9.x device; 3-D tensor maps [b, seq, d] with boxes
 // {1, rows, 64}; shared memory AttentionSm90::kSmemBytes per head dim (d 64:
-// 1024 + 128 x 64 x 2 + 2 x 2 x 128 x 64 x 2 + 8 x 9 = 83016).
+// 1024 + 128 x 64 x 2 + 2 x 2 x 128 x 64 x 2 + 8 x 10 = 83024).
 // HOST: const bool sm90 = dev.major == 9;
 // HOST: std::string name = sm90 ? "attention_kernel<" : "attention_kernel_sm80<";
-// HOST: const int64_t smem = sm90 ? (D == 64 ? 83016 : 164936) : 128 + int64_t(256) * D * 2;
+// HOST: const int64_t smem = sm90 ? (D == 64 ? 83024 : 164944) : 128 + int64_t(256) * D * 2;
 // HOST: m.sizes = {B, rows, D};
 // HOST: m.box = {1, boxRows, 64};
 // HOST: CUtensorMap mapQ = map(q, M, 128), mapK = map(k, N, 128), mapV = map(v, N, 128);
-// HOST: void* args[] = {&mapQ, &mapK, &mapV, &iM, &iN, &e0, &e1, &e2, &e3, &e4};
+// HOST: int iB = int(B);
+// HOST: void* args[] = {&mapQ, &mapK, &mapV, &iM, &iN, &iB, &e0, &e1, &e2, &e3, &e4};
+// HOST: const int64_t tiles = B * helion::rt::cdiv(M, int64_t(128));
+// HOST-NEXT: const int64_t ctas = tiles;
 // HOST: helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), helion::rt::Dim3(384), static_cast<unsigned>(smem), args);
 // HOST: void* args[] = {&pq, &pk, &pv, &iM, &iN, &sqb, &sqm, &skb, &skn, &svb, &svn, &e0, &e1, &e2, &e3, &e4};
 // HOST: helion::rt::Dim3(128), static_cast<unsigned>(smem), args);
+// Persistent (the default): at most one CTA per SM, each looping over tiles.
+// PERSISTENT: const int64_t tiles = B * helion::rt::cdiv(M, int64_t(128));
+// PERSISTENT-NEXT: const int64_t ctas = std::min<int64_t>(tiles, dev.smCount);
 
 // NVRTC: sm_90a gets the wgmma kernel, sm_80 the mma.sync one.
 // PTX90: attention_kernel<hd::bf16, hd::bf16, hd::bf16, 128, hd::bf16> (sm_90a)
