@@ -64,4 +64,13 @@ inline std::string hostScalarType(ir::ScalarType st) {
   }
 }
 
+/// A raw string literal delimiter that does not occur in `s`: the launchers embed
+/// their kernel's CUDA source as R"HELIONC(...)HELIONC".
+inline std::string rawDelimiter(const std::string& s) {
+  std::string d = "HELIONC";
+  while (s.find(")" + d + "\"") != std::string::npos)
+    d += "_";
+  return d;
+}
+
 } // namespace helion::codegen

@@ -3,6 +3,7 @@
 
 #include "AttentionLauncher.h"
 #include "CudaLiteral.h"
+#include "KernelCacheLookup.h"
 #include "MatmulLauncher.h"
 
 #include <algorithm>
@@ -91,14 +92,6 @@ std::string cppScalarType(ScalarType t) {
   }
 }
 
-/// A raw string literal delimiter that does not occur in `s`.
-std::string rawDelimiter(const std::string& s) {
-  std::string d = "HELIONC";
-  while (s.find(")" + d + "\"") != std::string::npos)
-    d += "_";
-  return d;
-}
-
 std::string launcher(const HostKernel& hk, const std::string& fileName,
                      const std::string& fn = "") {
   const Kernel& k = *hk.kernel;
@@ -151,57 +144,38 @@ std::string launcher(const HostKernel& hk, const std::string& fileName,
   os << "  static const char kSource[] = R\"" << delim << "(" << ek.source << ")" << delim
      << "\";\n";
   // Template arguments, from the tensors at run time. They and the device form
-  // the key of this launcher's KernelCache: a launch of a loaded instantiation
-  // finds it without a lock, an allocation or the template name, which is built
-  // from the key only on the first call for it.
-  std::vector<std::string> keys = {"helion::rt::currentDevice()"};
-  std::vector<std::string> nameParts; // appended to `name`, in order, from kernelKey
+  // the key of this launcher's KernelCache (KernelCacheLookup.h).
+  KernelCacheLookup lookup;
   std::string vecTensors;
   for (const TemplateArg& t : ek.templateArgs) {
-    const std::string slot = "kernelKey[" + std::to_string(keys.size()) + "]";
     switch (t.kind) {
     case TemplateArg::Kind::DType:
-      keys.push_back("static_cast<std::int64_t>(" + k.params[t.index].name + ".dtype())");
-      nameParts.push_back("helion::rt::deviceTypeName(static_cast<helion::DType>(" + slot + "))");
+      lookup.dtypeArg(k.params[t.index].name);
       vecTensors += (vecTensors.empty() ? "&" : ", &") + k.params[t.index].name;
-      continue;
+      break;
     case TemplateArg::Kind::ReductionDim:
-      keys.push_back("helion::rt::reductionExtent(" + axisExtent(k, t.index, hk) + ", " +
-                     std::to_string(ek.numThreads) + ")");
+      lookup.intArg("helion::rt::reductionExtent(" + axisExtent(k, t.index, hk) + ", " +
+                    std::to_string(ek.numThreads) + ")");
       break;
     case TemplateArg::Kind::ExactAxes: {
       std::string bits = "0";
       for (size_t i = 0; i < ek.exactAxes.size(); ++i)
         bits += "\n      | (" + exactPredicate(ek.exactAxes[i], ek, hk) + " ? " +
                 std::to_string(1 << i) + " : 0)";
-      keys.push_back("std::int64_t(" + bits + ")");
+      lookup.intArg("std::int64_t(" + bits + ")");
       break;
     }
     case TemplateArg::Kind::VectorWidth:
-      keys.push_back("helion::rt::vectorWidth({" + vecTensors + "}, " +
-                     std::to_string(ek.maxVectorBytes) + ")");
+      lookup.intArg("helion::rt::vectorWidth({" + vecTensors + "}, " +
+                    std::to_string(ek.maxVectorBytes) + ")");
       break;
     case TemplateArg::Kind::Specialized:
-      keys.push_back("static_cast<std::int64_t>(" + k.params[t.index].name + ")");
+      lookup.intArg("static_cast<std::int64_t>(" + k.params[t.index].name + ")");
       break;
-    case TemplateArg::Kind::EpilogueForm: continue; // matmul kernels only
+    case TemplateArg::Kind::EpilogueForm: break; // matmul kernels only
     }
-    nameParts.push_back("std::to_string(" + slot + ")");
   }
-  os << "  const std::int64_t kernelKey[] = {";
-  for (size_t i = 0; i < keys.size(); ++i)
-    os << (i ? ",\n      " : "") << keys[i];
-  os << "};\n";
-  os << "  static helion::rt::KernelCache kernelCache;\n";
-  os << "  const helion::rt::Kernel* found = kernelCache.find(kernelKey);\n";
-  os << "  if (!found) {\n";
-  os << "    std::string name = \"" << ek.kernelName << "<\";\n";
-  for (size_t i = 0; i < nameParts.size(); ++i)
-    os << (i ? "    name += \", \";\n" : "") << "    name += " << nameParts[i] << ";\n";
-  os << "    name += \">\";\n";
-  os << "    found = &kernelCache.insert(kernelKey, helion::rt::loadKernel({\"" << fileName
-     << ".cu\", kSource, name, {}}));\n";
-  os << "  }\n";
+  os << lookup.emit("\"" + ek.kernelName + "<\"", fileName, "{}");
   os << "  const helion::rt::Kernel& kernel = *found;\n";
   // Arguments.
   std::string args;

@@ -9,14 +9,19 @@
 //      output is a dense row-major [M, N] whose rows are a multiple of 16 bytes
 //      (TMA stores clip columns only in 16-byte steps), else the pairs epilogue;
 //   3. computes the shared memory the instantiation needs (the same formula as
-//      Gemm::kSmemBytes; the kernel traps if it got less), builds the tensor maps
-//      (Swizzle::b128, boxes as gemm_sm90.cuh says) and the grid (Gemm::gridSize:
-//      min(#SMs, #tiles) when persistent) and launches.
+//      Gemm::kSmemBytes; the kernel traps if it got less);
+//   4. finds the kernel in its KernelCache by a key of integers (device, sm90,
+//      dtypes, specialized scalars, TMA_STORE: KernelCacheLookup.h), without a lock
+//      or a template name; only a miss builds the name, loads and inserts;
+//   5. builds the tensor maps (Swizzle::b128, boxes as gemm_sm90.cuh says), which
+//      hold the tensors' pointers, sizes and strides and so are made at every call,
+//      and the grid (Gemm::gridSize: min(#SMs, #tiles) when persistent) and launches.
 //===----------------------------------------------------------------------===//
 #include "MatmulLauncher.h"
 #include "MatmulPlan.h"
 
 #include "CudaLiteral.h"
+#include "KernelCacheLookup.h"
 
 #include <sstream>
 
@@ -42,9 +47,7 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
       os << hostScalarType(param.scalarType) << " " << param.name;
   }
   os << ") {\n";
-  std::string delim = "HELIONC";
-  while (ek.source.find(")" + delim + "\"") != std::string::npos)
-    delim += "_";
+  const std::string delim = rawDelimiter(ek.source);
   os << "  static const char kSource[] = R\"" << delim << "(" << ek.source << ")" << delim
      << "\";\n";
   os << "  const int64_t M = " << hostExpr(*mm.m) << ", N = " << hostExpr(*mm.n)
@@ -91,21 +94,6 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   } else {
     os << "  const bool tmaStore = false;\n";
   }
-  os << "  std::string name = sm90 ? \"" << ek.kernelName << "<\" : \"" << mm.sm80KernelName
-     << "<\";\n";
-  for (const TemplateArg& t : ek.templateArgs) {
-    switch (t.kind) {
-    case TemplateArg::Kind::DType:
-      os << "  name += helion::rt::deviceTypeName(" << pname(t.index) << ".dtype());\n";
-      break;
-    case TemplateArg::Kind::Specialized:
-      os << "  name += std::to_string(static_cast<long long>(" << pname(t.index) << "));\n";
-      break;
-    case TemplateArg::Kind::EpilogueForm: os << "  name += tmaStore ? \"1\" : \"0\";\n"; break;
-    default: break;
-    }
-    os << "  name += \"" << (&t == &ek.templateArgs.back() ? ">" : ", ") << "\";\n";
-  }
   // 3. Shared memory (Gemm::kSmemBytes / GemmSm80::kSmemBytes).
   std::string outSize = mm.tmaStoreParam >= 0
                             ? "int64_t(" + pname(mm.tmaStoreParam) + ".element_size())"
@@ -121,14 +109,26 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   os << "    const int64_t tileC = int64_t(" << mm.bm * mm.bn << ") * " << outSize << ";\n";
   os << "    const int64_t parts = ring + tileC <= maxSmem ? 1 : ring + tileC / 2 <= maxSmem ? 2 : 4;\n";
   os << "    smem = tmaStore ? ring + tileC / parts : ring;\n  }\n";
-  os << "  static std::mutex cacheMutex;\n";
-  os << "  static std::map<std::string, const helion::rt::Kernel*> cache;\n";
-  os << "  const helion::rt::Kernel* found = nullptr;\n";
-  os << "  {\n    std::lock_guard<std::mutex> lock(cacheMutex);\n";
-  os << "    auto it = cache.find(name);\n    if (it != cache.end()) found = it->second;\n  }\n";
-  os << "  if (!found) {\n    found = &helion::rt::loadKernel({\"" << fileName
-     << ".cu\", kSource, name, {}, static_cast<int>(smem)});\n";
-  os << "    std::lock_guard<std::mutex> lock(cacheMutex);\n    cache[name] = found;\n  }\n";
+  // 4. The kernel. The key leaves out tf32 and the shared memory bytes handed to
+  // loadKernel: the dtypes, sm90 and TMA_STORE in it decide both.
+  KernelCacheLookup lookup;
+  lookup.key("std::int64_t(sm90)");
+  for (const TemplateArg& t : ek.templateArgs) {
+    switch (t.kind) {
+    case TemplateArg::Kind::DType: lookup.dtypeArg(pname(t.index)); break;
+    case TemplateArg::Kind::Specialized:
+      lookup.intArg("static_cast<std::int64_t>(" + pname(t.index) + ")");
+      break;
+    case TemplateArg::Kind::EpilogueForm: lookup.intArg("std::int64_t(tmaStore)"); break;
+    default: break; // not made by emitMatmul
+    }
+  }
+  std::string nameHead = "\"" + mm.sm80KernelName + "<\"";
+  if (mm.sm90)
+    nameHead = "sm90 ? \"" + ek.kernelName + "<\" : " + nameHead;
+  os << "  // The kernel, found by device, sm90 and template arguments (tf32 and smem follow from\n"
+        "  // them) without a lock; the name is built and the kernel loaded on a new key only.\n";
+  os << lookup.emit(nameHead, fileName, "{}, static_cast<int>(smem)");
   // Epilogue arguments.
   std::string epiArgs;
   int n = 0;

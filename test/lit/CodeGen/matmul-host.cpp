@@ -2,8 +2,11 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %helionc compile %examples/matmul.cpp -o %t
 // RUN: FileCheck %s < %t/matmul.helion.cpp
+// RUN: FileCheck %s --check-prefix=HOT < %t/matmul.helion.cpp
 // RUN: %host_cxx %t/matmul.helion.cpp
 // RUN: %host_cxx -DHELIONC_C_API %t/matmul.helion.cpp
+// RUN: echo '{"block_sizes": [64, 128, 64], "num_warps": 8, "num_stages": 3, "indexing": "pointer"}' > %t/sm80.json
+// RUN: %helionc compile %S/matmul-lowering.cpp --kernel mm_plus --config %t/sm80.json --emit host | FileCheck %s --check-prefix=SM80
 // The matmul launcher: operand checks, the sm90/sm80 and tma_store/pairs choice at
 // run time, shared memory as Gemm::kSmemBytes, tensor maps and the persistent grid.
 // CHECK: static void helionc_launch_matmul(
@@ -13,8 +16,6 @@
 // CHECK: const bool tf32 = x.dtype() == helion::DType::f32;
 // CHECK: const bool sm90 = dev.major == 9 && !tf32;
 // CHECK: const bool tmaStore = sm90 && out.dim() == 2 && out.stride(1) == 1 && out.stride(0) == N && (N * int64_t(out.element_size())) % 16 == 0
-// CHECK: std::string name = sm90 ? "matmul_kernel<" : "matmul_kernel_sm80<";
-// CHECK: name += tmaStore ? "1" : "0";
 // CHECK: const int64_t bm80 = tf32 ? 128 : 128, bn80 = tf32 ? 128 : 256, stages80 = tf32 ? 4 : 4;
 // CHECK: int64_t smem = 128 + stages80 * (bm80 + bn80) * 128;
 // CHECK: const int64_t ring = 1024 + int64_t(4) * 49152 + 16 * 4, maxSmem = 227 * 1024;
@@ -25,3 +26,58 @@
 // CHECK: helion::rt::Dim3(384), static_cast<unsigned>(smem), args);
 // CHECK: const int64_t tiles = helion::rt::cdiv(M, bm80) * helion::rt::cdiv(N, bn80);
 // CHECK: helion::rt::Dim3(256), static_cast<unsigned>(smem), args);
+
+// The launch path, as for memory-bound kernels (host-launcher.cpp): the kernel is
+// found in a KernelCache by a key of integers (device, sm90, dtypes, TMA_STORE),
+// with no template name, map or mutex; the name is built from the key on a miss
+// only. The tensor maps hold pointers and strides, so they are made at every call.
+// HOT-LABEL: static void helionc_launch_matmul(
+// HOT-NOT:   std::string
+// HOT-NOT:   std::mutex
+// HOT-NOT:   std::map
+// HOT:       const std::int64_t kernelKey[] = {helion::rt::currentDevice(),
+// HOT-NEXT:      std::int64_t(sm90),
+// HOT-NEXT:      static_cast<std::int64_t>(x.dtype()),
+// HOT-NEXT:      static_cast<std::int64_t>(y.dtype()),
+// HOT-NEXT:      static_cast<std::int64_t>(out.dtype()),
+// HOT-NEXT:      std::int64_t(tmaStore)};
+// HOT-NEXT:  static helion::rt::KernelCache kernelCache;
+// HOT-NEXT:  const helion::rt::Kernel* found = kernelCache.find(kernelKey);
+// HOT-NEXT:  if (!found) {
+// HOT-NEXT:    std::string name = sm90 ? "matmul_kernel<" : "matmul_kernel_sm80<";
+// HOT-NEXT:    name += helion::rt::deviceTypeName(static_cast<helion::DType>(kernelKey[2]));
+// HOT-NEXT:    name += ", ";
+// HOT-NEXT:    name += helion::rt::deviceTypeName(static_cast<helion::DType>(kernelKey[3]));
+// HOT-NEXT:    name += ", ";
+// HOT-NEXT:    name += helion::rt::deviceTypeName(static_cast<helion::DType>(kernelKey[4]));
+// HOT-NEXT:    name += ", ";
+// HOT-NEXT:    name += std::to_string(kernelKey[5]);
+// HOT-NEXT:    name += ">";
+// HOT-NEXT:    found = &kernelCache.insert(kernelKey, helion::rt::loadKernel({"matmul.cpp.cu", kSource, name, {}, static_cast<int>(smem)}));
+// HOT-NEXT:  }
+// HOT-NOT:   std::string
+// HOT-NOT:   std::mutex
+// HOT:       if (sm90) {
+// HOT-NOT:   std::string
+// HOT:       CUtensorMap mapA = map(x, M, K, 128, 64);
+// HOT-NOT:   std::string
+// HOT:       helion::rt::launch(*found, {{.*}}, helion::rt::Dim3(384), static_cast<unsigned>(smem), args);
+// HOT-NOT:   std::string
+// HOT:       helion::rt::launch(*found, {{.*}}, helion::rt::Dim3(256), static_cast<unsigned>(smem), args);
+
+// A config without tensor_descriptor has the sm80 kernel only: sm90 is always 0 in
+// the key and the name has one head; a scalar of the epilogue is no template argument.
+// SM80-LABEL: static void helionc_launch_mm_plus(
+// SM80:       const bool sm90 = false;
+// SM80-NOT:   std::string
+// SM80:       const std::int64_t kernelKey[] = {helion::rt::currentDevice(),
+// SM80-NEXT:      std::int64_t(sm90),
+// SM80-NEXT:      static_cast<std::int64_t>(x.dtype()),
+// SM80-NEXT:      static_cast<std::int64_t>(y.dtype()),
+// SM80-NEXT:      static_cast<std::int64_t>(out.dtype()),
+// SM80-NEXT:      std::int64_t(tmaStore)};
+// SM80:       const helion::rt::Kernel* found = kernelCache.find(kernelKey);
+// SM80-NEXT:  if (!found) {
+// SM80-NEXT:    std::string name = "mm_plus_kernel_sm80<";
+// SM80:         found = &kernelCache.insert(kernelKey, helion::rt::loadKernel({"matmul-lowering.cpp.cu", kSource, name, {}, static_cast<int>(smem)}));
+// SM80:       float e{{[0-9]+}} = static_cast<float>(alpha);
