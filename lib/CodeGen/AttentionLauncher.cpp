@@ -8,7 +8,8 @@
 //   2. picks the kernel: with an sm90 config (AttentionConfig.h) the TMA + wgmma
 //      one on a compute capability 9.x device, else the sm80 one; names the
 //      instantiation (`attention_kernel<bf16, ..., 128>`) and compiles it once
-//      (NVRTC, cached by name), with the dynamic shared memory of
+//      (NVRTC, then found by an integer key in a lock-free KernelCache: no lock
+//      and no name on later launches), with the dynamic shared memory of
 //      AttentionSm80::kSmemBytes = 128 + (BM + 2 BN) x d x 2 bytes or of
 //      AttentionSm90::kSmemBytes (attentionSm90SmemBytes);
 //   3. sm90: builds the tensor maps of q, k, v as {b, seq, d} (boxes {1, rows, 64},
@@ -18,9 +19,10 @@
 //      cdiv(M, BM) x b CTAs of 32 x num_warps threads (b-major order, both).
 //===----------------------------------------------------------------------===//
 #include "AttentionLauncher.h"
-#include "AttentionConfig.h"
 
+#include "AttentionConfig.h"
 #include "CudaLiteral.h"
+#include "KernelCacheLookup.h"
 
 #include <algorithm>
 #include <sstream>
@@ -89,20 +91,11 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
          << kn << ": tensor '" << pname(arg.param) << "' must be a 3-D CUDA tensor of at least "
          << "[b, m, d]\");\n";
   // 2. Which kernel, and the instantiation.
+  std::string nameHead = "\"" + ek.kernelName + "<\"";
   if (at.sm90) {
     os << "  const helion::rt::DeviceInfo& dev = helion::rt::deviceInfo();\n";
     os << "  const bool sm90 = dev.major == 9; // TMA + wgmma (sm_90a), else the sm80 kernel\n";
-    os << "  std::string name = sm90 ? \"" << ek.kernelName << "<\" : \"" << at.sm80KernelName
-       << "<\";\n";
-  } else {
-    os << "  std::string name = \"" << ek.kernelName << "<\";\n";
-  }
-  for (const TemplateArg& t : ek.templateArgs) {
-    if (t.kind == TemplateArg::Kind::DType)
-      os << "  name += helion::rt::deviceTypeName(" << pname(t.index) << ".dtype());\n";
-    else
-      os << "  name += std::to_string(static_cast<long long>(" << pname(t.index) << "));\n";
-    os << "  name += \"" << (&t == &ek.templateArgs.back() ? ">" : ", ") << "\";\n";
+    nameHead = "sm90 ? " + nameHead + " : \"" + at.sm80KernelName + "<\"";
   }
   if (at.sm90) {
     // attentionSm90SmemBytes(D, ...) = c0 + c1 * D for the two head dims.
@@ -113,14 +106,18 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
   } else {
     os << "  const int64_t smem = 128 + int64_t(" << at.bm + 2 * at.bn << ") * D * 2;\n";
   }
-  os << "  static std::mutex cacheMutex;\n";
-  os << "  static std::map<std::string, const helion::rt::Kernel*> cache;\n";
-  os << "  const helion::rt::Kernel* found = nullptr;\n";
-  os << "  {\n    std::lock_guard<std::mutex> lock(cacheMutex);\n";
-  os << "    auto it = cache.find(name);\n    if (it != cache.end()) found = it->second;\n  }\n";
-  os << "  if (!found) {\n    found = &helion::rt::loadKernel({\"" << fileName
-     << ".cu\", kSource, name, {}, static_cast<int>(smem)});\n";
-  os << "    std::lock_guard<std::mutex> lock(cacheMutex);\n    cache[name] = found;\n  }\n";
+  // The instantiation, found by a key of integers without a lock; the name
+  // (dtypes, the head dim) is built on a miss only (KernelCacheLookup.h).
+  KernelCacheLookup lookup;
+  if (at.sm90)
+    lookup.key("std::int64_t(sm90)");
+  for (const TemplateArg& t : ek.templateArgs) {
+    if (t.kind == TemplateArg::Kind::DType)
+      lookup.dtypeArg(pname(t.index));
+    else
+      lookup.intArg("static_cast<std::int64_t>(" + pname(t.index) + ")");
+  }
+  os << lookup.emit(nameHead, fileName, "{}, static_cast<int>(smem)");
   // 3. Arguments and launch.
   std::string args;
   int n = 0;

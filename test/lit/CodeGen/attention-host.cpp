@@ -15,9 +15,19 @@
 // CHECK: k.dtype() == q.dtype() && v.dtype() == q.dtype(), "attention: flash attention needs bf16 or f16 q, k and v of one dtype");
 // CHECK: k.size(1) >= N && k.size(2) == D
 // CHECK: HELION_CHECK(cpAsyncReady(v), "attention: tensor 'v' must have unit inner stride, 16-byte aligned data and batch and row strides that are multiples of 8 elements
-// CHECK: std::string name = "attention_kernel<";
-// CHECK: name += std::to_string(static_cast<long long>(d));
 // CHECK: const int64_t smem = 128 + int64_t(256) * D * 2;
+// The instantiation is found by an integer key (device, dtypes, d) in a lock-free
+// KernelCache; the name is built on a miss only.
+// CHECK-NEXT: const std::int64_t kernelKey[] = {helion::rt::currentDevice(),
+// CHECK-NOT: std::mutex
+// CHECK: static_cast<std::int64_t>(d),
+// CHECK-NEXT: static_cast<std::int64_t>(out.dtype())};
+// CHECK-NEXT: static helion::rt::KernelCache kernelCache;
+// CHECK-NEXT: const helion::rt::Kernel* found = kernelCache.find(kernelKey);
+// CHECK-NEXT: if (!found) {
+// CHECK-NEXT:   std::string name = "attention_kernel<";
+// CHECK: name += std::to_string(kernelKey[4]);
+// CHECK: found = &kernelCache.insert(kernelKey, helion::rt::loadKernel({"attention.cpp.cu", kSource, name, {}, static_cast<int>(smem)}));
 // CHECK: void* args[] = {&pq, &pk, &pv, &iM, &iN, &sqb, &sqm, &skb, &skn, &svb, &svn, &e0, &e1, &e2, &e3, &e4};
 // CHECK: const int64_t ctas = B * helion::rt::cdiv(M, int64_t(128));
 // CHECK: helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), helion::rt::Dim3(128), static_cast<unsigned>(smem), args);

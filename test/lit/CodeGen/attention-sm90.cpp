@@ -49,8 +49,10 @@
 // {1, rows, 64}; shared memory AttentionSm90::kSmemBytes per head dim (d 64:
 // 1024 + 128 x 64 x 2 + 2 x 2 x 128 x 64 x 2 + 8 x 10 = 83024).
 // HOST: const bool sm90 = dev.major == 9;
-// HOST: std::string name = sm90 ? "attention_kernel<" : "attention_kernel_sm80<";
 // HOST: const int64_t smem = sm90 ? (D == 64 ? 83024 : 164944) : 128 + int64_t(256) * D * 2;
+// HOST-NEXT: const std::int64_t kernelKey[] = {helion::rt::currentDevice(),
+// HOST-NEXT:     std::int64_t(sm90),
+// HOST: std::string name = sm90 ? "attention_kernel<" : "attention_kernel_sm80<";
 // HOST: m.sizes = {B, rows, D};
 // HOST: m.box = {1, boxRows, 64};
 // HOST: CUtensorMap mapQ = map(q, M, 128), mapK = map(k, N, 128), mapV = map(v, N, 128);
