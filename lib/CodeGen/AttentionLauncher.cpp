@@ -39,19 +39,8 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
   const std::string q = pname(at.q), kk = pname(at.k), v = pname(at.v), kn = k.name;
   std::ostringstream os;
   os << "// helionc: launcher of flash attention '" << kn << "' (generated, do not edit)\n";
-  os << "static void helionc_launch_" << kn << "(";
-  for (size_t p = 0; p < k.params.size(); ++p) {
-    const Param& param = k.params[p];
-    os << (p ? ", " : "");
-    if (param.kind == Param::Kind::Tensor)
-      os << "const helion::Tensor& " << param.name;
-    else
-      os << hostScalarType(param.scalarType) << " " << param.name;
-  }
-  os << ") {\n";
-  std::string delim = "HELIONC";
-  while (ek.source.find(")" + delim + "\"") != std::string::npos)
-    delim += "_";
+  os << launcherSignature(k, "helionc_launch_" + kn, hostScalarType);
+  const std::string delim = rawDelimiter(ek.source);
   os << "  static const char kSource[] = R\"" << delim << "(" << ek.source << ")" << delim
      << "\";\n";
   os << "  const int64_t B = " << hostExpr(*at.b) << ", M = " << hostExpr(*at.m)

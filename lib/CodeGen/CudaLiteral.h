@@ -64,6 +64,23 @@ inline std::string hostScalarType(ir::ScalarType st) {
   }
 }
 
+/// The first line of a generated launcher, `static void NAME(const helion::Tensor& x,
+/// double eps, ...) {`: the kernel's parameters in order, scalars spelled by
+/// `scalarType`.
+template <class ScalarTypeName>
+std::string launcherSignature(const ir::Kernel& k, const std::string& name,
+                              ScalarTypeName scalarType) {
+  std::string out = "static void " + name + "(";
+  for (size_t p = 0; p < k.params.size(); ++p) {
+    const ir::Param& param = k.params[p];
+    out += p ? ", " : "";
+    out += param.kind == ir::Param::Kind::Tensor ? "const helion::Tensor& "
+                                                  : scalarType(param.scalarType) + " ";
+    out += param.name;
+  }
+  return out + ") {\n";
+}
+
 /// A raw string literal delimiter that does not occur in `s`: the launchers embed
 /// their kernel's CUDA source as R"HELIONC(...)HELIONC".
 inline std::string rawDelimiter(const std::string& s) {

@@ -30,8 +30,7 @@ using namespace ir;
 
 void Emitter::planStaging(const Stmt& loop) {
   staged_.clear();
-  const bool persistent = cfg_.pidType == config::PidType::PersistentBlocked ||
-                          cfg_.pidType == config::PidType::PersistentInterleaved;
+  const bool persistent = persistentGrid();
   if (!persistent || cfg_.numStages < 2 || k_.body.size() != 1)
     return;
   std::vector<config::Site> sites = config::loadStoreSites(k_);

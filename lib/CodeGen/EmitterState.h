@@ -36,6 +36,11 @@ private:
   void planLayout();
   void planParams();
   int64_t tileBlockSize(int tile) const;
+  /// pid_type persistent_blocked / persistent_interleaved: a program loops over tiles.
+  bool persistentGrid() const {
+    return cfg_.pidType == config::PidType::PersistentBlocked ||
+           cfg_.pidType == config::PidType::PersistentInterleaved;
+  }
   void emitSignature();
   void emitLayoutConstants();
   void emitGridLoop(const ir::Stmt& loop, int loopIndex, const std::string& pidBase);

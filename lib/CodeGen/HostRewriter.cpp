@@ -110,19 +110,11 @@ std::string launcher(const HostKernel& hk, const std::string& fileName,
     os << launcher(longRows, fileName, longRowsFn);
   }
   os << "// helionc: launcher of kernel '" << k.name << "' (generated, do not edit)\n";
-  os << "static void " << name << "(";
-  std::string forward;
-  for (size_t p = 0; p < k.params.size(); ++p) {
-    const Param& param = k.params[p];
-    os << (p ? ", " : "");
-    forward += (p ? ", " : "") + param.name;
-    if (param.kind == Param::Kind::Tensor)
-      os << "const helion::Tensor& " << param.name;
-    else
-      os << cppScalarType(param.scalarType) << " " << param.name;
-  }
-  os << ") {\n";
+  os << launcherSignature(k, name, cppScalarType);
   if (ek.longRows) {
+    std::string forward;
+    for (const Param& param : k.params)
+      forward += (forward.empty() ? "" : ", ") + param.name;
     // Row elements per thread, as the persistent kernel would hold them.
     std::string elems;
     for (const TemplateArg& t : ek.templateArgs)

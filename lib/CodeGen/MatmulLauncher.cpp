@@ -37,16 +37,7 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   const std::string a = pname(mm.a), b = pname(mm.b), kn = k.name;
   std::ostringstream os;
   os << "// helionc: launcher of tensor-core matmul '" << kn << "' (generated, do not edit)\n";
-  os << "static void helionc_launch_" << kn << "(";
-  for (size_t p = 0; p < k.params.size(); ++p) {
-    const Param& param = k.params[p];
-    os << (p ? ", " : "");
-    if (param.kind == Param::Kind::Tensor)
-      os << "const helion::Tensor& " << param.name;
-    else
-      os << hostScalarType(param.scalarType) << " " << param.name;
-  }
-  os << ") {\n";
+  os << launcherSignature(k, "helionc_launch_" + kn, hostScalarType);
   const std::string delim = rawDelimiter(ek.source);
   os << "  static const char kSource[] = R\"" << delim << "(" << ek.source << ")" << delim
      << "\";\n";

@@ -1,0 +1,195 @@
+//===- EmitGrid.cpp - Program ids to tiles ---------------------------------===//
+//
+// Each top-level tile loop becomes a loop over program ids: one program per tile
+// (flat, xyz) or a persistent program over several (persistent_blocked /
+// persistent_interleaved, optionally with the next tiles' loads staged through
+// shared memory, EmitStaging.cpp). Loads that do not depend on the tile are
+// issued once before a persistent loop.
+//===----------------------------------------------------------------------===//
+#include "EmitterState.h"
+
+#include <string>
+#include <vector>
+
+namespace helion::codegen {
+
+using namespace ir;
+
+// Program ids to tiles. Tiles of a grid loop are numbered first-tile-fastest (as
+// Helion's flat pid mapping); with l2_groupings G > 1 on two tiles, programs walk
+// G rows of tiles column by column, so neighbours share operand tiles in L2.
+void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& pidBase) {
+  std::vector<int> tiles = loop.tiles;
+  if (loopIndex < static_cast<int>(cfg_.loopOrders.size()) && tiles.size() > 1) {
+    const std::vector<int>& order = cfg_.loopOrders[loopIndex];
+    if (order.size() == tiles.size()) {
+      std::vector<int> permuted;
+      for (int i : order)
+        permuted.push_back(tiles.at(i));
+      tiles = permuted;
+    }
+  }
+  GridLoop g;
+  g.tiles = tiles;
+  std::string total = "1";
+  for (int t : tiles) {
+    const TileVar& tv = k_.tiles[t];
+    int64_t bs = tileBlockSize(t);
+    g.blockSizes.push_back(bs);
+    std::string n = "nt_t" + std::to_string(t);
+    std::string end = tv.flatOfParam >= 0 ? "numel_" + k_.params[tv.flatOfParam].name
+                                          : scalarExpr(*tv.end);
+    line("const int64 begin_t" + std::to_string(t) + " = " + scalarExpr(*tv.begin) + ";");
+    line("const int64 end_t" + std::to_string(t) + " = " + end + ";");
+    line("const int64 " + n + " = hd::cdiv<int64>(end_t" + std::to_string(t) + " - begin_t" +
+         std::to_string(t) + ", " + std::to_string(bs) + ");");
+    total += " * " + n;
+  }
+  out_.loops.push_back(g);
+  line("const int64 total_" + std::to_string(loopIndex) + " = " + total + ";");
+  // Loads that do not depend on the program's tile (a norm's weight and bias)
+  // are issued once, before the program loop: a persistent program keeps them
+  // in registers across its rows. A program of one tile gains nothing from that
+  // and would hold them in registers through its whole tile (layer_norm row1:
+  // 128 registers, 2 CTAs per SM), so it loads them where they are used.
+  const bool persistent = persistentGrid();
+  if (loopIndex == 0 && persistent)
+    for (const StmtRef& s : loop.body) {
+      if (s->kind != StmtKind::Let || !s->value || s->value->kind != ExprKind::Load ||
+          s->value->gatherAll || storedParams_.count(s->value->param) || !s->value->type)
+        continue;
+      bool invariant = true;
+      for (const Index& i : s->value->indices)
+        invariant &= i.kind == Index::Kind::All ||
+                     ((i.kind == Index::Kind::Tile || i.kind == Index::Kind::Flat) &&
+                      !k_.tiles.at(i.tile).isGrid);
+      std::vector<int> axes = axesOf(*s->value->type);
+      if (!invariant || loopedAxisOf(axes) >= 0)
+        continue;
+      bool tiled = false;
+      for (int a : axes)
+        tiled |= axes_[a].isTile;
+      if (tiled)
+        continue; // tile coordinates (tb_) exist only inside loops
+      lineDirective(s->loc);
+      emitLet(*s, true);
+      hoistedLets_.insert(s.get());
+    }
+  // Loads of the tile a persistent program will work on next, issued into
+  // shared memory while it computes this one (indexing block_ptr, num_stages).
+  planStaging(loop);
+  std::string tot = "total_" + std::to_string(loopIndex);
+  const bool staged = !staged_.empty();
+  if (staged) {
+    emitStagingBuffers();
+    if (cfg_.pidType == config::PidType::PersistentInterleaved) {
+      line("const int64 pid_first = blockIdx.x, pid_step = gridDim.x, pid_end = " + tot + ";");
+    } else {
+      line("const int64 per_cta = hd::cdiv<int64>(" + tot + ", (int64)gridDim.x);");
+      line("const int64 pid_first = blockIdx.x * per_cta, pid_step = 1;");
+      line("const int64 pid_end = hd::minimum<int64>(pid_first + per_cta, " + tot + ");");
+    }
+    line("if constexpr (STAGED) {");
+    line("  #pragma unroll 1");
+    line("  for (int stage_s = 0; stage_s < STG - 1; ++stage_s) {");
+    line("    const int64 pid = pid_first + stage_s * pid_step;");
+    line("    if (pid < pid_end) {");
+    indent_ += 3;
+    emitTileDecode(tiles, loopIndex);
+    emitStagedIssue("stage_s");
+    indent_ -= 3;
+    line("    }");
+    line("    hd::cp_async_commit();");
+    line("  }");
+    line("}");
+    line("int stage_it = 0;");
+    line("for (int64 pid = pid_first; pid < pid_end; pid += pid_step, ++stage_it) {");
+    ++indent_;
+    line("if constexpr (STAGED) {");
+    line("  const int64 pid_next = pid + (STG - 1) * pid_step;");
+    line("  if (pid_next < pid_end) {");
+    line("    const int64 pid = pid_next;");
+    indent_ += 2;
+    emitTileDecode(tiles, loopIndex);
+    emitStagedIssue("(stage_it + STG - 1) % STG");
+    indent_ -= 2;
+    line("  }");
+    line("  hd::cp_async_commit();");
+    line("  hd::cp_async_wait<STG - 1>();");
+    line("}");
+    line("const int stage_slot = stage_it % STG;");
+    emitTileDecode(tiles, loopIndex);
+    stmts(loop.body);
+    --indent_;
+    line("}");
+    return;
+  }
+  if (cfg_.pidType == config::PidType::PersistentInterleaved) {
+    line("for (int64 pid = blockIdx.x; pid < " + tot + "; pid += gridDim.x) {");
+  } else if (cfg_.pidType == config::PidType::PersistentBlocked) {
+    line("const int64 per_cta = hd::cdiv<int64>(" + tot + ", (int64)gridDim.x);");
+    line("for (int64 pid = blockIdx.x * per_cta; pid < (blockIdx.x + 1) * per_cta && pid < " + tot +
+         "; ++pid) {");
+  } else if (cfg_.pidType == config::PidType::Xyz && tiles.size() <= 3) {
+    line("{");
+  } else {
+    line("for (int64 pid = (int64)blockIdx.x - " + pidBase + "; pid >= 0 && pid < " + tot +
+         "; pid += " + tot + ") {");
+  }
+  ++indent_;
+  emitTileDecode(tiles, loopIndex);
+  stmts(loop.body);
+  --indent_;
+  line("}");
+}
+
+// The tile coordinates (id_t, tb_t, te_t) of program `pid`.
+void Emitter::emitTileDecode(const std::vector<int>& tiles, int loopIndex) {
+  const bool xyz = cfg_.pidType == config::PidType::Xyz && tiles.size() <= 3;
+  int group = loopIndex < static_cast<int>(cfg_.l2Groupings.size()) ? cfg_.l2Groupings[loopIndex] : 1;
+  if (xyz) {
+    static const char* dims[] = {"x", "y", "z"};
+    for (size_t i = 0; i < tiles.size(); ++i)
+      line("const int64 id_t" + std::to_string(tiles[i]) + " = blockIdx." + dims[i] + ";");
+    line("if (" + [&] {
+      std::string c;
+      for (int t : tiles)
+        c += (c.empty() ? "" : " || ") + std::string("id_t") + std::to_string(t) + " >= nt_t" +
+             std::to_string(t);
+      return c;
+    }() + ") return;");
+  } else if (tiles.size() == 2 && group > 1) {
+    std::string a = std::to_string(tiles[0]), b = std::to_string(tiles[1]);
+    line("const int64 in_group = " + std::to_string(group) + " * nt_t" + b + ";");
+    line("const int64 first = (pid / in_group) * " + std::to_string(group) + ";");
+    line("const int64 gsize = (nt_t" + a + " - first) < " + std::to_string(group) + " ? (nt_t" + a +
+         " - first) : " + std::to_string(group) + ";");
+    line("const int64 id_t" + a + " = first + (pid % in_group) % gsize;");
+    line("const int64 id_t" + b + " = (pid % in_group) / gsize;");
+  } else {
+    // pid < the product of the nt_t (every program loop guarantees it), so the
+    // last coordinate needs no remainder: one 64-bit division fewer per axis
+    // (each is a ~70-instruction subroutine, and NVRTC time).
+    if (tiles.size() > 1)
+      line("int64 rem = pid;");
+    for (size_t i = 0; i < tiles.size(); ++i) {
+      std::string s = std::to_string(tiles[i]);
+      if (i + 1 == tiles.size()) {
+        line("const int64 id_t" + s + " = " + (tiles.size() > 1 ? "rem" : "pid") + ";");
+      } else {
+        line("const int64 id_t" + s + " = rem % nt_t" + s + ";");
+        line("rem /= nt_t" + s + ";");
+      }
+    }
+  }
+  for (int t : tiles) {
+    std::string s = std::to_string(t);
+    int64_t bs = tileBlockSize(t);
+    line("const int64 tb_t" + s + " = begin_t" + s + " + id_t" + s + " * " + std::to_string(bs) +
+         ";");
+    line("const int64 te_t" + s + " = hd::minimum<int64>(tb_t" + s + " + " + std::to_string(bs) +
+         ", end_t" + s + ");");
+  }
+}
+
+} // namespace helion::codegen
