@@ -37,8 +37,7 @@ void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& p
     int64_t bs = tileBlockSize(t);
     g.blockSizes.push_back(bs);
     std::string n = "nt_t" + std::to_string(t);
-    std::string end = tv.flatOfParam >= 0 ? "numel_" + k_.params[tv.flatOfParam].name
-                                          : scalarExpr(*tv.end);
+    std::string end = tileEnd(t);
     line("const int64 begin_t" + std::to_string(t) + " = " + scalarExpr(*tv.begin) + ";");
     line("const int64 end_t" + std::to_string(t) + " = " + end + ";");
     line("const int64 " + n + " = hd::cdiv<int64>(end_t" + std::to_string(t) + " - begin_t" +

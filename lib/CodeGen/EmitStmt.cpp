@@ -290,7 +290,9 @@ void Emitter::emitLoad(const Stmt& s, const Expr& load, bool declare) {
   std::string zero = storage ? "hd::from_compute<T_" + name + ">(" + ct + "(0))" : ct + "(0)";
   // Vectorize along the inner axis when the load's last subscript is that axis.
   int vec = -1;
-  if (!load.gatherAll && !axes.empty() && axes_[axes[0]].inner && !load.indices.empty()) {
+  const Expr* userMask = loadMask(load); // hl::load(t, {...}, mask): masked-out lanes read 0
+  if (!load.gatherAll && !userMask && !axes.empty() && axes_[axes[0]].inner &&
+      !load.indices.empty()) {
     if (lastSubscriptAxis(load.param, load.indices) == axes[0])
       vec = axes[0];
   }
@@ -299,6 +301,8 @@ void Emitter::emitLoad(const Stmt& s, const Expr& load, bool declare) {
     for (int a : axes)
       if (a != skip)
         m += (m.empty() ? "" : " && ") + inBounds(a);
+    if (userMask)
+      m += (m.empty() ? "" : " && ") + std::string("bool(") + expr(*userMask) + ")";
     return m.empty() ? std::string("true") : m;
   };
   if (vec < 0) {
@@ -387,7 +391,7 @@ void Emitter::emitStore(const Stmt& s) {
   if (vec < 0) {
     std::string m = maskWithout(-1);
     if (s.mask)
-      m += " && (" + expr(*s.mask) + ")";
+      m += " && bool(" + expr(*s.mask) + ")";
     line("if (" + m + ") " + name + "[" + tensorOffset(s.param, s.indices, s.gatherAll) +
          "] = hd::from_compute<T_" + name + ">(" + expr(*s.value) + ");");
   } else {
@@ -417,12 +421,17 @@ void Emitter::emitStore(const Stmt& s) {
   closeElementLoops(axes);
 }
 
+std::string Emitter::tileEnd(int t) {
+  const TileVar& tv = k_.tiles.at(t);
+  return tv.flatOfParam >= 0 ? "numel_" + k_.params[tv.flatOfParam].name : scalarExpr(*tv.end);
+}
+
 void Emitter::emitInnerLoop(const Stmt& s) {
   for (int t : s.tiles) {
     const TileVar& tv = k_.tiles.at(t);
     std::string n = "t" + std::to_string(t);
     std::string bs = std::to_string(tileBlockSize(t));
-    line("const int64 end_" + n + " = " + scalarExpr(*tv.end) + ";");
+    line("const int64 end_" + n + " = " + tileEnd(t) + ";");
     line("for (int64 tb_" + n + " = " + scalarExpr(*tv.begin) + "; tb_" + n + " < end_" + n +
          "; tb_" + n + " += " + bs + ") {");
     ++indent_;

@@ -56,6 +56,8 @@ private:
   // EmitExpr.cpp
   std::string expr(const ir::Expr& e);         ///< in the current element context
   std::string scalarExpr(const ir::Expr& e);   ///< a rank-0 value (no element context)
+  /// The end of tile `t`'s range: numel of the tensor for `hl::tile(t.sizes())`.
+  std::string tileEnd(int t);
   std::string computeType(const ir::ElemType& t) const;
   std::string storageType(const ir::ElemType& t) const;
   std::vector<int> axesOf(const ir::BlockType& t) const; ///< layout axis indices, ascending
