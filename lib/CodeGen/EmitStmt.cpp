@@ -1,5 +1,6 @@
 //===- EmitStmt.cpp - Statements: loads, stores, reductions, loops ---------===//
 #include "EmitterState.h"
+#include "helion/Config/Sites.h"
 
 #include <algorithm>
 #include <functional>
@@ -427,11 +428,24 @@ std::string Emitter::tileEnd(int t) {
 }
 
 void Emitter::emitInnerLoop(const Stmt& s) {
+  if (innerLoop_.empty()) // numbered as the spec numbers them (Sites.h)
+    for (const config::LoopInfo& l : config::tileLoops(k_))
+      if (!l.isGrid)
+        innerLoop_.emplace(l.stmt, static_cast<int>(innerLoop_.size()));
+  // range_unroll_factors: 0 leaves the choice to NVRTC, N unrolls the outermost tile
+  // loop of this statement N times (1 keeps it rolled).
+  auto found = innerLoop_.find(&s);
+  int unroll = found != innerLoop_.end() &&
+                       found->second < static_cast<int>(cfg_.rangeUnrollFactors.size())
+                   ? cfg_.rangeUnrollFactors[found->second]
+                   : 0;
   for (int t : s.tiles) {
     const TileVar& tv = k_.tiles.at(t);
     std::string n = "t" + std::to_string(t);
     std::string bs = std::to_string(tileBlockSize(t));
     line("const int64 end_" + n + " = " + tileEnd(t) + ";");
+    if (unroll > 0 && t == s.tiles.front())
+      line("#pragma unroll " + std::to_string(unroll));
     line("for (int64 tb_" + n + " = " + scalarExpr(*tv.begin) + "; tb_" + n + " < end_" + n +
          "; tb_" + n + " += " + bs + ") {");
     ++indent_;

@@ -118,6 +118,7 @@ private:
   std::set<const ir::Stmt*> hoistedLets_;   ///< invariant loads emitted before the program loop
   std::vector<const ir::Stmt*> staged_;     ///< tile loads copied ahead into shared memory
   std::map<const ir::Expr*, int> loadSite_; ///< load -> index among load sites (Sites.h)
+  std::map<const ir::Stmt*, int> innerLoop_; ///< inner tile loop -> range_unroll_factors index
   std::map<int, std::vector<int>> varAxes_;
   std::map<int, const ir::Stmt*> deferred_; ///< lets over a looped axis, by var
   std::set<int> activeChunks_;              ///< looped axes whose chunk loop is open
