@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <string_view>
 
 namespace helion::rt {
 namespace {
@@ -74,7 +75,7 @@ const std::string &nvrtcFingerprint() {
 
 std::string cacheKey(const CompileRequest &request, const std::vector<std::string> &options) {
   detail::KeyHasher hasher;
-  hasher.add("helionc-compile-v2").add(nvrtcFingerprint()).add(deviceLibraryDigest());
+  hasher.add("helionc-compile-v3").add(nvrtcFingerprint()).add(deviceLibraryDigest());
   hasher.add(request.arch).add(request.source);
   hasher.add(std::to_string(options.size()));
   for (const std::string &option : options)
@@ -85,17 +86,62 @@ std::string cacheKey(const CompileRequest &request, const std::vector<std::strin
   return hasher.hex();
 }
 
+/// The directory NVRTC is told the program and the device library live in. With
+/// -lineinfo NVRTC records the directory of every file named by a relative path,
+/// and takes it from the working directory: the cubin's bytes would depend on
+/// where the compiler ran (and a cache entry written from one directory would be
+/// served to another). Absolute names under a fixed directory keep them the same.
+constexpr std::string_view kSourceDir = "/helionc/";
+
+/// `text` with each `#include "helion/...` naming the device library under kSourceDir
+/// (NVRTC matches an include against the header names literally).
+std::string absoluteIncludes(std::string_view text) {
+  constexpr std::string_view from = "#include \"helion/";
+  std::string out;
+  out.reserve(text.size() + 64);
+  for (size_t at = 0;;) {
+    size_t hit = text.find(from, at);
+    if (hit == std::string_view::npos) {
+      out.append(text.substr(at));
+      return out;
+    }
+    out.append(text.substr(at, hit - at)).append("#include \"").append(kSourceDir).append("helion/");
+    at = hit + from.size();
+  }
+}
+
+/// The device library as NVRTC sees it: absoluteIncludes() of each header, named
+/// kSourceDir + its name. Built once.
+struct AbsoluteLibrary {
+  std::vector<std::string> names, texts;
+  std::vector<const char *> namePtrs, textPtrs;
+};
+const AbsoluteLibrary &absoluteLibrary() {
+  static const AbsoluteLibrary library = [] {
+    AbsoluteLibrary out;
+    for (const EmbeddedHeader &header : deviceLibrary()) {
+      out.names.push_back(std::string(kSourceDir) + header.name);
+      out.texts.push_back(absoluteIncludes(header.text));
+    }
+    for (size_t i = 0; i < out.names.size(); ++i) {
+      out.namePtrs.push_back(out.names[i].c_str());
+      out.textPtrs.push_back(out.texts[i].c_str());
+    }
+    return out;
+  }();
+  return library;
+}
+
 CompiledProgram runNvrtc(const CompileRequest &request, const std::vector<std::string> &options) {
   const std::string &name = request.programName;
-  std::vector<const char *> headerNames, headerTexts;
-  for (const EmbeddedHeader &header : deviceLibrary()) {
-    headerNames.push_back(header.name);
-    headerTexts.push_back(header.text);
-  }
+  const AbsoluteLibrary &library = absoluteLibrary();
+  const std::string source = absoluteIncludes(request.source);
+  const std::string path =
+      std::string(kSourceDir) + std::filesystem::path(name).filename().string();
   Program program;
-  checkNvrtc(nvrtcCreateProgram(&program.handle, request.source.c_str(), name.c_str(),
-                                static_cast<int>(headerNames.size()), headerTexts.data(),
-                                headerNames.data()),
+  checkNvrtc(nvrtcCreateProgram(&program.handle, source.c_str(), path.c_str(),
+                                static_cast<int>(library.namePtrs.size()), library.textPtrs.data(),
+                                library.namePtrs.data()),
              "creating NVRTC program", name);
   for (const std::string &expression : request.nameExpressions)
     checkNvrtc(nvrtcAddNameExpression(program.handle, expression.c_str()),
@@ -108,6 +154,9 @@ CompiledProgram runNvrtc(const CompileRequest &request, const std::vector<std::s
   nvrtcResult result =
       nvrtcCompileProgram(program.handle, static_cast<int>(argv.size()), argv.data());
   out.log = programLog(program.handle);
+  // The log names files as the user knows them: "add.cu(3): error", not "/helionc/add.cu(3)".
+  for (size_t at = out.log.find(kSourceDir); at != std::string::npos; at = out.log.find(kSourceDir, at))
+    out.log.erase(at, kSourceDir.size());
   if (result != NVRTC_SUCCESS)
     throw CompileError("helion: compiling '" + name + "' for " + request.arch + " failed (" +
                            nvrtcGetErrorString(result) + "):\n" + out.log,

@@ -34,7 +34,7 @@ namespace detail {
 namespace {
 
 constexpr char kMagic[8] = {'H', 'L', 'N', 'C', 'A', 'C', 'H', 'E'};
-constexpr std::uint32_t kFormat = 1;
+constexpr std::uint32_t kFormat = 2; // 2: the key inside the payload
 constexpr std::size_t kHeaderBytes = 8 + 4 + 8 + 8;
 
 std::uint64_t splitmix(std::uint64_t x) {
@@ -109,8 +109,9 @@ std::uint64_t checksum(std::string_view data) {
   return splitmix(h);
 }
 
-std::string serializeEntry(const CompiledProgram &program) {
+std::string serializeEntry(const std::string &key, const CompiledProgram &program) {
   std::string payload;
+  putBytes(payload, key);
   put<std::uint32_t>(payload, static_cast<std::uint32_t>(program.loweredNames.size()));
   for (const auto &[expression, lowered] : program.loweredNames) {
     putBytes(payload, expression);
@@ -126,7 +127,7 @@ std::string serializeEntry(const CompiledProgram &program) {
   return out + payload;
 }
 
-std::optional<CompiledProgram> parseEntry(std::string_view bytes) {
+std::optional<CompiledProgram> parseEntry(std::string_view bytes, const std::string &key) {
   if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0)
     return std::nullopt;
   Reader header{bytes.substr(sizeof(kMagic), kHeaderBytes - sizeof(kMagic))};
@@ -138,6 +139,10 @@ std::optional<CompiledProgram> parseEntry(std::string_view bytes) {
     return std::nullopt;
 
   Reader in{payload};
+  // Another key's whole, intact entry under this key's name (copied, or a stale
+  // rename) is a miss, not that kernel's cubin.
+  if (in.bytes(in.get<std::uint32_t>()) != key || !in.ok)
+    return std::nullopt;
   CompiledProgram program;
   auto count = in.get<std::uint32_t>();
   for (std::uint32_t i = 0; in.ok && i < count; ++i) {
@@ -160,7 +165,7 @@ std::optional<CompiledProgram> readCacheEntry(const std::string &key) {
     return std::nullopt;
   std::ostringstream bytes;
   bytes << file.rdbuf();
-  return parseEntry(bytes.str());
+  return parseEntry(bytes.str(), key);
 }
 
 void writeCacheEntry(const std::string &key, const CompiledProgram &program) {
@@ -177,7 +182,7 @@ void writeCacheEntry(const std::string &key, const CompiledProgram &program) {
                         std::to_string(counter.fetch_add(1)));
   {
     std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
-    std::string bytes = serializeEntry(program);
+    std::string bytes = serializeEntry(key, program);
     file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     if (!file.flush()) {
       file.close();

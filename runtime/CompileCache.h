@@ -2,9 +2,11 @@
 //
 // One file per entry, <dir>/<32 hex digits of the key>.cubin, laid out as
 //   "HLNCACHE" | u32 format | u64 payload bytes | u64 checksum(payload) | payload
-// where payload = u32 count, then per lowered name: u32+bytes expression,
+// where payload = u32+bytes key (the entry's own, checked on reading), u32 count,
+// then per lowered name: u32+bytes expression,
 // u32+bytes lowered name; then u64+bytes cubin. Little-endian (x86/arm hosts).
-// A file that is short, has the wrong magic, size or checksum is a miss.
+// A file that is short, has the wrong magic, format, size, checksum or key is a miss
+// (and is then rewritten). Entries are written to a temporary file and renamed.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -34,9 +36,9 @@ private:
 /// FNV-1a 64 of `data`, finished by a splitmix64 avalanche.
 std::uint64_t checksum(std::string_view data);
 
-std::string serializeEntry(const CompiledProgram &program);
-/// nullopt when the bytes are not a whole, intact entry.
-std::optional<CompiledProgram> parseEntry(std::string_view bytes);
+std::string serializeEntry(const std::string &key, const CompiledProgram &program);
+/// nullopt when the bytes are not a whole, intact entry for `key`.
+std::optional<CompiledProgram> parseEntry(std::string_view bytes, const std::string &key);
 
 /// nullopt when absent or damaged.
 std::optional<CompiledProgram> readCacheEntry(const std::string &key);

@@ -37,7 +37,7 @@ public:
 
   void top(const json& j) {
     if (!j.is_object()) {
-      error("", "", fmt::format("expected a config object, got {}", j.dump()));
+      error("", "", fmt::format("expected a config object, got {}", shortDump(j)));
       return;
     }
     if (!j.contains("kernels")) {
@@ -50,14 +50,16 @@ public:
     }
     const json& kernels = j["kernels"];
     if (!kernels.is_object()) {
-      error("kernels", "", fmt::format("expected an object of kernel names, got {}", kernels.dump()));
+      error("kernels", "", fmt::format("expected an object of kernel names, got {}", shortDump(kernels)));
       return;
     }
     auto it = kernels.find(spec_.kernelName);
     if (it == kernels.end()) {
       std::vector<std::string> names;
-      for (auto k = kernels.begin(); k != kernels.end(); ++k)
-        names.push_back("'" + k.key() + "'");
+      for (auto k = kernels.begin(); k != kernels.end() && names.size() < 10; ++k)
+        names.push_back("'" + shortText(k.key()) + "'");
+      if (kernels.size() > names.size())
+        names.push_back(fmt::format("{} more", kernels.size() - names.size()));
       error("kernels", "",
             fmt::format("no config for kernel '{}' (the file has {})", spec_.kernelName,
                         names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
@@ -80,7 +82,7 @@ private:
     for (auto it = j.begin(); it != j.end(); ++it) {
       if (std::find(allowed.begin(), allowed.end(), it.key()) != allowed.end())
         continue;
-      std::string rule = fmt::format("unknown key '{}'", it.key());
+      std::string rule = fmt::format("unknown key '{}'", shortText(it.key()));
       if (auto near = nearestName(it.key(), allowed))
         rule += fmt::format("; did you mean '{}'?", *near);
       error(prefix, "", rule);
@@ -99,7 +101,7 @@ private:
     if (!configs.is_array() || configs.empty()) {
       error(at, "", fmt::format("expected a non-empty list of {{\"shapes\", \"config\"}} "
                                 "objects, got {}",
-                                configs.dump()));
+                                shortDump(configs)));
       return;
     }
     size_t matching = 0;
@@ -112,12 +114,12 @@ private:
   /// One {"shapes", "config", "kernel"?} entry; false when it is for another kernel.
   bool entry(const json& e, const std::string& at) {
     if (!e.is_object()) {
-      error(at, "", fmt::format("expected a {{\"shapes\", \"config\"}} object, got {}", e.dump()));
+      error(at, "", fmt::format("expected a {{\"shapes\", \"config\"}} object, got {}", shortDump(e)));
       return true;
     }
     if (auto k = e.find("kernel"); k != e.end()) {
       if (!k->is_string()) {
-        error(at, "kernel", fmt::format("expected a kernel name, got {}", k->dump()));
+        error(at, "kernel", fmt::format("expected a kernel name, got {}", shortDump(*k)));
         return true;
       }
       if (k->get<std::string>() != spec_.kernelName)
@@ -143,7 +145,7 @@ private:
 
   bool shapes(const json& s, const std::string& at, Shapes& out) {
     if (!s.is_object()) {
-      error(at, "", fmt::format("expected an object of tensor sizes, got {}", s.dump()));
+      error(at, "", fmt::format("expected an object of tensor sizes, got {}", shortDump(s)));
       return false;
     }
     bool ok = true;
@@ -152,15 +154,15 @@ private:
       const json& v = it.value();
       for (size_t d = 0; v.is_array() && d < v.size(); ++d) {
         if (!v[d].is_number_integer() || v[d].get<int64_t>() < 0) {
-          error(at, fmt::format("{}[{}]", it.key(), d),
-                fmt::format("expected a size (an integer >= 0), got {}", v[d].dump()));
+          error(at, fmt::format("{}[{}]", shortText(it.key()), d),
+                fmt::format("expected a size (an integer >= 0), got {}", shortDump(v[d])));
           ok = false;
         } else {
           sizes.push_back(v[d].get<int64_t>());
         }
       }
       if (!v.is_array()) {
-        error(at, it.key(), fmt::format("expected a list of sizes, got {}", v.dump()));
+        error(at, shortText(it.key()), fmt::format("expected a list of sizes, got {}", shortDump(v)));
         ok = false;
       }
       out[it.key()] = std::move(sizes);
@@ -181,26 +183,21 @@ public:
   DuplicateKeys(const std::string& source, std::vector<std::string>& errors)
       : source_(source), errors_(errors) {}
 
-  bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
-    switch (event) {
-    case json::parse_event_t::object_start: frames_.push_back({false, 0, {}, {}}); break;
-    case json::parse_event_t::array_start: frames_.push_back({true, 0, {}, {}}); break;
-    case json::parse_event_t::key: {
-      Frame& f = frames_.back();
-      f.key = parsed.get<std::string>();
-      if (!f.keys.insert(f.key).second)
-        errors_.push_back(
-            configMessage(source_, path(), "", fmt::format("duplicate key '{}'", f.key)));
-      break;
-    }
-    case json::parse_event_t::object_end:
-    case json::parse_event_t::array_end:
-      frames_.pop_back();
-      elementDone();
-      break;
-    case json::parse_event_t::value: elementDone(); break;
-    }
-    return true;
+  void open(bool array) { frames_.push_back({array, 0, {}, {}}); }
+  void close() {
+    frames_.pop_back();
+    elementDone();
+  }
+  void key(const std::string& key) {
+    Frame& f = frames_.back();
+    f.key = key;
+    if (!f.keys.insert(f.key).second)
+      errors_.push_back(configMessage(source_, path(), "",
+                                      fmt::format("duplicate key '{}'", shortText(f.key))));
+  }
+  void elementDone() {
+    if (!frames_.empty() && frames_.back().array)
+      ++frames_.back().index;
   }
 
 private:
@@ -214,30 +211,110 @@ private:
   std::vector<std::string>& errors_;
   std::vector<Frame> frames_;
 
-  void elementDone() {
-    if (!frames_.empty() && frames_.back().array)
-      ++frames_.back().index;
-  }
-
   /// The path of the innermost open object: "configs[0].config", "" at the top.
   std::string path() const {
     std::string out;
     for (size_t i = 0; i + 1 < frames_.size(); ++i)
       out = frames_[i].array ? fmt::format("{}[{}]", out, frames_[i].index)
-                             : join(out, frames_[i].key);
+                             : join(out, shortText(frames_[i].key));
     return out;
   }
 };
+
+/// nlohmann's DOM builder with the duplicate-key watch on its events. Unlike
+/// json::parse with a callback it sees the byte offset of every parse error, so
+/// that a number out of range (1e400), which nlohmann reports without one,
+/// becomes a located parse_error too.
+class ConfigSax {
+public:
+  ConfigSax(json& result, DuplicateKeys& watch) : dom_(result, true), watch_(watch) {}
+
+  bool null() { return value(dom_.null()); }
+  bool boolean(bool v) { return value(dom_.boolean(v)); }
+  bool number_integer(json::number_integer_t v) { return value(dom_.number_integer(v)); }
+  bool number_unsigned(json::number_unsigned_t v) { return value(dom_.number_unsigned(v)); }
+  bool number_float(json::number_float_t v, const std::string& s) {
+    return value(dom_.number_float(v, s));
+  }
+  bool string(json::string_t& v) { return value(dom_.string(v)); }
+  bool binary(json::binary_t& v) { return value(dom_.binary(v)); }
+  bool start_object(std::size_t n) {
+    watch_.open(false);
+    return dom_.start_object(n);
+  }
+  bool key(json::string_t& v) {
+    watch_.key(v);
+    return dom_.key(v);
+  }
+  bool end_object() {
+    watch_.close();
+    return dom_.end_object();
+  }
+  bool start_array(std::size_t n) {
+    watch_.open(true);
+    return dom_.start_array(n);
+  }
+  bool end_array() {
+    watch_.close();
+    return dom_.end_array();
+  }
+  bool parse_error(std::size_t byte, const std::string& token,
+                   const nlohmann::detail::exception& e) {
+    if (const auto* pe = dynamic_cast<const json::parse_error*>(&e))
+      throw *pe;
+    // out_of_range 406, "number overflow": `byte` is just past the number.
+    throw json::parse_error::create(
+        406, byte >= token.size() ? byte - token.size() + 1 : byte,
+        fmt::format("number out of range: {}", shortText(token)), nullptr);
+  }
+
+private:
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  DuplicateKeys& watch_;
+
+  bool value(bool ok) {
+    watch_.elementDone();
+    return ok;
+  }
+};
+
+/// The 1-based byte offset of the first '[' or '{' nested deeper than `limit`
+/// outside strings, or 0. A flat scan, so that no recursive code (nlohmann's
+/// dump(), destructors of deep values, our readers) ever sees untrusted depth.
+size_t tooDeep(const std::string& text, size_t limit) {
+  size_t depth = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit)
+        return i + 1;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return 0;
+}
 
 } // namespace
 
 std::optional<json> parseJsonText(const std::string& text, const std::string& sourceName,
                                   std::vector<std::string>& errors) {
+  if (size_t byte = tooDeep(text, kMaxJsonDepth))
+    throw json::parse_error::create(
+        407, byte, fmt::format("nested deeper than {} levels", kMaxJsonDepth), nullptr);
   const size_t before = errors.size();
   DuplicateKeys watch(sourceName, errors);
-  json j = json::parse(text, [&](int depth, json::parse_event_t event, json& parsed) {
-    return watch(depth, event, parsed);
-  });
+  json j;
+  ConfigSax sax(j, watch);
+  json::sax_parse(text, &sax);
   if (errors.size() != before)
     return std::nullopt;
   return j;

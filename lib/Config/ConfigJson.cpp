@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 
 namespace helion::config {
 
@@ -36,7 +38,7 @@ public:
   std::optional<Config> run() {
     size_t before = errors_.size();
     if (!j_.is_object()) {
-      error("", fmt::format("expected a config object, got {}", j_.dump()));
+      error("", fmt::format("expected a config object, got {}", shortDump(j_)));
       return std::nullopt;
     }
     unknownKeys();
@@ -49,8 +51,9 @@ public:
                std::vector<int> order;
                for (size_t k = 0; k < e.size(); ++k) {
                  int64_t v = 0;
-                 ok = readInt(e[k], fmt::format("{}[{}]", path, k), v) && ok;
-                 order.push_back(static_cast<int>(std::clamp<int64_t>(v, -1, 1 << 20)));
+                 std::string at = fmt::format("{}[{}]", path, k);
+                 ok = readInt(e[k], at, v) && ok;
+                 order.push_back(clampInt(v, -1, 1 << 20, at, e[k]));
                }
                if (ok) // else keep the default order: the bad entry is reported once
                  out = std::move(order);
@@ -83,7 +86,7 @@ public:
       if (e->is_null())
         c_.maxnreg.reset();
       else if (isInt(*e) && readInt(*e, "maxnreg", v))
-        c_.maxnreg = static_cast<int>(std::clamp<int64_t>(v, -1, 1 << 20));
+        c_.maxnreg = clampInt(v, -1, 1 << 20, "maxnreg", *e);
       else if (!isInt(*e))
         typeError("maxnreg", "null or an integer", *e);
     }
@@ -96,6 +99,7 @@ public:
 
     for (ConfigError& err : validate(c_, spec_)) {
       remapLegacy(err);
+      restoreWritten(err);
       error(err.path(), err.rule);
     }
     if (errors_.size() != before)
@@ -113,13 +117,43 @@ private:
   const Config defaults_;
   std::vector<std::pair<int, int>> blockSizePaths_; // flattened index -> [outer][inner]
   bool legacyL2_ = false, legacyYz_ = false;
+  /// Path -> (the clamped value, the value as written) of integers clamped into int.
+  std::map<std::string, std::pair<std::string, std::string>> written_;
+
+  int clampInt(int64_t v, int64_t lo, int64_t hi, const std::string& path, const json& e) {
+    int64_t clamped = std::clamp(v, lo, hi);
+    if (clamped != v)
+      written_[path] = {std::to_string(clamped), shortDump(e)};
+    return static_cast<int>(clamped);
+  }
+
+  /// validate() sees clamped values; its messages name the values the user wrote:
+  /// `num_warps: ... got 1099511627776`, not 1073741824.
+  void restoreWritten(ConfigError& err) const {
+    const std::string path = err.path();
+    for (const auto& [at, values] : written_) {
+      if (path.empty() || at.rfind(path, 0) != 0)
+        continue;
+      const auto& [clamped, asWritten] = values;
+      for (size_t pos = err.rule.find(clamped); pos != std::string::npos;
+           pos = err.rule.find(clamped, pos + 1)) {
+        auto isNumberChar = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '-'; };
+        size_t end = pos + clamped.size();
+        if ((pos > 0 && isNumberChar(err.rule[pos - 1])) ||
+            (end < err.rule.size() && isNumberChar(err.rule[end])))
+          continue;
+        err.rule.replace(pos, clamped.size(), asWritten);
+        break;
+      }
+    }
+  }
 
   void error(const std::string& path, const std::string& rule) {
     errors_.push_back(configMessage(source_, prefix_, path, rule));
   }
 
   bool typeError(const std::string& path, const char* expected, const json& got) {
-    error(path, fmt::format("expected {}, got {}", expected, got.dump()));
+    error(path, fmt::format("expected {}, got {}", expected, shortDump(got)));
     return false;
   }
 
@@ -144,9 +178,10 @@ private:
     if (!readInt(e, path, v))
       return false;
     // Values beyond int's range are out of every range; keep them out of range.
-    out = static_cast<T>(std::clamp<int64_t>(v, -(int64_t{1} << 30), int64_t{1} << 30));
     if constexpr (std::is_same_v<T, int64_t>)
       out = v;
+    else
+      out = static_cast<T>(clampInt(v, -(int64_t{1} << 30), int64_t{1} << 30, path, e));
     return true;
   }
 
@@ -161,7 +196,7 @@ private:
   bool readEnum(const json& e, const std::string& path, E& out, ParseFn parse, const char* names) {
     std::optional<E> v = e.is_string() ? parse(e.get<std::string>()) : std::nullopt;
     if (!v) {
-      error(path, fmt::format("expected one of {}, got {}", names, e.dump()));
+      error(path, fmt::format("expected one of {}, got {}", names, shortDump(e)));
       return false;
     }
     out = *v;
@@ -204,7 +239,7 @@ private:
       if (std::find(known.begin(), known.end(), key) != known.end() ||
           std::find(kLegacyKeys.begin(), kLegacyKeys.end(), key) != kLegacyKeys.end())
         continue;
-      std::string rule = fmt::format("unknown key '{}'", key);
+      std::string rule = fmt::format("unknown key '{}'", shortText(key));
       if (auto near = nearestName(key, known))
         rule += fmt::format("; did you mean '{}'?", *near);
       error("", rule);
@@ -356,6 +391,13 @@ std::string compact(const nlohmann::ordered_json& j) {
 }
 
 } // namespace
+
+std::string shortText(const std::string& text) {
+  constexpr size_t kMax = 60;
+  return text.size() <= kMax ? text : text.substr(0, kMax) + "...";
+}
+
+std::string shortDump(const json& j) { return shortText(j.dump()); }
 
 std::string configMessage(const std::string& source, const std::string& prefix,
                           const std::string& path, const std::string& rule) {

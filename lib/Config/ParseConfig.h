@@ -21,6 +21,13 @@ std::optional<Config> parseConfigAt(const nlohmann::json& j, const ConfigSpec& s
 std::string configMessage(const std::string& source, const std::string& prefix,
                           const std::string& path, const std::string& rule);
 
+/// `text` cut to its first 60 characters and "...", so that no message echoes a
+/// whole megabyte-long value.
+std::string shortText(const std::string& text);
+
+/// shortText() of the value's JSON text.
+std::string shortDump(const nlohmann::json& j);
+
 /// The nearest of `candidates` to `word` by edit distance, if near enough to suggest.
 std::optional<std::string> nearestName(const std::string& word,
                                        const std::vector<std::string>& candidates);

@@ -1,6 +1,7 @@
 //===- Diagnostics.cpp - Clang-style diagnostics --------------------------===//
 #include "helion/Support/Diagnostics.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <ostream>
@@ -82,12 +83,23 @@ void DiagnosticEngine::report(Severity severity, const ir::SourceLoc& loc,
     return;
   size_t end = text->find('\n', start);
   std::string lineText = text->substr(start, end == std::string::npos ? end : end - start);
+  // A long line (minified JSON, a generated expression) shows a window of
+  // kWindow characters around the column, each cut side marked "...".
+  constexpr size_t kWindow = 100;
+  size_t col = static_cast<size_t>(std::max(loc.col, 1)) - 1; // 0-based in lineText
+  std::string prefix;
+  if (lineText.size() > kWindow) {
+    size_t from = col > kWindow / 2 ? std::min(col - kWindow / 2, lineText.size() - kWindow) : 0;
+    bool cutEnd = from + kWindow < lineText.size();
+    lineText = (from > 0 ? "..." : "") + lineText.substr(from, kWindow) + (cutEnd ? "..." : "");
+    col = col - from + (from > 0 ? 3 : 0);
+  }
   std::string number = std::to_string(loc.line);
   out_ << ' ' << number << " | " << lineText << '\n';
   out_ << ' ' << std::string(number.size(), ' ') << " | ";
   // Keep tabs so the caret lines up under tab-indented code.
-  for (int i = 1; i < loc.col && i - 1 < static_cast<int>(lineText.size()); ++i)
-    out_ << (lineText[i - 1] == '\t' ? '\t' : ' ');
+  for (size_t i = 0; i < col && i < lineText.size(); ++i)
+    out_ << (lineText[i] == '\t' ? '\t' : ' ');
   out_ << (color_ ? "\033[1;32m" : "") << '^' << reset << '\n';
 }
 

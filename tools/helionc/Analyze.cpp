@@ -15,13 +15,26 @@
 
 namespace helion::tool {
 
-std::optional<std::string> readFile(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
+std::optional<std::string> readFile(const std::string& path, std::string* why) {
+  namespace fs = std::filesystem;
+  auto fail = [&](std::string reason) -> std::optional<std::string> {
+    if (why)
+      *why = std::move(reason);
     return std::nullopt;
+  };
+  std::error_code ec;
+  fs::file_status status = fs::status(path, ec);
+  if (status.type() == fs::file_type::not_found)
+    return fail("no such file or directory: '" + path + "'");
+  if (status.type() == fs::file_type::directory)
+    return fail("'" + path + "' is a directory, expected a file");
+  if (ec)
+    return fail("cannot read '" + path + "': " + ec.message());
+  if (status.type() != fs::file_type::regular)
+    return fail("'" + path + "' is not a regular file");
   std::ifstream f(path, std::ios::binary);
   if (!f)
-    return std::nullopt;
+    return fail("cannot read '" + path + "': permission denied or unreadable");
   std::ostringstream text;
   text << f.rdbuf();
   return text.str();
@@ -38,8 +51,9 @@ void addInputOptions(CLI::App& app, InputOptions& in) {
 std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
                                                    const std::vector<std::string>& printAfter,
                                                    std::string* fileText, DiagnosticEngine& diags) {
-  if (!readFile(in.file)) {
-    diags.error("no such file or directory: '" + in.file + "'");
+  std::string why;
+  if (!readFile(in.file, &why)) {
+    diags.error(why);
     return std::nullopt;
   }
   frontend::ParseOptions po;

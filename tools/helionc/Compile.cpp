@@ -44,10 +44,24 @@ ir::SourceLoc jsonErrorLoc(const std::string& file, const std::string& text, siz
 
 /// nlohmann's message without its "[json.exception...] parse error at line L, column C: "
 /// prefix (the location is reported Clang-style instead).
+/// Long enough for any of nlohmann's own messages; what is cut is the echo of the
+/// input ("last read: '<a megabyte of string>'").
 std::string jsonErrorText(const nlohmann::json::parse_error& e) {
+  constexpr size_t kMax = 160;
   std::string what = e.what();
   size_t colon = what.find(": ");
-  return colon == std::string::npos ? what : what.substr(colon + 2);
+  std::string text = colon == std::string::npos ? what : what.substr(colon + 2);
+  return text.size() <= kMax ? text : text.substr(0, kMax) + "...";
+}
+
+/// The first kMaxConfigErrors of `errors`, then a note of how many more there are.
+void reportConfigErrors(const std::vector<std::string>& errors, DiagnosticEngine& diags) {
+  constexpr size_t kMaxConfigErrors = 20;
+  for (size_t i = 0; i < errors.size() && i < kMaxConfigErrors; ++i)
+    diags.error(errors[i]);
+  if (errors.size() > kMaxConfigErrors)
+    diags.report(Severity::Note, {},
+                 std::to_string(errors.size() - kMaxConfigErrors) + " more errors not shown");
 }
 
 std::optional<config::ConfigFile> loadConfig(const CompileOptions& o,
@@ -55,9 +69,10 @@ std::optional<config::ConfigFile> loadConfig(const CompileOptions& o,
                                              DiagnosticEngine& diags) {
   if (o.config.empty())
     return config::ConfigFile{{config::ShapedConfig{{}, spec.defaultConfig()}}};
-  std::optional<std::string> text = readFile(o.config);
+  std::string why;
+  std::optional<std::string> text = readFile(o.config, &why);
   if (!text) {
-    diags.error("no such file or directory: '" + o.config + "'");
+    diags.error(why);
     return std::nullopt;
   }
   std::optional<nlohmann::json> j;
@@ -68,13 +83,11 @@ std::optional<config::ConfigFile> loadConfig(const CompileOptions& o,
     diags.error(jsonErrorLoc(o.config, *text, e.byte), "invalid JSON: " + jsonErrorText(e));
     return std::nullopt;
   }
-  for (const std::string& e : errors) // duplicate keys
-    diags.error(e);
+  reportConfigErrors(errors, diags); // duplicate keys
   if (!j)
     return std::nullopt;
   auto file = config::parseConfigFile(*j, spec, o.config);
-  for (const std::string& e : file.errors)
-    diags.error(e);
+  reportConfigErrors(file.errors, diags);
   if (!file.ok())
     return std::nullopt;
   return *file.value;

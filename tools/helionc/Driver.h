@@ -35,8 +35,10 @@ std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
 
 void addInputOptions(CLI::App& app, InputOptions& in);
 
-/// The contents of a regular file, or nullopt when it is missing or unreadable.
-std::optional<std::string> readFile(const std::string& path);
+/// The contents of a regular file, or nullopt and in `why` the reason (`no such file or
+/// directory: 'x'`, `'x' is a directory, expected a file`, ...) when it is not one or
+/// cannot be read.
+std::optional<std::string> readFile(const std::string& path, std::string* why = nullptr);
 
 /// The version string `--version` prints, for the tool and each subcommand.
 inline constexpr const char* kVersion = "helionc 0.1.0";

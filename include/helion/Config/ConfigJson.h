@@ -55,8 +55,10 @@ struct ConfigFile {
 /// Parses the text of a config file. nlohmann keeps the last of repeated keys
 /// silently; here every key repeated inside one object is an error naming the
 /// object's path (`tuned.json: configs[0].config: duplicate key 'num_warps'`),
-/// and the result is nullopt. Malformed JSON throws nlohmann::json::parse_error,
-/// whose byte offset locates it.
+/// and the result is nullopt. Malformed JSON, a number out of range (1e400) and
+/// objects or lists nested deeper than kMaxJsonDepth throw nlohmann::json::parse_error,
+/// whose byte offset locates it; the depth is checked before any parsing.
+inline constexpr size_t kMaxJsonDepth = 64;
 std::optional<nlohmann::json> parseJsonText(const std::string& text, const std::string& sourceName,
                                             std::vector<std::string>& errors);
 

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <iterator>
 
 using namespace helion::rt;
 namespace fs = std::filesystem;
@@ -98,6 +99,42 @@ TEST_CASE("a corrupted or truncated entry is recompiled and rewritten", "[cache]
   CHECK(again.cubin == good.cubin);
   CHECK(fs::file_size(entry) == size); // rewritten whole
   CHECK(compile(request()).cacheHit);
+}
+
+TEST_CASE("another kernel's valid entry under this key's name is a miss", "[cache]") {
+  test::ScopedCacheDir cache;
+  CompileRequest other = request();
+  other.source += "\n__global__ void other_kernel(float* x) { x[0] = 1.0f; }\n";
+  other.nameExpressions = {"other_kernel"};
+  CompiledProgram otherProgram = compile(other);
+  CompiledProgram good = compile(request());
+  REQUIRE(cache.entries().size() == 2);
+  REQUIRE(otherProgram.cubin != good.cubin);
+  fs::path mine, theirs;
+  for (const fs::path &e : cache.entries()) {
+    std::ifstream f(e, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    (bytes.find("other_kernel") != std::string::npos ? theirs : mine) = e;
+  }
+  REQUIRE(!mine.empty());
+  REQUIRE(!theirs.empty());
+  fs::copy_file(theirs, mine, fs::copy_options::overwrite_existing);
+
+  CompiledProgram again = compile(request());
+  CHECK_FALSE(again.cacheHit);
+  CHECK(again.cubin == good.cubin);
+  CHECK(again.loweredNames.count("twice_kernel") == 1);
+  { // rewritten with its own entry
+    std::ifstream f(mine, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    CHECK(bytes.find("other_kernel") == std::string::npos);
+  }
+  CompiledProgram hit = compile(request());
+  CHECK(hit.cacheHit);
+  CHECK(hit.cubin == good.cubin);
+  // No temporary file is left behind by the writes.
+  for (const auto &e : fs::directory_iterator(cache.path()))
+    CHECK(e.path().extension() == ".cubin");
 }
 
 TEST_CASE("HELIONC_NO_CACHE=1 disables the cache", "[cache]") {
