@@ -122,7 +122,7 @@ class Gen:
             self.use(*uses)
             e = Expr(text, 2.0, False, exact=True)
         if self.rng.random() < 0.3:
-            e = Expr(f"{e.text}.to(hl::f32)", e.bound, e.full, True, e.half)
+            e = Expr(f"{self.paren(e.text)}.to(hl::f32)", e.bound, e.full, True, e.half)
         return e
 
     def cond(self, ctx):
@@ -250,7 +250,7 @@ class Gen:
                 depth -= 1
             elif depth == 0 and ch in " +-*/<>=!&|?":
                 return f"({t})"
-        if t.startswith("-"):
+        if t.startswith("-") or t[:1].isdigit():
             return f"({t})"
         return t
 
@@ -568,8 +568,11 @@ def sample_config(spec, rng, p_key=0.6):
             lo, hi = _range(e["legal"])
             choices = _pow2s(lo, min(hi, 256)) or [dv]
             bs.append(rng.choice(choices))
-        # Keep a program's block under 2^14 elements (registers).
-        while bs and _prod(bs) > 16384:
+        # Keep a program's block small: a persistent reduction multiplies it by
+        # the reduction extent, and NVRTC then takes minutes (tiles of 256 rows x
+        # 512 columns with one warp: 108 s, a 2.6 MB cubin).
+        cap = 8 if "reduction_loops" in d else 4096
+        while bs and _prod(bs) > cap:
             j = bs.index(max(bs))
             bs[j] //= 2
         cfg["block_sizes"] = bs
@@ -590,7 +593,7 @@ def sample_config(spec, rng, p_key=0.6):
     if take("range_num_stages"):
         cfg["range_num_stages"] = [rng.randint(0, 4) for _ in d["range_num_stages"]]
     if take("num_warps"):
-        cfg["num_warps"] = rng.choice([1, 2, 4, 8, 16, 32])
+        cfg["num_warps"] = rng.choice([2, 4, 8, 16, 32] if "reduction_loops" in d else [1, 2, 4, 8, 16, 32])
     if take("num_stages"):
         cfg["num_stages"] = rng.randint(1, 4)
     if take("pid_type"):

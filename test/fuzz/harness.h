@@ -11,8 +11,17 @@
 #pragma once
 #include <helion/hl.h>
 #ifdef HELION_FUZZ_GPU
+#include <helion/hl/dlpack.h>
+#include <helion/runtime/CApi.h>
 #include <helion/runtime/CudaBackend.h>
 #include <helion/runtime/Generated.h>
+
+#include <algorithm>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <type_traits>
 #endif
 
 #include <cmath>
