@@ -70,8 +70,6 @@ std::vector<Config> neighbors(const Config& c, const ConfigSpec& spec) {
   for (size_t i = 0; i < c.loopOrders.size(); ++i)
     for (size_t j = 0; j + 1 < c.loopOrders[i].size(); ++j)
       set.with([&](Config& n) { std::swap(n.loopOrders[i][j], n.loopOrders[i][j + 1]); });
-  for (size_t i = 0; i < c.flattenLoops.size(); ++i)
-    set.with([&](Config& n) { n.flattenLoops[i] = !n.flattenLoops[i]; });
   for (size_t i = 0; i < c.l2Groupings.size(); ++i)
     set.scale([i](Config& n) -> int& { return n.l2Groupings[i]; });
   for (size_t i = 0; i < c.reductionLoops.size() && i < spec.reductionLoops.size(); ++i) {
@@ -85,8 +83,6 @@ std::vector<Config> neighbors(const Config& c, const ConfigSpec& spec) {
   }
   for (size_t i = 0; i < c.rangeUnrollFactors.size(); ++i)
     set.step([i](Config& n) -> int& { return n.rangeUnrollFactors[i]; });
-  for (size_t i = 0; i < c.rangeNumStages.size(); ++i)
-    set.step([i](Config& n) -> int& { return n.rangeNumStages[i]; });
   set.scale([](Config& n) -> int& { return n.numWarps; });
   set.step([](Config& n) -> int& { return n.numStages; });
   for (PidType p : spec.pidTypes)
@@ -120,17 +116,13 @@ Config randomConfig(const ConfigSpec& spec, std::mt19937_64& rng) {
     c.blockSizes[i] = pick(spec.blockSizeChoices(static_cast<int>(i)), rng);
   for (auto& order : c.loopOrders)
     std::shuffle(order.begin(), order.end(), rng);
-  for (size_t i = 0; i < c.flattenLoops.size(); ++i)
-    c.flattenLoops[i] = pick(std::vector<bool>{false, true}, rng);
   for (int& g : c.l2Groupings)
     g = static_cast<int>(pick(powersOfTwo(1, kMaxL2Grouping), rng));
   for (size_t i = 0; i < spec.reductionLoops.size(); ++i)
     c.reductionLoops[i] = pick(spec.reductionChoices(static_cast<int>(i)), rng);
-  std::uniform_int_distribution<int> unroll(0, kMaxRangeUnroll), stages(0, kMaxRangeStages);
+  std::uniform_int_distribution<int> unroll(0, kMaxRangeUnroll);
   for (int& u : c.rangeUnrollFactors)
     u = unroll(rng);
-  for (int& s : c.rangeNumStages)
-    s = stages(rng);
   c.numWarps = static_cast<int>(pick(powersOfTwo(1, kMaxNumWarps), rng));
   c.numStages = std::uniform_int_distribution<int>(1, kMaxNumStages)(rng);
   c.pidType = pick(spec.pidTypes, rng);
@@ -167,11 +159,6 @@ Config randomConfig(const ConfigSpec& spec, std::mt19937_64& rng) {
       v = sm90 ? Indexing::TensorDescriptor
                : pick(std::vector<Indexing>{Indexing::Pointer, Indexing::BlockPtr}, rng);
   }
-  // xyz maps each grid tile to a grid dimension: it cannot map a flattened grid loop.
-  if (c.pidType == PidType::Xyz)
-    for (size_t i = 0; i < spec.multiTileLoops.size(); ++i)
-      if (spec.multiTileLoops[i].isGrid)
-        c.flattenLoops[i] = false;
   return validate(c, spec).empty() ? c : spec.defaultConfig();
 }
 

@@ -21,8 +21,8 @@ namespace {
 
 const std::vector<std::string>& knownKeys() {
   static const std::vector<std::string> keys = {
-      "block_sizes", "loop_orders", "flatten_loops", "l2_groupings", "reduction_loops",
-      "range_unroll_factors", "range_num_stages", "num_warps", "num_stages", "pid_type",
+      "block_sizes", "loop_orders", "l2_groupings", "reduction_loops",
+      "range_unroll_factors", "num_warps", "num_stages", "pid_type",
       "num_sm_multiplier", "maxnreg", "indexing", "load_eviction_policies", "vector_bytes"};
   return keys;
 }
@@ -59,8 +59,6 @@ public:
                  out = std::move(order);
                return ok;
              });
-    readList("flatten_loops", c_.flattenLoops, defaults_.flattenLoops,
-             [&](const json& e, const std::string& path, auto&& out) { return readBool(e, path, out); });
     readL2Groupings();
     readList("reduction_loops", c_.reductionLoops, defaults_.reductionLoops,
              [&](const json& e, const std::string& path, std::optional<int64_t>& out) {
@@ -76,7 +74,6 @@ public:
                return true;
              });
     readIntList("range_unroll_factors", c_.rangeUnrollFactors, defaults_.rangeUnrollFactors);
-    readIntList("range_num_stages", c_.rangeNumStages, defaults_.rangeNumStages);
     readScalarInt("num_warps", c_.numWarps);
     readScalarInt("num_stages", c_.numStages);
     readPidType();
@@ -239,6 +236,12 @@ private:
       if (std::find(known.begin(), known.end(), key) != known.end() ||
           std::find(kLegacyKeys.begin(), kLegacyKeys.end(), key) != kLegacyKeys.end())
         continue;
+      if (key == "flatten_loops" || key == "range_num_stages") {
+        error("", fmt::format("'{}' is not a config key: it never changed the generated code, "
+                              "and was removed",
+                              key));
+        continue;
+      }
       std::string rule = fmt::format("unknown key '{}'", shortText(key));
       if (auto near = nearestName(key, known))
         rule += fmt::format("; did you mean '{}'?", *near);
@@ -438,7 +441,6 @@ nlohmann::ordered_json toJson(const Config& c, const ConfigSpec& spec) {
   j["block_sizes"] = c.blockSizes;
   if (!spec.multiTileLoops.empty()) {
     j["loop_orders"] = c.loopOrders;
-    j["flatten_loops"] = c.flattenLoops;
   }
   if (!spec.l2Loops.empty())
     j["l2_groupings"] = c.l2Groupings;
@@ -448,10 +450,8 @@ nlohmann::ordered_json toJson(const Config& c, const ConfigSpec& spec) {
       r.push_back(v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr));
     j["reduction_loops"] = r;
   }
-  if (!spec.innerLoops.empty()) {
+  if (!spec.unrollLoops.empty())
     j["range_unroll_factors"] = c.rangeUnrollFactors;
-    j["range_num_stages"] = c.rangeNumStages;
-  }
   j["num_warps"] = c.numWarps;
   j["num_stages"] = c.numStages;
   j["pid_type"] = pidTypeName(c.pidType);

@@ -195,6 +195,8 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
     spec.hasDot = spec.hasDot || containsDot(*s);
     spec.attention = spec.attention || containsBatchedDot(*s);
   }
+  if (!spec.hasDot)
+    spec.unrollLoops = spec.innerLoops;
   return spec;
 }
 

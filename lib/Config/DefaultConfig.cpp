@@ -151,11 +151,9 @@ Config ConfigSpec::defaultConfig() const {
     std::vector<int> order(loop.tiles.size());
     std::iota(order.begin(), order.end(), 0);
     c.loopOrders.push_back(std::move(order));
-    c.flattenLoops.push_back(false);
   }
   c.l2Groupings.assign(l2Loops.size(), 1);
-  c.rangeUnrollFactors.assign(innerLoops.size(), 0);
-  c.rangeNumStages.assign(innerLoops.size(), 0);
+  c.rangeUnrollFactors.assign(unrollLoops.size(), 0);
   c.pidType = PidType::Flat;
   c.indexing.assign(numSites, Indexing::Pointer);
   c.loadEvictionPolicies.assign(numLoadSites, EvictionPolicy::Default);

@@ -41,11 +41,6 @@ public:
             return std::pair{"a permutation of 0.." + std::to_string(s_.multiTileLoops[i].tiles.size() - 1),
                              fmt::format("[{}]", fmt::join(d_.loopOrders[i], ", "))};
           });
-    loops("flatten_loops", "run a multi-tile loop as one flat loop", s_.multiTileLoops,
-          [&](size_t i) {
-            return std::pair{std::string("true or false"),
-                             std::string(d_.flattenLoops[i] ? "true" : "false")};
-          });
     loops("l2_groupings", "program ids grouped for L2 reuse (1 = off)", s_.l2Loops, [&](size_t i) {
       return std::pair{fmt::format("powers of two in [1, {}]", kMaxL2Grouping),
                        std::to_string(d_.l2Groupings[i])};
@@ -63,15 +58,10 @@ public:
               d_.reductionLoops[i] ? std::to_string(*d_.reductionLoops[i]) : "null");
       }
     }
-    loops("range_unroll_factors", "unroll factor of an inner loop (0 = compiler's choice)",
-          s_.innerLoops, [&](size_t i) {
+    loops("range_unroll_factors", "#pragma unroll N on an inner loop (0 = compiler's choice)",
+          s_.unrollLoops, [&](size_t i) {
             return std::pair{fmt::format("integers in [0, {}]", kMaxRangeUnroll),
                              std::to_string(d_.rangeUnrollFactors[i])};
-          });
-    loops("range_num_stages", "pipeline stages of an inner loop (0 = num_stages)", s_.innerLoops,
-          [&](size_t i) {
-            return std::pair{fmt::format("integers in [0, {}]", kMaxRangeStages),
-                             std::to_string(d_.rangeNumStages[i])};
           });
     scalar("num_warps", "warps per program", fmt::format("powers of two in [1, {}]", kMaxNumWarps),
            std::to_string(d_.numWarps));
@@ -121,7 +111,7 @@ private:
             "as flat)");
     line(2, "l2_groupings            1");
     line(2, "head dim                64 or 128 (hl::specialize), bf16 or f16 q, k, v");
-    line(2, "ignored                 loop_orders, flatten_loops, reduction_loops, range_*, "
+    line(2, "ignored                 loop_orders, reduction_loops, "
             "num_sm_multiplier, maxnreg, load_eviction_policies, vector_bytes");
   }
 

@@ -44,25 +44,19 @@ public:
     blockSizes(c);
     loopOrders(c);
     const ConfigSpec& s = spec_;
-    std::string multi = s.multiTileLoops.empty()
-                            ? "the kernel has no tile loop of 2 or more tiles"
-                            : "one per tile loop of 2 or more tiles: " + loopList(s.multiTileLoops);
-    length("flatten_loops", c.flattenLoops.size(), s.multiTileLoops.size(), multi);
     if (length("l2_groupings", c.l2Groupings.size(), s.l2Loops.size(),
                s.l2Loops.empty() ? "the kernel has no grid loop of 2 or more tiles"
                                  : "one per grid loop of 2 or more tiles: " + loopList(s.l2Loops)))
       for (size_t i = 0; i < c.l2Groupings.size(); ++i)
         powerOfTwoIn("l2_groupings", static_cast<int>(i), c.l2Groupings[i], 1, kMaxL2Grouping);
     reductionLoops(c);
-    std::string inner = s.innerLoops.empty() ? "the kernel has no inner tile loop"
-                                             : "one per inner tile loop: " + loopList(s.innerLoops);
-    if (length("range_unroll_factors", c.rangeUnrollFactors.size(), s.innerLoops.size(), inner))
+    std::string inner = !s.unrollLoops.empty() ? "one per inner tile loop: " + loopList(s.unrollLoops)
+                        : s.hasDot ? "a tensor-core kernel's loops are unrolled by its template"
+                                   : "the kernel has no inner tile loop";
+    if (length("range_unroll_factors", c.rangeUnrollFactors.size(), s.unrollLoops.size(), inner))
       for (size_t i = 0; i < c.rangeUnrollFactors.size(); ++i)
         integerIn("range_unroll_factors", static_cast<int>(i), c.rangeUnrollFactors[i], 0,
                   kMaxRangeUnroll);
-    if (length("range_num_stages", c.rangeNumStages.size(), s.innerLoops.size(), inner))
-      for (size_t i = 0; i < c.rangeNumStages.size(); ++i)
-        integerIn("range_num_stages", static_cast<int>(i), c.rangeNumStages[i], 0, kMaxRangeStages);
     // Matrix products also take 12 warps: 2 consumer warpgroups + 1 producer (sm90 GEMM).
     if (!(s.hasDot && c.numWarps == 12))
       powerOfTwoIn("num_warps", -1, c.numWarps, 1, kMaxNumWarps);
@@ -311,12 +305,6 @@ private:
                       fmt::join(names, ", "), pidTypeName(c.pidType)));
       return;
     }
-    if (c.pidType != PidType::Xyz || c.flattenLoops.size() != spec_.multiTileLoops.size())
-      return;
-    for (size_t i = 0; i < spec_.multiTileLoops.size(); ++i)
-      if (spec_.multiTileLoops[i].isGrid && c.flattenLoops[i])
-        add("pid_type", -1, -1,
-            fmt::format("'xyz' cannot map a flattened grid loop (flatten_loops[{}] is true)", i));
   }
 };
 

@@ -37,16 +37,13 @@ struct Config {
   std::vector<int64_t> blockSizes;
   /// One permutation of its tiles per tile loop with two or more tiles (pre-order).
   std::vector<std::vector<int>> loopOrders;
-  /// One per tile loop with two or more tiles: run its tiles as one flat 1-D loop.
-  std::vector<bool> flattenLoops;
   /// One per grid loop with two or more tiles: program ids grouped for L2 reuse (1 = off).
   std::vector<int> l2Groupings;
   /// One per reduction axis: nullopt = persistent (whole axis at once), N = looped in chunks of N.
   std::vector<std::optional<int64_t>> reductionLoops;
-  /// One per inner (non-grid) tile loop: unroll factor (0 = compiler's choice).
+  /// One per inner (non-grid) tile loop of a kernel without hl::dot (ConfigSpec::
+  /// unrollLoops): `#pragma unroll N` on it, 0 = the compiler's choice.
   std::vector<int> rangeUnrollFactors;
-  /// One per inner (non-grid) tile loop: software pipeline stages (0 = num_stages).
-  std::vector<int> rangeNumStages;
   int numWarps = 4;  ///< 1..32, a power of two
   int numStages = 1; ///< 1..8
   PidType pidType = PidType::Flat;

@@ -68,9 +68,12 @@ struct ConfigError {
 struct ConfigSpec {
   std::string kernelName;
   std::vector<BlockSizeSpec> blockSizes;
-  std::vector<LoopSpec> multiTileLoops; ///< loop_orders, flatten_loops (loops of >= 2 tiles)
+  std::vector<LoopSpec> multiTileLoops; ///< loop_orders (loops of >= 2 tiles)
   std::vector<LoopSpec> l2Loops;        ///< l2_groupings (grid loops of >= 2 tiles)
-  std::vector<LoopSpec> innerLoops;     ///< range_unroll_factors, range_num_stages
+  std::vector<LoopSpec> innerLoops;     ///< every inner (non-grid) tile loop
+  /// range_unroll_factors: the inner loops the CUDA emitter prints as loops (none in
+  /// tensor-core kernels, whose K loop lives in the device library's templates).
+  std::vector<LoopSpec> unrollLoops;
   std::vector<ReductionLoopSpec> reductionLoops;
   int numSites = 0;     ///< loads + stores: entries of a per-site `indexing`
   int numLoadSites = 0; ///< entries of `load_eviction_policies`
@@ -108,7 +111,6 @@ inline constexpr int kMaxNumStages = 8;
 inline constexpr int kMaxNumSmMultiplier = 4;
 inline constexpr int kMaxL2Grouping = 64;
 inline constexpr int kMaxRangeUnroll = 4;
-inline constexpr int kMaxRangeStages = 4;
 inline constexpr int kMinMaxnreg = 32, kMaxMaxnreg = 255;
 
 bool isPowerOfTwo(int64_t v);

@@ -50,8 +50,8 @@ TEST_CASE("missing keys take the default config's values", "[json]") {
 TEST_CASE("toJson prints the keys the kernel has, in Helion's order", "[json]") {
   ConfigSpec spec = matmulSpec();
   CHECK(formatConfig(spec.defaultConfig(), spec) ==
-        R"({"block_sizes": [128, 256, 64], "loop_orders": [[0, 1]], "flatten_loops": [false], )"
-        R"("l2_groupings": [8], "range_unroll_factors": [0], "range_num_stages": [0], )"
+        R"({"block_sizes": [128, 256, 64], "loop_orders": [[0, 1]], )"
+        R"("l2_groupings": [8], )"
         R"("num_warps": 12, "num_stages": 4, "pid_type": "persistent_interleaved", )"
         R"("num_sm_multiplier": 1, "indexing": "tensor_descriptor", "load_eviction_policies": )"
         R"(["", ""], "vector_bytes": 0})");
@@ -102,11 +102,14 @@ TEST_CASE("validation messages name the JSON path and the rule", "[json]") {
                "best.json: l2_groupings[0]: expected a power of two in [1, 64], got 3"});
   CHECK(errorsOf(R"({"loop_orders": [[0, 2]], "range_unroll_factors": [0, 1]})", mm) ==
         Errors{"best.json: loop_orders[0]: expected a permutation of 0..1 (tiles tm, tn), got [0, 2]",
-               "best.json: range_unroll_factors: expected 1 entry (one per inner tile loop: (tk)), "
-               "got 2"});
-  CHECK(errorsOf(R"({"pid_type": "xyz", "flatten_loops": [true]})", mm) ==
-        Errors{"best.json: pid_type: 'xyz' cannot map a flattened grid loop (flatten_loops[0] is "
-               "true)"});
+               "best.json: range_unroll_factors: expected 0 entries (a tensor-core kernel's loops "
+               "are unrolled by its template), got 2"});
+  // Keys that never changed the generated code are gone, with a reason.
+  CHECK(errorsOf(R"({"flatten_loops": [true], "range_num_stages": [2]})", mm) ==
+        Errors{"best.json: 'flatten_loops' is not a config key: it never changed the generated "
+               "code, and was removed",
+               "best.json: 'range_num_stages' is not a config key: it never changed the generated "
+               "code, and was removed"});
   CHECK(errorsOf(R"({"indexing": ["pointer", "tma", "block_ptr"]})", mm) ==
         Errors{"best.json: indexing[1]: expected one of 'pointer', 'block_ptr', "
                "'tensor_descriptor', got \"tma\""});
@@ -135,14 +138,13 @@ TEST_CASE("validation messages name the JSON path and the rule", "[json]") {
 
 TEST_CASE("wrong JSON types are reported, and every error at once", "[json]") {
   ConfigSpec mm = matmulSpec();
-  CHECK(errorsOf(R"({"num_warps": "4", "flatten_loops": [1], "block_sizes": 64,
+  CHECK(errorsOf(R"({"num_warps": "4", "block_sizes": 64,
                      "reduction_loops": {}, "pid_type": 1, "maxnreg": 1.5, "blk": 0,
                      "num_stages": 0, "loop_orders": [[0, "1"]]})",
                  mm) ==
         Errors{"best.json: unknown key 'blk'",
                "best.json: block_sizes: expected a list, got 64",
                "best.json: loop_orders[0][1]: expected an integer, got \"1\"",
-               "best.json: flatten_loops[0]: expected true or false, got 1",
                "best.json: reduction_loops: expected a list, got {}",
                "best.json: num_warps: expected an integer, got \"4\"",
                "best.json: pid_type: expected one of 'flat', 'xyz', 'persistent_blocked', "
