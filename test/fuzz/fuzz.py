@@ -415,6 +415,9 @@ def write_gpu_harness(args, d, bi, kernels, variants):
             p = os.path.join(vd, f)
             if os.path.isdir(p) and not f.startswith("fail_"):
                 shutil.rmtree(p)
+            elif f.endswith(".cu"):  # embedded in the .helion.cpp too
+                os.remove(p)
+    shutil.rmtree(os.path.join(d, "spec"), ignore_errors=True)
 
 
 def main():
