@@ -584,14 +584,10 @@ def sample_config(spec, rng, p_key=0.6):
         cfg["reduction_loops"] = rl
     if take("loop_orders"):
         cfg["loop_orders"] = [rng.sample(o, len(o)) for o in d["loop_orders"]]
-    if take("flatten_loops"):
-        cfg["flatten_loops"] = [rng.random() < 0.5 for _ in d["flatten_loops"]]
     if take("l2_groupings"):
         cfg["l2_groupings"] = [rng.choice([1, 2, 4, 8, 64]) for _ in d["l2_groupings"]]
     if take("range_unroll_factors"):
         cfg["range_unroll_factors"] = [rng.randint(0, 4) for _ in d["range_unroll_factors"]]
-    if take("range_num_stages"):
-        cfg["range_num_stages"] = [rng.randint(0, 4) for _ in d["range_num_stages"]]
     if take("num_warps"):
         cfg["num_warps"] = rng.choice([2, 4, 8, 16, 32] if "reduction_loops" in d else [1, 2, 4, 8, 16, 32])
     if take("num_stages"):
@@ -600,8 +596,6 @@ def sample_config(spec, rng, p_key=0.6):
         legal = [v for v in ["flat", "xyz", "persistent_blocked", "persistent_interleaved"]
                  if v in keys.get("pid_type", {}).get("text", v)]
         cfg["pid_type"] = rng.choice(legal or ["flat"])
-        if cfg["pid_type"] == "xyz" and any(cfg.get("flatten_loops", [])):
-            cfg["pid_type"] = "flat"
     if take("num_sm_multiplier"):
         cfg["num_sm_multiplier"] = rng.choice([1, 2, 4])
     if take("maxnreg") and rng.random() < 0.3:
