@@ -122,7 +122,10 @@ std::string Emitter::expr(const Expr& e) {
     switch (e.unary) {
     case UnaryOp::Neg: return "(-" + a + ")";
     case UnaryOp::Not: return "(!" + a + ")";
-    default: return std::string("hd::") + unaryOpName(e.unary) + "(" + a + ")";
+    case UnaryOp::Abs: return std::string("hd::abs(") + a + ")";
+    default: // exp, log, ... of an integer block compute in the result's float type
+      return std::string("hd::") + unaryOpName(e.unary) + "(" + computeType(e.type->elem) + "(" +
+             a + "))";
     }
   }
   case ExprKind::Binary: {

@@ -189,15 +189,16 @@ void Emitter::planParams() {
   std::function<void(const Expr&)> seeExpr;
   auto seeIndices = [&](int param, const std::vector<Index>& ix, bool gatherAll) {
     int n = 0;
+    bool flatHere = false; // this subscript is `x[tile]` over x.sizes(): no dims of its own
     for (const Index& i : ix) {
       if (i.kind == Index::Kind::Flat)
-        flat[param] = true;
+        flatHere = flat[param] = true;
       if (i.kind != Index::Kind::NewAxis)
         ++n;
       if (i.value)
         seeExpr(*i.value);
     }
-    if (!flat[param] || gatherAll)
+    if (!flatHere || gatherAll)
       rank[param] = std::max(rank[param], n);
   };
   seeExpr = [&](const Expr& e) {

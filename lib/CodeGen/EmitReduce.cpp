@@ -64,11 +64,27 @@ void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
   else if (d.kind == Dim::Kind::Full)
     axis = fullAxis_.at(d.axis);
   std::string ct = computeType(red.type->elem);
+  // A scalar result (a row of hl::grid) opens no element loop: its locals (acc, m_all,
+  // ...) get a block of their own, so two reductions in one body do not collide.
+  auto openOut = [&] {
+    openElementLoops(outAxes);
+    if (outAxes.empty()) {
+      line("{");
+      ++indent_;
+    }
+  };
+  auto closeOut = [&] {
+    if (outAxes.empty()) {
+      --indent_;
+      line("}");
+    }
+    closeElementLoops(outAxes);
+  };
   std::string dst = elementRef(varName(s.var), outAxes);
   if (axis < 0) { // reducing a dim of size one: a copy
-    openElementLoops(outAxes);
+    openOut();
     line(dst + " = " + ct + "(" + expr(operand) + ");");
-    closeElementLoops(outAxes);
+    closeOut();
     return;
   }
   static const char* ops[] = {"OpSum", "OpMax", "OpMin", "OpSum"};
@@ -100,17 +116,17 @@ void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
     }
     line(decl + ";");
     line(declS + ";");
-    openElementLoops(outAxes);
+    openOut();
     line(elementRef(acc, outAxes) + " = " + ident + ";");
     line(elementRef(accS, outAxes) + " = " + ct + "(0);");
-    closeElementLoops(outAxes);
+    closeOut();
     line("for (int64 off_" + k + " = 0; off_" + k + " < ext_" + k + "; off_" + k + " += S_" + k +
          ") {");
     ++indent_;
     activeChunks_.insert(axis);
     std::set<int> emitted;
     emitDeferredFor(x, emitted);
-    openElementLoops(outAxes);
+    openOut();
     line(ct + " cm = " + ident + ";");
     line("#pragma unroll");
     line("for (int i_" + k + " = 0; i_" + k + " < E_" + k + "; ++i_" + k + ") {");
@@ -129,11 +145,11 @@ void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
     line(elementRef(accS, outAxes) + " = (m_old == m_new ? " + elementRef(accS, outAxes) + " : " +
          elementRef(accS, outAxes) + " * hd::exp(m_old - m_new)) + cs;");
     line(elementRef(acc, outAxes) + " = m_new;");
-    closeElementLoops(outAxes);
+    closeOut();
     activeChunks_.erase(axis);
     --indent_;
     line("}");
-    openElementLoops(outAxes);
+    openOut();
     line("const " + ct + " m_all = axis_reduce<T_" + k + ", ST_" + k + ">(" +
          elementRef(acc, outAxes) + ", OpMax(), (" + ct + "*)smem_raw[red_phase++ & 1]);");
     line("const " + ct + " m_th = " + elementRef(acc, outAxes) + ";");
@@ -141,7 +157,7 @@ void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
          elementRef(accS, outAxes) + " * hd::exp(m_th - m_all);");
     line(dst + " = m_all;");
     line(dstS + " = axis_reduce<T_" + k + ", ST_" + k + ">(s_th, OpSum(), (" + ct + "*)smem_raw[red_phase++ & 1]);");
-    closeElementLoops(outAxes);
+    closeOut();
     return;
   }
   if (chunked) {
@@ -149,9 +165,9 @@ void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
     for (int a : outAxes)
       decl += "[E_" + axes_[a].key + "]";
     line(decl + ";");
-    openElementLoops(outAxes);
+    openOut();
     line(elementRef(acc, outAxes) + " = " + ident + ";");
-    closeElementLoops(outAxes);
+    closeOut();
     line("for (int64 off_" + x + " = 0; off_" + x + " < ext_" + x + "; off_" + x + " += S_" + x +
          ") {");
     ++indent_;
@@ -159,7 +175,7 @@ void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
     std::set<int> emitted;
     emitDeferredFor(operand, emitted);
   }
-  openElementLoops(outAxes);
+  openOut();
   line(ct + " acc = " + (chunked ? elementRef(acc, outAxes) : ident) + ";");
   line("#pragma unroll");
   line("for (int i_" + x + " = 0; i_" + x + " < E_" + x + "; ++i_" + x + ") {");
@@ -170,15 +186,15 @@ void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
   line("}");
   if (chunked) {
     line(elementRef(acc, outAxes) + " = acc;");
-    closeElementLoops(outAxes);
+    closeOut();
     activeChunks_.erase(axis);
     --indent_;
     line("}");
-    openElementLoops(outAxes);
+    openOut();
     line(ct + " acc = " + elementRef(acc, outAxes) + ";");
   }
   line(dst + " = " + finish + ";");
-  closeElementLoops(outAxes);
+  closeOut();
 }
 
 } // namespace helion::codegen

@@ -261,6 +261,13 @@ private:
       BlockType t = opType(0);
       if (e.unary == UnaryOp::Not)
         t.elem = ElemType::concrete(ScalarType::B8);
+      if (e.unary == UnaryOp::Neg && t.elem.isConcrete() &&
+          !rules::isNegatable(scalarTypeName(t.elem.scalar())))
+        error(e.loc, rules::negateBoolMessage());
+      // exp, log, ... of an integer or bool block are f32 (ref mode: hl/ops.h unary)
+      bool keepsType = e.unary == UnaryOp::Neg || e.unary == UnaryOp::Abs || e.unary == UnaryOp::Not;
+      if (!keepsType && t.elem.isConcrete() && !isFloat(t.elem.scalar()))
+        t.elem = ElemType::concrete(ScalarType::F32);
       return t;
     }
     case ExprKind::Binary: {

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "helion/hl/block.h"
+#include "helion/hl/rules.h"
 
 namespace helion::detail {
 
@@ -164,7 +165,11 @@ template <Arithmetic S> Block operator*(S a, const Block& b) { return detail::bi
 inline Block operator/(const Block& a, const Block& b) { return detail::binary(BinaryOp::Div, a, b); }
 template <Arithmetic S> Block operator/(const Block& a, S b) { return detail::binary(BinaryOp::Div, a, b); }
 template <Arithmetic S> Block operator/(S a, const Block& b) { return detail::binary(BinaryOp::Div, a, b); }
-inline Block operator-(const Block& a) { return detail::unary(UnaryOp::Neg, a); }
+inline Block operator-(const Block& a) {
+  if (!rules::isNegatable(dtype_name(a.dtype())))
+    throw Error(rules::negateBoolMessage());
+  return detail::unary(UnaryOp::Neg, a);
+}
 
 // Comparisons give b8 blocks.
 inline Block operator<(const Block& a, const Block& b) { return detail::binary(BinaryOp::Lt, a, b); }

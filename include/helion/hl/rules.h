@@ -21,4 +21,10 @@ inline std::string indexDtypeMessage(std::string_view what, std::string_view dty
   return detail::format("{}: an index block must have an integer dtype, got {}", what, dtype);
 }
 
+/// `-b` of a bool block is not defined (as in PyTorch): `!b` negates a mask.
+inline bool isNegatable(std::string_view dtype) { return dtype != "b8"; }
+inline std::string negateBoolMessage() {
+  return "negation (-) of a b8 block is not defined; use ! to negate a mask";
+}
+
 } // namespace helion::rules

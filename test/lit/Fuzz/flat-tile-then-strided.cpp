@@ -1,7 +1,6 @@
 // REQUIRES: frontend
-// XFAIL: *
 // RUN: rm -rf %t.dir && %helionc compile %s --emit cubin --dtype f16 -o %t.dir | FileCheck %s
-// Found by test/fuzz (seed 23), not fixed yet: a loop over hl::tile(o0.sizes()) reading
+// Found by test/fuzz (seed 23), fixed: a loop over hl::tile(o0.sizes()) reading
 // x1[t] and a second grid loop reading x1[i, tn] give CUDA that uses stride_x1_0 and
 // stride_x1_1 without declaring them: NVRTC "identifier "stride_x1_0" is undefined".
 #include <helion/hl.h>
