@@ -1,11 +1,15 @@
 //===- PatternSearch.cpp - Hill climbing over one-step neighbours ----------===//
 //
 // Start from the cheapest of the default config and the starts. Each round measures
-// every neighbours() of the centre (one entry changed by one step, within the search
-// space) and moves to the cheapest if it beats the centre by SearchOptions::
-// minImprovement; a round without such a neighbour is a local optimum. The search
-// then restarts from a random unseen config while budget remains. A round is one
-// batch of independent candidates, so the worker can compile them in parallel.
+// every neighbour of the centre within the search space: config::neighbors() (one
+// entry changed by one step) and one ladder step or another category of each gene
+// (SearchSpace.h; this also reaches num_warps 12 <-> 8 of tensor-core kernels, which
+// x2 and /2 cannot). After a round, as in Hooke-Jeeves' pattern move, the centre with
+// every improving change applied at once is measured too; the search moves to the
+// cheapest of that and the neighbours if it beats the centre by SearchOptions::
+// minImprovement. A round without such a move is a local optimum: the search restarts
+// from a random unseen config while budget remains. A round is one batch of
+// independent candidates, so the worker can compile them in parallel.
 //
 // Neighbours measured in an earlier round are not proposed again, but their known
 // cost still counts when choosing the move. Each move strictly lowers the centre's
@@ -14,6 +18,9 @@
 #include "Strategies.h"
 
 #include "helion/Config/Candidates.h"
+
+#include <algorithm>
+#include <cmath>
 
 namespace helion::tune {
 namespace {
@@ -78,21 +85,62 @@ private:
     centre_ = centre;
     centreCost_ = cost;
     round_.clear();
-    for (Config& n : config::neighbors(centre_, spec_))
-      if (space_.within(n, centre_))
+    auto add = [&](Config n) {
+      if (!(n == centre_) && space_.within(n, centre_) &&
+          std::find(round_.begin(), round_.end(), n) == round_.end())
         round_.push_back(std::move(n));
+    };
+    for (Config& n : config::neighbors(centre_, spec_))
+      add(std::move(n));
+    for (const Gene& g : space_.genes()) {
+      int v = g.get(centre_);
+      for (int w = 0; w < g.numValues; ++w) {
+        if (w == v || (g.ordered && std::abs(w - v) != 1))
+          continue;
+        Config n = centre_;
+        g.set(n, w);
+        add(std::move(n));
+      }
+    }
     offered_ = 0;
     phase_ = Phase::Round;
   }
 
   void endRound() {
-    double cost;
-    std::optional<Config> best = cheapest(round_, cost);
-    if (best && cost < centreCost_ * (1 - options_.minImprovement)) {
-      beginRound(*best, cost);
-      return;
+    if (phase_ == Phase::Round) {
+      double cost;
+      std::optional<Config> best = cheapest(round_, cost);
+      if (best && cost < centreCost_ * (1 - options_.minImprovement)) {
+        // Measure the combined move before choosing: Start phase over {best, combined}.
+        starts_ = {*best, combined()};
+        offered_ = 0;
+        phase_ = Phase::Start;
+        return;
+      }
     }
     restart(); // a local optimum
+  }
+
+  /// The centre with the change of every neighbour that beat it, best first: per gene,
+  /// the value of the cheapest improving neighbour that changed it.
+  Config combined() const {
+    std::vector<std::pair<double, const Config*>> better;
+    for (const Config& n : round_)
+      if (std::optional<double> k = costOf(n); k && *k < centreCost_)
+        better.push_back({*k, &n});
+    std::sort(better.begin(), better.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    Config out = centre_;
+    std::vector<bool> taken(space_.genes().size(), false);
+    for (const auto& [cost, n] : better)
+      for (size_t g = 0; g < space_.genes().size(); ++g) {
+        const Gene& gene = space_.genes()[g];
+        if (!taken[g] && gene.get(*n) != gene.get(centre_)) {
+          gene.set(out, gene.get(*n));
+          taken[g] = true;
+        }
+      }
+    return out;
   }
 
   /// Climbs again from a random config not seen yet; stops when none turns up.
