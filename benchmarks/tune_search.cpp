@@ -39,19 +39,19 @@ std::vector<Problem> problems() {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   const int seeds = argc > 1 ? std::atoi(argv[1]) : 20;
   fmt::print("{:<8} {:<10} {:<6} {:<8} {:>6} {:>10} {:>10} {:>9}\n", "kernel", "cost", "effort",
              "search", "found", "median", "worst", "excess");
-  for (const Problem& p : problems()) {
+  for (const Problem &p : problems()) {
     if (!config::validate(p.optimum, p.spec).empty()) {
       fmt::print("{}: the optimum is not a valid config\n", p.name);
       return 1;
     }
-    auto key = [spec = p.spec](const config::Config& c) { return config::formatConfig(c, spec); };
-    for (const char* fn : {"separable", "coupled", "failures", "noisy5%"}) {
+    auto key = [spec = p.spec](const config::Config &c) { return config::formatConfig(c, spec); };
+    for (const char *fn : {"separable", "coupled", "failures", "noisy5%"}) {
       for (Effort effort : {Effort::Quick, Effort::Full}) {
-        for (const std::string& name : searchNames()) {
+        for (const std::string &name : searchNames()) {
           std::vector<size_t> evals;
           double excess = 0;
           for (int seed = 0; seed < seeds; ++seed) {

@@ -15,14 +15,14 @@
 namespace helion::tune {
 namespace {
 
-constexpr const char* kTensorExample = "a dtype and sizes like bf16[8192,8192]";
+constexpr const char *kTensorExample = "a dtype and sizes like bf16[8192,8192]";
 
-std::string error(const std::string& name, const std::string& rule) {
+std::string error(const std::string &name, const std::string &rule) {
   return fmt::format("--args: '{}': {}", name, rule);
 }
 
 /// Splits on whitespace outside brackets: "x=bf16[8, 8] n=2" -> {"x=bf16[8, 8]", "n=2"}.
-std::vector<std::string> tokens(const std::string& text) {
+std::vector<std::string> tokens(const std::string &text) {
   std::vector<std::string> out;
   std::string current;
   int depth = 0;
@@ -49,7 +49,7 @@ std::string trim(std::string_view s) {
   return std::string(s);
 }
 
-bool isIdentifier(const std::string& s) {
+bool isIdentifier(const std::string &s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
     return false;
   for (char c : s)
@@ -60,9 +60,9 @@ bool isIdentifier(const std::string& s) {
 
 /// The whole of `s` as an int64; nullopt when it is not an integer literal.
 /// `overflow` is set when it is one but does not fit.
-std::optional<int64_t> parseInt(const std::string& s, bool& overflow) {
-  const char* begin = s.data() + (s.size() > 1 && s[0] == '+' ? 1 : 0);
-  const char* end = s.data() + s.size();
+std::optional<int64_t> parseInt(const std::string &s, bool &overflow) {
+  const char *begin = s.data() + (s.size() > 1 && s[0] == '+' ? 1 : 0);
+  const char *end = s.data() + s.size();
   int64_t v = 0;
   auto [ptr, ec] = std::from_chars(begin, end, v);
   overflow = ec == std::errc::result_out_of_range && ptr == end;
@@ -72,14 +72,15 @@ std::optional<int64_t> parseInt(const std::string& s, bool& overflow) {
 }
 
 /// `bf16[8192, 8192]`, `f32[]`; the errors name `name`.
-std::optional<TensorArg> parseTensor(const std::string& name, const std::string& value,
-                                     std::vector<std::string>& errors) {
+std::optional<TensorArg> parseTensor(const std::string &name, const std::string &value,
+                                     std::vector<std::string> &errors) {
   auto bad = [&] {
     errors.push_back(error(name, fmt::format("expected {}, got '{}'", kTensorExample, value)));
     return std::nullopt;
   };
   size_t open = value.find('[');
-  if (open == std::string::npos || value.back() != ']' || value.find('[', open + 1) != std::string::npos)
+  if (open == std::string::npos || value.back() != ']' ||
+      value.find('[', open + 1) != std::string::npos)
     return bad();
   std::string dtype = value.substr(0, open);
   auto type = ir::parseScalarType(dtype);
@@ -101,18 +102,19 @@ std::optional<TensorArg> parseTensor(const std::string& name, const std::string&
     bool overflow = false;
     std::optional<int64_t> size = parseInt(part, overflow);
     if (overflow) {
-      errors.push_back(error(name, fmt::format("size {} of '{}' does not fit in 64 bits", part, value)));
+      errors.push_back(
+          error(name, fmt::format("size {} of '{}' does not fit in 64 bits", part, value)));
       return std::nullopt;
     }
     if (!size)
       return bad();
     if (*size < 0) {
-      errors.push_back(error(name, fmt::format("expected sizes >= 0, got {} in '{}'", *size, value)));
+      errors.push_back(
+          error(name, fmt::format("expected sizes >= 0, got {} in '{}'", *size, value)));
       return std::nullopt;
     }
     if (*size != 0 && numel > std::numeric_limits<int64_t>::max() / *size) {
-      errors.push_back(
-          error(name, fmt::format("'{}' has more than 2^63 - 1 elements", value)));
+      errors.push_back(error(name, fmt::format("'{}' has more than 2^63 - 1 elements", value)));
       return std::nullopt;
     }
     numel *= *size;
@@ -123,14 +125,14 @@ std::optional<TensorArg> parseTensor(const std::string& name, const std::string&
   }
 }
 
-std::optional<ScalarArg> parseScalar(const std::string& value) {
+std::optional<ScalarArg> parseScalar(const std::string &value) {
   if (value == "true" || value == "false")
     return ScalarArg(value == "true");
   bool overflow = false;
   if (auto i = parseInt(value, overflow))
     return ScalarArg(*i);
-  const char* begin = value.data() + (value.size() > 1 && value[0] == '+' ? 1 : 0);
-  const char* end = value.data() + value.size();
+  const char *begin = value.data() + (value.size() > 1 && value[0] == '+' ? 1 : 0);
+  const char *end = value.data() + value.size();
   double d = 0;
   auto [ptr, ec] = std::from_chars(begin, end, d);
   // Too large for int64 but a fine number: `n=1e30` or an overflowing integer is a double.
@@ -140,7 +142,7 @@ std::optional<ScalarArg> parseScalar(const std::string& value) {
 }
 
 /// Looks like the start of a tensor: a dtype-ish word, alone or followed by `[`.
-bool looksLikeTensor(const std::string& value) {
+bool looksLikeTensor(const std::string &value) {
   if (value.find('[') != std::string::npos || value.find(']') != std::string::npos)
     return true;
   return ir::parseScalarType(value).has_value();
@@ -165,8 +167,8 @@ std::string Arg::valueText() const {
       scalar());
 }
 
-const Arg* ArgSpec::find(const std::string& name) const {
-  for (const Arg& a : args)
+const Arg *ArgSpec::find(const std::string &name) const {
+  for (const Arg &a : args)
     if (a.name == name)
       return &a;
   return nullptr;
@@ -174,7 +176,7 @@ const Arg* ArgSpec::find(const std::string& name) const {
 
 config::Shapes ArgSpec::shapes() const {
   config::Shapes out;
-  for (const Arg& a : args)
+  for (const Arg &a : args)
     if (a.isTensor())
       out[a.name] = a.tensor().sizes;
   return out;
@@ -182,24 +184,24 @@ config::Shapes ArgSpec::shapes() const {
 
 nlohmann::json ArgSpec::shapeKey() const {
   nlohmann::json out = nlohmann::json::object();
-  for (const auto& [name, sizes] : shapes())
+  for (const auto &[name, sizes] : shapes())
     out[name] = sizes;
   return out;
 }
 
 std::string ArgSpec::label() const {
   std::string s;
-  for (const Arg& a : args)
+  for (const Arg &a : args)
     s += (s.empty() ? "" : " ") + a.name + "=" + a.valueText();
   return s;
 }
 
-config::Parsed<ArgSpec> parseArgSpec(const std::vector<std::string>& texts) {
+config::Parsed<ArgSpec> parseArgSpec(const std::vector<std::string> &texts) {
   config::Parsed<ArgSpec> out;
   ArgSpec spec;
   std::set<std::string> seen;
-  for (const std::string& text : texts) {
-    for (const std::string& token : tokens(text)) {
+  for (const std::string &text : texts) {
+    for (const std::string &token : tokens(text)) {
       size_t eq = token.find('=');
       if (eq == std::string::npos || eq == 0) {
         out.errors.push_back(fmt::format("--args: expected NAME=VALUE, got '{}'", token));
@@ -207,7 +209,8 @@ config::Parsed<ArgSpec> parseArgSpec(const std::vector<std::string>& texts) {
       }
       std::string name = token.substr(0, eq), value = token.substr(eq + 1);
       if (!isIdentifier(name)) {
-        out.errors.push_back(fmt::format("--args: '{}' is not a parameter name (in '{}')", name, token));
+        out.errors.push_back(
+            fmt::format("--args: '{}' is not a parameter name (in '{}')", name, token));
         continue;
       }
       if (!seen.insert(name).second) {

@@ -33,7 +33,7 @@ bool writeAll(int fd, std::string_view data) {
 
 /// Best effort: makes a finished rename durable. Some file systems refuse to fsync a
 /// directory; the file itself is already whole, so that is not an error.
-void syncDirectory(const fs::path& dir) {
+void syncDirectory(const fs::path &dir) {
   int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0)
     return;
@@ -43,8 +43,8 @@ void syncDirectory(const fs::path& dir) {
 
 } // namespace
 
-std::optional<std::string> writeFileAtomically(const fs::path& path, std::string_view contents) {
-  auto failure = [&](const std::string& what) {
+std::optional<std::string> writeFileAtomically(const fs::path &path, std::string_view contents) {
+  auto failure = [&](const std::string &what) {
     return fmt::format("cannot write '{}': {}", path.string(), what);
   };
   fs::path dir = path.parent_path();
@@ -76,7 +76,7 @@ std::optional<std::string> writeFileAtomically(const fs::path& path, std::string
   return std::nullopt;
 }
 
-std::optional<std::string> readFile(const fs::path& path) {
+std::optional<std::string> readFile(const fs::path &path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return std::nullopt;

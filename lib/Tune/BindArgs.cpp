@@ -10,7 +10,7 @@
 namespace helion::tune {
 namespace {
 
-size_t editDistance(const std::string& a, const std::string& b) {
+size_t editDistance(const std::string &a, const std::string &b) {
   std::vector<size_t> row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j)
     row[j] = j;
@@ -26,7 +26,7 @@ size_t editDistance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
-std::string error(const std::string& name, const std::string& rule) {
+std::string error(const std::string &name, const std::string &rule) {
   return fmt::format("--args: '{}': {}", name, rule);
 }
 
@@ -36,18 +36,21 @@ bool isInteger(ir::ScalarType t) {
 
 std::pair<int64_t, int64_t> integerRange(ir::ScalarType t) {
   switch (t) {
-  case ir::ScalarType::I8: return {INT8_MIN, INT8_MAX};
-  case ir::ScalarType::I32: return {INT32_MIN, INT32_MAX};
-  default: return {INT64_MIN, INT64_MAX};
+  case ir::ScalarType::I8:
+    return {INT8_MIN, INT8_MAX};
+  case ir::ScalarType::I32:
+    return {INT32_MIN, INT32_MAX};
+  default:
+    return {INT64_MIN, INT64_MAX};
   }
 }
 
 /// `given` converted to the type of scalar parameter `p`, or an error.
-std::optional<ScalarArg> convertScalar(const ir::Param& p, const Arg& given,
-                                       std::vector<std::string>& errors) {
-  const ScalarArg& v = given.scalar();
-  const char* type = ir::scalarTypeName(p.scalarType);
-  auto mismatch = [&](const char* expected) {
+std::optional<ScalarArg> convertScalar(const ir::Param &p, const Arg &given,
+                                       std::vector<std::string> &errors) {
+  const ScalarArg &v = given.scalar();
+  const char *type = ir::scalarTypeName(p.scalarType);
+  auto mismatch = [&](const char *expected) {
     errors.push_back(error(p.name, fmt::format("expected {} (the parameter is {}), got '{}'",
                                                expected, type, given.valueText())));
     return std::nullopt;
@@ -63,25 +66,26 @@ std::optional<ScalarArg> convertScalar(const ir::Param& p, const Arg& given,
     auto [lo, hi] = integerRange(p.scalarType);
     int64_t i = std::get<int64_t>(v);
     if (i < lo || i > hi) {
-      errors.push_back(error(p.name, fmt::format("{} is out of range for {} [{}, {}]", i, type, lo, hi)));
+      errors.push_back(
+          error(p.name, fmt::format("{} is out of range for {} [{}, {}]", i, type, lo, hi)));
       return std::nullopt;
     }
     return v;
   }
   if (std::holds_alternative<bool>(v))
     return mismatch("a number");
-  if (auto* i = std::get_if<int64_t>(&v))
+  if (auto *i = std::get_if<int64_t>(&v))
     return ScalarArg(static_cast<double>(*i));
   return v;
 }
 
 } // namespace
 
-std::optional<std::string> nearestName(const std::string& word,
-                                       const std::vector<std::string>& names) {
+std::optional<std::string> nearestName(const std::string &word,
+                                       const std::vector<std::string> &names) {
   std::optional<std::string> best;
   size_t bestDistance = std::max<size_t>(2, word.size() / 3) + 1;
-  for (const std::string& n : names) {
+  for (const std::string &n : names) {
     size_t d = editDistance(word, n);
     if (d < bestDistance) {
       bestDistance = d;
@@ -91,18 +95,18 @@ std::optional<std::string> nearestName(const std::string& word,
   return best;
 }
 
-config::Parsed<ArgSpec> bindArgs(const ArgSpec& given, const ir::Kernel& kernel) {
+config::Parsed<ArgSpec> bindArgs(const ArgSpec &given, const ir::Kernel &kernel) {
   config::Parsed<ArgSpec> out;
   ArgSpec bound;
   std::vector<std::string> params;
-  for (const ir::Param& p : kernel.params)
+  for (const ir::Param &p : kernel.params)
     if (!p.captured)
       params.push_back(p.name);
 
   // Unknown names first, in the order given.
-  for (const Arg& a : given.args) {
+  for (const Arg &a : given.args) {
     auto it = std::find_if(kernel.params.begin(), kernel.params.end(),
-                           [&](const ir::Param& p) { return p.name == a.name; });
+                           [&](const ir::Param &p) { return p.name == a.name; });
     if (it != kernel.params.end() && it->captured) {
       out.errors.push_back(error(a.name, fmt::format("not a parameter of kernel '{}' (a host "
                                                      "variable the kernel reads; the host code "
@@ -115,10 +119,10 @@ config::Parsed<ArgSpec> bindArgs(const ArgSpec& given, const ir::Kernel& kernel)
       out.errors.push_back(error(a.name, rule));
     }
   }
-  for (const ir::Param& p : kernel.params) {
+  for (const ir::Param &p : kernel.params) {
     if (p.captured)
       continue;
-    const Arg* a = given.find(p.name);
+    const Arg *a = given.find(p.name);
     if (!a) {
       out.errors.push_back(error(p.name, fmt::format("missing (kernel '{}' takes {})", kernel.name,
                                                      fmt::join(params, ", "))));
@@ -142,10 +146,10 @@ config::Parsed<ArgSpec> bindArgs(const ArgSpec& given, const ir::Kernel& kernel)
       continue;
     }
     if (a->isTensor()) {
-      out.errors.push_back(error(p.name, fmt::format("expected a scalar (the parameter is {}), "
-                                                     "got the tensor '{}'",
-                                                     ir::scalarTypeName(p.scalarType),
-                                                     a->valueText())));
+      out.errors.push_back(
+          error(p.name, fmt::format("expected a scalar (the parameter is {}), "
+                                    "got the tensor '{}'",
+                                    ir::scalarTypeName(p.scalarType), a->valueText())));
       continue;
     }
     if (auto v = convertScalar(p, *a, out.errors))

@@ -26,10 +26,11 @@ constexpr int kTrialTries = 30;
 
 class DifferentialEvolution final : public Search {
 public:
-  DifferentialEvolution(const config::ConfigSpec& spec, SearchOptions options)
+  DifferentialEvolution(const config::ConfigSpec &spec, SearchOptions options)
       : Search(spec, std::move(options)),
-        size_(std::max<size_t>(4, options_.population ? options_.population : kDefaultPopulation)) {}
-  const char* name() const override { return "de"; }
+        size_(std::max<size_t>(4, options_.population ? options_.population : kDefaultPopulation)) {
+  }
+  const char *name() const override { return "de"; }
 
 private:
   struct Member {
@@ -45,7 +46,7 @@ private:
   size_t idleTargets_ = 0; ///< targets in a row that yielded no new trial
   std::unordered_map<std::string, size_t> trialTarget_;
 
-  void fill(Batch& batch) override {
+  void fill(Batch &batch) override {
     if (seeding_) {
       seed(batch);
       if (batch.full() || pending() > 0)
@@ -65,20 +66,20 @@ private:
   }
 
   /// The initial population: the initial configs, then random ones.
-  void seed(Batch& batch) {
+  void seed(Batch &batch) {
     for (; initialOffered_ < initial_.size() && !batch.full(); ++initialOffered_)
       batch.offer(initial_[initialOffered_]);
     for (int misses = 0; proposed() < size_ && !batch.full() && !done() && misses < 200;)
       misses = batch.offer(randomCandidate()) ? 0 : misses + 1;
   }
 
-  void observe(const Config& c, double cost) override {
+  void observe(const Config &c, double cost) override {
     auto it = trialTarget_.find(keyOf(c));
     if (it == trialTarget_.end()) {
       population_.push_back({c, cost});
       return;
     }
-    Member& target = population_[it->second];
+    Member &target = population_[it->second];
     if (cost <= target.cost)
       target = {c, cost};
     trialTarget_.erase(it);
@@ -88,21 +89,27 @@ private:
   double unit() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
 
   std::optional<Config> makeTrial(size_t t) {
-    const std::vector<Gene>& genes = space_.genes();
+    const std::vector<Gene> &genes = space_.genes();
     const size_t n = population_.size();
     if (genes.empty() || n < 4)
       return std::nullopt;
     for (int tries = 0; tries < kTrialTries; ++tries) {
       size_t a, b, c;
-      do a = uniform(n); while (a == t);
-      do b = uniform(n); while (b == t || b == a);
-      do c = uniform(n); while (c == t || c == a || c == b);
+      do
+        a = uniform(n);
+      while (a == t);
+      do
+        b = uniform(n);
+      while (b == t || b == a);
+      do
+        c = uniform(n);
+      while (c == t || c == a || c == b);
       Config trial = population_[t].config;
       size_t forced = uniform(genes.size());
       for (size_t g = 0; g < genes.size(); ++g) {
         if (g != forced && unit() >= kCrossover)
           continue;
-        const Gene& gene = genes[g];
+        const Gene &gene = genes[g];
         int va = gene.get(population_[a].config), vb = gene.get(population_[b].config),
             vc = gene.get(population_[c].config);
         int v = va;
@@ -121,7 +128,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<Search> makeDifferentialEvolution(const config::ConfigSpec& spec,
+std::unique_ptr<Search> makeDifferentialEvolution(const config::ConfigSpec &spec,
                                                   SearchOptions options) {
   return std::make_unique<DifferentialEvolution>(spec, std::move(options));
 }

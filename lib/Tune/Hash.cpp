@@ -17,7 +17,7 @@ uint64_t splitmix(uint64_t x) {
 
 std::string Digest::hex() const { return fmt::format("{:016x}{:016x}", hi, lo); }
 
-Hasher& Hasher::add(std::string_view field) {
+Hasher &Hasher::add(std::string_view field) {
   // The length as 8 little-endian bytes, so that the digest is the same on every host.
   uint64_t size = field.size();
   unsigned char bytes[8];
@@ -28,8 +28,8 @@ Hasher& Hasher::add(std::string_view field) {
   return *this;
 }
 
-void Hasher::mix(const void* data, size_t size) {
-  const auto* p = static_cast<const unsigned char*>(data);
+void Hasher::mix(const void *data, size_t size) {
+  const auto *p = static_cast<const unsigned char *>(data);
   for (size_t i = 0; i < size; ++i) {
     a_ = (a_ ^ p[i]) * 0x100000001b3ull;                       // FNV-1a
     b_ = (b_ + p[i] + 1) * 0xff51afd7ed558ccdull ^ (b_ >> 29); // a second, different lane

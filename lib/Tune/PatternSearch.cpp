@@ -30,7 +30,7 @@ using config::Config;
 class PatternSearch final : public Search {
 public:
   using Search::Search;
-  const char* name() const override { return "pattern"; }
+  const char *name() const override { return "pattern"; }
 
 private:
   enum class Phase { Start, Round, Stopped };
@@ -43,11 +43,11 @@ private:
   Config centre_;
   double centreCost_ = INFINITY;
 
-  void fill(Batch& batch) override {
+  void fill(Batch &batch) override {
     while (!batch.full() && !done()) {
       if (phase_ == Phase::Stopped)
         return;
-      std::vector<Config>& list = phase_ == Phase::Start ? starts_ : round_;
+      std::vector<Config> &list = phase_ == Phase::Start ? starts_ : round_;
       for (; offered_ < list.size() && !batch.full(); ++offered_)
         batch.offer(list[offered_]);
       if (offered_ < list.size() || pending() > 0)
@@ -60,10 +60,10 @@ private:
   }
 
   /// The cheapest of `configs` with a finite reported cost.
-  std::optional<Config> cheapest(const std::vector<Config>& configs, double& cost) const {
+  std::optional<Config> cheapest(const std::vector<Config> &configs, double &cost) const {
     std::optional<Config> out;
     cost = INFINITY;
-    for (const Config& c : configs)
+    for (const Config &c : configs)
       if (std::optional<double> k = costOf(c); k && *k < cost) {
         cost = *k;
         out = c;
@@ -71,7 +71,7 @@ private:
     return out;
   }
 
-  void climbFromBest(const std::vector<Config>& candidates) {
+  void climbFromBest(const std::vector<Config> &candidates) {
     double cost;
     std::optional<Config> from = cheapest(candidates, cost);
     if (!from) { // every start failed: nothing to climb from
@@ -81,7 +81,7 @@ private:
     beginRound(*from, cost);
   }
 
-  void beginRound(const Config& centre, double cost) {
+  void beginRound(const Config &centre, double cost) {
     centre_ = centre;
     centreCost_ = cost;
     round_.clear();
@@ -90,9 +90,9 @@ private:
           std::find(round_.begin(), round_.end(), n) == round_.end())
         round_.push_back(std::move(n));
     };
-    for (Config& n : config::neighbors(centre_, spec_))
+    for (Config &n : config::neighbors(centre_, spec_))
       add(std::move(n));
-    for (const Gene& g : space_.genes()) {
+    for (const Gene &g : space_.genes()) {
       int v = g.get(centre_);
       for (int w = 0; w < g.numValues; ++w) {
         if (w == v || (g.ordered && std::abs(w - v) != 1))
@@ -124,17 +124,17 @@ private:
   /// The centre with the change of every neighbour that beat it, best first: per gene,
   /// the value of the cheapest improving neighbour that changed it.
   Config combined() const {
-    std::vector<std::pair<double, const Config*>> better;
-    for (const Config& n : round_)
+    std::vector<std::pair<double, const Config *>> better;
+    for (const Config &n : round_)
       if (std::optional<double> k = costOf(n); k && *k < centreCost_)
         better.push_back({*k, &n});
     std::sort(better.begin(), better.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
+              [](const auto &a, const auto &b) { return a.first < b.first; });
     Config out = centre_;
     std::vector<bool> taken(space_.genes().size(), false);
-    for (const auto& [cost, n] : better)
+    for (const auto &[cost, n] : better)
       for (size_t g = 0; g < space_.genes().size(); ++g) {
-        const Gene& gene = space_.genes()[g];
+        const Gene &gene = space_.genes()[g];
         if (!taken[g] && gene.get(*n) != gene.get(centre_)) {
           gene.set(out, gene.get(*n));
           taken[g] = true;
@@ -160,7 +160,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<Search> makePatternSearch(const config::ConfigSpec& spec, SearchOptions options) {
+std::unique_ptr<Search> makePatternSearch(const config::ConfigSpec &spec, SearchOptions options) {
   return std::make_unique<PatternSearch>(spec, std::move(options));
 }
 

@@ -12,12 +12,12 @@ namespace {
 class RandomSearch final : public Search {
 public:
   using Search::Search;
-  const char* name() const override { return "random"; }
+  const char *name() const override { return "random"; }
 
 private:
   size_t initial_ = 0;
 
-  void fill(Batch& batch) override {
+  void fill(Batch &batch) override {
     std::vector<config::Config> initial = initialConfigs();
     for (; initial_ < initial.size() && !batch.full(); ++initial_)
       batch.offer(initial[initial_]);
@@ -29,7 +29,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<Search> makeRandomSearch(const config::ConfigSpec& spec, SearchOptions options) {
+std::unique_ptr<Search> makeRandomSearch(const config::ConfigSpec &spec, SearchOptions options) {
   return std::make_unique<RandomSearch>(spec, std::move(options));
 }
 

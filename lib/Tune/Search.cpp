@@ -33,17 +33,17 @@ SearchOptions optionsFor(Effort effort) {
   return o;
 }
 
-Search::Search(const config::ConfigSpec& spec, SearchOptions options)
+Search::Search(const config::ConfigSpec &spec, SearchOptions options)
     : spec_(spec), options_(std::move(options)), space_(spec_, options_.keys),
       default_(spec_.defaultConfig()), rng_(options_.seed) {}
 
 Search::~Search() = default;
 
-std::string Search::keyOf(const Config& c) const { return config::formatConfig(c, spec_); }
+std::string Search::keyOf(const Config &c) const { return config::formatConfig(c, spec_); }
 
-bool Search::seen(const Config& c) const { return records_.count(keyOf(c)) != 0; }
+bool Search::seen(const Config &c) const { return records_.count(keyOf(c)) != 0; }
 
-std::optional<double> Search::costOf(const Config& c) const {
+std::optional<double> Search::costOf(const Config &c) const {
   auto it = records_.find(keyOf(c));
   return it == records_.end() ? std::nullopt : it->second.cost;
 }
@@ -64,7 +64,7 @@ bool Search::budgetSpent() const {
   return options_.deadline && options_.clock() >= *options_.deadline;
 }
 
-bool Search::Batch::offer(const Config& c) {
+bool Search::Batch::offer(const Config &c) {
   if (full() || search_.budgetSpent())
     return false;
   // Checked before validity: validate() costs more than a lookup, and most
@@ -90,7 +90,7 @@ std::vector<Config> Search::next(size_t maxBatch) {
   return std::move(batch.out_);
 }
 
-bool Search::report(const Config& config, double cost) {
+bool Search::report(const Config &config, double cost) {
   auto it = records_.find(keyOf(config));
   if (it == records_.end() || it->second.cost)
     return false;
@@ -111,7 +111,7 @@ bool Search::done() const { return finished_ || budgetSpent(); }
 
 std::optional<Config> Search::best() const { return best_; }
 
-std::unique_ptr<Search> makeSearch(std::string_view name, const config::ConfigSpec& spec,
+std::unique_ptr<Search> makeSearch(std::string_view name, const config::ConfigSpec &spec,
                                    SearchOptions options) {
   if (name == "pattern")
     return makePatternSearch(spec, std::move(options));
@@ -122,7 +122,7 @@ std::unique_ptr<Search> makeSearch(std::string_view name, const config::ConfigSp
   return nullptr;
 }
 
-const std::vector<std::string>& searchNames() {
+const std::vector<std::string> &searchNames() {
   static const std::vector<std::string> names = {"pattern", "de", "random"};
   return names;
 }

@@ -14,15 +14,18 @@ using config::ConfigSpec;
 
 namespace {
 
-const std::vector<Key> kAllKeys = {
-    Key::BlockSizes,      Key::LoopOrders,         Key::FlattenLoops, Key::L2Groupings,
-    Key::ReductionLoops,  Key::RangeUnrollFactors, Key::RangeNumStages, Key::NumWarps,
-    Key::NumStages,       Key::PidType,            Key::NumSmMultiplier, Key::Maxnreg,
-    Key::Indexing,        Key::LoadEvictionPolicies, Key::VectorBytes};
+const std::vector<Key> kAllKeys = {Key::BlockSizes,      Key::LoopOrders,
+                                   Key::FlattenLoops,    Key::L2Groupings,
+                                   Key::ReductionLoops,  Key::RangeUnrollFactors,
+                                   Key::RangeNumStages,  Key::NumWarps,
+                                   Key::NumStages,       Key::PidType,
+                                   Key::NumSmMultiplier, Key::Maxnreg,
+                                   Key::Indexing,        Key::LoadEvictionPolicies,
+                                   Key::VectorBytes};
 
-const std::vector<Key> kMajorKeys = {Key::BlockSizes, Key::LoopOrders,  Key::L2Groupings,
-                                     Key::ReductionLoops, Key::NumWarps, Key::NumStages,
-                                     Key::PidType,    Key::Indexing};
+const std::vector<Key> kMajorKeys = {Key::BlockSizes,     Key::LoopOrders, Key::L2Groupings,
+                                     Key::ReductionLoops, Key::NumWarps,   Key::NumStages,
+                                     Key::PidType,        Key::Indexing};
 
 std::vector<int64_t> powers(int64_t lo, int64_t hi) {
   std::vector<int64_t> out;
@@ -49,8 +52,8 @@ Gene ladder(Key key, int entry, std::vector<T> values, bool ordered, Ref ref) {
   g.entry = entry;
   g.numValues = static_cast<int>(values.size());
   g.ordered = ordered;
-  g.get = [values, ref](const Config& c) {
-    const T& v = ref(const_cast<Config&>(c));
+  g.get = [values, ref](const Config &c) {
+    const T &v = ref(const_cast<Config &>(c));
     int best = 0;
     double bestDistance = INFINITY;
     for (size_t i = 0; i < values.size(); ++i) {
@@ -62,7 +65,7 @@ Gene ladder(Key key, int entry, std::vector<T> values, bool ordered, Ref ref) {
     }
     return best;
   };
-  g.set = [values, ref](Config& c, int i) { ref(c) = values[static_cast<size_t>(i)]; };
+  g.set = [values, ref](Config &c, int i) { ref(c) = values[static_cast<size_t>(i)]; };
   return g;
 }
 
@@ -72,11 +75,11 @@ template <class T, class Ref> Gene category(Key key, int entry, std::vector<T> v
   g.key = key;
   g.entry = entry;
   g.numValues = static_cast<int>(values.size());
-  g.get = [values, ref](const Config& c) {
-    auto it = std::find(values.begin(), values.end(), T(ref(const_cast<Config&>(c))));
+  g.get = [values, ref](const Config &c) {
+    auto it = std::find(values.begin(), values.end(), T(ref(const_cast<Config &>(c))));
     return it == values.end() ? 0 : static_cast<int>(it - values.begin());
   };
-  g.set = [values, ref](Config& c, int i) { ref(c) = values[static_cast<size_t>(i)]; };
+  g.set = [values, ref](Config &c, int i) { ref(c) = values[static_cast<size_t>(i)]; };
   return g;
 }
 
@@ -90,43 +93,44 @@ std::vector<std::vector<int>> permutations(size_t k) {
   return out;
 }
 
-void addGenes(Key key, const ConfigSpec& s, std::vector<Gene>& out) {
+void addGenes(Key key, const ConfigSpec &s, std::vector<Gene> &out) {
   using config::EvictionPolicy;
   using config::Indexing;
   switch (key) {
   case Key::BlockSizes:
     for (int i = 0; i < static_cast<int>(s.blockSizes.size()); ++i)
       out.push_back(ladder(key, i, s.blockSizeChoices(i), true,
-                           [i](Config& c) -> int64_t& { return c.blockSizes[i]; }));
+                           [i](Config &c) -> int64_t & { return c.blockSizes[i]; }));
     return;
   case Key::LoopOrders:
     for (int i = 0; i < static_cast<int>(s.multiTileLoops.size()); ++i)
       out.push_back(category(key, i, permutations(s.multiTileLoops[i].tiles.size()),
-                             [i](Config& c) -> std::vector<int>& { return c.loopOrders[i]; }));
+                             [i](Config &c) -> std::vector<int> & { return c.loopOrders[i]; }));
     return;
   case Key::FlattenLoops:
     for (int i = 0; i < static_cast<int>(s.multiTileLoops.size()); ++i)
       out.push_back(category(key, i, std::vector<bool>{false, true},
-                             [i](Config& c) { return c.flattenLoops[i]; }));
+                             [i](Config &c) { return c.flattenLoops[i]; }));
     return;
   case Key::L2Groupings:
     for (int i = 0; i < static_cast<int>(s.l2Loops.size()); ++i)
       out.push_back(ladder(key, i, powers(1, config::kMaxL2Grouping), true,
-                           [i](Config& c) -> int& { return c.l2Groupings[i]; }));
+                           [i](Config &c) -> int & { return c.l2Groupings[i]; }));
     return;
   case Key::ReductionLoops:
     for (int i = 0; i < static_cast<int>(s.reductionLoops.size()); ++i)
-      out.push_back(ladder(key, i, s.reductionChoices(i), true,
-                           [i](Config& c) -> std::optional<int64_t>& { return c.reductionLoops[i]; }));
+      out.push_back(
+          ladder(key, i, s.reductionChoices(i), true,
+                 [i](Config &c) -> std::optional<int64_t> & { return c.reductionLoops[i]; }));
     return;
   case Key::RangeUnrollFactors:
   case Key::RangeNumStages:
     for (int i = 0; i < static_cast<int>(s.innerLoops.size()); ++i) {
       bool unroll = key == Key::RangeUnrollFactors;
-      std::vector<int> values(static_cast<size_t>(
-          (unroll ? config::kMaxRangeUnroll : config::kMaxRangeStages) + 1));
+      std::vector<int> values(
+          static_cast<size_t>((unroll ? config::kMaxRangeUnroll : config::kMaxRangeStages) + 1));
       std::iota(values.begin(), values.end(), 0);
-      out.push_back(ladder(key, i, values, true, [i, unroll](Config& c) -> int& {
+      out.push_back(ladder(key, i, values, true, [i, unroll](Config &c) -> int & {
         return unroll ? c.rangeUnrollFactors[i] : c.rangeNumStages[i];
       }));
     }
@@ -138,46 +142,49 @@ void addGenes(Key key, const ConfigSpec& s, std::vector<Gene>& out) {
         values.push_back(12); // 2 consumer warpgroups + a producer (Validate.cpp)
       values.push_back(static_cast<int>(w));
     }
-    out.push_back(ladder(key, -1, values, true, [](Config& c) -> int& { return c.numWarps; }));
+    out.push_back(ladder(key, -1, values, true, [](Config &c) -> int & { return c.numWarps; }));
     return;
   }
   case Key::NumStages: {
     std::vector<int> values(config::kMaxNumStages);
     std::iota(values.begin(), values.end(), 1);
-    out.push_back(ladder(key, -1, values, true, [](Config& c) -> int& { return c.numStages; }));
+    out.push_back(ladder(key, -1, values, true, [](Config &c) -> int & { return c.numStages; }));
     return;
   }
   case Key::PidType:
-    out.push_back(category(key, -1, s.pidTypes,
-                           [](Config& c) -> config::PidType& { return c.pidType; }));
+    out.push_back(
+        category(key, -1, s.pidTypes, [](Config &c) -> config::PidType & { return c.pidType; }));
     return;
   case Key::NumSmMultiplier: {
     std::vector<int> values = {1, 2, 4};
-    out.push_back(ladder(key, -1, values, true, [](Config& c) -> int& { return c.numSmMultiplier; }));
+    out.push_back(
+        ladder(key, -1, values, true, [](Config &c) -> int & { return c.numSmMultiplier; }));
     return;
   }
   case Key::Maxnreg: {
     std::vector<std::optional<int>> values = {std::nullopt, 32, 64, 128, 255};
-    out.push_back(category(key, -1, values, [](Config& c) -> std::optional<int>& { return c.maxnreg; }));
+    out.push_back(
+        category(key, -1, values, [](Config &c) -> std::optional<int> & { return c.maxnreg; }));
     return;
   }
   case Key::Indexing:
     for (int i = 0; i < s.numSites; ++i)
-      out.push_back(category(key, i,
-                             std::vector<Indexing>{Indexing::Pointer, Indexing::BlockPtr,
-                                                   Indexing::TensorDescriptor},
-                             [i](Config& c) -> Indexing& { return c.indexing[i]; }));
+      out.push_back(category(
+          key, i,
+          std::vector<Indexing>{Indexing::Pointer, Indexing::BlockPtr, Indexing::TensorDescriptor},
+          [i](Config &c) -> Indexing & { return c.indexing[i]; }));
     return;
   case Key::LoadEvictionPolicies:
     for (int i = 0; i < s.numLoadSites; ++i)
-      out.push_back(category(key, i,
-                             std::vector<EvictionPolicy>{EvictionPolicy::Default,
-                                                         EvictionPolicy::First, EvictionPolicy::Last},
-                             [i](Config& c) -> EvictionPolicy& { return c.loadEvictionPolicies[i]; }));
+      out.push_back(
+          category(key, i,
+                   std::vector<EvictionPolicy>{EvictionPolicy::Default, EvictionPolicy::First,
+                                               EvictionPolicy::Last},
+                   [i](Config &c) -> EvictionPolicy & { return c.loadEvictionPolicies[i]; }));
     return;
   case Key::VectorBytes: {
     std::vector<int> values = {0, 4, 8, 16};
-    out.push_back(category(key, -1, values, [](Config& c) -> int& { return c.vectorBytes; }));
+    out.push_back(category(key, -1, values, [](Config &c) -> int & { return c.vectorBytes; }));
     return;
   }
   }
@@ -185,38 +192,53 @@ void addGenes(Key key, const ConfigSpec& s, std::vector<Gene>& out) {
 
 } // namespace
 
-const char* keyName(Key key) {
+const char *keyName(Key key) {
   switch (key) {
-  case Key::BlockSizes: return "block_sizes";
-  case Key::LoopOrders: return "loop_orders";
-  case Key::FlattenLoops: return "flatten_loops";
-  case Key::L2Groupings: return "l2_groupings";
-  case Key::ReductionLoops: return "reduction_loops";
-  case Key::RangeUnrollFactors: return "range_unroll_factors";
-  case Key::RangeNumStages: return "range_num_stages";
-  case Key::NumWarps: return "num_warps";
-  case Key::NumStages: return "num_stages";
-  case Key::PidType: return "pid_type";
-  case Key::NumSmMultiplier: return "num_sm_multiplier";
-  case Key::Maxnreg: return "maxnreg";
-  case Key::Indexing: return "indexing";
-  case Key::LoadEvictionPolicies: return "load_eviction_policies";
-  case Key::VectorBytes: return "vector_bytes";
+  case Key::BlockSizes:
+    return "block_sizes";
+  case Key::LoopOrders:
+    return "loop_orders";
+  case Key::FlattenLoops:
+    return "flatten_loops";
+  case Key::L2Groupings:
+    return "l2_groupings";
+  case Key::ReductionLoops:
+    return "reduction_loops";
+  case Key::RangeUnrollFactors:
+    return "range_unroll_factors";
+  case Key::RangeNumStages:
+    return "range_num_stages";
+  case Key::NumWarps:
+    return "num_warps";
+  case Key::NumStages:
+    return "num_stages";
+  case Key::PidType:
+    return "pid_type";
+  case Key::NumSmMultiplier:
+    return "num_sm_multiplier";
+  case Key::Maxnreg:
+    return "maxnreg";
+  case Key::Indexing:
+    return "indexing";
+  case Key::LoadEvictionPolicies:
+    return "load_eviction_policies";
+  case Key::VectorBytes:
+    return "vector_bytes";
   }
   return "?";
 }
 
-std::optional<Key> parseKey(const std::string& name) {
+std::optional<Key> parseKey(const std::string &name) {
   for (Key k : kAllKeys)
     if (name == keyName(k))
       return k;
   return std::nullopt;
 }
 
-const std::vector<Key>& allKeys() { return kAllKeys; }
-const std::vector<Key>& majorKeys() { return kMajorKeys; }
+const std::vector<Key> &allKeys() { return kAllKeys; }
+const std::vector<Key> &majorKeys() { return kMajorKeys; }
 
-std::vector<Key> changedKeys(const Config& a, const Config& b) {
+std::vector<Key> changedKeys(const Config &a, const Config &b) {
   std::vector<Key> out;
   for (Key k : kAllKeys) {
     Config probe = a;
@@ -227,23 +249,53 @@ std::vector<Key> changedKeys(const Config& a, const Config& b) {
   return out;
 }
 
-void copyKey(Key key, const Config& from, Config& to) {
+void copyKey(Key key, const Config &from, Config &to) {
   switch (key) {
-  case Key::BlockSizes: to.blockSizes = from.blockSizes; return;
-  case Key::LoopOrders: to.loopOrders = from.loopOrders; return;
-  case Key::FlattenLoops: to.flattenLoops = from.flattenLoops; return;
-  case Key::L2Groupings: to.l2Groupings = from.l2Groupings; return;
-  case Key::ReductionLoops: to.reductionLoops = from.reductionLoops; return;
-  case Key::RangeUnrollFactors: to.rangeUnrollFactors = from.rangeUnrollFactors; return;
-  case Key::RangeNumStages: to.rangeNumStages = from.rangeNumStages; return;
-  case Key::NumWarps: to.numWarps = from.numWarps; return;
-  case Key::NumStages: to.numStages = from.numStages; return;
-  case Key::PidType: to.pidType = from.pidType; return;
-  case Key::NumSmMultiplier: to.numSmMultiplier = from.numSmMultiplier; return;
-  case Key::Maxnreg: to.maxnreg = from.maxnreg; return;
-  case Key::Indexing: to.indexing = from.indexing; return;
-  case Key::LoadEvictionPolicies: to.loadEvictionPolicies = from.loadEvictionPolicies; return;
-  case Key::VectorBytes: to.vectorBytes = from.vectorBytes; return;
+  case Key::BlockSizes:
+    to.blockSizes = from.blockSizes;
+    return;
+  case Key::LoopOrders:
+    to.loopOrders = from.loopOrders;
+    return;
+  case Key::FlattenLoops:
+    to.flattenLoops = from.flattenLoops;
+    return;
+  case Key::L2Groupings:
+    to.l2Groupings = from.l2Groupings;
+    return;
+  case Key::ReductionLoops:
+    to.reductionLoops = from.reductionLoops;
+    return;
+  case Key::RangeUnrollFactors:
+    to.rangeUnrollFactors = from.rangeUnrollFactors;
+    return;
+  case Key::RangeNumStages:
+    to.rangeNumStages = from.rangeNumStages;
+    return;
+  case Key::NumWarps:
+    to.numWarps = from.numWarps;
+    return;
+  case Key::NumStages:
+    to.numStages = from.numStages;
+    return;
+  case Key::PidType:
+    to.pidType = from.pidType;
+    return;
+  case Key::NumSmMultiplier:
+    to.numSmMultiplier = from.numSmMultiplier;
+    return;
+  case Key::Maxnreg:
+    to.maxnreg = from.maxnreg;
+    return;
+  case Key::Indexing:
+    to.indexing = from.indexing;
+    return;
+  case Key::LoadEvictionPolicies:
+    to.loadEvictionPolicies = from.loadEvictionPolicies;
+    return;
+  case Key::VectorBytes:
+    to.vectorBytes = from.vectorBytes;
+    return;
   }
 }
 
@@ -251,7 +303,7 @@ std::string Gene::path() const {
   return entry < 0 ? keyName(key) : fmt::format("{}[{}]", keyName(key), entry);
 }
 
-SearchSpace::SearchSpace(const ConfigSpec& spec, const std::vector<Key>& keys)
+SearchSpace::SearchSpace(const ConfigSpec &spec, const std::vector<Key> &keys)
     : keys_(keys.empty() ? kAllKeys : keys) {
   for (Key k : kAllKeys) // Helion's order, whatever order `keys` lists them in
     if (allows(k))
@@ -262,14 +314,14 @@ bool SearchSpace::allows(Key key) const {
   return std::find(keys_.begin(), keys_.end(), key) != keys_.end();
 }
 
-bool SearchSpace::within(const Config& c, const Config& base) const {
+bool SearchSpace::within(const Config &c, const Config &base) const {
   for (Key k : changedKeys(c, base))
     if (!allows(k))
       return false;
   return true;
 }
 
-Config SearchSpace::project(Config c, const Config& base) const {
+Config SearchSpace::project(Config c, const Config &base) const {
   for (Key k : kAllKeys)
     if (!allows(k))
       copyKey(k, base, c);

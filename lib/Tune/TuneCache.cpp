@@ -18,7 +18,7 @@ constexpr int kFormat = 1;
 
 /// Field name and member, in key order. The order is part of the digest: reorder
 /// only together with kFormat.
-const std::pair<const char*, std::string TuneKey::*> kFields[] = {
+const std::pair<const char *, std::string TuneKey::*> kFields[] = {
     {"source_hash", &TuneKey::sourceHash},
     {"kernel", &TuneKey::kernel},
     {"args", &TuneKey::args},
@@ -30,13 +30,13 @@ const std::pair<const char*, std::string TuneKey::*> kFields[] = {
 };
 
 /// Short names for the log line.
-const char* kTextNames[] = {"source", "kernel", "args", "gpu", "sm", "driver", "nvrtc", "helionc"};
+const char *kTextNames[] = {"source", "kernel", "args", "gpu", "sm", "driver", "nvrtc", "helionc"};
 
 /// True when `stored` has exactly the fields of `key`, with the same values.
-bool sameKey(const nlohmann::json& stored, const TuneKey& key) {
+bool sameKey(const nlohmann::json &stored, const TuneKey &key) {
   if (!stored.is_object() || stored.size() != std::size(kFields))
     return false;
-  for (const auto& [name, member] : kFields) {
+  for (const auto &[name, member] : kFields) {
     auto it = stored.find(name);
     if (it == stored.end() || !it->is_string() || it->get<std::string>() != key.*member)
       return false;
@@ -48,7 +48,7 @@ bool sameKey(const nlohmann::json& stored, const TuneKey& key) {
 
 nlohmann::ordered_json TuneKey::toJson() const {
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
-  for (const auto& [name, member] : kFields)
+  for (const auto &[name, member] : kFields)
     j[name] = this->*member;
   return j;
 }
@@ -56,7 +56,7 @@ nlohmann::ordered_json TuneKey::toJson() const {
 std::string TuneKey::text() const {
   std::string s;
   size_t i = 0;
-  for (const auto& field : kFields) {
+  for (const auto &field : kFields) {
     std::string value = this->*field.second;
     if (value.find(' ') != std::string::npos) // args and GPU names have spaces
       value = "'" + value + "'";
@@ -69,22 +69,22 @@ std::string TuneKey::text() const {
 std::string TuneKey::digest() const {
   Hasher h;
   h.add(fmt::format("helionc-tune-cache/{}", kFormat));
-  for (const auto& field : kFields)
+  for (const auto &field : kFields)
     h.add(this->*field.second);
   return h.digest().hex();
 }
 
 std::string sourceHash(std::string_view bytes) { return hashText(bytes).hex(); }
 
-const char* helioncVersion() { return HELIONC_VERSION; }
+const char *helioncVersion() { return HELIONC_VERSION; }
 
 fs::path TuneCache::defaultDirectory() {
   fs::path root;
-  if (const char* dir = std::getenv("HELIONC_CACHE_DIR"); dir && *dir)
+  if (const char *dir = std::getenv("HELIONC_CACHE_DIR"); dir && *dir)
     root = dir;
-  else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+  else if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
     root = fs::path(xdg) / "helionc";
-  else if (const char* home = std::getenv("HOME"); home && *home)
+  else if (const char *home = std::getenv("HOME"); home && *home)
     root = fs::path(home) / ".cache" / "helionc";
   else
     root = fs::temp_directory_path() / "helionc-cache";
@@ -92,13 +92,13 @@ fs::path TuneCache::defaultDirectory() {
 }
 
 bool TuneCache::enabled() {
-  const char* off = std::getenv("HELIONC_NO_CACHE");
+  const char *off = std::getenv("HELIONC_NO_CACHE");
   return !off || !*off || std::string_view(off) == "0";
 }
 
-fs::path TuneCache::entryPath(const TuneKey& key) const { return dir_ / (key.digest() + ".json"); }
+fs::path TuneCache::entryPath(const TuneKey &key) const { return dir_ / (key.digest() + ".json"); }
 
-std::optional<nlohmann::json> TuneCache::lookup(const TuneKey& key) const {
+std::optional<nlohmann::json> TuneCache::lookup(const TuneKey &key) const {
   std::optional<std::string> text = readFile(entryPath(key));
   if (!text)
     return std::nullopt;
@@ -114,7 +114,8 @@ std::optional<nlohmann::json> TuneCache::lookup(const TuneKey& key) const {
   return *result;
 }
 
-std::optional<std::string> TuneCache::store(const TuneKey& key, const nlohmann::json& result) const {
+std::optional<std::string> TuneCache::store(const TuneKey &key,
+                                            const nlohmann::json &result) const {
   if (!result.is_object())
     return fmt::format("a tuning result must be a JSON object, got {}", result.dump());
   nlohmann::ordered_json entry;

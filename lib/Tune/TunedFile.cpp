@@ -26,12 +26,12 @@ struct KernelEntries {
 /// Reads the forms of configs/README.md into entries per kernel, in file order.
 class Reader {
 public:
-  Reader(std::string source, std::string untagged, std::vector<std::string>& errors)
+  Reader(std::string source, std::string untagged, std::vector<std::string> &errors)
       : source_(std::move(source)), untagged_(std::move(untagged)), errors_(errors) {}
 
   std::vector<KernelEntries> kernels;
 
-  void top(const ojson& j) {
+  void top(const ojson &j) {
     if (!j.is_object())
       return error("", fmt::format("expected a config object, got {}", j.dump()));
     auto named = j.find("kernels");
@@ -40,23 +40,24 @@ public:
     if (j.size() != 1)
       return error("", "expected only the key 'kernels' next to 'kernels'");
     if (!named->is_object())
-      return error("kernels", fmt::format("expected an object of kernel names, got {}", named->dump()));
+      return error("kernels",
+                   fmt::format("expected an object of kernel names, got {}", named->dump()));
     for (auto it = named->begin(); it != named->end(); ++it)
       form(it.value(), "kernels." + it.key(), it.key(), true);
   }
 
 private:
   std::string source_, untagged_;
-  std::vector<std::string>& errors_;
+  std::vector<std::string> &errors_;
 
-  void error(const std::string& path, const std::string& rule) {
+  void error(const std::string &path, const std::string &rule) {
     errors_.push_back(path.empty() ? fmt::format("{}: {}", source_, rule)
                                    : fmt::format("{}: {}: {}", source_, path, rule));
   }
 
-  std::vector<Entry>& of(const std::string& kernel) {
+  std::vector<Entry> &of(const std::string &kernel) {
     auto it = std::find_if(kernels.begin(), kernels.end(),
-                           [&](const KernelEntries& k) { return k.kernel == kernel; });
+                           [&](const KernelEntries &k) { return k.kernel == kernel; });
     if (it != kernels.end())
       return it->entries;
     return kernels.emplace_back(KernelEntries{kernel, {}}).entries;
@@ -65,7 +66,7 @@ private:
   /// A config object, or {"configs": [...]}, for `kernel`. Under `kernels.<name>`
   /// (`strict`) an entry tagged with another kernel is dead (the parser skips it); at
   /// the top level the tag says whose it is.
-  void form(const ojson& j, const std::string& at, const std::string& kernel, bool strict) {
+  void form(const ojson &j, const std::string &at, const std::string &kernel, bool strict) {
     if (!j.is_object())
       return error(at, fmt::format("expected a config object, got {}", j.dump()));
     auto configs = j.find("configs");
@@ -82,9 +83,10 @@ private:
       entry((*configs)[i], fmt::format("{}[{}]", list, i), kernel, strict);
   }
 
-  void entry(const ojson& e, const std::string& at, const std::string& kernel, bool strict) {
+  void entry(const ojson &e, const std::string &at, const std::string &kernel, bool strict) {
     if (!e.is_object())
-      return error(at, fmt::format("expected a {{\"shapes\", \"config\"}} object, got {}", e.dump()));
+      return error(at,
+                   fmt::format("expected a {{\"shapes\", \"config\"}} object, got {}", e.dump()));
     for (auto it = e.begin(); it != e.end(); ++it)
       if (it.key() != "shapes" && it.key() != "config" && it.key() != "kernel")
         return error(at, fmt::format("unknown key '{}'", it.key()));
@@ -110,7 +112,7 @@ private:
   }
 };
 
-ojson entryJson(const Entry& e, const std::string* kernel) {
+ojson entryJson(const Entry &e, const std::string *kernel) {
   ojson j = ojson::object();
   if (kernel)
     j["kernel"] = *kernel;
@@ -122,47 +124,48 @@ ojson entryJson(const Entry& e, const std::string* kernel) {
 
 } // namespace
 
-config::Parsed<ojson> mergeTunedFile(const std::optional<ojson>& existing,
-                                     const std::vector<TunedEntry>& results,
-                                     const std::string& untaggedKernel,
-                                     const std::string& sourceName) {
+config::Parsed<ojson> mergeTunedFile(const std::optional<ojson> &existing,
+                                     const std::vector<TunedEntry> &results,
+                                     const std::string &untaggedKernel,
+                                     const std::string &sourceName) {
   config::Parsed<ojson> out;
   Reader reader(sourceName, untaggedKernel, out.errors);
   if (existing)
     reader.top(*existing);
   if (!out.errors.empty())
     return out;
-  std::vector<KernelEntries>& kernels = reader.kernels;
-  for (const TunedEntry& r : results) {
+  std::vector<KernelEntries> &kernels = reader.kernels;
+  for (const TunedEntry &r : results) {
     auto k = std::find_if(kernels.begin(), kernels.end(),
-                          [&](const KernelEntries& e) { return e.kernel == r.kernel; });
+                          [&](const KernelEntries &e) { return e.kernel == r.kernel; });
     if (k == kernels.end())
       k = kernels.insert(kernels.end(), KernelEntries{r.kernel, {}});
     Entry fresh{r.shapes.is_object() ? r.shapes : nlohmann::json::object(), r.config};
     // nlohmann::json objects compare by content, whatever the key order.
     auto same = std::find_if(k->entries.begin(), k->entries.end(),
-                             [&](const Entry& e) { return e.shapes == fresh.shapes; });
+                             [&](const Entry &e) { return e.shapes == fresh.shapes; });
     if (same != k->entries.end())
       *same = std::move(fresh);
     else
       k->entries.push_back(std::move(fresh));
   }
-  std::erase_if(kernels, [](const KernelEntries& k) { return k.entries.empty(); });
+  std::erase_if(kernels, [](const KernelEntries &k) { return k.entries.empty(); });
   if (kernels.empty()) {
-    out.errors.push_back(fmt::format("{}: nothing to write: no results and no entries", sourceName));
+    out.errors.push_back(
+        fmt::format("{}: nothing to write: no results and no entries", sourceName));
     return out;
   }
   ojson file = ojson::object();
   if (kernels.size() == 1) {
     ojson list = ojson::array();
-    for (const Entry& e : kernels[0].entries)
+    for (const Entry &e : kernels[0].entries)
       list.push_back(entryJson(e, &kernels[0].kernel));
     file["configs"] = std::move(list);
   } else {
     ojson byName = ojson::object();
-    for (const KernelEntries& k : kernels) {
+    for (const KernelEntries &k : kernels) {
       ojson list = ojson::array();
-      for (const Entry& e : k.entries)
+      for (const Entry &e : k.entries)
         list.push_back(entryJson(e, nullptr));
       byName[k.kernel]["configs"] = std::move(list);
     }
@@ -172,9 +175,9 @@ config::Parsed<ojson> mergeTunedFile(const std::optional<ojson>& existing,
   return out;
 }
 
-std::vector<std::string> updateTunedFile(const std::filesystem::path& path,
-                                         const std::vector<TunedEntry>& results,
-                                         const std::string& untaggedKernel) {
+std::vector<std::string> updateTunedFile(const std::filesystem::path &path,
+                                         const std::vector<TunedEntry> &results,
+                                         const std::string &untaggedKernel) {
   const std::string source = path.string();
   std::optional<ojson> existing;
   std::error_code ec;
@@ -188,7 +191,7 @@ std::vector<std::string> updateTunedFile(const std::filesystem::path& path,
       if (!config::parseJsonText(*text, source, errors))
         return errors;
       existing = ojson::parse(*text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::parse_error &e) {
       return {fmt::format("{}: invalid JSON at byte {}; not overwritten", source, e.byte)};
     }
   }

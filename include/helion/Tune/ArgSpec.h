@@ -29,7 +29,7 @@ namespace helion::tune {
 struct TensorArg {
   ir::ScalarType dtype = ir::ScalarType::F32;
   std::vector<int64_t> sizes;
-  bool operator==(const TensorArg&) const = default;
+  bool operator==(const TensorArg &) const = default;
 };
 
 using ScalarArg = std::variant<bool, int64_t, double>;
@@ -39,18 +39,18 @@ struct Arg {
   std::variant<TensorArg, ScalarArg> value;
 
   bool isTensor() const { return std::holds_alternative<TensorArg>(value); }
-  const TensorArg& tensor() const { return std::get<TensorArg>(value); }
-  const ScalarArg& scalar() const { return std::get<ScalarArg>(value); }
+  const TensorArg &tensor() const { return std::get<TensorArg>(value); }
+  const ScalarArg &scalar() const { return std::get<ScalarArg>(value); }
   /// The value as written canonically: `bf16[8192,8192]`, `128`, `1e-05`, `true`.
   std::string valueText() const;
-  bool operator==(const Arg&) const = default;
+  bool operator==(const Arg &) const = default;
 };
 
 /// The arguments of one shape to tune for.
 struct ArgSpec {
   std::vector<Arg> args; ///< in the order given; bindArgs() puts them in parameter order
 
-  const Arg* find(const std::string& name) const;
+  const Arg *find(const std::string &name) const;
   /// Tensor name -> sizes (scalars left out), as config files key their entries.
   config::Shapes shapes() const;
   /// shapes() as the JSON of a config file's `shapes`: `{"x": [8192, 8192]}`.
@@ -65,7 +65,7 @@ struct ArgSpec {
 /// (each string may hold several tokens). Checks the syntax only: every token is
 /// NAME=VALUE, no name twice, dtypes known, sizes >= 0 and within int64 (and so is
 /// their product). Errors: every problem, in token order, `--args: ...`.
-config::Parsed<ArgSpec> parseArgSpec(const std::vector<std::string>& texts);
+config::Parsed<ArgSpec> parseArgSpec(const std::vector<std::string> &texts);
 
 /// Checks `given` against the kernel's parameters and returns it in parameter order:
 /// every parameter the caller passes (captured host locals are computed by the host
@@ -73,10 +73,10 @@ config::Parsed<ArgSpec> parseArgSpec(const std::vector<std::string>& texts);
 /// scalars of the parameter's type (an integer for a float parameter becomes a double;
 /// b8 takes true/false; integer types take integers in range). Unknown names are
 /// errors with a suggestion (`did you mean 'x'?`).
-config::Parsed<ArgSpec> bindArgs(const ArgSpec& given, const ir::Kernel& kernel);
+config::Parsed<ArgSpec> bindArgs(const ArgSpec &given, const ir::Kernel &kernel);
 
 /// The edit-distance-nearest of `names` to `word` when near enough to suggest.
-std::optional<std::string> nearestName(const std::string& word,
-                                       const std::vector<std::string>& names);
+std::optional<std::string> nearestName(const std::string &word,
+                                       const std::vector<std::string> &names);
 
 } // namespace helion::tune

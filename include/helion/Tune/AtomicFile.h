@@ -15,10 +15,10 @@ namespace helion::tune {
 /// each rename a whole file; the last rename wins. Creates missing parent directories.
 /// Returns nullopt on success, else the reason (`cannot write 'best.json': ...`); the
 /// temporary file is removed on failure.
-std::optional<std::string> writeFileAtomically(const std::filesystem::path& path,
+std::optional<std::string> writeFileAtomically(const std::filesystem::path &path,
                                                std::string_view contents);
 
 /// The bytes of `path`, or nullopt when it cannot be read.
-std::optional<std::string> readFile(const std::filesystem::path& path);
+std::optional<std::string> readFile(const std::filesystem::path &path);
 
 } // namespace helion::tune

@@ -14,7 +14,7 @@ namespace helion::tune {
 
 struct Digest {
   uint64_t hi = 0, lo = 0;
-  bool operator==(const Digest&) const = default;
+  bool operator==(const Digest &) const = default;
   /// 32 lower-case hex digits.
   std::string hex() const;
 };
@@ -23,11 +23,11 @@ struct Digest {
 /// differ.
 class Hasher {
 public:
-  Hasher& add(std::string_view field);
+  Hasher &add(std::string_view field);
   Digest digest() const;
 
 private:
-  void mix(const void* data, size_t size);
+  void mix(const void *data, size_t size);
   uint64_t a_ = 0xcbf29ce484222325ull; // FNV-1a offset basis
   uint64_t b_ = 0x9e3779b97f4a7c15ull;
 };
@@ -37,7 +37,7 @@ Digest hashText(std::string_view text);
 
 /// For unordered containers keyed by Digest.
 struct DigestHash {
-  size_t operator()(const Digest& d) const { return static_cast<size_t>(d.lo ^ (d.hi << 1)); }
+  size_t operator()(const Digest &d) const { return static_cast<size_t>(d.lo ^ (d.hi << 1)); }
 };
 
 } // namespace helion::tune

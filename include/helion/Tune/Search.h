@@ -26,8 +26,8 @@
 #include <cmath>
 #include <functional>
 #include <memory>
-#include <random>
 #include <optional>
+#include <random>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -69,19 +69,19 @@ struct Evaluation {
 
 class Search {
 public:
-  Search(const config::ConfigSpec& spec, SearchOptions options);
+  Search(const config::ConfigSpec &spec, SearchOptions options);
   virtual ~Search();
-  Search(const Search&) = delete;
-  Search& operator=(const Search&) = delete;
+  Search(const Search &) = delete;
+  Search &operator=(const Search &) = delete;
 
-  virtual const char* name() const = 0;
+  virtual const char *name() const = 0;
 
   /// Up to `maxBatch` configs never proposed before. Empty when done(), or while the
   /// strategy waits for reports of configs already proposed.
   std::vector<config::Config> next(size_t maxBatch);
   /// The cost of a proposed config. False (and ignored) for a config not proposed or
   /// already reported.
-  bool report(const config::Config& config, double cost);
+  bool report(const config::Config &config, double cost);
   /// No more proposals: the budget or the deadline is spent, or the strategy has
   /// converged and every proposal was reported.
   bool done() const;
@@ -91,7 +91,7 @@ public:
   double bestCost() const { return bestCost_; }
   size_t proposed() const { return proposed_; }
   size_t pending() const { return pending_; }
-  const std::vector<Evaluation>& evaluations() const { return evaluations_; }
+  const std::vector<Evaluation> &evaluations() const { return evaluations_; }
 
 protected:
   /// Collects a strategy's proposals: drops configs seen before or invalid. Strategies
@@ -99,26 +99,26 @@ protected:
   class Batch {
   public:
     /// True when `c` was new, valid and taken.
-    bool offer(const config::Config& c);
+    bool offer(const config::Config &c);
     bool full() const { return out_.size() >= limit_; }
 
   private:
     friend class Search;
-    Batch(Search& search, size_t limit) : search_(search), limit_(limit) {}
-    Search& search_;
+    Batch(Search &search, size_t limit) : search_(search), limit_(limit) {}
+    Search &search_;
     size_t limit_;
     std::vector<config::Config> out_;
   };
 
   /// Offers proposals until the batch is full or the strategy has none to make now.
-  virtual void fill(Batch& batch) = 0;
+  virtual void fill(Batch &batch) = 0;
   /// Called after each report (cost is +inf for NaN and failures).
-  virtual void observe(const config::Config& config, double cost) {}
+  virtual void observe(const config::Config &config, double cost) {}
 
-  bool seen(const config::Config& c) const;
+  bool seen(const config::Config &c) const;
   /// The reported cost of `c`; nullopt when not proposed or not yet reported.
-  std::optional<double> costOf(const config::Config& c) const;
-  std::string keyOf(const config::Config& c) const;
+  std::optional<double> costOf(const config::Config &c) const;
+  std::string keyOf(const config::Config &c) const;
   /// A random config within the space: randomConfig() with the keys outside
   /// SearchOptions::keys reset to the default's values.
   config::Config randomCandidate();
@@ -146,9 +146,9 @@ private:
 };
 
 /// "pattern", "de" or "random"; nullptr for another name.
-std::unique_ptr<Search> makeSearch(std::string_view name, const config::ConfigSpec& spec,
+std::unique_ptr<Search> makeSearch(std::string_view name, const config::ConfigSpec &spec,
                                    SearchOptions options);
 /// The names makeSearch() knows, the default first.
-const std::vector<std::string>& searchNames();
+const std::vector<std::string> &searchNames();
 
 } // namespace helion::tune

@@ -37,41 +37,41 @@ enum class Key : uint8_t {
   VectorBytes,
 };
 
-const char* keyName(Key key);              ///< "block_sizes", ...
-std::optional<Key> parseKey(const std::string& name);
-const std::vector<Key>& allKeys();         ///< in Helion's order
+const char *keyName(Key key); ///< "block_sizes", ...
+std::optional<Key> parseKey(const std::string &name);
+const std::vector<Key> &allKeys(); ///< in Helion's order
 /// The keys that move run time most in our measurements of the examples (tile sizes,
 /// reduction looping, warps, stages, grid mapping, addressing): `--effort quick` tunes
 /// only these and leaves the rest at the default config's values.
-const std::vector<Key>& majorKeys();
+const std::vector<Key> &majorKeys();
 
 /// The keys whose entries differ between `a` and `b` (configs of one spec).
-std::vector<Key> changedKeys(const config::Config& a, const config::Config& b);
+std::vector<Key> changedKeys(const config::Config &a, const config::Config &b);
 /// Copies the entries of `key` from `from` into `to`.
-void copyKey(Key key, const config::Config& from, config::Config& to);
+void copyKey(Key key, const config::Config &from, config::Config &to);
 
 /// One entry of one key.
 struct Gene {
   Key key;
-  int entry = -1;     ///< index within the key's list, -1 for a single value
-  int numValues = 0;  ///< legal values (>= 1)
+  int entry = -1;    ///< index within the key's list, -1 for a single value
+  int numValues = 0; ///< legal values (>= 1)
   bool ordered = false;
   /// The index of the config's value (the nearest legal one for a value off the list).
-  std::function<int(const config::Config&)> get;
-  std::function<void(config::Config&, int)> set;
+  std::function<int(const config::Config &)> get;
+  std::function<void(config::Config &, int)> set;
   std::string path() const; ///< "block_sizes[1]", "num_warps"
 };
 
 class SearchSpace {
 public:
   /// Genes for the entries of `keys` (all keys when empty).
-  explicit SearchSpace(const config::ConfigSpec& spec, const std::vector<Key>& keys = {});
-  const std::vector<Gene>& genes() const { return genes_; }
+  explicit SearchSpace(const config::ConfigSpec &spec, const std::vector<Key> &keys = {});
+  const std::vector<Gene> &genes() const { return genes_; }
   bool allows(Key key) const;
   /// True when `c` differs from `base` only in allowed keys.
-  bool within(const config::Config& c, const config::Config& base) const;
+  bool within(const config::Config &c, const config::Config &base) const;
   /// `c` with every key outside the space copied from `base`.
-  config::Config project(config::Config c, const config::Config& base) const;
+  config::Config project(config::Config c, const config::Config &base) const;
 
 private:
   std::vector<Gene> genes_;

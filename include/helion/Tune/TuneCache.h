@@ -38,13 +38,13 @@ struct TuneKey {
   std::string text() const;
   /// 32 hex digits over every field; the entry's file name.
   std::string digest() const;
-  bool operator==(const TuneKey&) const = default;
+  bool operator==(const TuneKey &) const = default;
 };
 
 /// The hex digest of a kernel file's bytes.
 std::string sourceHash(std::string_view bytes);
 /// This build's version (the CMake project version).
-const char* helioncVersion();
+const char *helioncVersion();
 
 class TuneCache {
 public:
@@ -57,11 +57,11 @@ public:
   static bool enabled();
 
   /// The stored result for `key`; nullopt on a miss (absent, stale or damaged).
-  std::optional<nlohmann::json> lookup(const TuneKey& key) const;
+  std::optional<nlohmann::json> lookup(const TuneKey &key) const;
   /// Stores `result` (an object) for `key`. nullopt on success, else the reason.
-  std::optional<std::string> store(const TuneKey& key, const nlohmann::json& result) const;
-  std::filesystem::path entryPath(const TuneKey& key) const;
-  const std::filesystem::path& directory() const { return dir_; }
+  std::optional<std::string> store(const TuneKey &key, const nlohmann::json &result) const;
+  std::filesystem::path entryPath(const TuneKey &key) const;
+  const std::filesystem::path &directory() const { return dir_; }
 
 private:
   std::filesystem::path dir_;

@@ -34,22 +34,22 @@ namespace helion::tune {
 struct TunedEntry {
   std::string kernel;
   nlohmann::json shapes = nlohmann::json::object(); ///< ArgSpec::shapeKey(); {} = none
-  nlohmann::ordered_json config;                     ///< config::toJson()
+  nlohmann::ordered_json config;                    ///< config::toJson()
 };
 
 /// The merged file. `existing` is the current file's JSON (nullopt when there is
 /// none). Errors (a file whose structure is not one of the forms: `best.json:
 /// configs[1]: missing key 'config'`) leave no value: the caller must not overwrite it.
-config::Parsed<nlohmann::ordered_json> mergeTunedFile(const std::optional<nlohmann::ordered_json>& existing,
-                                                      const std::vector<TunedEntry>& results,
-                                                      const std::string& untaggedKernel,
-                                                      const std::string& sourceName);
+config::Parsed<nlohmann::ordered_json>
+mergeTunedFile(const std::optional<nlohmann::ordered_json> &existing,
+               const std::vector<TunedEntry> &results, const std::string &untaggedKernel,
+               const std::string &sourceName);
 
 /// Reads `path` if it exists, merges `results` into it and writes it atomically.
 /// Returns the errors (unreadable or malformed file, write failure); the file is left
 /// as it was when there are any.
-std::vector<std::string> updateTunedFile(const std::filesystem::path& path,
-                                         const std::vector<TunedEntry>& results,
-                                         const std::string& untaggedKernel);
+std::vector<std::string> updateTunedFile(const std::filesystem::path &path,
+                                         const std::vector<TunedEntry> &results,
+                                         const std::string &untaggedKernel);
 
 } // namespace helion::tune

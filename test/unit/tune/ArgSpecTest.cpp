@@ -8,14 +8,14 @@ using namespace helion::tune;
 
 namespace {
 
-ArgSpec parseOk(const std::vector<std::string>& texts) {
+ArgSpec parseOk(const std::vector<std::string> &texts) {
   auto p = parseArgSpec(texts);
   INFO((p.errors.empty() ? "" : p.errors.front()));
   REQUIRE(p.ok());
   return *p.value;
 }
 
-std::vector<std::string> parseErrors(const std::string& text) {
+std::vector<std::string> parseErrors(const std::string &text) {
   auto p = parseArgSpec({text});
   CHECK_FALSE(p.ok());
   return p.errors;
@@ -42,12 +42,16 @@ ir::Kernel kernel() {
   k.name = "rms_norm";
   ir::Param out = tensor("out", 2);
   out.captured = true;
-  k.params = {tensor("x", 2), tensor("weight", -1), out, scalar("eps", ir::ScalarType::F64),
-              scalar("n", ir::ScalarType::I32), scalar("flag", ir::ScalarType::B8)};
+  k.params = {tensor("x", 2),
+              tensor("weight", -1),
+              out,
+              scalar("eps", ir::ScalarType::F64),
+              scalar("n", ir::ScalarType::I32),
+              scalar("flag", ir::ScalarType::B8)};
   return k;
 }
 
-std::vector<std::string> bindErrors(const std::string& text) {
+std::vector<std::string> bindErrors(const std::string &text) {
   auto b = bindArgs(parseOk({text}), kernel());
   CHECK_FALSE(b.ok());
   return b.errors;
@@ -98,14 +102,16 @@ TEST_CASE("malformed specs name the parameter", "[argspec]") {
         "--args: 'x': 'f32[4294967296,4294967296]' has more than 2^63 - 1 elements");
   CHECK(parseErrors("x=f32[2.5]")[0] ==
         "--args: 'x': expected a dtype and sizes like bf16[8192,8192], got 'f32[2.5]'");
-  CHECK(parseErrors("eps=fast")[0] == "--args: 'eps': expected a dtype and sizes like "
-                                      "bf16[8192,8192] or a scalar like 1e-5, 128 or true, got 'fast'");
+  CHECK(parseErrors("eps=fast")[0] ==
+        "--args: 'eps': expected a dtype and sizes like "
+        "bf16[8192,8192] or a scalar like 1e-5, 128 or true, got 'fast'");
   CHECK(parseErrors("eps=inf")[0].find("got 'inf'") != std::string::npos);
   CHECK(parseErrors("x")[0] == "--args: expected NAME=VALUE, got 'x'");
   CHECK(parseErrors("=3")[0] == "--args: expected NAME=VALUE, got '=3'");
   CHECK(parseErrors("1x=3")[0] == "--args: '1x' is not a parameter name (in '1x=3')");
   CHECK(parseErrors("x=f32[1] x=f32[2]") == std::vector<std::string>{"--args: 'x': given twice"});
-  CHECK(parseErrors("  ")[0] == "--args: expected NAME=VALUE for every kernel parameter, got nothing");
+  CHECK(parseErrors("  ")[0] ==
+        "--args: expected NAME=VALUE for every kernel parameter, got nothing");
   // Every problem, in order.
   CHECK(parseErrors("a=f32[4] b c").size() == 2);
   // An unclosed bracket takes the rest of the text: one error, naming it.

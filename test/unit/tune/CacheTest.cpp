@@ -27,7 +27,7 @@ struct TempDir {
     fs::create_directories(path);
   }
   ~TempDir() { fs::remove_all(path); }
-  static int& counter() {
+  static int &counter() {
     static int n = 0;
     return n;
   }
@@ -50,7 +50,7 @@ nlohmann::json result() {
   return nlohmann::json::parse(R"({"config": {"block_sizes": [1], "num_warps": 8}, "ms": 0.125})");
 }
 
-void writeText(const fs::path& p, const std::string& text) {
+void writeText(const fs::path &p, const std::string &text) {
   std::ofstream(p, std::ios::binary | std::ios::trunc) << text;
 }
 
@@ -80,9 +80,9 @@ TEST_CASE("every key field changes the digest", "[cache]") {
   const std::string base = key().digest();
   CHECK(base.size() == 32);
   CHECK(key().digest() == base); // stable
-  std::string TuneKey::*fields[] = {&TuneKey::sourceHash, &TuneKey::kernel, &TuneKey::args,
-                                    &TuneKey::gpu, &TuneKey::computeCapability, &TuneKey::driver,
-                                    &TuneKey::nvrtc, &TuneKey::helionc};
+  std::string TuneKey::*fields[] = {
+      &TuneKey::sourceHash,        &TuneKey::kernel, &TuneKey::args,  &TuneKey::gpu,
+      &TuneKey::computeCapability, &TuneKey::driver, &TuneKey::nvrtc, &TuneKey::helionc};
   for (auto field : fields) {
     TuneKey k = key();
     k.*field += "'";
@@ -114,14 +114,14 @@ TEST_CASE("a corrupt or truncated entry is a miss", "[cache]") {
   REQUIRE_FALSE(cache.store(key(), result()));
   std::string good = *readFile(cache.entryPath(key()));
   const std::string bad[] = {
-      good.substr(0, good.size() / 2),  // truncated
-      "",                               // empty
-      "not json",                       // garbage
-      "[1, 2]",                         // not an object
+      good.substr(0, good.size() / 2), // truncated
+      "",                              // empty
+      "not json",                      // garbage
+      "[1, 2]",                        // not an object
       R"({"format": 2, "key": {}, "result": {}})",
       R"({"format": "1"})",
   };
-  for (const std::string& text : bad) {
+  for (const std::string &text : bad) {
     INFO(text);
     writeText(cache.entryPath(key()), text);
     CHECK_FALSE(cache.lookup(key()));
@@ -149,7 +149,7 @@ TEST_CASE("concurrent writers never leave a torn entry", "[cache]") {
   REQUIRE_FALSE(cache.store(key(), a));
   std::atomic<bool> stop{false};
   std::atomic<int> failures{0};
-  auto writer = [&](const nlohmann::json& r) {
+  auto writer = [&](const nlohmann::json &r) {
     for (int i = 0; i < 40; ++i)
       if (cache.store(key(), r))
         ++failures;
@@ -173,7 +173,7 @@ TEST_CASE("concurrent writers never leave a torn entry", "[cache]") {
   CHECK(torn == 0);
   // No temporary files left behind.
   size_t files = 0;
-  for (const auto& e : fs::directory_iterator(dir.path))
+  for (const auto &e : fs::directory_iterator(dir.path))
     files += e.is_regular_file();
   CHECK(files == 1);
 }
@@ -194,7 +194,7 @@ TEST_CASE("atomic writes replace whole files and report failures", "[cache]") {
 }
 
 TEST_CASE("the default directory follows the NVRTC cache's", "[cache]") {
-  const char* saved = std::getenv("HELIONC_CACHE_DIR");
+  const char *saved = std::getenv("HELIONC_CACHE_DIR");
   std::string keep = saved ? saved : "";
   ::setenv("HELIONC_CACHE_DIR", "/tmp/hc", 1);
   CHECK(TuneCache::defaultDirectory() == fs::path("/tmp/hc/tune"));
@@ -202,7 +202,7 @@ TEST_CASE("the default directory follows the NVRTC cache's", "[cache]") {
   ::setenv("XDG_CACHE_HOME", "/tmp/xdg", 1);
   CHECK(TuneCache::defaultDirectory() == fs::path("/tmp/xdg/helionc/tune"));
   ::unsetenv("XDG_CACHE_HOME");
-  if (const char* home = std::getenv("HOME"); home && *home)
+  if (const char *home = std::getenv("HOME"); home && *home)
     CHECK(TuneCache::defaultDirectory() == fs::path(home) / ".cache/helionc/tune");
   if (saved)
     ::setenv("HELIONC_CACHE_DIR", keep.c_str(), 1);

@@ -17,8 +17,8 @@ struct Run {
 };
 
 /// The worker loop of Search.h, in batches of `batch`, until done() or `maxRounds`.
-inline Run drive(Search& search, const Cost& cost, size_t batch,
-                 const std::optional<config::Config>& target = std::nullopt,
+inline Run drive(Search &search, const Cost &cost, size_t batch,
+                 const std::optional<config::Config> &target = std::nullopt,
                  size_t maxRounds = 100000) {
   Run run;
   size_t reported = 0;
@@ -26,7 +26,7 @@ inline Run drive(Search& search, const Cost& cost, size_t batch,
     std::vector<config::Config> configs = search.next(batch);
     if (configs.empty())
       break;
-    for (const config::Config& c : configs) {
+    for (const config::Config &c : configs) {
       run.proposals.push_back(c);
       search.report(c, cost(c));
       ++reported;

@@ -41,11 +41,11 @@ SearchOptions withSeed(SearchOptions o, uint64_t seed) {
 }
 
 /// No config twice, every one valid, the default first.
-void checkProposals(const test::Run& run, const ConfigSpec& spec) {
+void checkProposals(const test::Run &run, const ConfigSpec &spec) {
   std::set<std::string> seen;
   REQUIRE(!run.proposals.empty());
   CHECK(run.proposals.front() == spec.defaultConfig());
-  for (const Config& c : run.proposals) {
+  for (const Config &c : run.proposals) {
     std::string key = config::formatConfig(c, spec);
     INFO(key);
     CHECK(config::validate(c, spec).empty());
@@ -56,7 +56,7 @@ void checkProposals(const test::Run& run, const ConfigSpec& spec) {
 } // namespace
 
 TEST_CASE("the synthetic optima are valid configs away from the default", "[search]") {
-  for (const Problem& p : problems()) {
+  for (const Problem &p : problems()) {
     INFO(config::formatConfig(p.optimum, p.spec));
     CHECK(config::validate(p.optimum, p.spec).empty());
     CHECK(changedKeys(p.optimum, p.spec.defaultConfig()).size() >= 4);
@@ -66,10 +66,10 @@ TEST_CASE("the synthetic optima are valid configs away from the default", "[sear
 }
 
 TEST_CASE("pattern search reaches the optimum of separable and noisy costs", "[search]") {
-  auto key = [](const ConfigSpec& s) {
-    return [s](const Config& c) { return config::formatConfig(c, s); };
+  auto key = [](const ConfigSpec &s) {
+    return [s](const Config &c) { return config::formatConfig(c, s); };
   };
-  for (const Problem& p : problems()) {
+  for (const Problem &p : problems()) {
     INFO(p.spec.kernelName);
     for (Effort effort : {Effort::Quick, Effort::Full}) {
       SearchOptions o = optionsFor(effort);
@@ -85,8 +85,8 @@ TEST_CASE("pattern search reaches the optimum of separable and noisy costs", "[s
       // 5% noise: found within 150 (measured: at most 112).
       for (uint64_t seed = 0; seed < 3; ++seed) {
         auto noisy = makeSearch("pattern", p.spec, withSeed(o, seed));
-        test::Run r = test::drive(*noisy, test::noisy(p.spec, target, 0.05, seed, key(p.spec)), 16,
-                                  target);
+        test::Run r =
+            test::drive(*noisy, test::noisy(p.spec, target, 0.05, seed, key(p.spec)), 16, target);
         REQUIRE(r.evaluationsToTarget);
         CHECK(*r.evaluationsToTarget <= 150);
       }
@@ -95,13 +95,13 @@ TEST_CASE("pattern search reaches the optimum of separable and noisy costs", "[s
 }
 
 TEST_CASE("differential evolution reaches the optimum, also of the coupled cost", "[search]") {
-  for (const Problem& p : problems()) {
+  for (const Problem &p : problems()) {
     INFO(p.spec.kernelName);
     for (uint64_t seed = 0; seed < 3; ++seed) {
       for (bool coupled : {false, true}) {
         auto search = makeSearch("de", p.spec, withSeed(optionsFor(Effort::Full), seed));
-        test::Cost cost = coupled ? test::coupled(p.spec, p.optimum)
-                                  : test::separable(p.spec, p.optimum);
+        test::Cost cost =
+            coupled ? test::coupled(p.spec, p.optimum) : test::separable(p.spec, p.optimum);
         test::Run run = test::drive(*search, cost, 16, p.optimum);
         // Measured over 20 seeds: at most 1472 of the full budget of 1500.
         REQUIRE(run.evaluationsToTarget);
@@ -113,10 +113,9 @@ TEST_CASE("differential evolution reaches the optimum, also of the coupled cost"
   }
 }
 
-TEST_CASE("no strategy proposes a duplicate or invalid config, or exceeds its budget",
-          "[search]") {
-  for (const Problem& p : problems()) {
-    for (const std::string& name : searchNames()) {
+TEST_CASE("no strategy proposes a duplicate or invalid config, or exceeds its budget", "[search]") {
+  for (const Problem &p : problems()) {
+    for (const std::string &name : searchNames()) {
       for (size_t batch : {1, 7, 64}) {
         INFO(p.spec.kernelName << " " << name << " batch " << batch);
         SearchOptions o;
@@ -135,8 +134,8 @@ TEST_CASE("no strategy proposes a duplicate or invalid config, or exceeds its bu
 }
 
 TEST_CASE("failed candidates are never the best", "[search]") {
-  for (const Problem& p : problems()) {
-    for (const std::string& name : searchNames()) {
+  for (const Problem &p : problems()) {
+    for (const std::string &name : searchNames()) {
       INFO(p.spec.kernelName << " " << name);
       SearchOptions o = optionsFor(Effort::Full);
       o.maxCandidates = 400;
@@ -144,7 +143,7 @@ TEST_CASE("failed candidates are never the best", "[search]") {
       test::Cost cost = test::withFailures(p.spec, p.optimum);
       test::Run run = test::drive(*search, cost, 16);
       size_t failures = 0;
-      for (const Evaluation& e : search->evaluations())
+      for (const Evaluation &e : search->evaluations())
         failures += std::isinf(e.cost);
       CHECK(failures > 0); // the searches did step into the failing region
       REQUIRE(search->best());
@@ -158,11 +157,12 @@ TEST_CASE("failed candidates are never the best", "[search]") {
 
 TEST_CASE("every candidate failing leaves no best; NaN counts as a failure", "[search]") {
   ConfigSpec spec = softmaxSpec();
-  for (const std::string& name : searchNames()) {
+  for (const std::string &name : searchNames()) {
     SearchOptions o;
     o.maxCandidates = 50;
     auto search = makeSearch(name, spec, o);
-    test::drive(*search, [](const Config&) { return NAN; }, 8);
+    test::drive(
+        *search, [](const Config &) { return NAN; }, 8);
     CHECK(search->proposed() == 50);
     CHECK_FALSE(search->best());
     CHECK(std::isinf(search->bestCost()));
@@ -179,7 +179,7 @@ TEST_CASE("the deadline stops proposals", "[search]") {
   while (!search->done()) {
     std::vector<Config> batch = search->next(4);
     REQUIRE(!batch.empty());
-    for (const Config& c : batch)
+    for (const Config &c : batch)
       search->report(c, 1.0 + static_cast<double>(proposed++ % 5));
     now += std::chrono::seconds(1); // one second per batch
   }
@@ -188,14 +188,14 @@ TEST_CASE("the deadline stops proposals", "[search]") {
 }
 
 TEST_CASE("quick effort changes only the major keys", "[search]") {
-  for (const Problem& p : problems()) {
-    for (const std::string& name : searchNames()) {
+  for (const Problem &p : problems()) {
+    for (const std::string &name : searchNames()) {
       INFO(p.spec.kernelName << " " << name);
       auto search = makeSearch(name, p.spec, optionsFor(Effort::Quick));
       test::Run run = test::drive(*search, test::separable(p.spec, p.optimum), 16);
       CHECK(run.proposals.size() <= optionsFor(Effort::Quick).maxCandidates);
       SearchSpace major(p.spec, majorKeys());
-      for (const Config& c : run.proposals)
+      for (const Config &c : run.proposals)
         CHECK(major.within(c, p.spec.defaultConfig()));
     }
   }
@@ -205,7 +205,7 @@ TEST_CASE("small spaces are searched exhaustively and then the search ends", "[s
   ConfigSpec spec = softmaxSpec();
   Config best = spec.defaultConfig();
   best.numWarps = 2;
-  for (const std::string& name : searchNames()) {
+  for (const std::string &name : searchNames()) {
     INFO(name);
     SearchOptions o;
     o.keys = {Key::NumWarps}; // 1, 2, 4, 8, 16, 32
@@ -222,7 +222,7 @@ TEST_CASE("small spaces are searched exhaustively and then the search ends", "[s
 TEST_CASE("starts are tried right after the default; reports are checked", "[search]") {
   ConfigSpec spec = softmaxSpec();
   Config start = test::softmaxOptimum(spec);
-  for (const std::string& name : searchNames()) {
+  for (const std::string &name : searchNames()) {
     SearchOptions o;
     o.starts = {start};
     auto search = makeSearch(name, spec, o);
@@ -259,7 +259,7 @@ TEST_CASE("genes read and write every entry of the config", "[search]") {
   ConfigSpec spec = matmulSpec();
   SearchSpace space(spec);
   Config c = spec.defaultConfig();
-  for (const Gene& g : space.genes()) {
+  for (const Gene &g : space.genes()) {
     INFO(g.path());
     REQUIRE(g.numValues >= 1);
     for (int v = 0; v < g.numValues; ++v) {
@@ -273,7 +273,7 @@ TEST_CASE("genes read and write every entry of the config", "[search]") {
     }
   }
   std::set<std::string> paths;
-  for (const Gene& g : space.genes())
+  for (const Gene &g : space.genes())
     paths.insert(g.path());
   CHECK(paths.count("block_sizes[2]"));
   CHECK(paths.count("indexing[2]"));

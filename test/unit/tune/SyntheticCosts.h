@@ -17,11 +17,11 @@
 
 namespace helion::tune::test {
 
-using Cost = std::function<double(const config::Config&)>;
+using Cost = std::function<double(const config::Config &)>;
 
 /// The optimum the tests look for: softmax (rows of 8192) and matmul, valid configs a
 /// few steps away from the default in several keys.
-inline config::Config softmaxOptimum(const config::ConfigSpec& spec) {
+inline config::Config softmaxOptimum(const config::ConfigSpec &spec) {
   config::Config c = spec.defaultConfig();
   c.blockSizes = {4};
   c.reductionLoops = {std::optional<int64_t>(1024)};
@@ -32,7 +32,7 @@ inline config::Config softmaxOptimum(const config::ConfigSpec& spec) {
   return c;
 }
 
-inline config::Config matmulOptimum(const config::ConfigSpec& spec) {
+inline config::Config matmulOptimum(const config::ConfigSpec &spec) {
   config::Config c = spec.defaultConfig();
   c.blockSizes = {128, 128, 64};
   c.numWarps = 8;
@@ -45,11 +45,11 @@ inline config::Config matmulOptimum(const config::ConfigSpec& spec) {
 
 /// Sum over genes of the steps away from `opt`: 1 per step for major keys, 0.25 for
 /// the others. Separable: every key can be fixed on its own.
-inline Cost separable(const config::ConfigSpec& spec, const config::Config& opt) {
+inline Cost separable(const config::ConfigSpec &spec, const config::Config &opt) {
   SearchSpace space(spec);
-  return [space, opt](const config::Config& c) {
+  return [space, opt](const config::Config &c) {
     double d = 0;
-    for (const Gene& g : space.genes()) {
+    for (const Gene &g : space.genes()) {
       int a = g.get(c), b = g.get(opt);
       double steps = g.ordered ? std::abs(a - b) : (a != b);
       bool major = false;
@@ -63,18 +63,18 @@ inline Cost separable(const config::ConfigSpec& spec, const config::Config& opt)
 
 /// separable() plus a valley: block_sizes[0] and num_warps must move together (their
 /// ladder indices' sum is what matters most), so one-key steps stall short of `opt`.
-inline Cost coupled(const config::ConfigSpec& spec, const config::Config& opt) {
+inline Cost coupled(const config::ConfigSpec &spec, const config::Config &opt) {
   SearchSpace space(spec);
   Cost base = separable(spec, opt);
-  const Gene* bs = nullptr;
-  const Gene* warps = nullptr;
-  for (const Gene& g : space.genes()) {
+  const Gene *bs = nullptr;
+  const Gene *warps = nullptr;
+  for (const Gene &g : space.genes()) {
     if (g.key == Key::BlockSizes && g.entry == 0)
       bs = &g;
     if (g.key == Key::NumWarps)
       warps = &g;
   }
-  return [space, base, opt, b = *bs, w = *warps](const config::Config& c) {
+  return [space, base, opt, b = *bs, w = *warps](const config::Config &c) {
     int sum = b.get(c) + w.get(c), want = b.get(opt) + w.get(opt);
     return base(c) + 3.0 * std::abs(sum - want);
   };
@@ -82,9 +82,9 @@ inline Cost coupled(const config::ConfigSpec& spec, const config::Config& opt) {
 
 /// separable() with failures: +inf for every config whose first block size is above
 /// the optimum's (as if those ran out of shared memory), and for num_warps 2.
-inline Cost withFailures(const config::ConfigSpec& spec, const config::Config& opt) {
+inline Cost withFailures(const config::ConfigSpec &spec, const config::Config &opt) {
   Cost base = separable(spec, opt);
-  return [base, opt](const config::Config& c) -> double {
+  return [base, opt](const config::Config &c) -> double {
     if (c.blockSizes[0] > opt.blockSizes[0] || c.numWarps == 2)
       return INFINITY;
     return base(c);
@@ -93,10 +93,10 @@ inline Cost withFailures(const config::ConfigSpec& spec, const config::Config& o
 
 /// separable() times 1 + noise, noise uniform in [-amplitude, amplitude], fixed per
 /// config and seed (a re-measurement would differ; a search measures each config once).
-inline Cost noisy(const config::ConfigSpec& spec, const config::Config& opt, double amplitude,
-                  uint64_t seed, std::function<std::string(const config::Config&)> key) {
+inline Cost noisy(const config::ConfigSpec &spec, const config::Config &opt, double amplitude,
+                  uint64_t seed, std::function<std::string(const config::Config &)> key) {
   Cost base = separable(spec, opt);
-  return [=](const config::Config& c) {
+  return [=](const config::Config &c) {
     Digest d = Hasher().add(std::to_string(seed)).add(key(c)).digest();
     double u = static_cast<double>(d.lo >> 11) / static_cast<double>(1ull << 53); // [0, 1)
     return base(c) * (1 + amplitude * (2 * u - 1));

@@ -1,8 +1,8 @@
 // Merging tuning results into config files; the output is read back by the config
 // file parser of lib/Config.
+#include "helion/Tune/TunedFile.h"
 #include "TestKernels.h"
 #include "helion/Tune/AtomicFile.h"
-#include "helion/Tune/TunedFile.h"
 
 #include <catch2/catch.hpp>
 
@@ -18,7 +18,9 @@ namespace {
 config::ConfigSpec softmaxSpec() {
   return config::ConfigSpec::fromKernel(config::test::softmaxKernel());
 }
-config::ConfigSpec matmulSpec() { return config::ConfigSpec::fromKernel(config::test::matmulKernel()); }
+config::ConfigSpec matmulSpec() {
+  return config::ConfigSpec::fromKernel(config::test::matmulKernel());
+}
 
 TunedEntry softmaxResult(std::vector<int64_t> sizes, int warps) {
   config::ConfigSpec spec = softmaxSpec();
@@ -34,8 +36,8 @@ TunedEntry matmulResult(int64_t n, int stages) {
   return {"matmul", nlohmann::json{{"x", {n, n}}, {"y", {n, n}}}, config::toJson(c, spec)};
 }
 
-ojson merge(const std::optional<std::string>& existing, const std::vector<TunedEntry>& results,
-            const std::string& untagged = "softmax") {
+ojson merge(const std::optional<std::string> &existing, const std::vector<TunedEntry> &results,
+            const std::string &untagged = "softmax") {
   std::optional<ojson> j;
   if (existing)
     j = ojson::parse(*existing);
@@ -46,7 +48,7 @@ ojson merge(const std::optional<std::string>& existing, const std::vector<TunedE
 }
 
 /// The file as `helionc compile --config` reads it for `spec`'s kernel.
-config::ConfigFile parse(const ojson& file, const config::ConfigSpec& spec) {
+config::ConfigFile parse(const ojson &file, const config::ConfigSpec &spec) {
   std::vector<std::string> errors;
   auto j = config::parseJsonText(file.dump(), "best.json", errors);
   REQUIRE(j);
@@ -56,14 +58,15 @@ config::ConfigFile parse(const ojson& file, const config::ConfigSpec& spec) {
   return *parsed.value;
 }
 
-int warpsFor(const config::ConfigFile& f, std::vector<int64_t> sizes) {
+int warpsFor(const config::ConfigFile &f, std::vector<int64_t> sizes) {
   return config::selectConfig(f, {{"x", sizes}}).config.numWarps;
 }
 
 } // namespace
 
 TEST_CASE("a new file holds the results of one kernel as a configs list", "[tunedfile]") {
-  ojson out = merge(std::nullopt, {softmaxResult({4096, 4096}, 8), softmaxResult({64, 131072}, 16)});
+  ojson out =
+      merge(std::nullopt, {softmaxResult({4096, 4096}, 8), softmaxResult({64, 131072}, 16)});
   REQUIRE(out.contains("configs"));
   CHECK(out["configs"].size() == 2);
   CHECK(out["configs"][0]["kernel"] == "softmax");
@@ -144,20 +147,23 @@ TEST_CASE("every input form is read", "[tunedfile]") {
 }
 
 TEST_CASE("a malformed file is an error naming the JSON path", "[tunedfile]") {
-  auto errors = [](const std::string& text) {
+  auto errors = [](const std::string &text) {
     auto m = mergeTunedFile(ojson::parse(text), {softmaxResult({1, 1}, 1)}, "softmax", "best.json");
     CHECK_FALSE(m.ok());
     return m.errors;
   };
   CHECK(errors("[1]")[0] == "best.json: expected a config object, got [1]");
-  CHECK(errors(R"({"configs": [{"shapes": {}}]})")[0] == "best.json: configs[0]: missing key 'config'");
+  CHECK(errors(R"({"configs": [{"shapes": {}}]})")[0] ==
+        "best.json: configs[0]: missing key 'config'");
   CHECK(errors(R"({"configs": []})")[0] ==
         "best.json: configs: expected a non-empty list of {\"shapes\", \"config\"} objects");
   CHECK(errors(R"({"configs": [{"config": {}, "ms": 1}]})")[0] ==
         "best.json: configs[0]: unknown key 'ms'");
-  CHECK(errors(R"({"kernels": {"softmax": {"configs": [{"config": {}, "shapes": [1]}]}}})")[0] ==
-        "best.json: kernels.softmax.configs[0].shapes: expected an object of tensor sizes, got [1]");
-  CHECK(errors(R"({"kernels": 3})")[0] == "best.json: kernels: expected an object of kernel names, got 3");
+  CHECK(
+      errors(R"({"kernels": {"softmax": {"configs": [{"config": {}, "shapes": [1]}]}}})")[0] ==
+      "best.json: kernels.softmax.configs[0].shapes: expected an object of tensor sizes, got [1]");
+  CHECK(errors(R"({"kernels": 3})")[0] ==
+        "best.json: kernels: expected an object of kernel names, got 3");
   CHECK(errors(R"({"kernels": {}, "configs": []})")[0] ==
         "best.json: expected only the key 'kernels' next to 'kernels'");
 }
