@@ -15,9 +15,8 @@ using config::ConfigSpec;
 namespace {
 
 const std::vector<Key> kAllKeys = {Key::BlockSizes,      Key::LoopOrders,
-                                   Key::FlattenLoops,    Key::L2Groupings,
-                                   Key::ReductionLoops,  Key::RangeUnrollFactors,
-                                   Key::RangeNumStages,  Key::NumWarps,
+                                   Key::L2Groupings,     Key::ReductionLoops,
+                                   Key::RangeUnrollFactors, Key::NumWarps,
                                    Key::NumStages,       Key::PidType,
                                    Key::NumSmMultiplier, Key::Maxnreg,
                                    Key::Indexing,        Key::LoadEvictionPolicies,
@@ -107,11 +106,6 @@ void addGenes(Key key, const ConfigSpec &s, std::vector<Gene> &out) {
       out.push_back(category(key, i, permutations(s.multiTileLoops[i].tiles.size()),
                              [i](Config &c) -> std::vector<int> & { return c.loopOrders[i]; }));
     return;
-  case Key::FlattenLoops:
-    for (int i = 0; i < static_cast<int>(s.multiTileLoops.size()); ++i)
-      out.push_back(category(key, i, std::vector<bool>{false, true},
-                             [i](Config &c) { return c.flattenLoops[i]; }));
-    return;
   case Key::L2Groupings:
     for (int i = 0; i < static_cast<int>(s.l2Loops.size()); ++i)
       out.push_back(ladder(key, i, powers(1, config::kMaxL2Grouping), true,
@@ -124,15 +118,11 @@ void addGenes(Key key, const ConfigSpec &s, std::vector<Gene> &out) {
                  [i](Config &c) -> std::optional<int64_t> & { return c.reductionLoops[i]; }));
     return;
   case Key::RangeUnrollFactors:
-  case Key::RangeNumStages:
-    for (int i = 0; i < static_cast<int>(s.innerLoops.size()); ++i) {
-      bool unroll = key == Key::RangeUnrollFactors;
-      std::vector<int> values(
-          static_cast<size_t>((unroll ? config::kMaxRangeUnroll : config::kMaxRangeStages) + 1));
+    for (int i = 0; i < static_cast<int>(s.unrollLoops.size()); ++i) {
+      std::vector<int> values(static_cast<size_t>(config::kMaxRangeUnroll + 1));
       std::iota(values.begin(), values.end(), 0);
-      out.push_back(ladder(key, i, values, true, [i, unroll](Config &c) -> int & {
-        return unroll ? c.rangeUnrollFactors[i] : c.rangeNumStages[i];
-      }));
+      out.push_back(ladder(key, i, values, true,
+                           [i](Config &c) -> int & { return c.rangeUnrollFactors[i]; }));
     }
     return;
   case Key::NumWarps: {
@@ -198,16 +188,12 @@ const char *keyName(Key key) {
     return "block_sizes";
   case Key::LoopOrders:
     return "loop_orders";
-  case Key::FlattenLoops:
-    return "flatten_loops";
   case Key::L2Groupings:
     return "l2_groupings";
   case Key::ReductionLoops:
     return "reduction_loops";
   case Key::RangeUnrollFactors:
     return "range_unroll_factors";
-  case Key::RangeNumStages:
-    return "range_num_stages";
   case Key::NumWarps:
     return "num_warps";
   case Key::NumStages:
@@ -257,9 +243,6 @@ void copyKey(Key key, const Config &from, Config &to) {
   case Key::LoopOrders:
     to.loopOrders = from.loopOrders;
     return;
-  case Key::FlattenLoops:
-    to.flattenLoops = from.flattenLoops;
-    return;
   case Key::L2Groupings:
     to.l2Groupings = from.l2Groupings;
     return;
@@ -268,9 +251,6 @@ void copyKey(Key key, const Config &from, Config &to) {
     return;
   case Key::RangeUnrollFactors:
     to.rangeUnrollFactors = from.rangeUnrollFactors;
-    return;
-  case Key::RangeNumStages:
-    to.rangeNumStages = from.rangeNumStages;
     return;
   case Key::NumWarps:
     to.numWarps = from.numWarps;

@@ -22,11 +22,9 @@ namespace helion::tune {
 enum class Key : uint8_t {
   BlockSizes,
   LoopOrders,
-  FlattenLoops,
   L2Groupings,
   ReductionLoops,
   RangeUnrollFactors,
-  RangeNumStages,
   NumWarps,
   NumStages,
   PidType,
