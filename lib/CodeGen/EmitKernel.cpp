@@ -413,7 +413,7 @@ std::optional<EmittedKernel> Emitter::run() {
   emitSignature();
   ++indent_;
   emitLayoutConstants();
-  std::string pidBase = "0";
+  std::string pidSum; // total_0 + ... + total_{i-1}
   int loopIndex = 0;
   for (const StmtRef& s : k_.body) {
     if (s->kind != StmtKind::For) {
@@ -422,8 +422,9 @@ std::optional<EmittedKernel> Emitter::run() {
     }
     // Several top-level loops share one launch: loop i takes the program ids after
     // those of loops 0..i-1 (names are unique per tile, so no scopes are needed).
-    emitGridLoop(*s, loopIndex, pidBase);
-    pidBase += " + total_" + std::to_string(loopIndex);
+    // Parenthesized: the grid loop subtracts it from blockIdx.x.
+    emitGridLoop(*s, loopIndex, pidSum.empty() ? "0" : "(" + pidSum + ")");
+    pidSum += (pidSum.empty() ? "total_" : " + total_") + std::to_string(loopIndex);
     ++loopIndex;
   }
   --indent_;
