@@ -176,9 +176,6 @@ const Kernel *KernelCache::find(const std::int64_t *key, std::size_t size) const
 }
 
 const Kernel &KernelCache::insert(const std::int64_t *key, std::size_t size, const Kernel &kernel) {
-  if (size > kMaxKey)
-    throw std::invalid_argument("helion: KernelCache key of " + std::to_string(size) +
-                                " integers, expected at most " + std::to_string(kMaxKey));
   std::lock_guard<std::mutex> lock(mutex_);
   const std::size_t used = used_.load(std::memory_order_relaxed);
   for (std::size_t i = 0; i < used; ++i)
@@ -187,8 +184,9 @@ const Kernel &KernelCache::insert(const std::int64_t *key, std::size_t size, con
   for (const Entry *e = overflow_; e; e = e->next)
     if (e->matches(key, size))
       return *e->kernel;
-  auto *entry = new Entry{{}, size, &kernel, nullptr}; // never freed, like the kernel
-  std::copy(key, key + size, entry->key);
+  auto *stored = new std::int64_t[size]; // never freed, like the entry and the kernel
+  std::copy(key, key + size, stored);
+  auto *entry = new Entry{stored, size, &kernel, nullptr};
   if (used < kSlots) {
     slots_[used].store(entry, std::memory_order_relaxed);
     used_.store(used + 1, std::memory_order_release);

@@ -104,10 +104,10 @@ const Kernel &loadKernel(const KernelSpec &spec);
 /// The first kSlots keys are found by a linear scan of published slots (a call
 /// site rarely sees more than a few dtypes and shapes); later ones go to a
 /// locked overflow list. Entries are never freed, like the kernels they point to.
+/// Keys have any length (a kernel with many tensors has one dtype per tensor).
 class KernelCache {
 public:
-  static constexpr std::size_t kMaxKey = 16; ///< integers per key
-  static constexpr std::size_t kSlots = 16;  ///< keys found without a lock
+  static constexpr std::size_t kSlots = 16; ///< keys found without a lock
 
   constexpr KernelCache() = default;
   KernelCache(const KernelCache &) = delete;
@@ -116,7 +116,6 @@ public:
   /// The kernel inserted for `key`, or null.
   const Kernel *find(const std::int64_t *key, std::size_t size) const;
   template <std::size_t N> const Kernel *find(const std::int64_t (&key)[N]) const {
-    static_assert(N <= kMaxKey, "KernelCache key too long");
     return find(key, N);
   }
 
@@ -125,13 +124,12 @@ public:
   const Kernel &insert(const std::int64_t *key, std::size_t size, const Kernel &kernel);
   template <std::size_t N>
   const Kernel &insert(const std::int64_t (&key)[N], const Kernel &kernel) {
-    static_assert(N <= kMaxKey, "KernelCache key too long");
     return insert(key, N, kernel);
   }
 
 private:
   struct Entry {
-    std::int64_t key[kMaxKey];
+    const std::int64_t *key; ///< `size` integers, never freed
     std::size_t size;
     const Kernel *kernel;
     Entry *next; ///< overflow list only
