@@ -307,6 +307,8 @@ std::string shapeDispatch(const std::vector<const HostKernel*>& entries,
   for (size_t i = 0; i < tensors.size(); ++i)
     os << (i ? ", " : "") << "&" << k.params[tensors[i]].name;
   os << (tensors.empty() ? "nullptr" : "") << "};\n";
+  os << "  const int forced = helion::rt::forcedShapeEntry().load(std::memory_order_relaxed);\n";
+  os << "  if (forced >= 0 && forced < " << entries.size() << ")\n    return forced;\n";
   os << "  return helion::rt::pickShapeEntry(kEntries, " << entries.size()
      << ", kKeys, kSizes, [&](int t, int rank) -> const int64_t* {\n";
   os << "    return tensors[t]->dim() == rank ? tensors[t]->sizes().data() : nullptr;\n";

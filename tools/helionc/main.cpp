@@ -3,6 +3,7 @@
 // Exit codes: 0 ok, 1 errors in the input (diagnostics printed), 2 usage.
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
+#include "Tune.h"
 
 #include <iostream>
 
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   app.failure_message(usageError);
   helion::tool::registerCompile(app);
   helion::tool::registerSpec(app);
+  helion::tool::registerTune(app);
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
     sub->set_version_flag("--version", std::string(helion::tool::kVersion));
   // CLI11 reads an unknown command as a stray positional ("A subcommand is required").
@@ -39,7 +41,7 @@ int main(int argc, char** argv) {
       known = known || sub->get_name() == argv[1];
     if (!known) {
       std::cerr << "helionc: error: unknown command '" << argv[1]
-                << "' (expected 'compile' or 'spec')\nRun 'helionc --help' for more "
+                << "' (expected 'compile', 'spec' or 'tune')\nRun 'helionc --help' for more "
                    "information.\n";
       return 2;
     }

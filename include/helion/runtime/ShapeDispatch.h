@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -33,6 +34,14 @@ struct ShapeEntry {
   int firstKey;
   int numKeys;
 };
+
+/// The entry every shape-keyed launcher runs instead of picking one, or -1 (the
+/// default): `helionc tune` runs its candidates, all entries of one file, this way.
+/// One relaxed atomic load per launch.
+inline std::atomic<int>& forcedShapeEntry() {
+  static std::atomic<int> entry{-1};
+  return entry;
+}
 
 /// `query(t, rank)` returns tensor t's sizes (a pointer to `rank` int64s) when it has
 /// that rank, else nullptr (absent or another rank).

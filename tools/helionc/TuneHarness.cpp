@@ -1,0 +1,261 @@
+//===- TuneHarness.cpp - The benchmark program helionc tune builds ---------===//
+//
+// For one kernel and one --args shape, `helionc tune` writes the candidates of a batch
+// as the entries of one host file (entry 0 is always the default config) and this
+// program around it. Run as `harness FIRST LAST REPS`, it makes seeded random inputs,
+// runs entry 0 for the reference outputs, then for each entry in [FIRST, LAST] forces
+// it (helion::rt::forcedShapeEntry), runs it on fresh NaN-poisoned outputs, compares
+// with the reference (tolerance by dtype), and times it with CUDA events (L2 flushed
+// between runs, median of REPS). One line per entry on stdout:
+//   begin E
+//   result E ok|mismatch|error MEDIAN_MS FIRST_CALL_MS MAX_ERR [message]
+// A crash leaves a `begin` without its `result`: the tuner marks that entry failed and
+// restarts the program after it.
+//===----------------------------------------------------------------------===//
+#include "Tune.h"
+
+#include <fmt/format.h>
+
+#include <sstream>
+
+namespace helion::tool {
+
+namespace {
+
+std::string dtypeName(ir::ScalarType t) {
+  switch (t) {
+  case ir::ScalarType::F16: return "helion::DType::f16";
+  case ir::ScalarType::BF16: return "helion::DType::bf16";
+  case ir::ScalarType::F32: return "helion::DType::f32";
+  case ir::ScalarType::F64: return "helion::DType::f64";
+  case ir::ScalarType::I8: return "helion::DType::i8";
+  case ir::ScalarType::I32: return "helion::DType::i32";
+  case ir::ScalarType::I64: return "helion::DType::i64";
+  case ir::ScalarType::B8: return "helion::DType::b8";
+  }
+  return "helion::DType::f32";
+}
+
+std::string scalarLiteral(const tune::ScalarArg& v) {
+  if (auto b = std::get_if<bool>(&v))
+    return *b ? "true" : "false";
+  if (auto i = std::get_if<int64_t>(&v))
+    return fmt::format("int64_t({})", *i);
+  return fmt::format("{:.17g}", std::get<double>(v));
+}
+
+// The part of the harness that does not depend on the kernel.
+const char* const kHarnessBody = R"(
+namespace {
+
+using helion::DType;
+using helion::Tensor;
+
+const helion::DeviceBackend* realBackend = nullptr;
+
+uint64_t mix(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+bool isFloat(DType t) { return t == DType::f16 || t == DType::bf16 || t == DType::f32 || t == DType::f64; }
+
+/// Seeded inputs: floats uniform in [-2, 2], integers in [0, hi) (index tensors must
+/// index: hi is the smallest size of the float tensors' dims), bools half true.
+Tensor makeInput(std::vector<int64_t> sizes, DType dt, uint64_t seed, int64_t hi) {
+  Tensor t = helion::empty(sizes, dt);
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    uint64_t r = mix(seed * 0x9e3779b97f4a7c15ull + uint64_t(i));
+    double u = double(r >> 11) * 0x1.0p-53;
+    switch (dt) {
+    case DType::f32: t.data_ptr<float>()[i] = float(4 * u - 2); break;
+    case DType::f64: t.data_ptr<double>()[i] = 4 * u - 2; break;
+    case DType::f16: t.data_ptr<helion::Half>()[i] = helion::Half(float(4 * u - 2)); break;
+    case DType::bf16: t.data_ptr<helion::BFloat16>()[i] = helion::BFloat16(float(4 * u - 2)); break;
+    case DType::i64: t.data_ptr<int64_t>()[i] = int64_t(r % uint64_t(hi)); break;
+    case DType::i32: t.data_ptr<int32_t>()[i] = int32_t(r % uint64_t(hi)); break;
+    case DType::i8: t.data_ptr<int8_t>()[i] = int8_t(r % uint64_t(hi < 127 ? hi : 127)); break;
+    case DType::b8: t.data_ptr<bool>()[i] = (r & 1) != 0; break;
+    }
+  }
+  return t.to(helion::Device::cuda());
+}
+
+void collect(const Tensor& t, std::vector<Tensor>& out) { out.push_back(t); }
+template <class... T> void collect(const std::tuple<T...>& t, std::vector<Tensor>& out) {
+  std::apply([&](const auto&... e) { (collect(e, out), ...); }, t);
+}
+template <class T> void collect(const T&, std::vector<Tensor>&) {}
+
+double get(const Tensor& t, int64_t i) {
+  switch (t.dtype()) {
+  case DType::f32: return t.data_ptr<float>()[i];
+  case DType::f64: return t.data_ptr<double>()[i];
+  case DType::f16: return double(t.data_ptr<helion::Half>()[i]);
+  case DType::bf16: return double(t.data_ptr<helion::BFloat16>()[i]);
+  case DType::i64: return double(t.data_ptr<int64_t>()[i]);
+  case DType::i32: return double(t.data_ptr<int32_t>()[i]);
+  case DType::i8: return double(t.data_ptr<int8_t>()[i]);
+  case DType::b8: return t.data_ptr<bool>()[i] ? 1 : 0;
+  }
+  return NAN;
+}
+
+/// The largest error of `got` against `want` in units of the dtype's tolerance:
+/// |got - want| / (tol * (|want| + max(1, max|want| / 16))); <= 1 passes, NaN fails.
+double error(const Tensor& gotDevice, const Tensor& want) {
+  Tensor got = gotDevice.cpu();
+  if (got.sizes() != want.sizes() || got.dtype() != want.dtype())
+    return INFINITY;
+  double tol = got.dtype() == DType::f32 ? 1e-4 : got.dtype() == DType::f64 ? 1e-9
+             : got.dtype() == DType::f16 ? 1e-2 : got.dtype() == DType::bf16 ? 3e-2 : 0;
+  double scale = 0;
+  for (int64_t i = 0; i < want.numel(); ++i)
+    scale = std::max(scale, std::abs(get(want, i)));
+  double worst = 0;
+  for (int64_t i = 0; i < want.numel(); ++i) {
+    double w = get(want, i), g = get(got, i);
+    double err = std::abs(g - w);
+    double allowed = tol * (std::abs(w) + std::max(1.0, scale / 16));
+    double units = allowed > 0 ? err / allowed : (err == 0 ? 0 : INFINITY);
+    if (!(units <= worst))
+      worst = std::isnan(units) ? INFINITY : units;
+  }
+  return worst;
+}
+
+} // namespace
+
+// -- kernel glue --
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: %s FIRST LAST REPS\n", argv[0]);
+    return 2;
+  }
+  const int first = std::atoi(argv[1]), last = std::atoi(argv[2]), reps = std::atoi(argv[3]);
+  realBackend = helion::device_backend(helion::DeviceType::CUDA);
+  static helion::DeviceBackend poisoned = *realBackend;
+  poisoned.allocate = [](std::size_t bytes, int dev) {
+    void* p = realBackend->allocate(bytes, dev);
+    helion::rt::cudaMemset(p, dev, 0xFF, bytes);
+    return p;
+  };
+  auto install = [&](bool poison) {
+    helion::set_device_backend(helion::DeviceType::CUDA, poison ? &poisoned : realBackend);
+  };
+  // Reference: entry 0, the default config.
+  std::vector<Tensor> reference;
+  {
+    std::vector<Tensor> inputs = makeInputs();
+    helion::rt::forcedShapeEntry().store(0);
+    install(true);
+    std::vector<Tensor> outs;
+    collect(callKernel(inputs), outs);
+    for (const Tensor& t : inputs)
+      outs.push_back(t);
+    helion::rt::synchronize();
+    for (const Tensor& t : outs)
+      reference.push_back(t.cpu());
+  }
+  helion::rt::BenchmarkOptions bo;
+  bo.warmupRuns = 1;
+  bo.minRuns = reps;
+  bo.maxRuns = reps;
+  bo.targetMs = 0;
+  bo.flushBytes = 256ll << 20;
+  for (int e = first; e <= last; ++e) {
+    std::printf("begin %d\n", e);
+    std::fflush(stdout);
+    try {
+      helion::rt::forcedShapeEntry().store(e);
+      std::vector<Tensor> inputs = makeInputs();
+      install(true);
+      auto t0 = std::chrono::steady_clock::now();
+      std::vector<Tensor> outs;
+      collect(callKernel(inputs), outs);
+      for (const Tensor& t : inputs)
+        outs.push_back(t);
+      helion::rt::synchronize();
+      double firstMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      double worst = 0;
+      for (size_t i = 0; i < outs.size() && i < reference.size(); ++i)
+        worst = std::max(worst, error(outs[i], reference[i]));
+      if (!(worst <= 1)) {
+        std::printf("result %d mismatch 0 %.3f %.3g\n", e, firstMs, worst);
+        std::fflush(stdout);
+        continue;
+      }
+      install(false);
+      helion::rt::BenchmarkResult r = helion::rt::benchmark([&] { callKernel(inputs); }, bo);
+      std::printf("result %d ok %.6f %.3f %.3g\n", e, r.medianMs, firstMs, worst);
+    } catch (const std::exception& ex) {
+      std::string msg = ex.what();
+      for (char& c : msg)
+        if (c == '\n') c = ' ';
+      std::printf("result %d error 0 0 0 %s\n", e, msg.substr(0, 300).c_str());
+    }
+    std::fflush(stdout);
+  }
+  return 0;
+}
+)";
+
+} // namespace
+
+std::string harnessSource(const ir::Kernel& k, const tune::ArgSpec& args,
+                          const std::string& hostFile) {
+  std::ostringstream os;
+  os << "// Generated by helionc tune (TuneHarness.cpp). Do not edit.\n";
+  os << "#include <helion/hl.h>\n#include <helion/runtime/CudaBackend.h>\n"
+        "#include <helion/runtime/Generated.h>\n#include <helion/runtime/Timing.h>\n"
+        "#include <algorithm>\n#include <chrono>\n#include <cmath>\n#include <cstdio>\n"
+        "#include <cstdlib>\n#include <map>\n#include <mutex>\n#include <string>\n"
+        "#include <tuple>\n#include <vector>\n\n";
+  os << "namespace candidates {\n#include \"" << hostFile << "\"\n}\n\n";
+  // Index tensors take values below the smallest dim of the float tensors.
+  int64_t hi = INT64_MAX;
+  for (const tune::Arg& a : args.args)
+    if (a.isTensor() && ir::isFloat(a.tensor().dtype))
+      for (int64_t s : a.tensor().sizes)
+        hi = std::min(hi, std::max<int64_t>(1, s));
+  if (hi == INT64_MAX)
+    hi = 16;
+  os << "static std::vector<helion::Tensor> makeInputs() {\n  std::vector<helion::Tensor> t;\n";
+  int n = 0;
+  for (const tune::Arg& a : args.args) {
+    if (!a.isTensor())
+      continue;
+    os << "  t.push_back(makeInput({";
+    for (size_t i = 0; i < a.tensor().sizes.size(); ++i)
+      os << (i ? ", " : "") << a.tensor().sizes[i];
+    os << "}, " << dtypeName(a.tensor().dtype) << ", " << (++n * 1000003) << ", " << hi
+       << "));\n";
+  }
+  os << "  return t;\n}\n\n";
+  // The call, in parameter order (bindArgs ordered them).
+  os << "static auto callKernel(const std::vector<helion::Tensor>& t) {\n  return candidates::"
+     << k.name << "(";
+  int tensor = 0;
+  bool firstArg = true;
+  for (const tune::Arg& a : args.args) {
+    os << (firstArg ? "" : ", ");
+    firstArg = false;
+    if (a.isTensor())
+      os << "t[" << tensor++ << "]";
+    else
+      os << scalarLiteral(a.scalar());
+  }
+  os << ");\n}\n";
+  // The glue goes between the helpers it calls and main, which calls it.
+  std::string body = kHarnessBody;
+  const std::string marker = "// -- kernel glue --\n";
+  std::string head = os.str();
+  size_t glue = head.find("static std::vector<helion::Tensor> makeInputs()");
+  size_t split = body.find(marker);
+  return head.substr(0, glue) + body.substr(0, split) + head.substr(glue) + "\n" +
+         body.substr(split + marker.size());
+}
+
+} // namespace helion::tool
