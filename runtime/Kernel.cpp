@@ -30,6 +30,7 @@ KernelTable &kernelTable() {
 /// The last kernel launched; kernels are never destroyed, so the pointer stays
 /// valid. An atomic rather than a locked string: launch() is the hot path.
 std::atomic<const Kernel *> lastKernel{nullptr};
+std::atomic<unsigned> lastThreads{0};
 
 std::string kernelKey(const KernelSpec &spec, int device) {
   detail::KeyHasher hasher;
@@ -130,6 +131,7 @@ void launch(const Kernel &kernel, Dim3 grid, Dim3 block, unsigned sharedBytes, v
   if (sharedBytes > 48 * 1024)
     kernel.reserveDynamicShared(static_cast<int>(sharedBytes));
   lastKernel.store(&kernel, std::memory_order_relaxed);
+  lastThreads.store(block.x * block.y * block.z, std::memory_order_relaxed);
   CUresult result =
       driverApi().cuLaunchKernel(kernel.function(), grid.x, grid.y, grid.z, block.x, block.y,
                                  block.z, sharedBytes, stream, args, nullptr);
@@ -143,6 +145,8 @@ void launch(const Kernel &kernel, Dim3 grid, Dim3 block, unsigned sharedBytes, v
                       std::to_string(sharedBytes) + " bytes of dynamic shared memory]",
                   result);
 }
+
+unsigned lastLaunchThreads() { return lastThreads.load(std::memory_order_relaxed); }
 
 std::string lastKernelName() {
   const Kernel *last = lastKernel.load(std::memory_order_relaxed);

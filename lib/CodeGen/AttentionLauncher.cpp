@@ -31,7 +31,8 @@ namespace helion::codegen {
 using namespace ir;
 
 std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
-                              const std::function<std::string(const Expr&)>& hostExpr) {
+                              const std::function<std::string(const Expr&)>& hostExpr,
+                           const std::string& launcherName) {
   const Kernel& k = *hk.kernel;
   const EmittedKernel& ek = *hk.emitted;
   const AttentionLaunch& at = *ek.attention;
@@ -39,7 +40,7 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
   const std::string q = pname(at.q), kk = pname(at.k), v = pname(at.v), kn = k.name;
   std::ostringstream os;
   os << "// helionc: launcher of flash attention '" << kn << "' (generated, do not edit)\n";
-  os << launcherSignature(k, "helionc_launch_" + kn, hostScalarType);
+  os << launcherSignature(k, launcherName, hostScalarType);
   const std::string delim = rawDelimiter(ek.source);
   os << "  static const char kSource[] = R\"" << delim << "(" << ek.source << ")" << delim
      << "\";\n";

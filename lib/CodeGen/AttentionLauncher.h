@@ -12,6 +12,7 @@ namespace helion::codegen {
 /// attention is set): shape, dtype and alignment checks, shared memory, grid.
 /// `hostExpr` spells a scalar IR expression (an extent) in host C++.
 std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
-                              const std::function<std::string(const ir::Expr&)>& hostExpr);
+                              const std::function<std::string(const ir::Expr&)>& hostExpr,
+                           const std::string& launcherName);
 
 } // namespace helion::codegen

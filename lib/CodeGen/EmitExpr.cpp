@@ -105,6 +105,11 @@ std::string Emitter::expr(const Expr& e) {
   case ExprKind::TensorSize: {
     const Param& p = k_.params.at(e.param);
     int rank = out_.paramRanks.empty() ? -1 : out_.paramRanks[e.param];
+    if (e.dim < 0) { // only the end of `hl::tile(t.sizes())` has no dim: see tileEnd
+      error(e.loc, "internal compiler error: the flat size of '" + p.name +
+                       "' used outside its tile loop");
+      return "0";
+    }
     if (rank <= e.dim) {
       error(e.loc, "size(" + std::to_string(e.dim) + ") of '" + p.name +
                        "' is not available in device code");

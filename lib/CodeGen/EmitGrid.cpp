@@ -37,8 +37,7 @@ void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& p
     int64_t bs = tileBlockSize(t);
     g.blockSizes.push_back(bs);
     std::string n = "nt_t" + std::to_string(t);
-    std::string end = tv.flatOfParam >= 0 ? "numel_" + k_.params[tv.flatOfParam].name
-                                          : scalarExpr(*tv.end);
+    std::string end = tileEnd(t);
     line("const int64 begin_t" + std::to_string(t) + " = " + scalarExpr(*tv.begin) + ";");
     line("const int64 end_t" + std::to_string(t) + " = " + end + ";");
     line("const int64 " + n + " = hd::cdiv<int64>(end_t" + std::to_string(t) + " - begin_t" +
@@ -81,6 +80,9 @@ void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& p
   std::string tot = "total_" + std::to_string(loopIndex);
   const bool staged = !staged_.empty();
   if (staged) {
+    // A scope of its own: pid_first, stage_it, ... are declared once per grid loop.
+    line("{");
+    ++indent_;
     emitStagingBuffers();
     if (cfg_.pidType == config::PidType::PersistentInterleaved) {
       line("const int64 pid_first = blockIdx.x, pid_step = gridDim.x, pid_end = " + tot + ";");
@@ -122,14 +124,18 @@ void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& p
     stmts(loop.body);
     --indent_;
     line("}");
+    --indent_;
+    line("}");
     return;
   }
   if (cfg_.pidType == config::PidType::PersistentInterleaved) {
     line("for (int64 pid = blockIdx.x; pid < " + tot + "; pid += gridDim.x) {");
   } else if (cfg_.pidType == config::PidType::PersistentBlocked) {
-    line("const int64 per_cta = hd::cdiv<int64>(" + tot + ", (int64)gridDim.x);");
-    line("for (int64 pid = blockIdx.x * per_cta; pid < (blockIdx.x + 1) * per_cta && pid < " + tot +
-         "; ++pid) {");
+    // Named per grid loop: several loops share one kernel body.
+    std::string perCta = "per_cta_" + std::to_string(loopIndex);
+    line("const int64 " + perCta + " = hd::cdiv<int64>(" + tot + ", (int64)gridDim.x);");
+    line("for (int64 pid = blockIdx.x * " + perCta + "; pid < (blockIdx.x + 1) * " + perCta +
+         " && pid < " + tot + "; ++pid) {");
   } else if (cfg_.pidType == config::PidType::Xyz && tiles.size() <= 3) {
     line("{");
   } else {

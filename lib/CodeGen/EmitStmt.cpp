@@ -1,5 +1,6 @@
 //===- EmitStmt.cpp - Statements: loads, stores, reductions, loops ---------===//
 #include "EmitterState.h"
+#include "helion/Config/Sites.h"
 
 #include <algorithm>
 #include <functional>
@@ -290,7 +291,9 @@ void Emitter::emitLoad(const Stmt& s, const Expr& load, bool declare) {
   std::string zero = storage ? "hd::from_compute<T_" + name + ">(" + ct + "(0))" : ct + "(0)";
   // Vectorize along the inner axis when the load's last subscript is that axis.
   int vec = -1;
-  if (!load.gatherAll && !axes.empty() && axes_[axes[0]].inner && !load.indices.empty()) {
+  const Expr* userMask = loadMask(load); // hl::load(t, {...}, mask): masked-out lanes read 0
+  if (!load.gatherAll && !userMask && !axes.empty() && axes_[axes[0]].inner &&
+      !load.indices.empty()) {
     if (lastSubscriptAxis(load.param, load.indices) == axes[0])
       vec = axes[0];
   }
@@ -299,6 +302,8 @@ void Emitter::emitLoad(const Stmt& s, const Expr& load, bool declare) {
     for (int a : axes)
       if (a != skip)
         m += (m.empty() ? "" : " && ") + inBounds(a);
+    if (userMask)
+      m += (m.empty() ? "" : " && ") + std::string("bool(") + expr(*userMask) + ")";
     return m.empty() ? std::string("true") : m;
   };
   if (vec < 0) {
@@ -387,7 +392,7 @@ void Emitter::emitStore(const Stmt& s) {
   if (vec < 0) {
     std::string m = maskWithout(-1);
     if (s.mask)
-      m += " && (" + expr(*s.mask) + ")";
+      m += " && bool(" + expr(*s.mask) + ")";
     line("if (" + m + ") " + name + "[" + tensorOffset(s.param, s.indices, s.gatherAll) +
          "] = hd::from_compute<T_" + name + ">(" + expr(*s.value) + ");");
   } else {
@@ -417,12 +422,30 @@ void Emitter::emitStore(const Stmt& s) {
   closeElementLoops(axes);
 }
 
+std::string Emitter::tileEnd(int t) {
+  const TileVar& tv = k_.tiles.at(t);
+  return tv.flatOfParam >= 0 ? "numel_" + k_.params[tv.flatOfParam].name : scalarExpr(*tv.end);
+}
+
 void Emitter::emitInnerLoop(const Stmt& s) {
+  if (innerLoop_.empty()) // numbered as the spec numbers them (Sites.h)
+    for (const config::LoopInfo& l : config::tileLoops(k_))
+      if (!l.isGrid)
+        innerLoop_.emplace(l.stmt, static_cast<int>(innerLoop_.size()));
+  // range_unroll_factors: 0 leaves the choice to NVRTC, N unrolls the outermost tile
+  // loop of this statement N times (1 keeps it rolled).
+  auto found = innerLoop_.find(&s);
+  int unroll = found != innerLoop_.end() &&
+                       found->second < static_cast<int>(cfg_.rangeUnrollFactors.size())
+                   ? cfg_.rangeUnrollFactors[found->second]
+                   : 0;
   for (int t : s.tiles) {
     const TileVar& tv = k_.tiles.at(t);
     std::string n = "t" + std::to_string(t);
     std::string bs = std::to_string(tileBlockSize(t));
-    line("const int64 end_" + n + " = " + scalarExpr(*tv.end) + ";");
+    line("const int64 end_" + n + " = " + tileEnd(t) + ";");
+    if (unroll > 0 && t == s.tiles.front())
+      line("#pragma unroll " + std::to_string(unroll));
     line("for (int64 tb_" + n + " = " + scalarExpr(*tv.begin) + "; tb_" + n + " < end_" + n +
          "; tb_" + n + " += " + bs + ") {");
     ++indent_;

@@ -56,6 +56,8 @@ private:
   // EmitExpr.cpp
   std::string expr(const ir::Expr& e);         ///< in the current element context
   std::string scalarExpr(const ir::Expr& e);   ///< a rank-0 value (no element context)
+  /// The end of tile `t`'s range: numel of the tensor for `hl::tile(t.sizes())`.
+  std::string tileEnd(int t);
   std::string computeType(const ir::ElemType& t) const;
   std::string storageType(const ir::ElemType& t) const;
   std::vector<int> axesOf(const ir::BlockType& t) const; ///< layout axis indices, ascending
@@ -116,6 +118,7 @@ private:
   std::set<const ir::Stmt*> hoistedLets_;   ///< invariant loads emitted before the program loop
   std::vector<const ir::Stmt*> staged_;     ///< tile loads copied ahead into shared memory
   std::map<const ir::Expr*, int> loadSite_; ///< load -> index among load sites (Sites.h)
+  std::map<const ir::Stmt*, int> innerLoop_; ///< inner tile loop -> range_unroll_factors index
   std::map<int, std::vector<int>> varAxes_;
   std::map<int, const ir::Stmt*> deferred_; ///< lets over a looped axis, by var
   std::set<int> activeChunks_;              ///< looped axes whose chunk loop is open

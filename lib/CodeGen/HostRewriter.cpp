@@ -97,12 +97,12 @@ std::string launcher(const HostKernel& hk, const std::string& fileName,
                      const std::string& fn = "") {
   const Kernel& k = *hk.kernel;
   const EmittedKernel& ek = *hk.emitted;
-  if (ek.matmul) // tensor maps, shared memory, sm90/sm80 choice: MatmulLauncher.cpp
-    return matmulLauncher(hk, fileName, [&](const Expr& e) { return hostExpr(e, hk); });
-  if (ek.attention) // shapes, alignment, shared memory, grid: AttentionLauncher.cpp
-    return attentionLauncher(hk, fileName, [&](const Expr& e) { return hostExpr(e, hk); });
-  std::ostringstream os;
   const std::string name = fn.empty() ? "helionc_launch_" + k.name : fn;
+  if (ek.matmul) // tensor maps, shared memory, sm90/sm80 choice: MatmulLauncher.cpp
+    return matmulLauncher(hk, fileName, [&](const Expr& e) { return hostExpr(e, hk); }, name);
+  if (ek.attention) // shapes, alignment, shared memory, grid: AttentionLauncher.cpp
+    return attentionLauncher(hk, fileName, [&](const Expr& e) { return hostExpr(e, hk); }, name);
+  std::ostringstream os;
   std::string longRowsFn;
   if (ek.longRows) { // its own launcher first, for this one to call
     HostKernel longRows = hk;
@@ -246,6 +246,95 @@ std::string launcher(const HostKernel& hk, const std::string& fileName,
   return os.str();
 }
 
+/// The kernel's tensor parameters that are function parameters (not captures): the
+/// tensors a shape key may name, in parameter order.
+std::vector<int> keyTensors(const Kernel& k) {
+  std::vector<int> out;
+  for (size_t p = 0; p < k.params.size(); ++p)
+    if (k.params[p].kind == Param::Kind::Tensor && !k.params[p].captured)
+      out.push_back(static_cast<int>(p));
+  return out;
+}
+
+/// `helionc_entry_K(x, y)`: the entry pickShapeEntry picks for these tensors.
+std::string entryCall(const Kernel& k) {
+  std::string call = "helionc_entry_" + k.name + "(";
+  bool first = true;
+  for (int p : keyTensors(k)) {
+    call += (first ? "" : ", ") + k.params[p].name;
+    first = false;
+  }
+  return call + ")";
+}
+
+/// Launchers for the entries of a shape-keyed config, and the kernel's launcher that
+/// runs the one pickShapeEntry (helion/runtime/ShapeDispatch.h) picks; a static table,
+/// no allocation or lock per call.
+std::string shapeDispatch(const std::vector<const HostKernel*>& entries,
+                          const std::string& fileName) {
+  const Kernel& k = *entries.front()->kernel;
+  std::ostringstream os;
+  for (size_t e = 0; e < entries.size(); ++e)
+    os << launcher(*entries[e], fileName, "helionc_launch_" + k.name + "_e" + std::to_string(e));
+  std::vector<int> tensors = keyTensors(k);
+  std::string keys, table, sizes;
+  int numKeys = 0, numSizes = 0;
+  for (const HostKernel* hk : entries) {
+    table += "{" + std::to_string(numKeys) + ", " + std::to_string(hk->shapes.size()) + "}, ";
+    for (const auto& [name, dims] : hk->shapes) {
+      int t = 0;
+      while (t < static_cast<int>(tensors.size()) && k.params[tensors[t]].name != name)
+        ++t; // helionc compile checked that every name is one of them
+      keys += "{" + std::to_string(t) + ", " + std::to_string(dims.size()) + ", " +
+              std::to_string(numSizes) + "}, ";
+      ++numKeys;
+      for (int64_t d : dims) {
+        sizes += "int64_t(" + std::to_string(d) + "), ";
+        ++numSizes;
+      }
+    }
+  }
+  os << "// helionc: the entry of kernel '" << k.name << "' for these sizes (generated)\n";
+  os << "static int helionc_entry_" << k.name << "(";
+  for (size_t i = 0; i < tensors.size(); ++i)
+    os << (i ? ", " : "") << "const helion::Tensor& " << k.params[tensors[i]].name;
+  os << ") {\n";
+  os << "  static constexpr helion::rt::ShapeEntry kEntries[] = {" << table << "};\n";
+  os << "  static constexpr helion::rt::ShapeKey kKeys[] = {" << (keys.empty() ? "{0, 0, 0}" : keys)
+     << "};\n";
+  os << "  static constexpr int64_t kSizes[] = {" << (sizes.empty() ? "0" : sizes) << "};\n";
+  os << "  const helion::Tensor* tensors[] = {";
+  for (size_t i = 0; i < tensors.size(); ++i)
+    os << (i ? ", " : "") << "&" << k.params[tensors[i]].name;
+  os << (tensors.empty() ? "nullptr" : "") << "};\n";
+  os << "  return helion::rt::pickShapeEntry(kEntries, " << entries.size()
+     << ", kKeys, kSizes, [&](int t, int rank) -> const int64_t* {\n";
+  os << "    return tensors[t]->dim() == rank ? tensors[t]->sizes().data() : nullptr;\n";
+  os << "  });\n}\n\n";
+  // register_block_size values, for host code whose entries disagree on them.
+  const size_t blocks = std::max<size_t>(1, k.blockSizes.size());
+  os << "[[maybe_unused]] static int64_t helionc_register_block_size_" << k.name
+     << "(int entry, int block) {\n";
+  os << "  static constexpr int64_t kValues[][" << blocks << "] = {";
+  for (const HostKernel* hk : entries) {
+    os << "{";
+    for (size_t b = 0; b < blocks; ++b)
+      os << (b < hk->registerBlockSizes.size() ? hk->registerBlockSizes[b] : 1) << ", ";
+    os << "}, ";
+  }
+  os << "};\n  return kValues[entry][block];\n}\n\n";
+  os << launcherSignature(k, "helionc_launch_" + k.name, cppScalarType);
+  std::string forward;
+  for (const Param& param : k.params)
+    forward += (forward.empty() ? "" : ", ") + param.name;
+  os << "  switch (" << entryCall(k) << ") {\n";
+  for (size_t e = 0; e < entries.size(); ++e)
+    os << "  case " << e << ": helionc_launch_" << k.name << "_e" << e << "(" << forward
+       << "); return;\n";
+  os << "  }\n}\n\n";
+  return os.str();
+}
+
 std::string launchCall(const HostKernel& hk) {
   std::string call = "helionc_launch_" + hk.kernel->name + "(";
   for (size_t p = 0; p < hk.kernel->params.size(); ++p) {
@@ -352,18 +441,34 @@ std::string cEntry(const HostKernel& hk) {
 std::string rewriteHost(const std::string& fileName, const std::string& text,
                         const std::vector<HostKernel>& kernels) {
   std::vector<Edit> edits;
-  for (const HostKernel& hk : kernels) {
+  for (size_t first = 0; first < kernels.size();) {
+    // The entries of one kernel: consecutive HostKernels with the same kernel.
+    std::vector<const HostKernel*> entries;
+    for (size_t i = first; i < kernels.size() && kernels[i].kernel == kernels[first].kernel; ++i)
+      entries.push_back(&kernels[i]);
+    first += entries.size();
+    const HostKernel& hk = *entries.front();
     const frontend::HostInfo& h = *hk.host;
-    edits.push_back({h.function.begin, h.function.begin, launcher(hk, fileName)});
+    edits.push_back({h.function.begin, h.function.begin,
+                     entries.size() == 1 ? launcher(hk, fileName) : shapeDispatch(entries, fileName)});
     edits.push_back({h.function.end, h.function.end, cEntry(hk)});
     for (size_t i = 0; i < h.deviceLoops.size(); ++i)
       edits.push_back({h.deviceLoops[i].begin, h.deviceLoops[i].end,
                        i == 0 ? launchCall(hk) : "/* helionc: this loop runs in the launch above */"});
     for (const auto& call : h.registerBlockSizeCalls) {
-      int64_t v = call.blockSize < static_cast<int>(hk.registerBlockSizes.size())
-                      ? hk.registerBlockSizes[call.blockSize]
-                      : 1;
-      edits.push_back({call.call.begin, call.call.end, "int64_t(" + std::to_string(v) + ")"});
+      auto value = [&](const HostKernel* e) {
+        return call.blockSize < static_cast<int>(e->registerBlockSizes.size())
+                   ? e->registerBlockSizes[call.blockSize]
+                   : 1;
+      };
+      bool same = std::all_of(entries.begin(), entries.end(),
+                              [&](const HostKernel* e) { return value(e) == value(&hk); });
+      // Entries that disagree: the value of the entry these tensors pick.
+      edits.push_back({call.call.begin, call.call.end,
+                       same ? "int64_t(" + std::to_string(value(&hk)) + ")"
+                            : "helionc_register_block_size_" + hk.kernel->name + "(" +
+                                  entryCall(*hk.kernel) + ", " + std::to_string(call.blockSize) +
+                                  ")"});
     }
   }
   // One pass from the front: the edits in file order, the text between them copied

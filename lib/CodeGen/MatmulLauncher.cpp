@@ -29,7 +29,8 @@ namespace helion::codegen {
 using namespace ir;
 
 std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
-                           const std::function<std::string(const Expr&)>& hostExpr) {
+                           const std::function<std::string(const Expr&)>& hostExpr,
+                           const std::string& launcherName) {
   const Kernel& k = *hk.kernel;
   const EmittedKernel& ek = *hk.emitted;
   const MatmulLaunch& mm = *ek.matmul;
@@ -37,7 +38,7 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   const std::string a = pname(mm.a), b = pname(mm.b), kn = k.name;
   std::ostringstream os;
   os << "// helionc: launcher of tensor-core matmul '" << kn << "' (generated, do not edit)\n";
-  os << launcherSignature(k, "helionc_launch_" + kn, hostScalarType);
+  os << launcherSignature(k, launcherName, hostScalarType);
   const std::string delim = rawDelimiter(ek.source);
   os << "  static const char kSource[] = R\"" << delim << "(" << ek.source << ")" << delim
      << "\";\n";

@@ -12,6 +12,7 @@ namespace helion::codegen {
 /// is set): checks, tensor maps, dynamic shared memory, grid, and the sm90 / sm80 choice.
 /// `hostExpr` spells a scalar IR expression (an extent) in host C++.
 std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
-                           const std::function<std::string(const ir::Expr&)>& hostExpr);
+                           const std::function<std::string(const ir::Expr&)>& hostExpr,
+                           const std::string& launcherName);
 
 } // namespace helion::codegen

@@ -6,10 +6,12 @@
 //===----------------------------------------------------------------------===//
 #include "ParseConfig.h"
 #include "helion/Config/ConfigJson.h"
+#include "helion/runtime/ShapeDispatch.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -344,25 +346,32 @@ std::optional<double> shapeDistance(const Shapes& query, const Shapes& tuned) {
 }
 
 const ShapedConfig& selectConfig(const ConfigFile& file, const Shapes& shapes) {
-  const ShapedConfig* nearest = nullptr;
-  double best = std::numeric_limits<double>::infinity();
+  // The table the generated launcher holds, built here from the file's entries, and
+  // the launcher's own pick (helion/runtime/ShapeDispatch.h): one definition.
+  std::vector<std::string> names;
+  std::vector<rt::ShapeKey> keys;
+  std::vector<rt::ShapeEntry> entries;
+  std::vector<int64_t> sizes;
   for (const ShapedConfig& e : file.entries) {
-    if (e.shapes.empty())
-      continue;
-    std::optional<double> d = shapeDistance(shapes, e.shapes);
-    if (d && *d == 0)
-      return e; // exact: every tensor it was tuned for has the same sizes
-    if (d && *d < best) {
-      best = *d;
-      nearest = &e;
+    entries.push_back({static_cast<int>(keys.size()), static_cast<int>(e.shapes.size())});
+    for (const auto& [name, dims] : e.shapes) {
+      auto at = std::find(names.begin(), names.end(), name);
+      if (at == names.end())
+        at = names.insert(names.end(), name);
+      keys.push_back({static_cast<int>(at - names.begin()), static_cast<int>(dims.size()),
+                      static_cast<int>(sizes.size())});
+      sizes.insert(sizes.end(), dims.begin(), dims.end());
     }
   }
-  if (nearest)
-    return *nearest;
-  for (const ShapedConfig& e : file.entries)
-    if (e.shapes.empty())
-      return e;
-  return file.entries.front();
+  int picked = rt::pickShapeEntry(
+      entries.data(), static_cast<int>(entries.size()), keys.data(), sizes.data(),
+      [&](int tensor, int rank) -> const int64_t* {
+        auto it = shapes.find(names[tensor]);
+        return it == shapes.end() || static_cast<int>(it->second.size()) != rank
+                   ? nullptr
+                   : it->second.data();
+      });
+  return file.entries.at(picked);
 }
 
 } // namespace helion::config

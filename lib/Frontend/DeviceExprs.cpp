@@ -58,6 +58,9 @@ std::optional<ir::BinaryOp> binaryOp(OverloadedOperatorKind k) {
   case OO_ExclaimEqual: return ir::BinaryOp::Ne;
   case OO_AmpAmp: return ir::BinaryOp::And;
   case OO_PipePipe: return ir::BinaryOp::Or;
+  // hl::operator& and | on blocks (masks); a unary & is a pointer (below).
+  case OO_Amp: return ir::BinaryOp::And;
+  case OO_Pipe: return ir::BinaryOp::Or;
   default: return std::nullopt;
   }
 }

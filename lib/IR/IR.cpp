@@ -112,6 +112,30 @@ ExprRef makeReduce(ReduceOp op, ExprRef a, int dim, bool keepdim, SourceLoc loc)
   return e;
 }
 
+std::pair<size_t, size_t> operandArity(ExprKind kind) {
+  switch (kind) {
+  case ExprKind::Const:
+  case ExprKind::Param:
+  case ExprKind::Var:
+  case ExprKind::TileAttr:
+  case ExprKind::TileIndex:
+  case ExprKind::TensorSize:
+  case ExprKind::Arange: return {0, 0};
+  case ExprKind::Load: return {0, 1}; // the mask of hl::load
+  case ExprKind::Unary:
+  case ExprKind::Cast:
+  case ExprKind::Reduce:
+  case ExprKind::Full:
+  case ExprKind::View:
+  case ExprKind::Transpose:
+  case ExprKind::Reshape: return {1, 1};
+  case ExprKind::Binary: return {2, 2};
+  case ExprKind::Where: return {3, 3};
+  case ExprKind::Dot: return {2, 3};
+  }
+  return {0, 0};
+}
+
 ExprRef makeLoad(int param, std::vector<Index> indices, SourceLoc loc) {
   auto e = make(ExprKind::Load, std::move(loc));
   e->param = param;

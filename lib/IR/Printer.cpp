@@ -118,7 +118,7 @@ public:
     case ExprKind::TensorSize: return paramName(e.param) + ".size(" + std::to_string(e.dim) + ")";
     case ExprKind::Load:
       return std::string(e.gatherAll ? "load_gather " : "load ") + paramName(e.param) + "[" +
-             indices(e.indices) + "]";
+             indices(e.indices) + "]" + (loadMask(e) ? " mask " + expr(*loadMask(e)) : "");
     case ExprKind::Unary: return std::string(unaryOpName(e.unary)) + "(" + op(0) + ")";
     case ExprKind::Binary:
       return std::string(binaryOpName(e.binary)) + "(" + op(0) + ", " + op(1) + ")";

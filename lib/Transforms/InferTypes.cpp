@@ -12,7 +12,9 @@
 //===----------------------------------------------------------------------===//
 #include "helion/IR/Printer.h"
 #include "helion/Transforms/Passes.h"
+#include "helion/hl/rules.h"
 
+#include <functional>
 #include <map>
 #include <numeric>
 
@@ -169,6 +171,7 @@ private:
       case Index::Kind::Scalar: t.value = expr(i.value); ++tensorDim; break;
       case Index::Kind::Gather:
         t.value = expr(i.value);
+        checkIndexDtype(*t.value, "subscript");
         for (const Dim& d : t.value->type->dims)
           dims.push_back(d);
         ++tensorDim;
@@ -181,6 +184,31 @@ private:
       error(loc, "tensor '" + p.name + "' has rank " + std::to_string(p.rank) + " but " +
                      std::to_string(tensorDim) + " indices were given");
     return dims;
+  }
+
+  /// Index blocks hold integers: the rule and message ref mode uses (hl/rules.h). A
+  /// tensor's own dtype is chosen at instantiation (index tensors are integers then).
+  /// A promotion with a concrete float or bool side is at least that float (or bool,
+  /// when it is all bools), whatever the tensor dtypes turn out to be.
+  void checkIndexDtype(const Expr& index, const char* what) {
+    std::optional<ScalarType> known;
+    bool symbolic = false;
+    std::function<void(const ElemType&)> see = [&](const ElemType& t) {
+      switch (t.kind()) {
+      case ElemType::Kind::Concrete:
+        if (!known || (isFloat(t.scalar()) && (!isFloat(*known) ||
+                                               scalarTypeBytes(t.scalar()) > scalarTypeBytes(*known))))
+          known = t.scalar();
+        return;
+      case ElemType::Kind::OfParam: symbolic = true; return;
+      case ElemType::Kind::Promote: see(t.lhs()); see(t.rhs()); return;
+      }
+    };
+    see(index.type->elem);
+    if (!known || (symbolic && !isFloat(*known)))
+      return; // an index tensor's dtype (an integer at instantiation), or its promotion
+    if (!rules::isIndexDtype(scalarTypeName(*known)))
+      error(index.loc, rules::indexDtypeMessage(what, scalarTypeName(*known)));
   }
 
   // --- expressions ----------------------------------------------------------
@@ -216,9 +244,13 @@ private:
         for (const Index& i : e.indices) {
           Index t = i;
           t.value = expr(i.value);
+          checkIndexDtype(*t.value, "load");
           dims = broadcast(dims, t.value->type->dims, e.loc);
           typedIx.push_back(t);
         }
+        // As in ref mode, the mask broadcasts with the indices (it may add dims).
+        if (const Expr* mask = loadMask(e))
+          dims = broadcast(dims, mask->type->dims, e.loc);
       } else {
         dims = subscriptDims(e.param, e.indices, e.loc, typedIx);
       }
@@ -380,6 +412,7 @@ private:
         for (const Index& i : s.indices) {
           Index t = i;
           t.value = expr(i.value);
+          checkIndexDtype(*t.value, "store");
           typedIx.push_back(t);
         }
         out->indices = typedIx;
@@ -387,6 +420,10 @@ private:
         std::vector<Dim> dims;
         for (const Index& i : typedIx)
           dims = broadcast(dims, i.value->type->dims, s.loc);
+        if (s.mask) { // as in ref mode, the mask broadcasts with the indices
+          out->mask = expr(s.mask);
+          dims = broadcast(dims, out->mask->type->dims, s.loc);
+        }
         out->targetDims = dims;
       } else {
         out->targetDims = subscriptDims(s.param, s.indices, s.loc, typedIx);
@@ -399,7 +436,7 @@ private:
           error(s.loc, "cannot store a block of shape " + dimsStr(out->value->type->dims) +
                            " into a subscript of shape " + dimsStr(out->targetDims));
       }
-      if (s.mask)
+      if (s.mask && !out->mask)
         out->mask = expr(s.mask);
       break;
     }

@@ -78,13 +78,20 @@ std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
     ir::Kernel k = pk.kernel;
     if (wants("frontend"))
       std::cout << "// -----// IR after frontend //----- //\n" << ir::printKernel(k);
+    // A kernel with errors stops its own pipeline; the file's other kernels still run,
+    // so one compile reports the errors of every kernel.
+    int errorsBefore = diags.errorCount();
+    bool ok = ir::verifyKernel(k, diags, "frontend", false);
     for (const ir::Pass& pass : ir::analysisPipeline()) {
+      if (!ok)
+        break;
       k = pass.run(k, ctx);
-      if (diags.hasErrors())
-        return std::nullopt;
-      if (wants(pass.name))
+      ok = diags.errorCount() == errorsBefore && ir::verifyKernel(k, diags, pass.name, true);
+      if (ok && wants(pass.name))
         std::cout << "// -----// IR after " << pass.name << " //----- //\n" << ir::printKernel(k);
     }
+    if (!ok)
+      continue;
     AnalyzedKernel ak{std::move(pk), k, config::ConfigSpec::fromKernel(k)};
     out.push_back(std::move(ak));
   }
@@ -92,6 +99,8 @@ std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
     diags.error(ir::SourceLoc{in.file, 0, 0}, "no HELION_KERNEL function named '" + in.kernel + "'");
     return std::nullopt;
   }
+  if (diags.hasErrors())
+    return std::nullopt;
   if (out.empty()) {
     diags.warning(ir::SourceLoc{in.file, 0, 0}, "no HELION_KERNEL function found");
   }

@@ -69,10 +69,11 @@ void reportConfigErrors(const std::vector<std::string>& errors, DiagnosticEngine
                  std::to_string(errors.size() - kMaxConfigErrors) + " more errors not shown");
 }
 
-std::optional<config::Config> loadConfig(const CompileOptions& o, const config::ConfigSpec& spec,
-                                         DiagnosticEngine& diags) {
+std::optional<config::ConfigFile> loadConfig(const CompileOptions& o,
+                                             const config::ConfigSpec& spec,
+                                             DiagnosticEngine& diags) {
   if (o.config.empty())
-    return spec.defaultConfig();
+    return config::ConfigFile{{config::ShapedConfig{{}, spec.defaultConfig()}}};
   std::string why;
   std::optional<std::string> text = readFile(o.config, &why);
   if (!text) {
@@ -94,7 +95,36 @@ std::optional<config::Config> loadConfig(const CompileOptions& o, const config::
   reportConfigErrors(file.errors, diags);
   if (!file.ok())
     return std::nullopt;
-  return file.value->entries.front().config;
+  return *file.value;
+}
+
+/// Shape keys may name the kernel's own tensor parameters only: the launcher picks
+/// an entry from them before the host code has made anything else.
+bool checkShapeKeys(const config::ConfigFile& file, const ir::Kernel& k, const std::string& path,
+                    DiagnosticEngine& diags) {
+  std::string allowed;
+  for (const ir::Param& p : k.params)
+    if (p.kind == ir::Param::Kind::Tensor && !p.captured)
+      allowed += (allowed.empty() ? "" : ", ") + p.name;
+  bool ok = true;
+  for (size_t e = 0; e < file.entries.size(); ++e)
+    for (const auto& [name, sizes] : file.entries[e].shapes) {
+      auto p = std::find_if(k.params.begin(), k.params.end(),
+                            [&](const ir::Param& q) { return q.name == name; });
+      if (p == k.params.end() || p->kind != ir::Param::Kind::Tensor || p->captured) {
+        diags.error(path + ": kernel '" + k.name + "', entry " + std::to_string(e) +
+                    ": shapes names '" + name.substr(0, 64) +
+                    "', which is not a tensor parameter of the kernel (" +
+                    (allowed.empty() ? "it has none" : allowed) + ")");
+        ok = false;
+      } else if (p->rank >= 0 && static_cast<int>(sizes.size()) != p->rank) {
+        diags.error(path + ": kernel '" + k.name + "', entry " + std::to_string(e) +
+                    ": shapes gives '" + name + "' " + std::to_string(sizes.size()) +
+                    " sizes, but it has rank " + std::to_string(p->rank));
+        ok = false;
+      }
+    }
+  return ok;
 }
 
 /// Tensors read as indices (gathers) are integers; the others take --dtype.
@@ -269,33 +299,45 @@ int runCompile(const CompileOptions& o) {
       std::cout << ir::printKernel(k.parsed.kernel);
     return 0;
   }
-  std::vector<codegen::EmittedKernel> emitted;
-  std::vector<config::Config> configs;
+  // Every entry of a kernel's config file is compiled; entry 0 is the one --emit
+  // cuda/cubin/ptx show, the generated launcher picks among all of them by shape.
+  std::vector<std::vector<codegen::EmittedKernel>> emittedAll;
+  std::vector<config::ConfigFile> files;
   for (const AnalyzedKernel& k : *kernels) {
-    auto cfg = loadConfig(o, k.spec, diags);
-    if (!cfg)
+    auto file = loadConfig(o, k.spec, diags);
+    if (!file || !checkShapeKeys(*file, k.typed, o.config, diags))
       return 1;
-    configs.push_back(*cfg);
-    codegen::EmitOptions eo;
-    eo.sourceFile = o.in.file;
-    eo.configJson = config::formatConfig(*cfg, k.spec);
-    auto ek = codegen::emitCuda(k.typed, *cfg, eo, diags);
-    if (!ek)
-      return 1;
-    emitted.push_back(std::move(*ek));
+    std::vector<codegen::EmittedKernel> entries;
+    for (const config::ShapedConfig& entry : file->entries) {
+      codegen::EmitOptions eo;
+      eo.sourceFile = o.in.file;
+      eo.configJson = config::formatConfig(entry.config, k.spec);
+      auto ek = codegen::emitCuda(k.typed, entry.config, eo, diags);
+      if (!ek)
+        return 1;
+      entries.push_back(std::move(*ek));
+    }
+    files.push_back(std::move(*file));
+    emittedAll.push_back(std::move(entries));
   }
+  std::vector<codegen::EmittedKernel> emitted;
+  for (const auto& entries : emittedAll)
+    emitted.push_back(entries.front());
   std::string stem = std::filesystem::path(o.in.file).stem().string();
   std::vector<codegen::HostKernel> hosts;
   for (size_t i = 0; i < kernels->size(); ++i) {
     const AnalyzedKernel& k = (*kernels)[i];
-    codegen::HostKernel hk{&k.typed, &k.parsed.host, &emitted[i], {}};
-    size_t tunable = 0;
-    for (const auto& b : k.typed.blockSizes)
-      hk.registerBlockSizes.push_back(b.fixed ? *b.fixed
-                                              : (tunable < configs[i].blockSizes.size()
-                                                     ? configs[i].blockSizes[tunable++]
-                                                     : 64));
-    hosts.push_back(hk);
+    for (size_t e = 0; e < files[i].entries.size(); ++e) {
+      const config::ShapedConfig& entry = files[i].entries[e];
+      codegen::HostKernel hk{&k.typed, &k.parsed.host, &emittedAll[i][e], {}, entry.shapes};
+      size_t tunable = 0;
+      for (const auto& b : k.typed.blockSizes)
+        hk.registerBlockSizes.push_back(b.fixed ? *b.fixed
+                                                : (tunable < entry.config.blockSizes.size()
+                                                       ? entry.config.blockSizes[tunable++]
+                                                       : 64));
+      hosts.push_back(hk);
+    }
   }
   if (o.emit == "cuda") {
     for (const auto& ek : emitted)
@@ -335,9 +377,12 @@ int runCompile(const CompileOptions& o) {
                                       hosts),
                  diags))
     return 1;
-  for (size_t i = 0; i < emitted.size(); ++i)
-    if (!writeFile(dir / (stem + "." + (*kernels)[i].typed.name + ".cu"), emitted[i].source, diags))
-      return 1;
+  for (size_t i = 0; i < emittedAll.size(); ++i)
+    for (size_t e = 0; e < emittedAll[i].size(); ++e)
+      if (!writeFile(dir / (stem + "." + (*kernels)[i].typed.name +
+                            (e ? "." + std::to_string(e) : std::string()) + ".cu"),
+                     emittedAll[i][e].source, diags))
+        return 1;
   return 0;
 }
 

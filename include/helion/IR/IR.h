@@ -67,7 +67,8 @@ enum class ExprKind : uint8_t {
   TileAttr,   ///< `tile.begin()/end()/block_size()/id()` (`tile`, `attr`)
   TileIndex,  ///< `tile.index()`: the block [tile] of indices it covers
   TensorSize, ///< `t.size(dim)` of tensor parameter `param`
-  Load,       ///< `param[indices...]`; `gatherAll` for `hl::load(t, {blocks...})`
+  Load,       ///< `param[indices...]`; `gatherAll` for `hl::load(t, {blocks...}[, mask])`,
+              ///< whose mask is operands[0] (see loadMask)
   Unary,      ///< `unary(operands[0])`
   Binary,     ///< `binary(operands[0], operands[1])`
   Where,      ///< `where(operands[0], operands[1], operands[2])`
@@ -192,6 +193,28 @@ struct Kernel {
 
   std::vector<std::string> paramNames() const;
 };
+
+/// The number of operands each kind carries: {min, max}. The verifier checks every
+/// node against it, so no pass can drop an operand the language gave.
+std::pair<size_t, size_t> operandArity(ExprKind kind);
+
+/// The mask of `hl::load(t, {...}, mask)`, or null.
+inline const Expr* loadMask(const Expr& load) {
+  return load.operands.empty() ? nullptr : load.operands[0].get();
+}
+
+/// Calls `f(child)` for every sub-expression of `e`: its operands, then the values of
+/// its subscripts and its shape sizes. Walkers that must see every operand use it.
+template <class F> void forEachChild(const Expr& e, F&& f) {
+  for (const ExprRef& op : e.operands)
+    f(*op);
+  for (const Index& i : e.indices)
+    if (i.value)
+      f(*i.value);
+  for (const ExprRef& s : e.shapeSizes)
+    if (s)
+      f(*s);
+}
 
 // Builders used by the frontend and passes (they only fill fields; infer-types types them).
 ExprRef makeConst(double v, bool isInt, SourceLoc loc = {});

@@ -39,6 +39,12 @@ Kernel inferTypes(const Kernel& kernel, PassContext& ctx);
 /// own `let`s, so every remaining expression is elementwise.
 Kernel hoistBlocks(const Kernel& kernel, PassContext& ctx);
 
+/// Checks the IR's structural invariants (Verify.cpp) and reports each violation as an
+/// internal compiler error naming `stage` (the pass that ran last). `typed`: the kernel
+/// has been through infer-types. Returns true when the kernel is valid.
+bool verifyKernel(const Kernel& kernel, DiagnosticEngine& diags, const std::string& stage,
+                  bool typed);
+
 /// The passes that run before the config is applied (need no config).
 const std::vector<Pass>& analysisPipeline();
 

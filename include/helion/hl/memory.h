@@ -15,6 +15,7 @@
 
 #include "helion/hl/block.h"
 #include "helion/hl/ops.h"
+#include "helion/hl/rules.h"
 #include "helion/hl/tensor.h"
 
 namespace helion::hl {
@@ -99,8 +100,8 @@ inline void requireCpu(const Tensor& t, const char* what) {
 }
 
 inline void requireIntegerIndex(const hl::Block& b, const char* what) {
-  if (is_floating(b.dtype()) || b.dtype() == DType::b8)
-    fail("{}: an index block must have an integer dtype, got {}", what, b.dtype());
+  if (!rules::isIndexDtype(dtype_name(b.dtype())))
+    throw Error(rules::indexDtypeMessage(what, dtype_name(b.dtype())));
 }
 
 inline int64_t checkedCoordinate(int64_t i, int64_t size, size_t dim, const char* what) {

@@ -11,6 +11,7 @@
 #include "helion/runtime/Driver.h"
 #include "helion/runtime/Kernel.h"
 #include "helion/runtime/Layout.h"
+#include "helion/runtime/ShapeDispatch.h"
 #include "helion/runtime/TensorMap.h"
 
 #include <algorithm>

@@ -157,4 +157,8 @@ void synchronize(CUstream stream);
 /// The name of the last kernel launched by this process ("" if none).
 std::string lastKernelName();
 
+/// Threads per block of the last launch by this process (0 if none): tests read it to
+/// see which of a kernel's configs ran.
+unsigned lastLaunchThreads();
+
 } // namespace helion::rt

@@ -55,8 +55,8 @@ HELION_KERNEL Tensor scale_add(const Tensor& x, const Tensor& y, double alpha) {
 // INTER: for (int64 pid = blockIdx.x; pid < total_0; pid += gridDim.x) {
 // INTER-NEXT: int64 rem = pid;
 // persistent_blocked: program p takes a contiguous run of cdiv(total, grid) tiles.
-// BLOCKED:      const int64 per_cta = hd::cdiv<int64>(total_0, (int64)gridDim.x);
-// BLOCKED-NEXT: for (int64 pid = blockIdx.x * per_cta; pid < (blockIdx.x + 1) * per_cta && pid < total_0; ++pid) {
+// BLOCKED:      const int64 per_cta_0 = hd::cdiv<int64>(total_0, (int64)gridDim.x);
+// BLOCKED-NEXT: for (int64 pid = blockIdx.x * per_cta_0; pid < (blockIdx.x + 1) * per_cta_0 && pid < total_0; ++pid) {
 
 // loop_orders [[1, 0]]: tn varies fastest.
 // ORDER: const int64 total_0 = 1 * nt_t1 * nt_t0;

@@ -1,0 +1,81 @@
+//===- helion/runtime/ShapeDispatch.h - Pick a config entry by shape -*- C++ -*-===//
+//
+// A config file may hold several entries for one kernel, each tuned for some tensor
+// sizes (configs/README.md). The generated launcher compiles every entry and, at each
+// call, runs the one this function picks; helionc's own config reader picks the same
+// way (config::selectConfig), so there is one definition:
+//   1. the first entry whose tensors all have exactly the tuned sizes;
+//   2. else the nearest by the sum over dims of |log2(size / tuned size)| (sizes below
+//      1 count as 1); an entry naming a tensor of another rank does not compete; ties
+//      go to the earlier entry;
+//   3. else the first entry tuned for no shape;
+//   4. else entry 0.
+// Header-only and dependency-free; no allocation, no lock: it runs on every launch.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace helion::rt {
+
+/// One tensor of an entry's shape key: the query's tensor `tensor` should have rank
+/// `rank` and the sizes at `sizes[offset .. offset + rank)` of the table.
+struct ShapeKey {
+  int tensor;
+  int rank;
+  int offset;
+};
+
+/// An entry: its keys are `keys[firstKey .. firstKey + numKeys)`; none = tuned for no shape.
+struct ShapeEntry {
+  int firstKey;
+  int numKeys;
+};
+
+/// `query(t, rank)` returns tensor t's sizes (a pointer to `rank` int64s) when it has
+/// that rank, else nullptr (absent or another rank).
+template <class Query>
+int pickShapeEntry(const ShapeEntry* entries, int numEntries, const ShapeKey* keys,
+                   const int64_t* sizes, Query&& query) {
+  int nearest = -1;
+  double best = std::numeric_limits<double>::infinity();
+  for (int e = 0; e < numEntries; ++e) {
+    const ShapeEntry& entry = entries[e];
+    if (entry.numKeys == 0)
+      continue;
+    double distance = 0;
+    bool competes = true;
+    for (int k = entry.firstKey; k < entry.firstKey + entry.numKeys && competes; ++k) {
+      const ShapeKey& key = keys[k];
+      const int64_t* have = query(key.tensor, key.rank);
+      if (!have) {
+        competes = false;
+        break;
+      }
+      for (int d = 0; d < key.rank; ++d) {
+        int64_t q = have[d] < 1 ? 1 : have[d];
+        int64_t t = sizes[key.offset + d] < 1 ? 1 : sizes[key.offset + d];
+        if (q != t)
+          distance += std::abs(std::log2(static_cast<double>(q) / static_cast<double>(t)));
+      }
+    }
+    if (!competes)
+      continue;
+    if (distance == 0)
+      return e;
+    if (distance < best) {
+      best = distance;
+      nearest = e;
+    }
+  }
+  if (nearest >= 0)
+    return nearest;
+  for (int e = 0; e < numEntries; ++e)
+    if (entries[e].numKeys == 0)
+      return e;
+  return 0;
+}
+
+} // namespace helion::rt

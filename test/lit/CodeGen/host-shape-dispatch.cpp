@@ -1,0 +1,37 @@
+// REQUIRES: frontend, host-cxx
+// A config file with several entries for one kernel: each entry gets its own launcher
+// and .cu, the kernel's launcher calls the one helion::rt::pickShapeEntry picks for
+// the tensors' sizes (a static table: no allocation or lock per call), and
+// register_block_size values that differ per entry follow the pick.
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %helionc compile %examples/softmax.cpp --kernel softmax_two_pass --config %S/../../gpu/dispatch/softmax_dispatch.json -o %t
+// RUN: ls %t | FileCheck %s --check-prefix=FILES
+// FILES: softmax.helion.cpp
+// FILES-NEXT: softmax.softmax_two_pass.1.cu
+// FILES-NEXT: softmax.softmax_two_pass.2.cu
+// FILES-NEXT: softmax.softmax_two_pass.cu
+// RUN: FileCheck %s < %t/softmax.helion.cpp
+// CHECK: static void helionc_launch_softmax_two_pass_e0(
+// CHECK: helion::rt::Dim3(128)
+// CHECK: static void helionc_launch_softmax_two_pass_e1(
+// CHECK: helion::rt::Dim3(256)
+// CHECK: static void helionc_launch_softmax_two_pass_e2(
+// CHECK: helion::rt::Dim3(64)
+// CHECK: static int helionc_entry_softmax_two_pass(const helion::Tensor& x) {
+// CHECK-NEXT: static constexpr helion::rt::ShapeEntry kEntries[] = {{[{][{]}}0, 1}, {1, 1}, {2, 0}, };
+// CHECK-NEXT: static constexpr helion::rt::ShapeKey kKeys[] = {{[{][{]}}0, 2, 0}, {0, 2, 2}, };
+// CHECK-NEXT: static constexpr int64_t kSizes[] = {int64_t(512), int64_t(4096), int64_t(64), int64_t(8192), };
+// CHECK: static void helionc_launch_softmax_two_pass(const helion::Tensor& x, int64_t m, int64_t n, const helion::Tensor& out) {
+// CHECK-NEXT: switch (helionc_entry_softmax_two_pass(x)) {
+// CHECK-NEXT: case 0: helionc_launch_softmax_two_pass_e0(x, m, n, out); return;
+// CHECK-NEXT: case 1: helionc_launch_softmax_two_pass_e1(x, m, n, out); return;
+// CHECK-NEXT: case 2: helionc_launch_softmax_two_pass_e2(x, m, n, out); return;
+// CHECK: int64_t block_m = helionc_register_block_size_softmax_two_pass(helionc_entry_softmax_two_pass(x), 0);
+// RUN: %host_cxx %t/softmax.helion.cpp
+//
+// Shape keys name the kernel's own tensor parameters, with their rank.
+// RUN: echo '{"configs": [{"shapes": {"out": [4, 4]}, "config": {}}, {"shapes": {"x": [4]}, "config": {}}]}' > %t/bad.json
+// RUN: not %helionc compile %examples/softmax.cpp --kernel softmax --config %t/bad.json -o %t/bad 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: {{.*}}bad.json: kernel 'softmax', entry 0: shapes names 'out', which is not a tensor parameter of the kernel (x)
+// BAD: error: {{.*}}bad.json: kernel 'softmax', entry 1: shapes gives 'x' 1 sizes, but it has rank 2
