@@ -106,25 +106,23 @@ bool checkShapeKeys(const config::ConfigFile& file, const ir::Kernel& k, const s
   for (const ir::Param& p : k.params)
     if (p.kind == ir::Param::Kind::Tensor && !p.captured)
       allowed += (allowed.empty() ? "" : ", ") + p.name;
-  bool ok = true;
+  std::vector<std::string> errors;
   for (size_t e = 0; e < file.entries.size(); ++e)
     for (const auto& [name, sizes] : file.entries[e].shapes) {
       auto p = std::find_if(k.params.begin(), k.params.end(),
                             [&](const ir::Param& q) { return q.name == name; });
-      if (p == k.params.end() || p->kind != ir::Param::Kind::Tensor || p->captured) {
-        diags.error(path + ": kernel '" + k.name + "', entry " + std::to_string(e) +
-                    ": shapes names '" + name.substr(0, 64) +
-                    "', which is not a tensor parameter of the kernel (" +
-                    (allowed.empty() ? "it has none" : allowed) + ")");
-        ok = false;
-      } else if (p->rank >= 0 && static_cast<int>(sizes.size()) != p->rank) {
-        diags.error(path + ": kernel '" + k.name + "', entry " + std::to_string(e) +
-                    ": shapes gives '" + name + "' " + std::to_string(sizes.size()) +
-                    " sizes, but it has rank " + std::to_string(p->rank));
-        ok = false;
-      }
+      if (p == k.params.end() || p->kind != ir::Param::Kind::Tensor || p->captured)
+        errors.push_back(path + ": kernel '" + k.name + "', entry " + std::to_string(e) +
+                         ": shapes names '" + name.substr(0, 64) +
+                         "', which is not a tensor parameter of the kernel (" +
+                         (allowed.empty() ? "it has none" : allowed) + ")");
+      else if (p->rank >= 0 && static_cast<int>(sizes.size()) != p->rank)
+        errors.push_back(path + ": kernel '" + k.name + "', entry " + std::to_string(e) +
+                         ": shapes gives '" + name + "' " + std::to_string(sizes.size()) +
+                         " sizes, but it has rank " + std::to_string(p->rank));
     }
-  return ok;
+  reportConfigErrors(errors, diags);
+  return errors.empty();
 }
 
 /// Tensors read as indices (gathers) are integers; the others take --dtype.
