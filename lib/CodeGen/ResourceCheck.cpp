@@ -130,6 +130,10 @@ bool checkUnrolledSize(const Kernel& kernel, const config::Config& config, int n
   std::vector<std::string> reductionLoops;
   for (const auto& r : config.reductionLoops)
     reductionLoops.push_back(r ? std::to_string(*r) : "null");
+  std::string chunks =
+      reductionLoops.empty()
+          ? ""
+          : fmt::format(", reduction_loops [{}]", fmt::join(reductionLoops, ", "));
   diags.error(size.loop->loc,
               fmt::format("config too large to compile{}: this loop's body unrolls to about {} "
                           "operations per thread (up to {} elements each), more than {} "
@@ -137,9 +141,7 @@ bool checkUnrolledSize(const Kernel& kernel, const config::Config& config, int n
                           "raise num_warps",
                           variant.empty() ? "" : " " + variant, size.ops, size.elems,
                           kMaxUnrolledOps, fmt::join(config.blockSizes, ", "),
-                          reductionLoops.empty()
-                              ? ""
-                              : fmt::format(", reduction_loops [{}]", fmt::join(reductionLoops, ", ")),
+                          chunks,
                           config.numWarps, numThreads,
                           reductionLoops.empty() ? "" : " or reduction_loops"));
   return false;

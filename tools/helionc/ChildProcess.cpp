@@ -34,7 +34,8 @@ ChildResult runInChild(const std::function<int()>& job, double seconds) {
   using Clock = std::chrono::steady_clock;
   const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
   int status = 0;
-  for (auto pause = std::chrono::milliseconds(1);; pause = std::min(pause * 2, std::chrono::milliseconds(50))) {
+  constexpr auto kLongestPause = std::chrono::milliseconds(50);
+  for (auto pause = std::chrono::milliseconds(1);; pause = std::min(pause * 2, kLongestPause)) {
     pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid)
       break;
