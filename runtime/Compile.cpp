@@ -105,7 +105,8 @@ std::string absoluteIncludes(std::string_view text) {
       out.append(text.substr(at));
       return out;
     }
-    out.append(text.substr(at, hit - at)).append("#include \"").append(kSourceDir).append("helion/");
+    out.append(text.substr(at, hit - at)).append("#include \"").append(kSourceDir);
+    out.append("helion/");
     at = hit + from.size();
   }
 }
@@ -155,7 +156,8 @@ CompiledProgram runNvrtc(const CompileRequest &request, const std::vector<std::s
       nvrtcCompileProgram(program.handle, static_cast<int>(argv.size()), argv.data());
   out.log = programLog(program.handle);
   // The log names files as the user knows them: "add.cu(3): error", not "/helionc/add.cu(3)".
-  for (size_t at = out.log.find(kSourceDir); at != std::string::npos; at = out.log.find(kSourceDir, at))
+  for (size_t at = out.log.find(kSourceDir); at != std::string::npos;
+       at = out.log.find(kSourceDir, at))
     out.log.erase(at, kSourceDir.size());
   if (result != NVRTC_SUCCESS)
     throw CompileError("helion: compiling '" + name + "' for " + request.arch + " failed (" +

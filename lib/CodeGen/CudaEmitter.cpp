@@ -22,6 +22,7 @@
 #include "EmitMatmul.h"
 #include "EmitterState.h"
 #include "Preamble.h"
+#include "ResourceCheck.h"
 
 #include <sstream>
 
@@ -51,23 +52,40 @@ std::optional<EmittedKernel> emitCuda(const ir::Kernel& kernel, const config::Co
     return emitMatmul(kernel, config, options, diags);
   Emitter e(kernel, config, options, diags);
   std::optional<EmittedKernel> out = e.run();
-  if (!out)
-    return out;
+  if (!out || !checkUnrolledSize(kernel, config, out->numThreads, "", diags))
+    return std::nullopt;
   // Rows too long for registers: the same kernel with its persistent reductions
   // looped (chunks of 32 elements per thread), for the launcher to switch to.
-  config::Config looped = config;
+  // Chunks are halved (down to one element per thread) while that variant would
+  // unroll past kMaxUnrolledOps (many rows per program on few threads): it must
+  // compile in reasonable time at the user's first long row.
   bool persistent = false;
   for (const TemplateArg& t : out->templateArgs)
-    if (t.kind == TemplateArg::Kind::ReductionDim) {
-      if (static_cast<int>(looped.reductionLoops.size()) <= t.index)
-        looped.reductionLoops.resize(t.index + 1);
-      looped.reductionLoops[t.index] = int64_t(32) * out->numThreads;
-      persistent = true;
-    }
+    persistent = persistent || t.kind == TemplateArg::Kind::ReductionDim;
+  auto withChunks = [&](int64_t chunk) {
+    config::Config looped = config;
+    for (const TemplateArg& t : out->templateArgs)
+      if (t.kind == TemplateArg::Kind::ReductionDim) {
+        if (static_cast<int>(looped.reductionLoops.size()) <= t.index)
+          looped.reductionLoops.resize(t.index + 1);
+        looped.reductionLoops[t.index] = chunk;
+      }
+    return looped;
+  };
+  int64_t chunk = int64_t(32) * out->numThreads;
+  while (persistent && chunk > out->numThreads &&
+         estimateUnrolledSize(kernel, withChunks(chunk), out->numThreads).ops > kMaxUnrolledOps)
+    chunk /= 2;
+  config::Config looped = withChunks(chunk);
+  if (persistent && !checkUnrolledSize(kernel, looped, out->numThreads,
+                                       "for rows over " + std::to_string(kLongRowElems) +
+                                           " elements per thread (the looped variant)",
+                                       diags))
+    return std::nullopt;
   if (persistent) {
     EmitOptions longOptions = options;
     longOptions.kernelSuffix = "_long_rows_kernel";
-    longOptions.configJson += " (reduction_loops " + std::to_string(32 * out->numThreads) +
+    longOptions.configJson += " (reduction_loops " + std::to_string(chunk) +
                               " for rows over " + std::to_string(kLongRowElems) +
                               " elements per thread)";
     // A kernel the looped form cannot express keeps only its persistent one.

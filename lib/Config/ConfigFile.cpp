@@ -50,7 +50,8 @@ public:
     }
     const json& kernels = j["kernels"];
     if (!kernels.is_object()) {
-      error("kernels", "", fmt::format("expected an object of kernel names, got {}", shortDump(kernels)));
+      error("kernels", "",
+            fmt::format("expected an object of kernel names, got {}", shortDump(kernels)));
       return;
     }
     auto it = kernels.find(spec_.kernelName);
@@ -114,7 +115,8 @@ private:
   /// One {"shapes", "config", "kernel"?} entry; false when it is for another kernel.
   bool entry(const json& e, const std::string& at) {
     if (!e.is_object()) {
-      error(at, "", fmt::format("expected a {{\"shapes\", \"config\"}} object, got {}", shortDump(e)));
+      error(at, "",
+            fmt::format("expected a {{\"shapes\", \"config\"}} object, got {}", shortDump(e)));
       return true;
     }
     if (auto k = e.find("kernel"); k != e.end()) {
@@ -162,7 +164,8 @@ private:
         }
       }
       if (!v.is_array()) {
-        error(at, shortText(it.key()), fmt::format("expected a list of sizes, got {}", shortDump(v)));
+        error(at, shortText(it.key()),
+              fmt::format("expected a list of sizes, got {}", shortDump(v)));
         ok = false;
       }
       out[it.key()] = std::move(sizes);

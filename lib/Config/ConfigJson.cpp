@@ -134,7 +134,9 @@ private:
       const auto& [clamped, asWritten] = values;
       for (size_t pos = err.rule.find(clamped); pos != std::string::npos;
            pos = err.rule.find(clamped, pos + 1)) {
-        auto isNumberChar = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '-'; };
+        auto isNumberChar = [](char c) {
+          return std::isdigit(static_cast<unsigned char>(c)) || c == '-';
+        };
         size_t end = pos + clamped.size();
         if ((pos > 0 && isNumberChar(err.rule[pos - 1])) ||
             (end < err.rule.size() && isNumberChar(err.rule[end])))

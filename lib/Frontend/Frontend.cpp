@@ -7,6 +7,8 @@
 #include "KernelLowering.h"
 
 #include <clang/AST/ASTConsumer.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Frontend/FrontendAction.h>
@@ -14,7 +16,10 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <utility>
+#include <vector>
 
 namespace helion::frontend {
 namespace {
@@ -79,6 +84,46 @@ private:
   clang::SourceManager& sm_;
 };
 
+/// Operations an expression may nest: the IR and the CUDA emitter walk an
+/// expression recursively, one call per level, so the nesting that reaches them is
+/// bounded (a generated `a + a + ... + a` of 20,000 terms is rejected here).
+constexpr unsigned kMaxExpressionDepth = 1000;
+
+/// The first operation of `body` nested deeper than kMaxExpressionDepth, and the
+/// deepest nesting found. Only operations count (operators, calls, subscripts,
+/// conditionals), not the implicit casts and temporaries Clang wraps them in. The
+/// walk keeps its own stack: it must not recurse as deep as the input.
+struct DeepExpression {
+  const clang::Stmt* at = nullptr; ///< the outermost operation of the first one too deep
+  unsigned depth = 0;
+};
+DeepExpression deepestExpression(const clang::Stmt* body) {
+  struct Item {
+    const clang::Stmt* s;
+    unsigned depth;
+    const clang::Stmt* outermost; ///< the first operation on the way down
+  };
+  DeepExpression out;
+  std::vector<Item> stack = {{body, 0, nullptr}};
+  while (!stack.empty()) {
+    auto [s, depth, outermost] = stack.back();
+    stack.pop_back();
+    if (!s)
+      continue;
+    if (llvm::isa<clang::BinaryOperator, clang::UnaryOperator, clang::CallExpr,
+                  clang::AbstractConditionalOperator, clang::ArraySubscriptExpr>(s)) {
+      ++depth;
+      outermost = outermost ? outermost : s;
+      if (depth > kMaxExpressionDepth && !out.at)
+        out.at = outermost;
+      out.depth = std::max(out.depth, depth);
+    }
+    for (const clang::Stmt* child : s->children())
+      stack.push_back({child, depth, outermost});
+  }
+  return out;
+}
+
 class KernelConsumer : public clang::ASTConsumer {
 public:
   KernelConsumer(DiagnosticEngine& diags, std::vector<ParsedKernel>& out)
@@ -102,6 +147,16 @@ public:
       }
       if (llvm::isa<clang::CXXMethodDecl>(fn)) {
         diags_.error(at, "a kernel must be a free function, not a member function");
+        continue;
+      }
+      if (DeepExpression deep = deepestExpression(fn->getBody()); deep.at) {
+        clang::PresumedLoc d = ctx.getSourceManager().getPresumedLoc(
+            ctx.getSourceManager().getExpansionLoc(deep.at->getBeginLoc()));
+        diags_.error(d.isValid() ? ir::SourceLoc{d.getFilename(), static_cast<int>(d.getLine()),
+                                                 static_cast<int>(d.getColumn())}
+                                 : at,
+                     "expression nested too deeply (" + std::to_string(deep.depth) +
+                         " levels, limit " + std::to_string(kMaxExpressionDepth) + ")");
         continue;
       }
       if (auto kernel = KernelLowering(ctx, diags_, fn).run())
@@ -148,8 +203,12 @@ std::optional<ParseResult> parseKernels(const std::string& file, const ParseOpti
   result.text = (*buffer)->getBuffer().str();
   diags.addFile(file, result.text);
 
-  std::vector<std::string> args = {"helionc", "-std=c++23", "-fsyntax-only",
-                                   "-fno-color-diagnostics", "-resource-dir", clangResourceDir()};
+  // -Wno-stack-exhausted: Clang measures its stack against the 8 MiB of a main
+  // thread; helionc runs it on a 1 GiB one (main.cpp).
+  std::vector<std::string> args = {"helionc",        "-std=c++23",
+                                   "-fsyntax-only",  "-fno-color-diagnostics",
+                                   "-Wno-stack-exhausted", "-resource-dir",
+                                   clangResourceDir()};
   if (!options.includeDir.empty()) {
     args.push_back("-I");
     args.push_back(options.includeDir);

@@ -5,7 +5,12 @@
 #include "helion/runtime/Compile.h"
 #include "helion/runtime/Layout.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <csignal>
+#include <cstring>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -101,25 +106,23 @@ bool checkShapeKeys(const config::ConfigFile& file, const ir::Kernel& k, const s
   for (const ir::Param& p : k.params)
     if (p.kind == ir::Param::Kind::Tensor && !p.captured)
       allowed += (allowed.empty() ? "" : ", ") + p.name;
-  bool ok = true;
+  std::vector<std::string> errors;
   for (size_t e = 0; e < file.entries.size(); ++e)
     for (const auto& [name, sizes] : file.entries[e].shapes) {
       auto p = std::find_if(k.params.begin(), k.params.end(),
                             [&](const ir::Param& q) { return q.name == name; });
-      if (p == k.params.end() || p->kind != ir::Param::Kind::Tensor || p->captured) {
-        diags.error(path + ": kernel '" + k.name + "', entry " + std::to_string(e) +
-                    ": shapes names '" + name.substr(0, 64) +
-                    "', which is not a tensor parameter of the kernel (" +
-                    (allowed.empty() ? "it has none" : allowed) + ")");
-        ok = false;
-      } else if (p->rank >= 0 && static_cast<int>(sizes.size()) != p->rank) {
-        diags.error(path + ": kernel '" + k.name + "', entry " + std::to_string(e) +
-                    ": shapes gives '" + name + "' " + std::to_string(sizes.size()) +
-                    " sizes, but it has rank " + std::to_string(p->rank));
-        ok = false;
-      }
+      if (p == k.params.end() || p->kind != ir::Param::Kind::Tensor || p->captured)
+        errors.push_back(path + ": kernel '" + k.name + "', entry " + std::to_string(e) +
+                         ": shapes names '" + name.substr(0, 64) +
+                         "', which is not a tensor parameter of the kernel (" +
+                         (allowed.empty() ? "it has none" : allowed) + ")");
+      else if (p->rank >= 0 && static_cast<int>(sizes.size()) != p->rank)
+        errors.push_back(path + ": kernel '" + k.name + "', entry " + std::to_string(e) +
+                         ": shapes gives '" + name + "' " + std::to_string(sizes.size()) +
+                         " sizes, but it has rank " + std::to_string(p->rank));
     }
-  return ok;
+  reportConfigErrors(errors, diags);
+  return errors.empty();
 }
 
 /// Tensors read as indices (gathers) are integers; the others take --dtype.
@@ -227,6 +230,61 @@ bool writeFile(const std::filesystem::path& path, const std::string& text, Diagn
   return true;
 }
 
+/// HELIONC_NVRTC_TIMEOUT in seconds (default kDefaultNvrtcTimeout, 0: no limit), or
+/// nullopt and an error when it is not a number >= 0.
+std::optional<double> nvrtcTimeout(DiagnosticEngine& diags) {
+  constexpr double kDefaultNvrtcTimeout = 120;
+  const char* text = std::getenv("HELIONC_NVRTC_TIMEOUT");
+  if (!text || !*text)
+    return kDefaultNvrtcTimeout;
+  char* end = nullptr;
+  double seconds = std::strtod(text, &end);
+  if (*end != '\0' || !(seconds >= 0) || seconds > 1e9) {
+    diags.error(fmt::format("HELIONC_NVRTC_TIMEOUT: expected a number of seconds >= 0, got '{}'",
+                            std::string(text).substr(0, 60)));
+    return std::nullopt;
+  }
+  return seconds;
+}
+
+/// --emit cubin/ptx of one kernel: NVRTC, then the file (or the PTX on stdout) and a
+/// summary line. Runs in a child process (runInChild): 0 or 1, errors printed.
+int compileToDevice(const ir::Kernel& kernel, const codegen::EmittedKernel& emitted,
+                    const std::string& stem, const CompileOptions& o, DiagnosticEngine& diags) {
+  rt::CompileRequest req;
+  req.source = emitted.source;
+  req.programName = stem + "." + kernel.name + ".cu";
+  req.nameExpressions = {instantiation(kernel, emitted, o)};
+  req.arch = o.arch;
+  req.wantPtx = o.emit == "ptx";
+  try {
+    rt::CompiledProgram p = rt::compile(req);
+    std::string ptx;
+    if (req.wantPtx) {
+      ptx = "// " + req.nameExpressions[0] + " (" + o.arch + ")\n// mangled: " +
+            p.loweredNames[req.nameExpressions[0]] + "\n" + p.ptx;
+      if (o.outDir.empty()) { // no -o: the PTX is the output
+        std::cout << ptx;
+        return 0;
+      }
+    }
+    std::filesystem::path out = std::filesystem::path(o.outDir.empty() ? "." : o.outDir) /
+                                (stem + "." + kernel.name + (req.wantPtx ? ".ptx" : ".cubin"));
+    if (!writeFile(out, req.wantPtx ? ptx : p.cubin, diags))
+      return 1;
+    std::cout << out.string() << ": " << req.nameExpressions[0] << " (" << o.arch << ", "
+              << (req.wantPtx ? p.ptx.size() : p.cubin.size())
+              << (req.wantPtx ? " bytes of PTX" : " bytes") << ", NVRTC "
+              << static_cast<int>(p.seconds * 1000) << " ms" << (p.cacheHit ? ", cached" : "")
+              << ")\n";
+  } catch (const std::exception& e) {
+    diags.error(ir::SourceLoc{o.in.file, 0, 0},
+                "NVRTC failed for kernel '" + kernel.name + "': " + e.what());
+    return 1;
+  }
+  return 0;
+}
+
 int runCompile(const CompileOptions& o) {
   DiagnosticEngine diags(std::cerr);
   diags.setColor(stderrWantsColor());
@@ -290,39 +348,24 @@ int runCompile(const CompileOptions& o) {
     return 0;
   }
   if (o.emit == "cubin" || o.emit == "ptx") {
+    std::optional<double> limit = nvrtcTimeout(diags);
+    if (!limit)
+      return 1;
     for (size_t i = 0; i < emitted.size(); ++i) {
-      rt::CompileRequest req;
-      req.source = emitted[i].source;
-      req.programName = stem + "." + (*kernels)[i].typed.name + ".cu";
-      req.nameExpressions = {instantiation((*kernels)[i].typed, emitted[i], o)};
-      req.arch = o.arch;
-      req.wantPtx = o.emit == "ptx";
-      try {
-        rt::CompiledProgram p = rt::compile(req);
-        std::string ptx;
-        if (req.wantPtx) {
-          ptx = "// " + req.nameExpressions[0] + " (" + o.arch + ")\n// mangled: " +
-                p.loweredNames[req.nameExpressions[0]] + "\n" + p.ptx;
-          if (o.outDir.empty()) { // no -o: the PTX is the output
-            std::cout << ptx;
-            continue;
-          }
-        }
-        std::filesystem::path out = std::filesystem::path(o.outDir.empty() ? "." : o.outDir) /
-                                    (stem + "." + (*kernels)[i].typed.name +
-                                     (req.wantPtx ? ".ptx" : ".cubin"));
-        if (!writeFile(out, req.wantPtx ? ptx : p.cubin, diags))
-          return 1;
-        std::cout << out.string() << ": " << req.nameExpressions[0] << " (" << o.arch << ", "
-                  << (req.wantPtx ? p.ptx.size() : p.cubin.size())
-                  << (req.wantPtx ? " bytes of PTX" : " bytes") << ", NVRTC "
-                  << static_cast<int>(p.seconds * 1000) << " ms" << (p.cacheHit ? ", cached" : "")
-                  << ")\n";
-      } catch (const std::exception& e) {
-        diags.error(ir::SourceLoc{o.in.file, 0, 0},
-                    "NVRTC failed for kernel '" + (*kernels)[i].typed.name + "': " + e.what());
+      const std::string& name = (*kernels)[i].typed.name;
+      ChildResult r = runInChild(
+          [&] { return compileToDevice((*kernels)[i].typed, emitted[i], stem, o, diags); }, *limit);
+      ir::SourceLoc at{o.in.file, 0, 0};
+      if (r.kind == ChildResult::Kind::TimedOut)
+        diags.error(at, fmt::format("NVRTC did not finish in {} s for kernel '{}' (the limit is "
+                                    "HELIONC_NVRTC_TIMEOUT seconds; lower the config's block "
+                                    "sizes or raise num_warps)",
+                                    *limit, name));
+      else if (r.kind == ChildResult::Kind::Signaled && r.code != SIGPIPE) // not `| head`
+        diags.error(at, fmt::format("NVRTC crashed (signal {}: {}) for kernel '{}'", r.code,
+                                    strsignal(r.code), name));
+      if (r.kind != ChildResult::Kind::Exited || r.code != 0)
         return 1;
-      }
     }
     return 0;
   }

@@ -7,6 +7,7 @@
 #include "helion/Support/Diagnostics.h"
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,17 @@ void addInputOptions(CLI::App& app, InputOptions& in);
 /// directory: 'x'`, `'x' is a directory, expected a file`, ...) when it is not one or
 /// cannot be read.
 std::optional<std::string> readFile(const std::string& path, std::string* why = nullptr);
+
+/// How a job run by runInChild() ended: its exit code, the signal that killed it,
+/// or the time limit.
+struct ChildResult {
+  enum class Kind { Exited, Signaled, TimedOut } kind;
+  int code; ///< Exited: the job's result; Signaled: the signal
+};
+
+/// Runs `job` in a forked child, killed (SIGKILL) after `seconds` of wall-clock time
+/// (0: no limit). Where fork fails, runs it in this process without a limit.
+ChildResult runInChild(const std::function<int()>& job, double seconds);
 
 /// The version string `--version` prints, for the tool and each subcommand.
 inline constexpr const char* kVersion = "helionc 0.1.0";

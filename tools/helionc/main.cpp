@@ -5,6 +5,9 @@
 #include "Driver.h"
 #include "Tune.h"
 
+#include <pthread.h>
+
+#include <functional>
 #include <iostream>
 
 namespace {
@@ -20,9 +23,37 @@ std::string usageError(const CLI::App* app, const CLI::Error& e) {
          " --help' for more information.\n";
 }
 
-} // namespace
+/// Runs `body` on a thread with a 1 GiB stack and returns its result. Clang's
+/// analysis and helionc's own IR walkers recurse once per level of an expression;
+/// a generated kernel's megabyte-long expression overflows the main thread's 8 MiB
+/// (clang++ itself crashes on it). The memory is reserved, not used, until touched;
+/// the frontend caps the nesting that reaches the IR (Frontend.cpp).
+int runOnLargeStack(const std::function<int()>& body) {
+  constexpr size_t kStackBytes = size_t{1} << 30;
+  struct Job {
+    const std::function<int()>* body;
+    int result = 1;
+  } job{&body};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_t thread;
+  bool started = pthread_attr_setstacksize(&attr, kStackBytes) == 0 &&
+                 pthread_create(
+                     &thread, &attr,
+                     [](void* p) -> void* {
+                       auto* j = static_cast<Job*>(p);
+                       j->result = (*j->body)();
+                       return nullptr;
+                     },
+                     &job) == 0;
+  pthread_attr_destroy(&attr);
+  if (!started) // no thread to be had: the main thread's stack is better than nothing
+    return body();
+  pthread_join(thread, nullptr);
+  return job.result;
+}
 
-int main(int argc, char** argv) {
+int helionMain(int argc, char** argv) {
   CLI::App app{"helionc: compiles C++ kernels written with <helion/hl.h> to CUDA, "
                "and rewrites their host code to launch them",
                "helionc"};
@@ -62,4 +93,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  return runOnLargeStack([&] { return helionMain(argc, argv); });
 }
