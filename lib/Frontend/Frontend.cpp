@@ -15,6 +15,7 @@
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -185,10 +186,44 @@ private:
 
 } // namespace
 
+std::string executableDir() {
+  // On Linux getMainExecutable reads /proc/self/exe and needs neither argv[0] nor an address.
+  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  if (exe.empty())
+    return {};
+  return llvm::sys::path::parent_path(exe).str();
+}
+
 std::string clangResourceDir() {
   if (const char* env = std::getenv("HELIONC_CLANG_RESOURCE_DIR"); env && *env)
     return env;
+  // A packed helionc (scripts/pack_helionc.sh): <bundle>/bin/helionc next to
+  // <bundle>/lib/clang/<major>/include.
+  if (std::string bin = executableDir(); !bin.empty()) {
+    llvm::SmallString<256> dir(bin);
+    llvm::sys::path::append(dir, "..", "lib", "clang", HELIONC_CLANG_MAJOR);
+    llvm::SmallString<256> probe(dir);
+    llvm::sys::path::append(probe, "include", "stddef.h");
+    if (llvm::sys::fs::exists(probe)) {
+      llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
+      return dir.str().str();
+    }
+  }
   return HELIONC_CLANG_RESOURCE_DIR;
+}
+
+std::string helionIncludeDir(const std::string& builtIn) {
+  if (std::string bin = executableDir(); !bin.empty()) {
+    llvm::SmallString<256> dir(bin);
+    llvm::sys::path::append(dir, "..", "include");
+    llvm::SmallString<256> probe(dir);
+    llvm::sys::path::append(probe, "helion", "hl.h");
+    if (llvm::sys::fs::exists(probe)) {
+      llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
+      return dir.str().str();
+    }
+  }
+  return builtIn;
 }
 
 std::optional<ParseResult> parseKernels(const std::string& file, const ParseOptions& options,

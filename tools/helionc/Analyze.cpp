@@ -58,7 +58,7 @@ std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
   }
   frontend::ParseOptions po;
   po.clangArgs = in.clangArgs;
-  po.includeDir = HELIONC_INCLUDE_DIR;
+  po.includeDir = frontend::helionIncludeDir(HELIONC_INCLUDE_DIR);
   auto parsed = frontend::parseKernels(in.file, po, diags);
   if (!parsed)
     return std::nullopt;

@@ -59,7 +59,16 @@ std::optional<ParseResult> parseKernels(const std::string& file, const ParseOpti
                                         DiagnosticEngine& diags);
 
 /// The Clang resource directory used for builtin headers: $HELIONC_CLANG_RESOURCE_DIR
-/// when set, else the one of the Clang helionc was built against.
+/// when set, else `<exe dir>/../lib/clang/<major>` when it holds include/stddef.h (a
+/// packed helionc, scripts/pack_helionc.sh), else the one of the Clang helionc was
+/// built against.
 std::string clangResourceDir();
+
+/// The directory holding helion/hl.h: `<exe dir>/../include` when it holds one (a
+/// packed helionc), else `builtIn` (the source tree's include/ of a dev build).
+std::string helionIncludeDir(const std::string& builtIn);
+
+/// The directory of the running executable, "" when unknown.
+std::string executableDir();
 
 } // namespace helion::frontend
