@@ -229,7 +229,8 @@ class Gen:
             if ctx.keepdim_only or self.rng.random() < 0.5:
                 t = f"hl::{op}({a.text}, {axis}, {self.pick(['true', '/*keepdim=*/true'])})"
             else:
-                nd = "hl::all, hl::newaxis" if axis == 1 else "hl::newaxis, hl::all"
+                # The reduced axis comes back as the new axis (-1 is the last, as 1).
+                nd = "hl::all, hl::newaxis" if axis % ctx.rank == 1 else "hl::newaxis, hl::all"
                 t = f"hl::{op}({a.text}, {axis})[{nd}]"
             return self.rescale(Expr(t, bound, False, half=a.half))
         # cast
