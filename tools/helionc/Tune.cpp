@@ -388,9 +388,12 @@ private:
       lines.clear();
       err.clear();
       int last = static_cast<int>(entries.size()) - 1;
+      // HELIONC_TUNE_TIMEOUT: seconds per run of the benchmark program (a hang's cost).
+      const char* limit = std::getenv("HELIONC_TUNE_TIMEOUT");
+      double timeout = limit && std::atof(limit) > 0 ? std::atof(limit) : 120 + 10.0 * (last - next + 1);
       int code = runChild({(dir / "harness").string(), std::to_string(next), std::to_string(last),
                            std::to_string(reps)},
-                          120 + 10.0 * (last - next + 1), lines, err);
+                          timeout, lines, err);
       int begun = -1;
       for (const std::string& l : lines) {
         std::istringstream in(l);

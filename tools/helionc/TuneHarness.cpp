@@ -10,7 +10,8 @@
 //   begin E
 //   result E ok|mismatch|error MEDIAN_MS FIRST_CALL_MS MAX_ERR [message]
 // A crash leaves a `begin` without its `result`: the tuner marks that entry failed and
-// restarts the program after it.
+// restarts the program after it. HELIONC_TUNE_FAULT=crash:E,hang:E,wrong:E (a test hook)
+// makes entry E crash, hang, or corrupt its first output, to show the tuner survives.
 //===----------------------------------------------------------------------===//
 #include "Tune.h"
 
@@ -125,6 +126,26 @@ double error(const Tensor& gotDevice, const Tensor& want) {
   return worst;
 }
 
+/// The fault HELIONC_TUNE_FAULT asks of entry `e` ("crash", "hang", "wrong" or "").
+std::string faultFor(int e) {
+  const char* spec = std::getenv("HELIONC_TUNE_FAULT");
+  if (!spec)
+    return "";
+  std::string s = spec;
+  size_t at = 0;
+  while (at < s.size()) {
+    size_t comma = s.find(',', at);
+    std::string item = s.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    size_t colon = item.find(':');
+    if (colon != std::string::npos && std::atoi(item.c_str() + colon + 1) == e)
+      return item.substr(0, colon);
+    if (comma == std::string::npos)
+      break;
+    at = comma + 1;
+  }
+  return "";
+}
+
 } // namespace
 
 // -- kernel glue --
@@ -178,6 +199,14 @@ int main(int argc, char** argv) {
       for (const Tensor& t : inputs)
         outs.push_back(t);
       helion::rt::synchronize();
+      const std::string fault = faultFor(e);
+      if (fault == "crash")
+        std::raise(SIGSEGV);
+      if (fault == "hang")
+        for (;;)
+          std::this_thread::sleep_for(std::chrono::seconds(1));
+      if (fault == "wrong" && !outs.empty() && outs[0].numel() > 0)
+        helion::rt::cudaMemset(outs[0].data_ptr(), 0, 0x3F, outs[0].element_size());
       double firstMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       double worst = 0;
       for (size_t i = 0; i < outs.size() && i < reference.size(); ++i)
@@ -212,7 +241,7 @@ std::string harnessSource(const ir::Kernel& k, const tune::ArgSpec& args,
         "#include <helion/runtime/Generated.h>\n#include <helion/runtime/Timing.h>\n"
         "#include <algorithm>\n#include <chrono>\n#include <cmath>\n#include <cstdio>\n"
         "#include <cstdlib>\n#include <map>\n#include <mutex>\n#include <string>\n"
-        "#include <tuple>\n#include <vector>\n\n";
+        "#include <csignal>\n#include <thread>\n#include <tuple>\n#include <vector>\n\n";
   os << "namespace candidates {\n#include \"" << hostFile << "\"\n}\n\n";
   // Index tensors take values below the smallest dim of the float tensors.
   int64_t hi = INT64_MAX;
