@@ -268,13 +268,8 @@ public:
                                                                         : INFINITY;
         if (entryOf[i] >= 0) {
           costByText[texts[entryOf[i]]] = cost;
-          if (m[entryOf[i]].status != "ok") {
+          if (m[entryOf[i]].status != "ok")
             ++failed;
-            if (m[entryOf[i]].status != "crash" || true)
-              log(fmt::format("candidate {} {}: {}{}", config::formatConfig(batch[i], spec),
-                              m[entryOf[i]].status, m[entryOf[i]].message.substr(0, 160),
-                              ""));
-          }
         }
         search->report(batch[i], cost);
       }
@@ -436,6 +431,10 @@ private:
       if (next == 0)
         next = 1;
     }
+    for (size_t e = 0; e < out.size(); ++e) // failures are reported, never chosen
+      if (out[e].status != "ok")
+        log(fmt::format("  candidate {} failed ({}): {}", config::formatConfig(entries[e], k_.spec),
+                        out[e].status, out[e].message.substr(0, 200)));
     log(fmt::format("  {} entries: host compiler {:.1f} s, run (NVRTC + checks + timing) {:.1f} s",
                     entries.size(), buildS,
                     std::chrono::duration<double>(Clock::now() - r0).count()));
