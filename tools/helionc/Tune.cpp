@@ -192,6 +192,7 @@ public:
     auto search = tune::makeSearch(o_.search, spec, so);
     const config::Config def = spec.defaultConfig();
     std::map<std::string, double> costByText; // identical CUDA: measured once
+    std::vector<tune::Evaluation> measured;   // every entry timed, proposed or not
     int batchNo = 0;
     while (!search->done()) {
       std::vector<config::Config> batch = search->next(static_cast<size_t>(o_.batch));
@@ -251,8 +252,10 @@ public:
       std::vector<Measured> m = measure(entries, emitted, batchNo, 3);
       if (o_.buildOnly)
         return std::nullopt;
-      for (size_t e = 1; e < entries.size(); ++e) // every measured text, proposed or not
+      for (size_t e = 1; e < entries.size(); ++e) { // every measured text, proposed or not
         costByText[texts[e]] = m.size() > e && m[e].status == "ok" ? m[e].ms : INFINITY;
+        measured.push_back({entries[e], costByText[texts[e]]});
+      }
       compiled += entries.size() - 1;
       for (size_t e = 1; e < m.size(); ++e)
         if (m[e].status == "ok")
@@ -280,22 +283,28 @@ public:
                       defaultMs, defaultMs / best));
     }
     std::optional<config::Config> best = search->best();
-    if (!best) {
+    bool anyMeasured = std::any_of(measured.begin(), measured.end(),
+                                   [](const tune::Evaluation& e) { return std::isfinite(e.cost); });
+    if (!best && !anyMeasured) {
       diags_.error("no candidate of '" + k_.typed.name + "' ran correctly");
       return std::nullopt;
     }
     // Leaders timed again, with more repeats, next to the default.
     std::vector<tune::Evaluation> evals = search->evaluations();
+    evals.insert(evals.end(), measured.begin(), measured.end());
     std::sort(evals.begin(), evals.end(),
               [](const tune::Evaluation& a, const tune::Evaluation& b) { return a.cost < b.cost; });
     std::vector<config::Config> leaders = {def};
     std::vector<codegen::EmittedKernel> emitted;
     emitted.push_back(*emit(def));
+    std::vector<std::string> taken = {config::formatConfig(def, spec)};
     for (const tune::Evaluation& e : evals) {
       if (leaders.size() >= 4 || !std::isfinite(e.cost))
         break;
-      if (config::formatConfig(e.config, spec) == config::formatConfig(def, spec))
+      std::string text = config::formatConfig(e.config, spec);
+      if (std::find(taken.begin(), taken.end(), text) != taken.end())
         continue;
+      taken.push_back(text);
       auto ek = emit(e.config);
       if (!ek)
         continue;
