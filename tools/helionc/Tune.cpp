@@ -187,8 +187,9 @@ public:
     // Each batch costs one host-compiler run: fewer, larger batches for quick.
     so.maxCandidates = effort == tune::Effort::Quick ? 48 : 400;
     double budget = o_.budget > 0 ? o_.budget : (effort == tune::Effort::Quick ? 25 : 300);
-    so.deadline = t0_ + std::chrono::duration_cast<Clock::duration>(
-                            std::chrono::duration<double>(budget));
+    // The budget is per shape: it starts now, not when the command did.
+    so.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                     std::chrono::duration<double>(budget));
     auto search = tune::makeSearch(o_.search, spec, so);
     const config::Config def = spec.defaultConfig();
     std::map<std::string, double> costByText; // identical CUDA: measured once
