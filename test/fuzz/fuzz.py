@@ -291,11 +291,17 @@ def specs_for(helionc, kernels, d, timeout, stats, failures):
                              "why": "exit 1 naming no kernel", "output": text[-3000:]})
             return [], {}
         for n in names:
+            # The generator writes kernels ref mode runs (checked on its own): the
+            # frontend rejecting one means the two disagree on what is legal.
             stats["frontend_rejected"] = stats.get("frontend_rejected", 0) + 1
             msg = re.search(r"error: (.*)", text)
             key = (msg.group(1) if msg else "?")[:80]
             stats.setdefault("rejections", {})
             stats["rejections"][key] = stats["rejections"].get(key, 0) + 1
+            failures.append({"label": "spec", "kernels": [n], "kernel": n,
+                             "why": "helionc rejected a kernel ref mode accepts",
+                             "output": text[-3000:], "file": kfile})
+            stats["failed"] += 1
         kernels = [k for k in kernels if k.name not in names]
     return [], {}
 
