@@ -236,21 +236,33 @@ public:
           emitted.push_back(std::move(*ek));
         }
       }
-      // The first batch is the default config alone (the search waits for its cost):
-      // its neighbours ride along, their costs kept by CUDA text for when the search
-      // proposes them, so the first benchmark program is not spent on one config.
-      if (batchNo == 1)
-        for (const config::Config& n : config::neighbors(def, spec)) {
+      // A small batch (the first is the default alone, while the search waits for its
+      // cost; pattern search often proposes one or two) is padded with neighbours of
+      // the best config so far and of the batch's own: one benchmark program measures
+      // them together, and their costs are found by CUDA text when the search proposes
+      // them, instead of a program (3-5 s of host compiler) per step.
+      std::vector<config::Config> seeds = {search->best().value_or(def)};
+      seeds.insert(seeds.end(), batch.begin(), batch.end());
+      for (const config::Config& s : seeds)
+        for (const config::Config& n : config::neighbors(s, spec)) {
           if (entries.size() >= static_cast<size_t>(o_.batch) + 1)
             break;
           auto ek = emit(n);
-          if (!ek || std::find(texts.begin(), texts.end(), ek->source) != texts.end())
+          if (!ek || std::find(texts.begin(), texts.end(), ek->source) != texts.end() ||
+              costByText.count(ek->source))
             continue;
           entries.push_back(n);
           texts.push_back(ek->source);
           emitted.push_back(std::move(*ek));
         }
-      std::vector<Measured> m = measure(entries, emitted, batchNo, 3);
+      std::vector<Measured> m;
+      if (entries.size() == 1 && batchNo > 1) { // every candidate's cost is known
+        m.resize(1);
+        m[0].status = "ok";
+        m[0].ms = defaultMs;
+      } else {
+        m = measure(entries, emitted, batchNo, 3);
+      }
       if (o_.buildOnly)
         return std::nullopt;
       for (size_t e = 1; e < entries.size(); ++e) { // every measured text, proposed or not
