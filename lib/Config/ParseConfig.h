@@ -28,8 +28,4 @@ std::string shortText(const std::string& text);
 /// shortText() of the value's JSON text.
 std::string shortDump(const nlohmann::json& j);
 
-/// The nearest of `candidates` to `word` by edit distance, if near enough to suggest.
-std::optional<std::string> nearestName(const std::string& word,
-                                       const std::vector<std::string>& candidates);
-
 } // namespace helion::config

@@ -10,22 +10,6 @@
 namespace helion::tune {
 namespace {
 
-size_t editDistance(const std::string &a, const std::string &b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j)
-    row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
 std::string error(const std::string &name, const std::string &rule) {
   return fmt::format("--args: '{}': {}", name, rule);
 }
@@ -81,19 +65,6 @@ std::optional<ScalarArg> convertScalar(const ir::Param &p, const Arg &given,
 
 } // namespace
 
-std::optional<std::string> nearestName(const std::string &word,
-                                       const std::vector<std::string> &names) {
-  std::optional<std::string> best;
-  size_t bestDistance = std::max<size_t>(2, word.size() / 3) + 1;
-  for (const std::string &n : names) {
-    size_t d = editDistance(word, n);
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = n;
-    }
-  }
-  return best;
-}
 
 config::Parsed<ArgSpec> bindArgs(const ArgSpec &given, const ir::Kernel &kernel) {
   config::Parsed<ArgSpec> out;

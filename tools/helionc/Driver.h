@@ -52,6 +52,12 @@ struct ChildResult {
 /// (0: no limit). Where fork fails, runs it in this process without a limit.
 ChildResult runInChild(const std::function<int()>& job, double seconds);
 
+/// Runs the program `argv` (PATH searched) with its stdout collected line by line into
+/// `lines` and its stderr (the first 64 KB) into `err`, killed after `timeoutS`. Returns
+/// its exit status, 128 + the signal that killed it, or -1 when it timed out.
+int runProgram(const std::vector<std::string>& argv, double timeoutS,
+               std::vector<std::string>& lines, std::string& err);
+
 /// The version string `--version` prints, for the tool and each subcommand.
 inline constexpr const char* kVersion = "helionc 0.1.0";
 

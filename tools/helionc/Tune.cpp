@@ -29,14 +29,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <poll.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #ifndef HELIONC_RUNTIME_LIB
@@ -86,79 +83,6 @@ struct Toolchain {
             env("HELIONC_CUDA_LIB", HELIONC_CUDA_LIB_DIR)};
   }
 };
-
-/// Runs `argv` with stdout read line by line into `lines`, stderr into `err`; kills it
-/// after `timeoutS`. Returns the exit status (128 + signal when killed by one, -1 when
-/// it timed out).
-int runChild(const std::vector<std::string>& argv, double timeoutS, std::vector<std::string>& lines,
-             std::string& err) {
-  int out[2], errp[2];
-  if (pipe(out) != 0 || pipe(errp) != 0)
-    return -2;
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(out[1], 1);
-    dup2(errp[1], 2);
-    close(out[0]);
-    close(errp[0]);
-    std::vector<char*> a;
-    for (const std::string& s : argv)
-      a.push_back(const_cast<char*>(s.c_str()));
-    a.push_back(nullptr);
-    execvp(a[0], a.data());
-    _exit(127);
-  }
-  close(out[1]);
-  close(errp[1]);
-  auto deadline = Clock::now() + std::chrono::duration<double>(timeoutS);
-  std::string partial;
-  bool timedOut = false;
-  pollfd fds[2] = {{out[0], POLLIN, 0}, {errp[0], POLLIN, 0}};
-  int open = 2;
-  while (open > 0) {
-    int ms = static_cast<int>(
-        std::chrono::duration<double, std::milli>(deadline - Clock::now()).count());
-    if (ms <= 0) {
-      timedOut = true;
-      kill(pid, SIGKILL);
-      break;
-    }
-    if (poll(fds, 2, std::min(ms, 1000)) < 0)
-      break;
-    for (pollfd& f : fds) {
-      if (f.fd < 0 || !(f.revents & (POLLIN | POLLHUP)))
-        continue;
-      char buf[4096];
-      ssize_t n = read(f.fd, buf, sizeof buf);
-      if (n <= 0) {
-        close(f.fd);
-        f.fd = -1;
-        --open;
-        continue;
-      }
-      if (&f == &fds[0]) {
-        partial.append(buf, static_cast<size_t>(n));
-        size_t nl;
-        while ((nl = partial.find('\n')) != std::string::npos) {
-          lines.push_back(partial.substr(0, nl));
-          partial.erase(0, nl + 1);
-        }
-      } else if (err.size() < 1 << 16) {
-        err.append(buf, static_cast<size_t>(n));
-      }
-    }
-  }
-  for (pollfd& f : fds)
-    if (f.fd >= 0)
-      close(f.fd);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (timedOut)
-    return -1;
-  if (WIFSIGNALED(status))
-    return 128 + WTERMSIG(status);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -2;
-}
 
 /// One measured entry of a harness run.
 struct Measured {
@@ -385,7 +309,7 @@ private:
     std::vector<std::string> lines;
     std::string err;
     auto b0 = Clock::now();
-    int rc = runChild(build, 600, lines, err);
+    int rc = runProgram(build, 600, lines, err);
     if (rc != 0) {
       diags_.error(fmt::format("building the benchmark program failed ({}): {}",
                                (dir / "harness.cpp").string(), err.substr(0, 2000)));
@@ -408,7 +332,7 @@ private:
       // HELIONC_TUNE_TIMEOUT: seconds per run of the benchmark program (a hang's cost).
       const char* limit = std::getenv("HELIONC_TUNE_TIMEOUT");
       double timeout = limit && std::atof(limit) > 0 ? std::atof(limit) : 120 + 10.0 * (last - next + 1);
-      int code = runChild({(dir / "harness").string(), std::to_string(next), std::to_string(last),
+      int code = runProgram({(dir / "harness").string(), std::to_string(next), std::to_string(last),
                            std::to_string(reps)},
                           timeout, lines, err);
       int begun = -1;

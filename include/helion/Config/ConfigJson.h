@@ -78,4 +78,9 @@ const ShapedConfig& selectConfig(const ConfigFile& file, const Shapes& shapes);
 /// same rank. Example: query x=[4096, 1024], tuned x=[4096, 4096] -> 2.
 std::optional<double> shapeDistance(const Shapes& query, const Shapes& tuned);
 
+/// The nearest of `candidates` to `word` by edit distance, if near enough to suggest
+/// (`did you mean 'block_sizes'?`).
+std::optional<std::string> nearestName(const std::string& word,
+                                       const std::vector<std::string>& candidates);
+
 } // namespace helion::config

@@ -75,8 +75,7 @@ config::Parsed<ArgSpec> parseArgSpec(const std::vector<std::string> &texts);
 /// errors with a suggestion (`did you mean 'x'?`).
 config::Parsed<ArgSpec> bindArgs(const ArgSpec &given, const ir::Kernel &kernel);
 
-/// The edit-distance-nearest of `names` to `word` when near enough to suggest.
-std::optional<std::string> nearestName(const std::string &word,
-                                       const std::vector<std::string> &names);
+/// Suggestions for misspelt names: the config reader's (config::nearestName).
+using config::nearestName;
 
 } // namespace helion::tune
