@@ -16,16 +16,10 @@ gen)
 run)
   bin=${BUILD_DIR:-/tmp/helion-dispatch-check}; mkdir -p "$bin"
   cuda=${CUDA_HOME:-/usr/local/cuda}
-  objs=()
-  for src in "$root"/runtime/*.cpp "$gen/DeviceLibrary.cpp"; do
-    obj=$bin/$(basename "$src" .cpp).o
-    g++ -std=c++20 -O2 -c -I "$root/include" -I "$root/runtime" -I "$cuda/include" "$src" -o "$obj" &
-    objs+=("$obj")
-  done
+  bash "$root/scripts/build_runtime.sh" "$bin" "$gen/DeviceLibrary.cpp"
   g++ -std=c++23 -O2 -c -I "$root/include" -I "$cuda/include" -I "$gen" \
-    "$root/test/gpu/dispatch_check.cpp" -o "$bin/dispatch_check.o" &
-  wait
-  g++ "$bin/dispatch_check.o" "${objs[@]}" -L"$cuda/lib64" -lnvrtc -ldl \
+    "$root/test/gpu/dispatch_check.cpp" -o "$bin/dispatch_check.o"
+  g++ "$bin/dispatch_check.o" "$bin/libhelion_runtime.a" -L"$cuda/lib64" -lnvrtc -ldl \
     -Wl,--undefined=helion_rt_install_cuda_backend -o "$bin/dispatch_check"
   "$bin/dispatch_check" ;;
 *) echo "usage: scripts/dispatch_check.sh gen|run" >&2; exit 2 ;;

@@ -14,19 +14,12 @@ cuda=${CUDA_HOME:-/usr/local/cuda}
 mkdir -p "$bin" "$out/logs"
 : > "$out/mismatches.jsonl"
 t0=$(date +%s)
-objs=()
-for src in "$root"/runtime/*.cpp "$gen/DeviceLibrary.cpp"; do
-  obj=$bin/rt_$(basename "$src" .cpp).o
-  g++ -std=c++20 -O2 -c -I "$root/include" -I "$root/runtime" -I "$cuda/include" "$src" -o "$obj" &
-  objs+=("$obj")
-done
-wait
-ar rcs "$bin/libhelion_runtime_fuzz.a" "${objs[@]}"
+bash "$root/scripts/build_runtime.sh" "$bin" "$gen/DeviceLibrary.cpp"
 export root gen bin cuda out
 build() {
   b=$(basename "$1")
   g++ -std=c++23 -O1 -w -DHELION_FUZZ_GPU -I "$root/include" -I "$cuda/include" -I "$gen" -I "$1" \
-    "$1/harness.cpp" "$bin/libhelion_runtime_fuzz.a" -L"$cuda/lib64" -lnvrtc -ldl \
+    "$1/harness.cpp" "$bin/libhelion_runtime.a" -L"$cuda/lib64" -lnvrtc -ldl \
     -Wl,--undefined=helion_rt_install_cuda_backend -o "$bin/$b" > "$out/logs/$b.build.txt" 2>&1 ||
     echo "BUILD FAILED $b"
 }

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds the runtime library without CMake or LLVM (the GPU machine's way):
+#   scripts/build_runtime.sh BUILD_DIR DEVICE_LIBRARY_CPP
+# compiles runtime/*.cpp and the embedded device library (DeviceLibrary.cpp, which CMake
+# generates here) in parallel and writes BUILD_DIR/libhelion_runtime.a. Link it with
+# -lnvrtc -ldl -Wl,--undefined=helion_rt_install_cuda_backend.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=$1
+devlib=$2
+cuda=${CUDA_HOME:-/usr/local/cuda}
+mkdir -p "$bin"
+objs=()
+for src in "$root"/runtime/*.cpp "$devlib"; do
+  obj=$bin/rt_$(basename "$src" .cpp).o
+  g++ -std=c++20 -O2 -c -I "$root/include" -I "$root/runtime" -I "$cuda/include" "$src" -o "$obj" &
+  objs+=("$obj")
+done
+for job in $(jobs -p); do wait "$job"; done
+ar rcs "$bin/libhelion_runtime.a" "${objs[@]}"
