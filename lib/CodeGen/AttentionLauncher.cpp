@@ -152,8 +152,8 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
       os << "    const int64_t ctas = tiles;\n";
     os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), "
           "helion::rt::Dim3("
-       << 128 * (at.consumers + 1) << "), static_cast<unsigned>(smem), args,\n"
-        "                       helion::rt::currentStream());\n";
+       << 128 * (at.consumers + 1) << "), static_cast<unsigned>(smem), args, "
+        "helion::rt::currentStream());\n";
     os << "    return;\n  }\n";
   }
   os << "  void* pq = const_cast<void*>(static_cast<const void*>(" << q << ".data_ptr()));\n";
@@ -167,8 +167,8 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
   os << "  const int64_t ctas = B * helion::rt::cdiv(M, int64_t(" << at.bm << "));\n";
   os << "  helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), "
         "helion::rt::Dim3("
-     << 32 * at.warps << "), static_cast<unsigned>(smem), args,\n"
-        "                       helion::rt::currentStream());\n";
+     << 32 * at.warps << "), static_cast<unsigned>(smem), args, "
+        "helion::rt::currentStream());\n";
   os << "}\n\n";
   return os.str();
 }

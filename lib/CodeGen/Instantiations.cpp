@@ -1,6 +1,7 @@
 //===- Instantiations.cpp - What a launcher can ask NVRTC for -------------===//
 #include "helion/CodeGen/Instantiations.h"
 
+#include "helion/IR/Printer.h"
 #include "helion/runtime/Layout.h"
 
 #include <algorithm>
@@ -52,8 +53,22 @@ std::optional<Head> nameHead(const EmittedKernel& ek, const std::string& arch,
 }
 
 /// The spellings each template argument can take for row extent `size`, in order.
+/// A tile axis's EXACT predicate, (end - begin) % chunk == 0, as a comparable key: two
+/// loops over the same extent in the same blocks (softmax_two_pass) share its value.
+std::string exactKey(const Kernel* k, const ExactAxis& e, size_t bit) {
+  if (!k || e.id < 0 || e.id >= static_cast<int>(k->tiles.size()))
+    return "bit " + std::to_string(bit);
+  const TileVar& tv = k->tiles[e.id];
+  return printExpr(*k, *tv.begin) + " | " +
+         (tv.flatOfParam >= 0 ? "numel " + std::to_string(tv.flatOfParam)
+                              : printExpr(*k, *tv.end)) +
+         " | " + std::to_string(e.chunk);
+}
+
 /// With `onlyDefault`, only the first of each (EXACT: 0), which defaultInstantiation names.
-std::vector<std::vector<std::string>> choices(const EmittedKernel& ek, const Head& head,
+/// `k` (may be null) lets tile axes with one predicate share their EXACT bit.
+std::vector<std::vector<std::string>> choices(const Kernel* k, const EmittedKernel& ek,
+                                              const Head& head,
                                               const std::vector<ScalarType>& sig, int64_t size,
                                               const InstantiationHints& hints, bool onlyDefault) {
   std::optional<ScalarType> firstTensor; // the one helion::rt::vectorWidth sizes vectors by
@@ -84,14 +99,20 @@ std::vector<std::vector<std::string>> choices(const EmittedKernel& ek, const Hea
         values.push_back("0"); // an output TMA cannot store through takes the pairs epilogue
       break;
     case TemplateArg::Kind::ExactAxes: {
-      // Reduction axes: known from the extent; tile axes: either way.
+      // Reduction axes: known from the extent; tile axes: either way, the same way for
+      // tile axes of one predicate.
       std::vector<int64_t> masks = {0};
+      std::map<std::string, int64_t> firstBit; // tile predicate -> its first bit
       for (size_t i = 0; i < ek.exactAxes.size(); ++i) {
         const ExactAxis& e = ek.exactAxes[i];
         const int64_t bit = int64_t(1) << i;
         std::vector<int64_t> next;
+        auto [same, fresh] = e.isTile ? firstBit.emplace(exactKey(k, e, i), bit)
+                                      : std::make_pair(firstBit.end(), false);
         for (int64_t m : masks) {
-          if (e.isTile) {
+          if (e.isTile && !fresh) {
+            next.push_back(m & same->second ? m | bit : m);
+          } else if (e.isTile) {
             next.push_back(m);
             next.push_back(m | bit);
           } else {
@@ -250,7 +271,7 @@ bool takesLongRows(const EmittedKernel& ek, int64_t size) {
   return elems * rows > int64_t(kLongRowElems) * ek.numThreads;
 }
 
-std::vector<std::string> instantiations(const EmittedKernel& ek,
+std::vector<std::string> instantiations(const Kernel& k, const EmittedKernel& ek,
                                         const std::string& arch,
                                         const std::vector<ScalarType>& signature,
                                         const InstantiationHints& hints) {
@@ -264,7 +285,7 @@ std::vector<std::string> instantiations(const EmittedKernel& ek,
       readsSizes(ek) ? hints.sizes : std::vector<int64_t>{hints.sizes.front()};
   for (int64_t size : sizes)
     if (!takesLongRows(ek, size))
-      product(head->name, choices(ek, *head, signature, size, hints, false), out, seen);
+      product(head->name, choices(&k, ek, *head, signature, size, hints, false), out, seen);
   return out;
 }
 
@@ -283,7 +304,8 @@ std::string defaultInstantiation(const EmittedKernel& ek, const std::string& arc
   }
   std::vector<std::string> out;
   std::set<std::string> seen;
-  product(head.name, choices(ek, head, signature, hints.sizes.front(), hints, true), out, seen);
+  product(head.name, choices(nullptr, ek, head, signature, hints.sizes.front(), hints, true), out,
+          seen);
   return out.front();
 }
 

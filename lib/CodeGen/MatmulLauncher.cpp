@@ -176,8 +176,8 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
      << ";\n";
   os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), "
         "helion::rt::Dim3("
-     << 128 * (mm.consumers + 1) << "), static_cast<unsigned>(smem), args,\n"
-        "                       helion::rt::currentStream());\n";
+     << 128 * (mm.consumers + 1) << "), static_cast<unsigned>(smem), args, "
+        "helion::rt::currentStream());\n";
   os << "  } else {\n";
   os << "    void* pa = const_cast<void*>(static_cast<const void*>(" << a << ".data_ptr()));\n";
   os << "    void* pb = const_cast<void*>(static_cast<const void*>(" << b << ".data_ptr()));\n";
@@ -185,8 +185,8 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   os << "    void* args[] = {&pa, &pb, &iM, &iN, &iK, &lda, &ldb, &groupM" << epiArgs << "};\n";
   os << "    const int64_t tiles = helion::rt::cdiv(M, bm80) * helion::rt::cdiv(N, bn80);\n";
   os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(tiles)), "
-        "helion::rt::Dim3(256), static_cast<unsigned>(smem), args,\n"
-        "                       helion::rt::currentStream());\n";
+        "helion::rt::Dim3(256), static_cast<unsigned>(smem), args, "
+        "helion::rt::currentStream());\n";
   os << "  }\n}\n\n";
   return os.str();
 }

@@ -41,14 +41,12 @@ std::vector<int64_t> entrySizes(const codegen::HostKernel& hk, const codegen::Em
 
 } // namespace
 
-std::optional<codegen::AotImageMap> compileAotImages(const std::vector<codegen::HostKernel>& hosts,
-                                                     const AotRequest& request,
-                                                     const std::string& programName,
-                                                     const std::string& file,
-                                                     DiagnosticEngine& diags) {
-  std::vector<DeviceJob> jobs;
-  std::vector<const codegen::EmittedKernel*> owners;
-  std::map<const codegen::EmittedKernel*, std::string> symbols;
+AotPlan planAotImages(const std::vector<codegen::HostKernel>& hosts, const AotRequest& request,
+                      const std::string& programName) {
+  AotPlan plan;
+  std::vector<DeviceJob>& jobs = plan.jobs;
+  std::vector<const codegen::EmittedKernel*>& owners = plan.owners;
+  std::map<const codegen::EmittedKernel*, std::string>& symbols = plan.symbols;
   std::set<std::tuple<const codegen::EmittedKernel*, std::string, std::string>> seen;
   for (size_t i = 0; i < hosts.size(); ++i) {
     const codegen::HostKernel& hk = hosts[i];
@@ -78,7 +76,7 @@ std::optional<codegen::AotImageMap> compileAotImages(const std::vector<codegen::
       for (const std::string& arch : request.archs)
         for (const codegen::DtypeSpec& spec : request.dtypes)
           for (const std::string& name :
-               codegen::instantiations(*ek, arch, codegen::signatureOf(k, spec), *h)) {
+               codegen::instantiations(k, *ek, arch, codegen::signatureOf(k, spec), *h)) {
             if (!seen.insert({ek, arch, name}).second)
               continue;
             jobs.push_back({ek->source, programName, name, arch, k.name, false});
@@ -86,15 +84,21 @@ std::optional<codegen::AotImageMap> compileAotImages(const std::vector<codegen::
           }
     }
   }
+  return plan;
+}
+
+std::optional<codegen::AotImageMap> compileAotImages(const AotPlan& plan, int parallel,
+                                                     const std::string& file,
+                                                     DiagnosticEngine& diags) {
   std::optional<std::vector<DeviceOutput>> outputs =
-      compileDeviceJobs(jobs, request.parallel, file, diags);
+      compileDeviceJobs(plan.jobs, parallel, file, diags);
   if (!outputs)
     return std::nullopt;
   codegen::AotImageMap map;
-  for (size_t j = 0; j < jobs.size(); ++j) {
-    codegen::AotLauncherImages& table = map[owners[j]];
-    table.symbol = symbols[owners[j]];
-    table.images.push_back({jobs[j].arch, jobs[j].name, (*outputs)[j].lowered,
+  for (size_t j = 0; j < plan.jobs.size(); ++j) {
+    codegen::AotLauncherImages& table = map[plan.owners[j]];
+    table.symbol = plan.symbols.at(plan.owners[j]);
+    table.images.push_back({plan.jobs[j].arch, plan.jobs[j].name, (*outputs)[j].lowered,
                             std::move((*outputs)[j].cubin)});
   }
   return map;

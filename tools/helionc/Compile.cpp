@@ -263,20 +263,31 @@ int emitDevice(const std::vector<AnalyzedKernel>& kernels,
   return 0;
 }
 
-/// --aot-arch: the images of every launcher (AotImages.cpp).
+/// What --aot-arch compiles (AotImages.cpp); for --emit instantiations, with --arch
+/// when no --aot-arch is given.
+std::optional<AotPlan> aotPlan(const std::vector<AnalyzedKernel>& kernels,
+                               const std::vector<codegen::HostKernel>& hosts,
+                               const CompileOptions& o, DiagnosticEngine& diags) {
+  std::optional<std::vector<codegen::DtypeSpec>> specs =
+      dtypeSpecs(o, {"f32", "f16", "bf16"}, kernels, diags);
+  if (!specs)
+    return std::nullopt;
+  std::vector<std::string> archs = o.aotArchs.empty() ? std::vector{o.arch} : o.aotArchs;
+  AotRequest request{archs, *specs, hintsOf(o), parallelJobs(o)};
+  return planAotImages(hosts, request,
+                       std::filesystem::path(o.in.file).filename().string() + ".cu");
+}
+
+/// --aot-arch: the images of every launcher.
 std::optional<codegen::AotImageMap> aotImages(const std::vector<AnalyzedKernel>& kernels,
                                               const std::vector<codegen::HostKernel>& hosts,
                                               const CompileOptions& o, DiagnosticEngine& diags) {
   if (o.aotArchs.empty())
     return codegen::AotImageMap{};
-  std::optional<std::vector<codegen::DtypeSpec>> specs =
-      dtypeSpecs(o, {"f32", "f16", "bf16"}, kernels, diags);
-  if (!specs)
+  std::optional<AotPlan> plan = aotPlan(kernels, hosts, o, diags);
+  if (!plan)
     return std::nullopt;
-  AotRequest request{o.aotArchs, *specs, hintsOf(o), parallelJobs(o)};
-  return compileAotImages(hosts, request,
-                          std::filesystem::path(o.in.file).filename().string() + ".cu", o.in.file,
-                          diags);
+  return compileAotImages(*plan, parallelJobs(o), o.in.file, diags);
 }
 
 int runCompile(const CompileOptions& o) {
@@ -338,6 +349,15 @@ int runCompile(const CompileOptions& o) {
   }
   if (o.emit == "cubin" || o.emit == "ptx")
     return emitDevice(*kernels, emitted, stem, o, diags);
+  if (o.emit == "instantiations") { // TABLE ARCH NAME, one line per image --aot-arch embeds
+    std::optional<AotPlan> plan = aotPlan(*kernels, hosts, o, diags);
+    if (!plan)
+      return 1;
+    for (size_t j = 0; j < plan->jobs.size(); ++j)
+      std::cout << plan->symbols.at(plan->owners[j]) << " " << plan->jobs[j].arch << " "
+                << plan->jobs[j].name << "\n";
+    return 0;
+  }
   std::optional<codegen::AotImageMap> aot = aotImages(*kernels, hosts, o, diags);
   if (!aot)
     return 1;
@@ -371,9 +391,11 @@ void registerCompile(CLI::App& app) {
   cmd->add_option("--arch", o->arch, "GPU architecture for --emit cubin/ptx (sm_90a, sm_80, ...)");
   cmd->add_option("--emit", o->emit,
                   "print one stage instead of writing files: ir (after the frontend), cuda, host, "
-                  "cubin (compiled with NVRTC, written to -o), or ptx (NVRTC's PTX of the "
-                  "cubin instantiation: written to -o as FILE.KERNEL.ptx, else printed)")
-      ->check(CLI::IsMember({"ir", "cuda", "host", "cubin", "ptx"}));
+                  "cubin (compiled with NVRTC, written to -o as FILE.KERNEL.DTYPES.cubin), ptx "
+                  "(NVRTC's PTX of the cubin instantiation: written to -o as "
+                  "FILE.KERNEL.DTYPES.ptx, else printed), or instantiations (what --aot-arch, "
+                  "else --arch, embeds: one TABLE ARCH NAME line per image, nothing compiled)")
+      ->check(CLI::IsMember({"ir", "cuda", "host", "cubin", "ptx", "instantiations"}));
   cmd->add_option("--print-after", o->printAfter,
                   "print the IR after a pass (frontend, infer-types, hoist-blocks, or all)")
       ->check(CLI::IsMember({"frontend", "infer-types", "hoist-blocks", "all"}));

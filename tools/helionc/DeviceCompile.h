@@ -11,6 +11,7 @@
 #include "helion/CodeGen/Instantiations.h"
 #include "helion/Support/Diagnostics.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,11 +52,19 @@ struct AotRequest {
   int parallel = 1;
 };
 
-/// The images of every launcher of `hosts` (AotImages.cpp), compiled as program
-/// `programName` (the launchers' KernelSpec::programName); nullopt after errors.
-std::optional<codegen::AotImageMap> compileAotImages(const std::vector<codegen::HostKernel>& hosts,
-                                                     const AotRequest& request,
-                                                     const std::string& programName,
+/// The NVRTC jobs of every launcher of `hosts` (AotImages.cpp): each compiles an
+/// instantiation for program `programName` (the launchers' KernelSpec::programName),
+/// whose image goes to the table `symbols[owners[i]]`.
+struct AotPlan {
+  std::vector<DeviceJob> jobs;
+  std::vector<const codegen::EmittedKernel*> owners;
+  std::map<const codegen::EmittedKernel*, std::string> symbols;
+};
+AotPlan planAotImages(const std::vector<codegen::HostKernel>& hosts, const AotRequest& request,
+                      const std::string& programName);
+
+/// Runs the plan's jobs, `parallel` at a time; nullopt after errors.
+std::optional<codegen::AotImageMap> compileAotImages(const AotPlan& plan, int parallel,
                                                      const std::string& file,
                                                      DiagnosticEngine& diags);
 

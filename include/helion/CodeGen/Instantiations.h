@@ -63,13 +63,14 @@ bool readsSpecialized(const EmittedKernel& ek);
 /// Whether `ek`'s launcher hands a row extent of `size` to its long-rows kernel.
 bool takesLongRows(const EmittedKernel& ek, int64_t size);
 
-/// Every name expression the launcher of `ek` can build on a device of `arch` for
-/// tensors of dtypes `signature` (signatureOf) and the hints: the product of every
-/// vector width, EXACT bit of a tile axis, TMA_STORE form and hinted value. Sizes
+/// Every name expression the launcher of `ek` (a config of `k`) can build on a device
+/// of `arch` for tensors of dtypes `signature` (signatureOf) and the hints: the
+/// product of every vector width, EXACT bit of a tile axis (one per distinct tile
+/// predicate), TMA_STORE form and hinted value. Sizes
 /// that the launcher hands to the long-rows kernel count for ek.longRows, not ek.
 /// Empty when the launcher rejects such tensors on such a device (a matmul of mixed
 /// dtypes, attention in f32, tensor cores below sm_80). In a fixed order; no repeats.
-std::vector<std::string> instantiations(const EmittedKernel& ek,
+std::vector<std::string> instantiations(const ir::Kernel& k, const EmittedKernel& ek,
                                         const std::string& arch,
                                         const std::vector<ir::ScalarType>& signature,
                                         const InstantiationHints& hints);

@@ -91,8 +91,14 @@ CUresult cuCtxGetCurrent(CUcontext* c) {
 CUresult cuCtxSynchronize() { FAKE_OK; }
 CUresult cuStreamSynchronize(CUstream) { FAKE_OK; }
 CUresult cuModuleLoadData(CUmodule* m, const void* image) {
-  const bool elf = std::memcmp(image, "\177ELF", 4) == 0;
-  std::printf("fake-cuda: module load (%s)\n", elf ? "ELF" : "not an ELF image");
+  // A cubin is an ELF64 file whose e_flags (offset 48) hold the SM version in bits 8-15.
+  if (std::memcmp(image, "\177ELF", 4) == 0) {
+    unsigned flags = 0;
+    std::memcpy(&flags, static_cast<const char*>(image) + 48, sizeof flags);
+    std::printf("fake-cuda: module load (cubin for sm_%u)\n", (flags >> 8) & 0xff);
+  } else {
+    std::printf("fake-cuda: module load (not a cubin)\n");
+  }
   *m = reinterpret_cast<CUmodule>(const_cast<void*>(image));
   FAKE_OK;
 }
