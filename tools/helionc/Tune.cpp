@@ -303,7 +303,7 @@ private:
     std::vector<std::string> build = {tc_.cxx, "-std=c++23", "-O1", "-w",
                                       "-I" + tc_.include, "-I" + tc_.cudaInclude,
                                       "-I" + dir.string(), (dir / "harness.cpp").string(),
-                                      tc_.runtimeLib, "-L" + tc_.cudaLib, "-lnvrtc", "-ldl",
+                                      tc_.runtimeLib, "-ldl",
                                       "-Wl,--undefined=helion_rt_install_cuda_backend", "-o",
                                       (dir / "harness").string()};
     std::vector<std::string> lines;
