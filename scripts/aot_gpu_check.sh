@@ -114,10 +114,13 @@ echo "== results"
 import json, os, sys
 out, arch, aot_ms, plain_ms, images, linked, status, py_status = sys.argv[1:]
 aot_s, plain_s = float(aot_ms) / 1e3, float(plain_ms) / 1e3
-aot = json.load(open(os.path.join(out, "aot.json")))
-jit = json.load(open(os.path.join(out, "nvrtc.json")))
-py_path = os.path.join(out, "python.json")
-py = json.load(open(py_path)) if os.path.exists(py_path) else None
+def load(name):
+    path = os.path.join(out, name)
+    return json.load(open(path)) if os.path.exists(path) else None
+aot, jit, py = load("aot.json"), load("nvrtc.json"), load("python.json")
+if not aot or not jit:
+    print("FAILED: aot_check wrote no results (its output is above)")
+    sys.exit(1)
 print(f"{aot['device']} ({aot['arch']}); images embedded for {arch}")
 print(f"{'kernel':10} {'first call, AOT':>16} {'first call, NVRTC':>18} {'warm call':>10}")
 for k in aot["first_call_ms"]:
