@@ -120,11 +120,19 @@ public:
     std::map<std::string, double> costByText; // identical CUDA: measured once
     std::vector<tune::Evaluation> measured;   // every entry timed, proposed or not
     int batchNo = 0;
+    double lastBatchS = 0; // a batch that would end past the deadline is not begun
     while (!search->done()) {
+      if (batchNo > 0 && Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                             std::chrono::duration<double>(lastBatchS)) >
+                             *so.deadline) {
+        log(fmt::format("stopping: another batch (~{:.1f} s) would overrun the budget", lastBatchS));
+        break;
+      }
       std::vector<config::Config> batch = search->next(static_cast<size_t>(o_.batch));
       if (batch.empty())
         break;
       ++batchNo;
+      const auto batchStart = Clock::now();
       // Emit every candidate; the ones whose CUDA was seen before take its cost.
       std::vector<config::Config> entries = {def};
       std::vector<std::string> texts;
@@ -215,6 +223,8 @@ public:
         search->report(batch[i], cost);
       }
       double best = search->bestCost();
+      if (entries.size() > 1)
+        lastBatchS = std::chrono::duration<double>(Clock::now() - batchStart).count();
       log(fmt::format("batch {}: {} candidates ({} compiled, {} duplicate CUDA, {} rejected by "
                       "the emitter, {} failed); best {:.4f} ms, default {:.4f} ms ({:.2f}x)",
                       batchNo, batch.size(), entries.size() - 1, dups, rejected, failed, best,
