@@ -147,6 +147,7 @@ __device__ double to_d(int v) { return double(v); }
 __device__ double to_d(signed char v) { return double(v); }
 __device__ double to_d(bool v) { return v ? 1.0 : 0.0; }
 template <class T> __device__ double to_d(T v) { return double(hd::to_float(v)); }
+__device__ double inf_d() { return __longlong_as_double(0x7ff0000000000000ll); }
 template <class T>
 __global__ void max_error(const T* got, const T* want, long long n, double tol, double floor,
                           unsigned long long* out) {
@@ -155,9 +156,10 @@ __global__ void max_error(const T* got, const T* want, long long n, double tol, 
        i += (long long)gridDim.x * blockDim.x) {
     double w = to_d(want[i]), err = fabs(to_d(got[i]) - w);
     double allowed = tol * (fabs(w) + floor);
-    double v = allowed > 0 ? err / allowed : (err == 0 ? 0.0 : (double)INFINITY);
+    double v = allowed > 0 ? err / allowed : (err == 0 ? 0.0 : inf_d());
     if (!(v <= m))
-      m = isnan(v) ? (double)INFINITY : v;
+      m = v != v ? inf_d() : v; // NaN fails
+
   }
   for (int o = 16; o > 0; o /= 2)
     m = fmax(m, __shfl_xor_sync(0xffffffffu, m, o));
