@@ -9,7 +9,9 @@
 # Needs helionc runnable here: a helionc on PATH (LLVM installed), or the bundle made by
 # scripts/pack_helionc.sh (HELIONC=/path/to/bin/helionc). The benchmark programs link the
 # runtime, built here from its sources (no LLVM needed). TUNE_ONLY="softmax rms_norm" limits
-# the kernels.
+# the kernels. TUNE_CASES=FILE tunes the cases of FILE instead (benchmarks/tune_cases.txt:
+# other shapes and the held-out kernels of benchmarks/heldout); TUNE_BUDGET=S gives the
+# quick runs a --budget.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 export OUT=${OUT:-$(mktemp -d)}
@@ -29,32 +31,38 @@ export HELIONC_CACHE_DIR=${HELIONC_CACHE_DIR:-$OUT/cache}
 mkdir -p "$OUT/h100"
 # kernel file | kernel | --args | bytes moved (each input read once, each output written once)
 cases=(
-  "add|add|x=bf16[8192,8192] y=bf16[8192,8192]|$((3 * 8192 * 8192 * 2))"
-  "softmax|softmax|x=bf16[8192,8192]|$((2 * 8192 * 8192 * 2))"
-  "sum|sum_rows|x=f32[10240,10240]|$((10240 * 10240 * 4 + 10240 * 4))"
-  "rms_norm|rms_norm|x=f16[2048,8192] weight=f16[8192] eps=1e-5|$((2 * 2048 * 8192 * 2 + 8192 * 2))"
-  "layer_norm|layer_norm|x=f16[4096,10240] weight=f16[10240] bias=f16[10240] eps=1e-5|$((2 * 4096 * 10240 * 2 + 2 * 10240 * 2))"
-  "cross_entropy|cross_entropy|logits=f32[4096,131072] labels=i64[4096]|$((4096 * 131072 * 4 + 4096 * 8 + 4096 * 4))"
+  "examples/add.cpp|add|x=bf16[8192,8192] y=bf16[8192,8192]|$((3 * 8192 * 8192 * 2))"
+  "examples/softmax.cpp|softmax|x=bf16[8192,8192]|$((2 * 8192 * 8192 * 2))"
+  "examples/sum.cpp|sum_rows|x=f32[10240,10240]|$((10240 * 10240 * 4 + 10240 * 4))"
+  "examples/rms_norm.cpp|rms_norm|x=f16[2048,8192] weight=f16[8192] eps=1e-5|$((2 * 2048 * 8192 * 2 + 8192 * 2))"
+  "examples/layer_norm.cpp|layer_norm|x=f16[4096,10240] weight=f16[10240] bias=f16[10240] eps=1e-5|$((2 * 4096 * 10240 * 2 + 2 * 10240 * 2))"
+  "examples/cross_entropy.cpp|cross_entropy|logits=f32[4096,131072] labels=i64[4096]|$((4096 * 131072 * 4 + 4096 * 8 + 4096 * 4))"
 )
+if [[ -n "${TUNE_CASES:-}" ]]; then
+  mapfile -t cases < <(grep -v '^#' "$TUNE_CASES" | grep -v '^$')
+fi
 : > "$OUT/tune.jsonl"
 for c in "${cases[@]}"; do
   IFS='|' read -r file kernel args bytes <<< "$c"
+  bytes=$((bytes))
   [[ -n "${TUNE_ONLY:-}" && " $TUNE_ONLY " != *" $kernel "* ]] && continue
   for mode in quick ${TUNE_FULL_BUDGET:+full}; do
     extra=(--effort "$mode")
     [[ $mode == full ]] && extra+=(--budget "$TUNE_FULL_BUDGET" --force)
+    [[ $mode == quick && -n "${TUNE_BUDGET:-}" ]] && extra+=(--budget "$TUNE_BUDGET")
+    tag=$kernel.$(echo "$args" | tr -c 'a-z0-9' '_' | cut -c1-40)
     t0=$(date +%s.%N)
-    line=$("$helionc" tune "$root/examples/$file.cpp" --kernel "$kernel" --args "$args" "${extra[@]}" \
-             -o "$OUT/h100/$kernel.$mode.json" 2> "$OUT/tune_${kernel}_$mode.log" | tail -1) || {
-      echo "tune failed: $kernel ($mode)"; tail -5 "$OUT/tune_${kernel}_$mode.log"; continue; }
+    line=$("$helionc" tune "$root/$file" --kernel "$kernel" --args "$args" "${extra[@]}" \
+             -o "$OUT/h100/$kernel.$mode.json" 2> "$OUT/tune_${tag}_$mode.log" | tail -1) || {
+      echo "tune failed: $kernel $args ($mode)"; tail -5 "$OUT/tune_${tag}_$mode.log"; continue; }
     t1=$(date +%s.%N)
-    python3 - "$kernel" "$mode" "$bytes" "$t0" "$t1" "$line" >> "$OUT/tune.jsonl" <<'PY'
+    python3 - "$kernel" "$mode" "$bytes" "$t0" "$t1" "$line" "$args" >> "$OUT/tune.jsonl" <<'PY'
 import json, sys
-kernel, mode, nbytes, t0, t1, line = sys.argv[1:7]
+kernel, mode, nbytes, t0, t1, line, args = sys.argv[1:8]
 f = dict(kv.split("=", 1) for kv in line.split() if "=" in kv and kv.split("=", 1)[0] in
          ("best_ms", "default_ms", "compiled", "timed"))
 best, default = float(f["best_ms"]), float(f["default_ms"])
-print(json.dumps({"kernel": kernel, "mode": mode, "wall_s": float(t1) - float(t0),
+print(json.dumps({"kernel": kernel, "args": args, "mode": mode, "wall_s": float(t1) - float(t0),
                   "compiled": int(f["compiled"]), "timed": int(f["timed"]),
                   "best_ms": best, "default_ms": default,
                   "tuned_gbps": int(nbytes) / (best * 1e-3) / 1e9,
@@ -63,7 +71,9 @@ PY
     tail -1 "$OUT/tune.jsonl"
   done
 done
-python3 "$root/benchmarks/torch_baselines.py" > "$OUT/torch_baselines.log" 2>&1 || tail -5 "$OUT/torch_baselines.log"
+# torch's figures are for the anchors shapes: not for other cases.
+[[ -z "${TUNE_CASES:-}" ]] &&
+  { python3 "$root/benchmarks/torch_baselines.py" > "$OUT/torch_baselines.log" 2>&1 || tail -5 "$OUT/torch_baselines.log"; }
 python3 - "$OUT" <<'PY'
 import json, os, sys
 out = sys.argv[1]
@@ -73,8 +83,9 @@ p = os.path.join(out, "torch_baselines.json")
 if os.path.exists(p):
     torch = {r["kernel"]: r for r in json.load(open(p))}
 names = {"sum_rows": "sum"}
-full = {r["kernel"]: r for r in rows if r["mode"] == "full"}
-print(f"{'kernel':14} {'wall s':>7} {'comp':>5} {'timed':>5} {'tuned GB/s':>10} {'vs full':>8} "
+key = lambda r: (r["kernel"], r.get("args", ""))
+full = {key(r): r for r in rows if r["mode"] == "full"}
+print(f"{'kernel':14} {'args':44} {'wall s':>7} {'comp':>5} {'timed':>5} {'tuned GB/s':>10} {'vs full':>8} "
       f"{'default/tuned':>13} {'vs compile':>10}")
 table = []
 for r in rows:
@@ -82,12 +93,12 @@ for r in rows:
         continue
     t = torch.get(names.get(r["kernel"], r["kernel"]), {})
     comp = t.get("compile_gbps")
-    vs_full = r["tuned_gbps"] / full[r["kernel"]]["tuned_gbps"] if r["kernel"] in full else None
+    vs_full = r["tuned_gbps"] / full[key(r)]["tuned_gbps"] if key(r) in full else None
     row = dict(r, vs_full=vs_full, default_ratio=r["default_gbps"] / r["tuned_gbps"],
                compile_gbps=comp, vs_compile=r["tuned_gbps"] / comp if comp else None)
     table.append(row)
     fmt = lambda v, f: format(v, f) if v is not None else "-"
-    print(f"{r['kernel']:14} {r['wall_s']:7.1f} {r['compiled']:5d} {r['timed']:5d} "
+    print(f"{r['kernel']:14} {r.get('args', '')[:44]:44} {r['wall_s']:7.1f} {r['compiled']:5d} {r['timed']:5d} "
           f"{r['tuned_gbps']:10.0f} {fmt(vs_full, '8.3f')} {row['default_ratio']:13.3f} "
           f"{fmt(row['vs_compile'], '10.3f')}")
 json.dump({"rows": table, "full": list(full.values()), "torch": list(torch.values())},

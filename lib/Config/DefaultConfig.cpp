@@ -1,21 +1,30 @@
 //===- DefaultConfig.cpp - The config used before (or without) tuning ------===//
 //
-// Heuristics in the spirit of Helion's defaults, with the CUDA backend in mind:
+// Heuristics in the spirit of Helion's defaults, with the CUDA backend in mind, fitted
+// to what `helionc tune` chose on the H100 (docs/tuning.md, configs/h100/):
 //
-//  * reduction axes: persistent (the whole axis in registers) when its hint is at
-//    most 16384 elements or unknown, else looped in chunks of 4096;
-//  * inner tile loops: block size 128 (32 in matrix-product kernels), so that one
-//    row segment is a few coalesced 128-byte lines;
+//  * reduction axes: persistent (the whole axis in registers). The launcher already
+//    switches a persistent row to a looped one at run time when it exceeds 64 elements
+//    per thread, so a long row costs nothing here; tuned configs were persistent on
+//    every row kernel, from 1024 to 131072 wide (looped chunks of 4096 measured 0.62x
+//    on softmax rows of 32768);
+//  * inner tile loops (a second loop over a row, as in two-pass softmax or Welford
+//    layer norm): the whole axis up to 4096 elements (4096 when unknown), so that a
+//    program streams long contiguous row segments; 128-wide tiles with 32 rows per
+//    program measured 0.09-0.13x of tuned. Sibling inner loops are not nested: the
+//    work of a row is the widest of them, not their product. Matrix products take 32;
 //  * grid tiles: matrix products take 64 x 64 output tiles; other kernels split a
-//    budget of elements per program over their grid block sizes, innermost first.
-//    The budget is 1024 elements for an elementwise kernel, and 4096 elements
-//    including the per-row work (reduction chunk x inner block sizes) otherwise:
-//    softmax over rows of 8192 gets 1 row per program, over rows of 1024 gets 4.
-//    Worked example, add over [m=4, n=1<<20]: tm is capped by its hint at 4, then
-//    tn doubles up to 256 (4 x 256 = 1024). Block sizes the source fixes count
-//    against the budget;
-//  * num_warps: one warp per 256 elements a program touches, 1..8 (4 for matrix
-//    products); num_stages 1 (3 for matrix products with a K loop);
+//    budget of elements per program over their grid block sizes, innermost (the
+//    contiguous one) first, up to its hint, then the next outer: an embedding lookup
+//    over [b, d] gets 1 x 1024 tiles, not 32 x 32 (which measured 0.17x). The budget
+//    is 1024 elements for an elementwise kernel, and 4096 elements including the
+//    per-row work (reduction axis x inner block sizes) otherwise: softmax over rows
+//    of 8192 gets 1 row per program, over rows of 1024 gets 4. Block sizes the source
+//    fixes count against the budget;
+//  * num_warps: one warp per 256 elements a program touches up to 8, and one per 1024
+//    beyond that up to 16 (rows of 16384 and more: tuned 16 warps on layer_norm,
+//    softmax, sum and cross_entropy); 4 for matrix products; num_stages 1 (3 for
+//    matrix products with a K loop);
 //  * everything else off: identity loop orders, flat pids, pointer indexing;
 //  * except for matrix products with a K loop, which take the fastest measured
 //    sm90 GEMM (docs/gemm.md): 128 x 256 x 64 tiles, 4 stages, 12 warps (2
@@ -30,8 +39,7 @@
 namespace helion::config {
 namespace {
 
-constexpr int64_t kPersistentLimit = 16384;
-constexpr int64_t kLoopedChunk = 4096;
+constexpr int64_t kInnerTile = 4096;
 // An axis without a hint, for budgets only. Rows of 4096+ are the common case of
 // the row kernels (anchors.md: 8192, 10240), where one row per program at 8 warps
 // measured best (docs/performance.md); 1024 gave 4-row programs at 0.66x.
@@ -52,23 +60,20 @@ int64_t floorPowerOfTwo(int64_t v) {
   return p;
 }
 
-/// Doubles the grid block sizes, last first, while their product stays within budget.
+/// Grows the grid block sizes, innermost (last) first, each up to its hint (its max)
+/// while their product stays within budget.
 void splitBudget(const ConfigSpec& spec, const std::vector<int>& grid, int64_t budget,
                  Config& c) {
-  auto product = [&] {
-    int64_t p = 1;
-    for (int i : grid)
-      p *= c.blockSizes[i];
-    return p;
-  };
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (auto it = grid.rbegin(); it != grid.rend(); ++it) {
-      int64_t& v = c.blockSizes[*it];
-      if (v * 2 <= spec.blockSizes[*it].max && product() * 2 <= budget) {
-        v *= 2;
-        grew = true;
-      }
+  int64_t product = 1;
+  for (int i : grid)
+    product *= c.blockSizes[i];
+  for (auto it = grid.rbegin(); it != grid.rend(); ++it) {
+    int64_t& v = c.blockSizes[*it];
+    const BlockSizeSpec& bs = spec.blockSizes[*it];
+    const int64_t cap = bs.hint ? std::min(bs.max, nextPowerOfTwo(*bs.hint)) : bs.max;
+    while (v * 2 <= cap && product * 2 <= budget) {
+      v *= 2;
+      product *= 2;
     }
   }
 }
@@ -113,17 +118,12 @@ Config ConfigSpec::defaultConfig() const {
   Config c;
   int64_t rowWork = 1; // elements of one row of output a program works on at once
   for (const ReductionLoopSpec& r : reductionLoops) {
-    if (!r.hint || *r.hint <= kPersistentLimit || r.maxChunk < 1) {
-      c.reductionLoops.push_back(std::nullopt);
-      rowWork = mulSat(rowWork, r.hint ? nextPowerOfTwo(*r.hint) : kAssumedAxis);
-    } else {
-      int64_t chunk = std::min(kLoopedChunk, r.maxChunk);
-      c.reductionLoops.push_back(chunk);
-      rowWork = mulSat(rowWork, chunk);
-    }
+    c.reductionLoops.push_back(std::nullopt);
+    rowWork = mulSat(rowWork, r.hint ? nextPowerOfTwo(*r.hint) : kAssumedAxis);
   }
 
   std::vector<int> grid;
+  int64_t innerWork = 1; // the widest inner loop's tile
   c.blockSizes.resize(blockSizes.size());
   for (size_t i = 0; i < blockSizes.size(); ++i) {
     const BlockSizeSpec& bs = blockSizes[i];
@@ -131,10 +131,12 @@ Config ConfigSpec::defaultConfig() const {
       grid.push_back(static_cast<int>(i));
       c.blockSizes[i] = hasDot ? clampTo(bs, 64) : bs.min;
     } else {
-      c.blockSizes[i] = clampTo(bs, hasDot ? 32 : 128);
-      rowWork = mulSat(rowWork, c.blockSizes[i]);
+      int64_t want = hasDot ? 32 : std::min(kInnerTile, bs.hint ? nextPowerOfTwo(*bs.hint) : kInnerTile);
+      c.blockSizes[i] = clampTo(bs, want);
+      innerWork = std::max(innerWork, c.blockSizes[i]);
     }
   }
+  rowWork = mulSat(rowWork, innerWork);
   if (!hasDot) {
     int64_t budget = rowWork > 1 ? std::clamp<int64_t>(4096 / rowWork, 1, 1024) : 1024;
     budget = std::max<int64_t>(1, budget / fixedGridElements);
@@ -144,7 +146,8 @@ Config ConfigSpec::defaultConfig() const {
   int64_t elements = mulSat(rowWork, fixedGridElements);
   for (int i : grid)
     elements = mulSat(elements, c.blockSizes[i]);
-  c.numWarps = hasDot ? 4 : static_cast<int>(std::clamp<int64_t>(floorPowerOfTwo(elements / 256), 1, 8));
+  const int64_t warps = std::max(std::min<int64_t>(elements / 256, 8), elements / 1024);
+  c.numWarps = hasDot ? 4 : static_cast<int>(std::clamp<int64_t>(floorPowerOfTwo(warps), 1, 16));
   c.numStages = hasDot && !innerLoops.empty() ? 3 : 1;
 
   for (const LoopSpec& loop : multiTileLoops) {

@@ -14,6 +14,7 @@ config.substitutions.append(("%helionc", os.path.join(tools, "helionc")))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("%examples", os.path.join(config.helionc_src_root, "examples")))
+config.substitutions.append(("%benchmarks", os.path.join(config.helionc_src_root, "benchmarks")))
 config.substitutions.append(("%include", os.path.join(config.helionc_src_root, "include")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.environment["NO_COLOR"] = "1"

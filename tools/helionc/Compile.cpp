@@ -1,6 +1,7 @@
 //===- Compile.cpp - helionc compile ---------------------------------------===//
 #include "DeviceCompile.h"
 #include "Driver.h"
+#include "helion/Config/DefaultEntries.h"
 #include "helion/CodeGen/HostRewriter.h"
 #include "helion/CodeGen/Instantiations.h"
 #include "helion/IR/Printer.h"
@@ -74,11 +75,11 @@ void reportConfigErrors(const std::vector<std::string>& errors, DiagnosticEngine
                  std::to_string(errors.size() - kMaxConfigErrors) + " more errors not shown");
 }
 
-std::optional<config::ConfigFile> loadConfig(const CompileOptions& o,
-                                             const config::ConfigSpec& spec,
+std::optional<config::ConfigFile> loadConfig(const CompileOptions& o, const AnalyzedKernel& k,
                                              DiagnosticEngine& diags) {
-  if (o.config.empty())
-    return config::ConfigFile{{config::ShapedConfig{{}, spec.defaultConfig()}}};
+  const config::ConfigSpec& spec = k.spec;
+  if (o.config.empty()) // the default at several row lengths, picked by shape at run time
+    return config::ConfigFile{config::defaultEntries(k.typed)};
   std::string why;
   std::optional<std::string> text = readFile(o.config, &why);
   if (!text) {
@@ -307,7 +308,7 @@ int runCompile(const CompileOptions& o) {
   std::vector<std::vector<codegen::EmittedKernel>> emittedAll;
   std::vector<config::ConfigFile> files;
   for (const AnalyzedKernel& k : *kernels) {
-    auto file = loadConfig(o, k.spec, diags);
+    auto file = loadConfig(o, k, diags);
     if (!file || !checkShapeKeys(*file, k.typed, o.config, diags))
       return 1;
     std::vector<codegen::EmittedKernel> entries;

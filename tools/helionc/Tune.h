@@ -4,7 +4,9 @@
 #include "Driver.h"
 #include "helion/Tune/ArgSpec.h"
 
+#include <filesystem>
 #include <string>
+#include <vector>
 
 namespace helion::tool {
 
@@ -13,6 +15,18 @@ namespace helion::tool {
 /// TuneHarness.cpp documents its command line and output.
 std::string harnessSource(const ir::Kernel& k, const tune::ArgSpec& args,
                           const std::string& hostFile);
+
+/// The #include lines every benchmark program starts with (and its precompiled header holds).
+std::string harnessIncludes();
+
+/// A precompiled header of harnessIncludes() for `cxx` with `flags`, built once into
+/// `cacheDir` and reused while the compiler, the flags and every header under
+/// `includeDir`/helion are unchanged (its directory name is their digest). Returns the
+/// header to name with `-include`, or "" when it cannot be built (`why` says why): the
+/// benchmark programs then build without it.
+std::string harnessPch(const std::string& cxx, const std::vector<std::string>& flags,
+                       const std::string& includeDir, const std::filesystem::path& cacheDir,
+                       std::string& why);
 
 void registerTune(CLI::App& app);
 

@@ -130,14 +130,80 @@ template <class F> double parallelMax(int64_t n, F f) {
   return *std::max_element(part.begin(), part.end());
 }
 
+double tolerance(DType t) {
+  return t == DType::f32 ? 1e-4 : t == DType::f64 ? 1e-9 : t == DType::f16 ? 1e-2
+       : t == DType::bf16 ? 3e-2 : 0;
+}
+
+// The check of error() below on the GPU: copying a 2 GB input back and comparing it on
+// the host took ~2 s per candidate. Non-negative doubles order as their bit patterns,
+// so the maximum is an atomicMax on them.
+const char kErrorSource[] = R"HELIONC_ERR(#include "helion/device.cuh"
+namespace hd = helion::dev;
+__device__ double to_d(double v) { return v; }
+__device__ double to_d(float v) { return v; }
+__device__ double to_d(long long v) { return double(v); }
+__device__ double to_d(int v) { return double(v); }
+__device__ double to_d(signed char v) { return double(v); }
+__device__ double to_d(bool v) { return v ? 1.0 : 0.0; }
+template <class T> __device__ double to_d(T v) { return double(hd::to_float(v)); }
+__device__ double inf_d() { return __longlong_as_double(0x7ff0000000000000ll); }
+template <class T>
+__global__ void max_error(const T* got, const T* want, long long n, double tol, double floor,
+                          unsigned long long* out) {
+  double m = 0;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+       i += (long long)gridDim.x * blockDim.x) {
+    double w = to_d(want[i]), err = fabs(to_d(got[i]) - w);
+    double allowed = tol * (fabs(w) + floor);
+    double v = allowed > 0 ? err / allowed : (err == 0 ? 0.0 : inf_d());
+    if (!(v <= m))
+      m = v != v ? inf_d() : v; // NaN fails
+
+  }
+  for (int o = 16; o > 0; o /= 2)
+    m = fmax(m, __shfl_xor_sync(0xffffffffu, m, o));
+  if ((threadIdx.x & 31) == 0)
+    atomicMax(out, (unsigned long long)__double_as_longlong(m));
+}
+)HELIONC_ERR";
+
+/// error() on the GPU, for contiguous device tensors of one dtype and size; NaN when it
+/// cannot run there (the caller falls back to the host).
+double deviceError(const Tensor& got, const Tensor& want, double scale) {
+  if (got.device().type != helion::DeviceType::CUDA || want.device().type != helion::DeviceType::CUDA ||
+      !got.is_contiguous() || !want.is_contiguous() || got.dtype() != want.dtype())
+    return NAN;
+  const std::string name = std::string("max_error<") + helion::rt::deviceTypeName(got.dtype()) + ">";
+  const helion::rt::Kernel& k = helion::rt::loadKernel({"tune_error.cu", kErrorSource, name, {}});
+  Tensor out = helion::empty({1}, DType::i64, helion::Device::cuda());
+  helion::rt::cudaMemset(out.data_ptr(), 0, 0, 8);
+  const void* g = got.data_ptr();
+  const void* w = want.data_ptr();
+  long long n = want.numel();
+  double tol = tolerance(got.dtype()), floor = std::max(1.0, scale / 16);
+  void* result = out.data_ptr();
+  void* args[] = {&g, &w, &n, &tol, &floor, &result};
+  unsigned blocks = static_cast<unsigned>(std::clamp<long long>((n + 255) / 256, 1, 1056));
+  if (n > 0)
+    helion::rt::launch(k, helion::rt::Dim3(blocks), helion::rt::Dim3(256), 0, args);
+  int64_t bits = out.cpu().data_ptr<int64_t>()[0];
+  double m;
+  std::memcpy(&m, &bits, sizeof m);
+  return m;
+}
+
 /// The largest error of `got` against `want` in units of the dtype's tolerance:
 /// |got - want| / (tol * (|want| + max(1, max|want| / 16))); <= 1 passes, NaN fails.
-double error(const Tensor& gotDevice, const Tensor& want, double scale) {
-  Tensor got = gotDevice.cpu();
-  if (got.sizes() != want.sizes() || got.dtype() != want.dtype())
+/// On the GPU against `wantDevice` when it can, else on the host against `want`.
+double error(const Tensor& gotDevice, const Tensor& wantDevice, const Tensor& want, double scale) {
+  if (gotDevice.sizes() != want.sizes() || gotDevice.dtype() != want.dtype())
     return INFINITY;
-  double tol = got.dtype() == DType::f32 ? 1e-4 : got.dtype() == DType::f64 ? 1e-9
-             : got.dtype() == DType::f16 ? 1e-2 : got.dtype() == DType::bf16 ? 3e-2 : 0;
+  double onDevice = deviceError(gotDevice, wantDevice, scale);
+  if (!std::isnan(onDevice))
+    return onDevice;
+  Tensor got = gotDevice.cpu();
+  double tol = tolerance(got.dtype());
   return parallelMax(want.numel(), [&](int64_t i) {
     double w = get(want, i), g = get(got, i);
     double err = std::abs(g - w);
@@ -181,11 +247,26 @@ std::string faultFor(int e) {
 // -- kernel glue --
 
 int main(int argc, char** argv) {
-  if (argc < 4) {
-    std::fprintf(stderr, "usage: %s FIRST LAST REPS\n", argv[0]);
+  // FIRST LAST REPS runs entries FIRST..LAST; --entries E,F,.. REPS runs the ones listed.
+  std::vector<int> entries;
+  int reps = 0;
+  if (argc >= 4 && std::string(argv[1]) == "--entries") {
+    for (const char* p = argv[2]; *p;) {
+      char* end = nullptr;
+      entries.push_back(static_cast<int>(std::strtol(p, &end, 10)));
+      p = *end == ',' ? end + 1 : end;
+      if (end == p && *p)
+        break;
+    }
+    reps = std::atoi(argv[3]);
+  } else if (argc >= 4) {
+    for (int e = std::atoi(argv[1]); e <= std::atoi(argv[2]); ++e)
+      entries.push_back(e);
+    reps = std::atoi(argv[3]);
+  } else {
+    std::fprintf(stderr, "usage: %s FIRST LAST REPS | --entries E,F,... REPS\n", argv[0]);
     return 2;
   }
-  const int first = std::atoi(argv[1]), last = std::atoi(argv[2]), reps = std::atoi(argv[3]);
   realBackend = helion::device_backend(helion::DeviceType::CUDA);
   static helion::DeviceBackend poisoned = *realBackend;
   poisoned.allocate = [](std::size_t bytes, int dev) {
@@ -199,6 +280,7 @@ int main(int argc, char** argv) {
   // Reference: entry 0, the default config.
   std::vector<Tensor> reference;
   std::vector<double> scales;
+  std::vector<Tensor> referenceDevice; // the same, left on the GPU for the checks
   const std::vector<Tensor> pristine = makeInputs(); // made once: big inputs take seconds
   auto copies = [&] {
     std::vector<Tensor> in;
@@ -216,6 +298,7 @@ int main(int argc, char** argv) {
       outs.push_back(t);
     helion::rt::synchronize();
     for (const Tensor& t : outs) {
+      referenceDevice.push_back(t);
       reference.push_back(t.cpu());
       const Tensor& w = reference.back();
       scales.push_back(parallelMax(w.numel(), [&](int64_t i) { return std::abs(get(w, i)); }));
@@ -227,7 +310,7 @@ int main(int argc, char** argv) {
   bo.maxRuns = reps;
   bo.targetMs = 0;
   bo.flushBytes = 256ll << 20;
-  for (int e = first; e <= last; ++e) {
+  for (int e : entries) {
     std::printf("begin %d\n", e);
     std::fflush(stdout);
     try {
@@ -251,7 +334,7 @@ int main(int argc, char** argv) {
       double firstMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       double worst = 0;
       for (size_t i = 0; i < outs.size() && i < reference.size(); ++i)
-        worst = std::max(worst, error(outs[i], reference[i], scales[i]));
+        worst = std::max(worst, error(outs[i], referenceDevice[i], reference[i], scales[i]));
       if (!(worst <= 1)) {
         std::printf("result %d mismatch 0 %.3f %.3g\n", e, firstMs, worst);
         std::fflush(stdout);
@@ -274,15 +357,23 @@ int main(int argc, char** argv) {
 
 } // namespace
 
+std::string harnessIncludes() {
+  // The host file's own includes too (its C API part), so that with the precompiled
+  // header nothing is parsed twice.
+  return "#include <helion/hl.h>\n#include <helion/hl/dlpack.h>\n"
+         "#include <helion/runtime/CApi.h>\n#include <helion/runtime/CudaBackend.h>\n"
+         "#include <helion/runtime/Generated.h>\n#include <helion/runtime/Timing.h>\n"
+         "#include <algorithm>\n#include <chrono>\n#include <cmath>\n#include <cstdio>\n"
+         "#include <cstdlib>\n#include <cstring>\n#include <exception>\n#include <map>\n#include <mutex>\n"
+         "#include <string>\n#include <csignal>\n#include <thread>\n#include <tuple>\n"
+         "#include <type_traits>\n#include <vector>\n";
+}
+
 std::string harnessSource(const ir::Kernel& k, const tune::ArgSpec& args,
                           const std::string& hostFile) {
   std::ostringstream os;
   os << "// Generated by helionc tune (TuneHarness.cpp). Do not edit.\n";
-  os << "#include <helion/hl.h>\n#include <helion/runtime/CudaBackend.h>\n"
-        "#include <helion/runtime/Generated.h>\n#include <helion/runtime/Timing.h>\n"
-        "#include <algorithm>\n#include <chrono>\n#include <cmath>\n#include <cstdio>\n"
-        "#include <cstdlib>\n#include <map>\n#include <mutex>\n#include <string>\n"
-        "#include <csignal>\n#include <thread>\n#include <tuple>\n#include <vector>\n\n";
+  os << harnessIncludes() << "\n";
   os << "namespace candidates {\n#include \"" << hostFile << "\"\n}\n\n";
   // Index tensors take values below the smallest dim of the float tensors.
   int64_t hi = INT64_MAX;

@@ -1,5 +1,6 @@
 // REQUIRES: frontend
-// RUN: %helionc compile %s --emit cuda | FileCheck %s --check-prefix=FLAT
+// RUN: echo '{"block_sizes": [32, 32]}' > %t.flat.json
+// RUN: %helionc compile %s --config %t.flat.json --emit cuda | FileCheck %s --check-prefix=FLAT
 // RUN: echo '{"pid_type": "xyz", "block_sizes": [16, 64]}' > %t.xyz.json
 // RUN: %helionc compile %s --config %t.xyz.json --emit cuda | FileCheck %s --check-prefix=XYZ
 // RUN: echo '{"pid_type": "persistent_interleaved"}' > %t.inter.json

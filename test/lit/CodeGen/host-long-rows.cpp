@@ -1,5 +1,6 @@
 // REQUIRES: frontend
-// RUN: %helionc compile %examples/cross_entropy.cpp --emit host | FileCheck %s
+// RUN: echo '{}' > %t.default.json
+// RUN: %helionc compile %examples/cross_entropy.cpp --config %t.default.json --emit host | FileCheck %s
 // RUN: echo '{"block_sizes": [4], "reduction_loops": [null], "num_warps": 8}' > %t.rows4.json
 // RUN: %helionc compile %examples/softmax.cpp --kernel softmax --config %t.rows4.json --emit host | FileCheck %s --check-prefix=ROWS4
 // RUN: echo '{"block_sizes": [1], "reduction_loops": [4096], "num_warps": 8}' > %t.looped.json

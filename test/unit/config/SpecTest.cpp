@@ -58,8 +58,13 @@ TEST_CASE("softmax: one grid tile and one reduction axis", "[spec]") {
 
 TEST_CASE("softmax defaults follow the row length", "[spec]") {
   Config longRows = ConfigSpec::fromKernel(test::softmaxKernel(), softmaxHints(64, 65536)).defaultConfig();
-  CHECK(longRows.reductionLoops[0] == std::optional<int64_t>(4096));
+  // Persistent however long (the launcher loops rows over 64 elements per thread), with
+  // 16 warps from rows of 16384 on.
+  CHECK_FALSE(longRows.reductionLoops[0].has_value());
   CHECK(longRows.blockSizes[0] == 1);
+  CHECK(longRows.numWarps == 16);
+  Config rows8k = ConfigSpec::fromKernel(test::softmaxKernel(), softmaxHints(64, 8192)).defaultConfig();
+  CHECK(rows8k.numWarps == 8);
 
   Config shortRows = ConfigSpec::fromKernel(test::softmaxKernel(), softmaxHints(4096, 1000)).defaultConfig();
   CHECK_FALSE(shortRows.reductionLoops[0].has_value());
@@ -137,9 +142,9 @@ TEST_CASE("a fixed block size is not in the config; a shared one appears once", 
   CHECK(spec.numLoadSites == 2);
 
   Config d = spec.defaultConfig();
-  CHECK(d.blockSizes == std::vector<int64_t>{128});
+  CHECK(d.blockSizes == std::vector<int64_t>{1024}); // the whole row, up to block_n's max
   CHECK(d.rangeUnrollFactors.size() == 2);
-  CHECK(d.numWarps == 8); // 16 rows x 128 columns
+  CHECK(d.numWarps == 16); // 16 rows x 1024 columns: one warp per 1024 elements
   CHECK(validate(d, spec).empty());
 
   hints.blockSizes[1] = 40; // n = 40: block_n at most 64
