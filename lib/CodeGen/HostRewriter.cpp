@@ -250,6 +250,29 @@ std::vector<int> keyTensors(const Kernel& k) {
   return out;
 }
 
+} // namespace
+
+ShapeTable shapeTable(const std::vector<const HostKernel*>& entries) {
+  const Kernel& k = *entries.front()->kernel;
+  ShapeTable out;
+  out.tensors = keyTensors(k);
+  for (const HostKernel* hk : entries) {
+    out.entries.push_back(
+        {static_cast<int>(out.keys.size()), static_cast<int>(hk->shapes.size())});
+    for (const auto& [name, dims] : hk->shapes) {
+      int t = 0;
+      while (t < static_cast<int>(out.tensors.size()) && k.params[out.tensors[t]].name != name)
+        ++t; // helionc compile checked that every name is one of them
+      out.keys.push_back(
+          {t, static_cast<int>(dims.size()), static_cast<int>(out.sizes.size())});
+      out.sizes.insert(out.sizes.end(), dims.begin(), dims.end());
+    }
+  }
+  return out;
+}
+
+namespace {
+
 /// `helionc_entry_K(x, y)`: the entry pickShapeEntry picks for these tensors.
 std::string entryCall(const Kernel& k) {
   std::string call = "helionc_entry_" + k.name + "(";
@@ -270,24 +293,16 @@ std::string shapeDispatch(const std::vector<const HostKernel*>& entries,
   std::ostringstream os;
   for (size_t e = 0; e < entries.size(); ++e)
     os << launcher(*entries[e], fileName, "helionc_launch_" + k.name + "_e" + std::to_string(e));
-  std::vector<int> tensors = keyTensors(k);
+  const ShapeTable shape = shapeTable(entries);
+  const std::vector<int>& tensors = shape.tensors;
   std::string keys, table, sizes;
-  int numKeys = 0, numSizes = 0;
-  for (const HostKernel* hk : entries) {
-    table += "{" + std::to_string(numKeys) + ", " + std::to_string(hk->shapes.size()) + "}, ";
-    for (const auto& [name, dims] : hk->shapes) {
-      int t = 0;
-      while (t < static_cast<int>(tensors.size()) && k.params[tensors[t]].name != name)
-        ++t; // helionc compile checked that every name is one of them
-      keys += "{" + std::to_string(t) + ", " + std::to_string(dims.size()) + ", " +
-              std::to_string(numSizes) + "}, ";
-      ++numKeys;
-      for (int64_t d : dims) {
-        sizes += "int64_t(" + std::to_string(d) + "), ";
-        ++numSizes;
-      }
-    }
-  }
+  for (const rt::ShapeEntry& e : shape.entries)
+    table += "{" + std::to_string(e.firstKey) + ", " + std::to_string(e.numKeys) + "}, ";
+  for (const rt::ShapeKey& key : shape.keys)
+    keys += "{" + std::to_string(key.tensor) + ", " + std::to_string(key.rank) + ", " +
+            std::to_string(key.offset) + "}, ";
+  for (int64_t d : shape.sizes)
+    sizes += "int64_t(" + std::to_string(d) + "), ";
   os << "// helionc: the entry of kernel '" << k.name << "' for these sizes (generated)\n";
   os << "static int helionc_entry_" << k.name << "(";
   for (size_t i = 0; i < tensors.size(); ++i)

@@ -274,7 +274,7 @@ std::optional<AotPlan> aotPlan(const std::vector<AnalyzedKernel>& kernels,
   if (!specs)
     return std::nullopt;
   std::vector<std::string> archs = o.aotArchs.empty() ? std::vector{o.arch} : o.aotArchs;
-  AotRequest request{archs, *specs, hintsOf(o), parallelJobs(o)};
+  AotRequest request{archs, *specs, hintsOf(o), parallelJobs(o), !o.config.empty()};
   return planAotImages(hosts, request,
                        std::filesystem::path(o.in.file).filename().string() + ".cu");
 }

@@ -50,6 +50,9 @@ struct AotRequest {
   std::vector<codegen::DtypeSpec> dtypes;
   codegen::InstantiationHints hints;
   int parallel = 1;
+  /// Entries of a shape-keyed config file also embed their own shape key's row length
+  /// (the sizes they were tuned for); the default entries helionc makes do not.
+  bool ownShapes = false;
 };
 
 /// The NVRTC jobs of every launcher of `hosts` (AotImages.cpp): each compiles an

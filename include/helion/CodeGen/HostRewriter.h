@@ -10,6 +10,7 @@
 
 #include "helion/CodeGen/CudaEmitter.h"
 #include "helion/Frontend/Frontend.h"
+#include "helion/runtime/ShapeDispatch.h"
 
 #include <map>
 #include <string>
@@ -44,6 +45,17 @@ struct HostKernel {
   std::map<std::string, std::vector<int64_t>> shapes;
   const AotImageMap* aot = nullptr; ///< set by rewriteHost
 };
+
+/// The shape-keyed entries of one kernel as its launcher hands them to
+/// helion::rt::pickShapeEntry: `tensors` are the kernel's tensor parameters a key may
+/// name (function parameters, in order), which ShapeKey::tensor indexes.
+struct ShapeTable {
+  std::vector<rt::ShapeEntry> entries;
+  std::vector<rt::ShapeKey> keys;
+  std::vector<int64_t> sizes;
+  std::vector<int> tensors;
+};
+ShapeTable shapeTable(const std::vector<const HostKernel*>& entries);
 
 /// The rewritten translation unit. Consecutive HostKernels of one kernel are the
 /// entries of a shape-keyed config file, in file order: each gets its own launcher,
