@@ -106,12 +106,23 @@ public:
     dir_ = dir;
     builtAt_.clear();
     fs::create_directories(dir_);
-    const config::ConfigSpec& spec = k_.spec;
+    // The spec for these sizes: block sizes capped by their extents, and the default
+    // config (the search's start, and what the tuned one is compared with) for them.
+    std::map<std::string, std::vector<int64_t>> tensors;
+    std::map<std::string, int64_t> scalars;
+    for (const tune::Arg& a : args.args) {
+      if (a.isTensor())
+        tensors[a.name] = a.tensor().sizes;
+      else if (auto i = std::get_if<int64_t>(&a.scalar()))
+        scalars[a.name] = *i;
+    }
+    spec_ = config::ConfigSpec::fromKernel(k_.typed, config::sizeHintsFor(k_.typed, tensors, scalars));
+    const config::ConfigSpec& spec = spec_;
     auto effort = tune::parseEffort(o_.effort).value_or(tune::Effort::Quick);
     tune::SearchOptions so = tune::optionsFor(effort);
     // Each batch costs one host-compiler run: fewer, larger batches for quick.
     so.maxCandidates = effort == tune::Effort::Quick ? 48 : 400;
-    double budget = o_.budget > 0 ? o_.budget : (effort == tune::Effort::Quick ? 25 : 300);
+    double budget = o_.budget > 0 ? o_.budget : (effort == tune::Effort::Quick ? 22 : 300);
     // The budget is per shape: it starts now, not when the command did.
     so.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                      std::chrono::duration<double>(budget));
@@ -287,8 +298,8 @@ private:
     DiagnosticEngine quiet(sink);
     codegen::EmitOptions eo;
     eo.sourceFile = o_.in.file;
-    eo.configJson = config::formatConfig(c, k_.spec);
-    if (!config::validate(c, k_.spec).empty())
+    eo.configJson = config::formatConfig(c, spec_);
+    if (!config::validate(c, spec_).empty())
       return std::nullopt;
     return codegen::emitCuda(k_.typed, c, eo, quiet);
   }
@@ -459,7 +470,7 @@ private:
     }
     for (size_t e = 0; e < out.size(); ++e) // failures are reported, never chosen
       if (out[e].status != "ok")
-        log(fmt::format("  candidate {} failed ({}): {}", config::formatConfig(entries[e], k_.spec),
+        log(fmt::format("  candidate {} failed ({}): {}", config::formatConfig(entries[e], spec_),
                         out[e].status, out[e].message.substr(0, 200)));
     log(fmt::format("  {} entries: host compiler {:.1f} s, run (NVRTC + checks + timing) {:.1f} s",
                     entries.size(), buildS,
@@ -477,6 +488,7 @@ private:
   fs::path dir_;
   /// The benchmark program and entry that hold each CUDA text built for this shape.
   std::map<std::string, std::pair<fs::path, int>> builtAt_;
+  config::ConfigSpec spec_; ///< the kernel's spec at the shape being tuned
   bool pchTried_ = false;
   std::string pch_; ///< the precompiled header to -include, or "" for none
 };
@@ -638,7 +650,7 @@ void registerTune(CLI::App& app) {
                   "the kernel's arguments for one shape, e.g. 'x=bf16[8192,8192] eps=1e-5'; "
                   "repeat for more shapes (one entry each in the output)")
       ->required();
-  cmd->add_option("--effort", o->effort, "quick (48 candidates, 25 s) or full (400, 300 s)")
+  cmd->add_option("--effort", o->effort, "quick (48 candidates, 22 s) or full (400, 300 s)")
       ->check(CLI::IsMember({"quick", "full"}));
   cmd->add_option("--budget", o->budget, "wall-clock seconds for the search (default: the effort's)")
       ->check(CLI::PositiveNumber);
