@@ -78,11 +78,10 @@ function(helionc_add_kernels target)
     list(APPEND flags --dtype "${dtype}")
   endforeach()
   list(APPEND flags ${arg_OPTIONS})
-  # Clang sees what the target's own sources see.
+  # Clang sees what the target's own sources see (each expanded to one argument per
+  # entry by COMMAND_EXPAND_LISTS; nothing when empty).
   set(incs "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
   set(defs "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
-  set(clang_args "$<$<BOOL:${incs}>:-I$<JOIN:${incs},;-I>>"
-                 "$<$<BOOL:${defs}>:-D$<JOIN:${defs},;-D>>")
 
   get_target_property(generated_before ${target} HELIONC_GENERATED)
   if(NOT generated_before)
@@ -103,7 +102,8 @@ function(helionc_add_kernels target)
     add_custom_command(
       OUTPUT "${generated}"
       COMMAND helionc::helionc compile "${kernel}" -o "${out_dir}" --depfile "${generated}.d"
-              ${flags} -- ${clang_args}
+              ${flags} -- "$<$<BOOL:${incs}>:-I$<JOIN:${incs},;-I>>"
+              "$<$<BOOL:${defs}>:-D$<JOIN:${defs},;-D>>"
       DEPENDS "${kernel}" ${config} "$<TARGET_FILE:helionc::helionc>"
       DEPFILE "${generated}.d"
       COMMENT "helionc: compiling ${shown}"

@@ -52,6 +52,7 @@ changed() { diff <(echo "$1") <(echo "$2") | sed -n 's/^> \([^ ]*\) .*/\1/p' | s
 expect_changed() { # what, before, after, expected paths (regexes, one line each)
   local got
   got=$(changed "$2" "$3")
+  echo "   rebuilt: ${got//$'\n'/ }"
   [[ $(grep -cv '^$' <<<"$got") == $(grep -cv '^$' <<<"$4") ]] ||
     fail "$1: rebuilt '$(echo $got)', expected '$(echo $4)'"
   while read -r want; do

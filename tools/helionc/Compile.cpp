@@ -287,14 +287,16 @@ int compileToDevice(const ir::Kernel& kernel, const codegen::EmittedKernel& emit
   return 0;
 }
 
-/// --depfile: the files written depend on every file the parse read (the kernel
-/// file and its headers) and the config file.
-int writeCompileDepfile(const CompileOptions& o, const std::vector<std::string>& written,
+/// --depfile: the host file depends on every file the parse read (the kernel file
+/// and its headers) and the config file. It is the only target: the .cu files are
+/// written beside it, and Ninja rejects a depfile naming an output its build file does
+/// not declare (a build cannot declare them before it knows the kernels' names).
+int writeCompileDepfile(const CompileOptions& o, const std::string& hostFile,
                         std::vector<std::string> filesRead, DiagnosticEngine& diags) {
   filesRead.insert(filesRead.begin(), o.in.file);
   if (!o.config.empty())
     filesRead.push_back(o.config);
-  if (std::optional<std::string> error = writeDepfile(o.depfile, written, filesRead)) {
+  if (std::optional<std::string> error = writeDepfile(o.depfile, {hostFile}, filesRead)) {
     diags.error(*error);
     return 1;
   }
@@ -386,23 +388,20 @@ int runCompile(const CompileOptions& o) {
     }
     return 0;
   }
-  std::filesystem::path dir = o.outDir; // none: the working directory
-  std::vector<std::string> written;
-  auto write = [&](const std::filesystem::path& path, const std::string& contents) {
-    written.push_back(path.string());
-    return writeFile(path, contents, diags);
-  };
-  if (!write(dir / (stem + ".helion.cpp"),
-             codegen::rewriteHost(std::filesystem::path(o.in.file).filename().string(), text,
-                                  hosts)))
+  std::filesystem::path dir = o.outDir; // none: the working directory (named as such)
+  std::filesystem::path hostFile = dir / (stem + ".helion.cpp");
+  if (!writeFile(hostFile,
+                 codegen::rewriteHost(std::filesystem::path(o.in.file).filename().string(), text,
+                                      hosts),
+                 diags))
     return 1;
   for (size_t i = 0; i < emittedAll.size(); ++i)
     for (size_t e = 0; e < emittedAll[i].size(); ++e)
-      if (!write(dir / (stem + "." + (*kernels)[i].typed.name +
-                        (e ? "." + std::to_string(e) : std::string()) + ".cu"),
-                 emittedAll[i][e].source))
+      if (!writeFile(dir / (stem + "." + (*kernels)[i].typed.name +
+                            (e ? "." + std::to_string(e) : std::string()) + ".cu"),
+                     emittedAll[i][e].source, diags))
         return 1;
-  return o.depfile.empty() ? 0 : writeCompileDepfile(o, written, filesRead, diags);
+  return o.depfile.empty() ? 0 : writeCompileDepfile(o, hostFile.string(), filesRead, diags);
 }
 
 } // namespace
@@ -421,9 +420,9 @@ void registerCompile(CLI::App& app) {
                   "cubin instantiation: written to -o as FILE.KERNEL.ptx, else printed)")
       ->check(CLI::IsMember({"ir", "cuda", "host", "cubin", "ptx"}));
   cmd->add_option("--depfile", o->depfile,
-                  "also write a Makefile-syntax depfile to this file: the files written "
-                  "(FILE.helion.cpp, the .cu files) depend on FILE, every header it read and "
-                  "the --config file (for Ninja, make, CMake's DEPFILE; not with --emit)")
+                  "also write a Makefile-syntax depfile to this file: FILE.helion.cpp (the .cu "
+                  "files are written with it) depends on FILE, every header it read and the "
+                  "--config file (for Ninja, make, CMake's DEPFILE; not with --emit)")
       ->excludes(emit);
   cmd->add_option("--print-after", o->printAfter,
                   "print the IR after a pass (frontend, infer-types, hoist-blocks, or all)")

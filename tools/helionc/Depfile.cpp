@@ -1,11 +1,11 @@
 //===- Depfile.cpp - helionc compile --depfile -----------------------------===//
 //
 // A Makefile-syntax depfile, as `c++ -MD -MF` writes one, for Ninja (`depfile =`),
-// CMake (add_custom_command(DEPFILE)) and make (`-include`): one rule whose targets are
-// the files a compile wrote and whose prerequisites are the files it read, one per line
-// (each line but the last continued with a backslash):
+// CMake (add_custom_command(DEPFILE)) and make (`-include`): one rule whose target is
+// the file a compile wrote (the host file) and whose prerequisites are the files it
+// read, one per line (each line but the last continued with a backslash):
 //
-//   out/softmax.helion.cpp out/softmax.softmax.cu: [backslash]
+//   out/softmax.helion.cpp: [backslash]
 //    examples/softmax.cpp [backslash]
 //    /opt/helionc/include/helion/hl.h [backslash]
 //    (one line per header)
