@@ -5,7 +5,8 @@
 # test/package/consumer against it (find_package(helionc) + helionc_add_kernels), runs
 # it (ref mode; a GPU run when there is one) and checks what rebuilds: touching the
 # header one kernel includes regenerates that kernel's files only, touching the config
-# file likewise, and touching nothing rebuilds nothing.
+# file likewise, and touching nothing rebuilds nothing. Then builds the same consumer
+# with a plain Makefile (README's compile and link lines) and checks the header again.
 #
 # Usage: test/package/run.sh BUILD_DIR [--archs sm_90a,sm_80] [--keep]
 set -euo pipefail
@@ -33,7 +34,8 @@ cmake --install "$build" --prefix "$work/staged" >/dev/null
 mv "$work/staged" "$work/prefix"
 prefix=$work/prefix
 for f in bin/helionc include/helion/hl.h include/helion/hl/tensor.h \
-         include/helion/runtime/Generated.h lib/libhelion_runtime.a lib/libhelion_runtime.so share/helionc/device/helion/device.cuh \
+         include/helion/runtime/Generated.h lib/libhelion_runtime.a lib/libhelion_runtime.so \
+         share/helionc/device/helion/device.cuh \
          lib/cmake/helionc/helioncConfig.cmake lib/cmake/helionc/helioncConfigVersion.cmake \
          lib/cmake/helionc/helioncTargets.cmake lib/cmake/helionc/HelioncAddKernels.cmake; do
   [[ -e $prefix/$f ]] || fail "not installed: $f"
@@ -126,4 +128,27 @@ kernels/add\.helion\.cpp\.o
     ninja -C "$bin" -n | grep -q "no work to do" || fail "Ninja: work left after a no-op build"
   fi
 done
+step "plain make (test/package/makefile/Makefile, README's lines): build and run"
+cons=$work/consumer-make bin=$work/build-make
+cp -r "$src/test/package/consumer" "$cons"
+mkdir -p "$bin"
+pmake() {
+  make -C "$bin" -f "$src/test/package/makefile/Makefile" HELIONC="$prefix" SRC="$cons" "$@"
+}
+pmake -j "$jobs" >"$work/build-make.log" || { cat "$work/build-make.log"; fail "make: build"; }
+"$bin/consumer" | tee "$work/run-make.log" || fail "make: the consumer failed"
+grep -q "^ok scale, ref mode$" "$work/run-make.log" || fail "make: no ref-mode result"
+sleep 1
+step "plain make: touch the header scale.cpp includes"
+before=$(snapshot "$bin")
+touch "$cons/kernels/scale_factor.h"
+pmake -j "$jobs" >>"$work/build-make.log"
+after=$(snapshot "$bin")
+expect_changed "make: after touching scale_factor.h" "$before" "$after" \
+  "^gen/scale\.helion\.cpp
+^gen/scale\.scale\.cu
+^gen/scale\.helion\.o
+^main\.o
+^consumer"
+pmake -q || fail "make: not up to date after a build"
 echo "PASS"
