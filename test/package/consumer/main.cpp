@@ -13,7 +13,8 @@
 #include <string>
 
 // Ref mode: the kernel files as they are, in a namespace of their own (the generated
-// functions below have the same names).
+// functions below have the same names). Their own #includes were included above, so
+// they add nothing inside the namespace.
 namespace ref {
 #include "kernels/add.cpp"
 #include "kernels/scale.cpp"
