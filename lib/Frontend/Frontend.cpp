@@ -227,7 +227,8 @@ std::optional<ParseResult> parseKernels(const std::string& file, const ParseOpti
   // The driver looks for a GCC installation beside its own directory first: a bare
   // "helionc" found one at "/../lib/gcc/..." (through a /lib symlink), header paths
   // that a depfile reader resolving ".." by name cannot find.
-  std::string driver = executableDir().empty() ? "helionc" : executableDir() + "/helionc";
+  std::string exeDir = executableDir();
+  std::string driver = exeDir.empty() ? "helionc" : exeDir + "/helionc";
   // -Wno-stack-exhausted: Clang measures its stack against the 8 MiB of a main
   // thread; helionc runs it on a 1 GiB one (main.cpp).
   std::vector<std::string> args = {driver,          "-std=c++23",

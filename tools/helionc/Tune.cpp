@@ -17,12 +17,12 @@
 #include "helion/CodeGen/HostRewriter.h"
 #include "helion/Config/Candidates.h"
 #include "helion/Config/ConfigJson.h"
+#include "helion/Support/InstallPaths.h"
 #include "helion/Tune/Dedup.h"
 #include "helion/Tune/Search.h"
 #include "helion/Tune/TuneCache.h"
 #include "helion/Tune/TunedFile.h"
 #include "helion/runtime/Compile.h"
-#include "helion/Support/InstallPaths.h"
 #include "helion/runtime/Driver.h"
 
 #include <fmt/format.h>
