@@ -17,6 +17,7 @@
 #include "helion/CodeGen/HostRewriter.h"
 #include "helion/Config/Candidates.h"
 #include "helion/Config/ConfigJson.h"
+#include "helion/Support/InstallPaths.h"
 #include "helion/Tune/Dedup.h"
 #include "helion/Tune/Search.h"
 #include "helion/Tune/TuneCache.h"
@@ -36,17 +37,11 @@
 #include <map>
 #include <unistd.h>
 
-#ifndef HELIONC_RUNTIME_LIB
-#define HELIONC_RUNTIME_LIB ""
-#endif
 #ifndef HELIONC_CUDA_INCLUDE_DIR
 #define HELIONC_CUDA_INCLUDE_DIR "/usr/local/cuda/include"
 #endif
 #ifndef HELIONC_CUDA_LIB_DIR
 #define HELIONC_CUDA_LIB_DIR "/usr/local/cuda/lib64"
-#endif
-#ifndef HELIONC_INCLUDE_DIR
-#define HELIONC_INCLUDE_DIR ""
 #endif
 
 namespace helion::tool {
@@ -68,8 +63,9 @@ struct TuneOptions {
   bool buildOnly = false; ///< build the first benchmark program, run nothing
 };
 
-/// Where the harness's pieces come from: compiled-in paths of this build, each
-/// replaceable by an environment variable (a bundle carried to another machine).
+/// Where the harness's pieces come from: helionc's headers and runtime as
+/// InstallPaths.h finds them (beside the executable, or this build's), the CUDA
+/// toolkit's compiled-in paths; each replaceable by an environment variable.
 struct Toolchain {
   std::string cxx, include, runtimeLib, cudaInclude, cudaLib;
   static Toolchain find() {
@@ -77,8 +73,7 @@ struct Toolchain {
       const char* v = std::getenv(name);
       return std::string(v && *v ? v : fallback);
     };
-    return {env("HELIONC_CXX", "g++"), env("HELIONC_HL_INCLUDE", HELIONC_INCLUDE_DIR),
-            env("HELIONC_RUNTIME_LIB", HELIONC_RUNTIME_LIB),
+    return {env("HELIONC_CXX", "g++"), helionIncludeDir(), helionRuntimeLibrary(),
             env("HELIONC_CUDA_INCLUDE", HELIONC_CUDA_INCLUDE_DIR),
             env("HELIONC_CUDA_LIB", HELIONC_CUDA_LIB_DIR)};
   }
@@ -529,6 +524,12 @@ int runTune(const TuneOptions& o) {
   auto kernels = analyze(o.in, {}, &text, diags);
   if (!kernels)
     return 1;
+  if (helionRuntimeLibrary().empty()) {
+    diags.error("cannot find libhelion_runtime.a: expected it in '" +
+                (fs::path(executableDir()).parent_path() / "lib").string() +
+                "' (set HELIONC_RUNTIME_LIB to the file)");
+    return 1;
+  }
   if (kernels->size() != 1) {
     std::string names;
     for (const AnalyzedKernel& k : *kernels)
@@ -643,8 +644,9 @@ void registerTune(CLI::App& app) {
       "NaN-poisoned outputs) and timed with CUDA events; a candidate that crashes, hangs or "
       "differs is reported and never chosen. Results are cached by source, kernel, shapes, "
       "GPU, driver, NVRTC and helionc version ($HELIONC_CACHE_DIR/tune); --force tunes again. "
-      "Needs a GPU, a host C++ compiler (HELIONC_CXX, default g++) and this build's runtime "
-      "library (HELIONC_RUNTIME_LIB).");
+      "Needs a GPU, a host C++ compiler (HELIONC_CXX, default g++) and the runtime library "
+      "(../lib/libhelion_runtime.a beside helionc's bin/, this build's when run from the build "
+      "tree, or HELIONC_RUNTIME_LIB).");
   addInputOptions(*cmd, o->in);
   cmd->add_option("--args", o->args,
                   "the kernel's arguments for one shape, e.g. 'x=bf16[8192,8192] eps=1e-5'; "
