@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ python3
+  cmake ninja-build make g++ python3
   llvm-19-dev libclang-cpp19-dev libclang-19-dev clang-19 llvm-19-tools
   libcli11-dev nlohmann-json3-dev catch2 libfmt-dev
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev

@@ -21,10 +21,12 @@
 //    per-row work (reduction axis x inner block sizes) otherwise: softmax over rows
 //    of 8192 gets 1 row per program, over rows of 1024 gets 4. Block sizes the source
 //    fixes count against the budget;
-//  * num_warps: one warp per 256 elements a program touches up to 8, and one per 1024
-//    beyond that up to 16 (rows of 16384 and more: tuned 16 warps on layer_norm,
-//    softmax, sum and cross_entropy); 4 for matrix products; num_stages 1 (3 for
-//    matrix products with a K loop);
+//  * num_warps: a program of one persistent row of 4096 or more takes a warp per 1024
+//    row elements (unpadded), 4 to 16 (tuned: 4 on layer_norm rows of 4096, 8 on rows
+//    of 8192 and 10240, 16 on rows of 16384 to 131072); otherwise (inner loops, several
+//    rows, elementwise) a warp per 256 elements it touches up to 8, and one per 1024
+//    beyond (two-pass softmax's 4096-wide tiles: 8 warps measured 0.99 of tuned, 4
+//    warps 0.79); 4 for matrix products; num_stages 1 (3 with a K loop);
 //  * everything else off: identity loop orders, flat pids, pointer indexing;
 //  * except for matrix products with a K loop, which take the fastest measured
 //    sm90 GEMM (docs/gemm.md): 128 x 256 x 64 tiles, 4 stages, 12 warps (2
@@ -116,10 +118,12 @@ void ConfigSpec::attentionDefaults(Config& c) const {
 
 Config ConfigSpec::defaultConfig() const {
   Config c;
-  int64_t rowWork = 1; // elements of one row of output a program works on at once
+  int64_t rowWork = 1;  // elements of one row of output a program works on at once
+  int64_t rowElems = 1; // the same, unpadded (rowWork rounds axes up to powers of two)
   for (const ReductionLoopSpec& r : reductionLoops) {
     c.reductionLoops.push_back(std::nullopt);
     rowWork = mulSat(rowWork, r.hint ? nextPowerOfTwo(*r.hint) : kAssumedAxis);
+    rowElems = mulSat(rowElems, r.hint ? *r.hint : kAssumedAxis);
   }
 
   std::vector<int> grid;
@@ -146,7 +150,12 @@ Config ConfigSpec::defaultConfig() const {
   int64_t elements = mulSat(rowWork, fixedGridElements);
   for (int i : grid)
     elements = mulSat(elements, c.blockSizes[i]);
-  const int64_t warps = std::max(std::min<int64_t>(elements / 256, 8), elements / 1024);
+  // One-row programs (rows of 4096 and more): a warp per 1024 row elements, 4 to 16;
+  // several rows (or elementwise): a warp per 256 elements up to 8.
+  const bool oneRow = !reductionLoops.empty() && innerWork == 1 && elements == rowWork;
+  const int64_t warps = oneRow && rowWork >= 4096
+                            ? std::clamp<int64_t>(rowElems / 1024, 4, 16)
+                            : std::max(std::min<int64_t>(elements / 256, 8), elements / 1024);
   c.numWarps = hasDot ? 4 : static_cast<int>(std::clamp<int64_t>(floorPowerOfTwo(warps), 1, 16));
   c.numStages = hasDot && !innerLoops.empty() ? 3 : 1;
 

@@ -5,20 +5,22 @@
 // of the main file when Clang found no error.
 //===----------------------------------------------------------------------===//
 #include "KernelLowering.h"
+#include "helion/Support/InstallPaths.h"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/Diagnostic.h>
+#include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/Utils.h>
 #include <clang/Tooling/Tooling.h>
-#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/Path.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -170,10 +172,22 @@ private:
   std::vector<ParsedKernel>& out_;
 };
 
+/// Every file Clang reads: the main file and each header, system headers and those
+/// behind a precompiled header included (a depfile must name them all).
+class AllFilesRead : public clang::DependencyCollector {
+  bool needSystemDependencies() override { return true; }
+};
+
 class KernelAction : public clang::ASTFrontendAction {
 public:
-  KernelAction(DiagnosticEngine& diags, std::vector<ParsedKernel>& out)
-      : diags_(diags), out_(out) {}
+  KernelAction(DiagnosticEngine& diags, std::vector<ParsedKernel>& out,
+               std::shared_ptr<AllFilesRead> filesRead)
+      : diags_(diags), out_(out), filesRead_(std::move(filesRead)) {}
+  /// Before the preprocessor (and any AST reader) exists, so the collector sees every file.
+  bool PrepareToExecuteAction(clang::CompilerInstance& ci) override {
+    ci.addDependencyCollector(filesRead_);
+    return true;
+  }
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&,
                                                         llvm::StringRef) override {
     return std::make_unique<KernelConsumer>(diags_, out_);
@@ -182,48 +196,20 @@ public:
 private:
   DiagnosticEngine& diags_;
   std::vector<ParsedKernel>& out_;
+  std::shared_ptr<AllFilesRead> filesRead_;
 };
 
 } // namespace
-
-std::string executableDir() {
-  // On Linux getMainExecutable reads /proc/self/exe and needs neither argv[0] nor an address.
-  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
-  if (exe.empty())
-    return {};
-  return llvm::sys::path::parent_path(exe).str();
-}
 
 std::string clangResourceDir() {
   if (const char* env = std::getenv("HELIONC_CLANG_RESOURCE_DIR"); env && *env)
     return env;
   // A packed helionc (scripts/pack_helionc.sh): <bundle>/bin/helionc next to
   // <bundle>/lib/clang/<major>/include.
-  if (std::string bin = executableDir(); !bin.empty()) {
-    llvm::SmallString<256> dir(bin);
-    llvm::sys::path::append(dir, "..", "lib", "clang", HELIONC_CLANG_MAJOR);
-    llvm::SmallString<256> probe(dir);
-    llvm::sys::path::append(probe, "include", "stddef.h");
-    if (llvm::sys::fs::exists(probe)) {
-      llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
-      return dir.str().str();
-    }
-  }
+  if (std::string dir = findBesideExecutable("lib/clang/" HELIONC_CLANG_MAJOR, "include/stddef.h");
+      !dir.empty())
+    return dir;
   return HELIONC_CLANG_RESOURCE_DIR;
-}
-
-std::string helionIncludeDir(const std::string& builtIn) {
-  if (std::string bin = executableDir(); !bin.empty()) {
-    llvm::SmallString<256> dir(bin);
-    llvm::sys::path::append(dir, "..", "include");
-    llvm::SmallString<256> probe(dir);
-    llvm::sys::path::append(probe, "helion", "hl.h");
-    if (llvm::sys::fs::exists(probe)) {
-      llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
-      return dir.str().str();
-    }
-  }
-  return builtIn;
 }
 
 std::optional<ParseResult> parseKernels(const std::string& file, const ParseOptions& options,
@@ -238,9 +224,14 @@ std::optional<ParseResult> parseKernels(const std::string& file, const ParseOpti
   result.text = (*buffer)->getBuffer().str();
   diags.addFile(file, result.text);
 
+  // The driver looks for a GCC installation beside its own directory first: a bare
+  // "helionc" found one at "/../lib/gcc/..." (through a /lib symlink), header paths
+  // that a depfile reader resolving ".." by name cannot find.
+  std::string exeDir = executableDir();
+  std::string driver = exeDir.empty() ? "helionc" : exeDir + "/helionc";
   // -Wno-stack-exhausted: Clang measures its stack against the 8 MiB of a main
   // thread; helionc runs it on a 1 GiB one (main.cpp).
-  std::vector<std::string> args = {"helionc",        "-std=c++23",
+  std::vector<std::string> args = {driver,          "-std=c++23",
                                    "-fsyntax-only",  "-fno-color-diagnostics",
                                    "-Wno-stack-exhausted", "-resource-dir",
                                    clangResourceDir()};
@@ -257,10 +248,12 @@ std::optional<ParseResult> parseKernels(const std::string& file, const ParseOpti
   DiagnosticForwarder forwarder(diags);
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
       new clang::FileManager(clang::FileSystemOptions()));
+  auto filesRead = std::make_shared<AllFilesRead>();
   clang::tooling::ToolInvocation invocation(
-      args, std::make_unique<KernelAction>(diags, result.kernels), files.get());
+      args, std::make_unique<KernelAction>(diags, result.kernels, filesRead), files.get());
   invocation.setDiagnosticConsumer(&forwarder);
   bool ok = invocation.run();
+  result.filesRead = filesRead->getDependencies().vec();
   if (!ok && diags.errorCount() == errorsBefore)
     diags.error("clang could not parse '" + file + "'");
   if (diags.errorCount() > errorsBefore)

@@ -1,6 +1,7 @@
 //===- Analyze.cpp - Parse and run the analysis passes ---------------------===//
 #include "Driver.h"
 #include "helion/IR/Printer.h"
+#include "helion/Support/InstallPaths.h"
 #include "helion/Transforms/Passes.h"
 
 #include <algorithm>
@@ -8,10 +9,6 @@
 #include <fstream>
 #include <sstream>
 #include <iostream>
-
-#ifndef HELIONC_INCLUDE_DIR
-#define HELIONC_INCLUDE_DIR ""
-#endif
 
 namespace helion::tool {
 
@@ -50,7 +47,8 @@ void addInputOptions(CLI::App& app, InputOptions& in) {
 
 std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
                                                    const std::vector<std::string>& printAfter,
-                                                   std::string* fileText, DiagnosticEngine& diags) {
+                                                   std::string* fileText, DiagnosticEngine& diags,
+                                                   std::vector<std::string>* filesRead) {
   std::string why;
   if (!readFile(in.file, &why)) {
     diags.error(why);
@@ -58,12 +56,20 @@ std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
   }
   frontend::ParseOptions po;
   po.clangArgs = in.clangArgs;
-  po.includeDir = frontend::helionIncludeDir(HELIONC_INCLUDE_DIR);
+  po.includeDir = helionIncludeDir();
+  if (po.includeDir.empty()) {
+    diags.error("cannot find <helion/hl.h>: expected it in '" +
+                (std::filesystem::path(executableDir()).parent_path() / "include").string() +
+                "' (set HELIONC_HL_INCLUDE to the directory that holds helion/hl.h)");
+    return std::nullopt;
+  }
   auto parsed = frontend::parseKernels(in.file, po, diags);
   if (!parsed)
     return std::nullopt;
   if (fileText)
     *fileText = parsed->text;
+  if (filesRead)
+    *filesRead = parsed->filesRead;
   std::vector<AnalyzedKernel> out;
   bool found = false;
   auto wants = [&](const char* pass) {

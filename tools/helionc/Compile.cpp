@@ -29,6 +29,7 @@ struct CompileOptions {
   InputOptions in;
   std::string config;
   std::string outDir;
+  std::string depfile; ///< --depfile: where to write the Makefile rule of this compile
   std::string arch = "sm_90a";
   std::string emit;
   std::vector<std::string> printAfter;
@@ -291,11 +292,28 @@ std::optional<codegen::AotImageMap> aotImages(const std::vector<AnalyzedKernel>&
   return compileAotImages(*plan, parallelJobs(o), o.in.file, diags);
 }
 
+/// --depfile: the host file depends on every file the parse read (the kernel file
+/// and its headers) and the config file. It is the only target: the .cu files are
+/// written beside it, and Ninja rejects a depfile naming an output its build file does
+/// not declare (a build cannot declare them before it knows the kernels' names).
+int writeCompileDepfile(const CompileOptions& o, const std::string& hostFile,
+                        std::vector<std::string> filesRead, DiagnosticEngine& diags) {
+  filesRead.insert(filesRead.begin(), o.in.file);
+  if (!o.config.empty())
+    filesRead.push_back(o.config);
+  if (std::optional<std::string> error = writeDepfile(o.depfile, {hostFile}, filesRead)) {
+    diags.error(*error);
+    return 1;
+  }
+  return 0;
+}
+
 int runCompile(const CompileOptions& o) {
   DiagnosticEngine diags(std::cerr);
   diags.setColor(stderrWantsColor());
   std::string text;
-  auto kernels = analyze(o.in, o.printAfter, &text, diags);
+  std::vector<std::string> filesRead;
+  auto kernels = analyze(o.in, o.printAfter, &text, diags, &filesRead);
   if (!kernels)
     return 1;
   if (o.emit == "ir") {
@@ -367,9 +385,9 @@ int runCompile(const CompileOptions& o) {
     std::cout << codegen::rewriteHost(fileName, text, hosts, *aot);
     return 0;
   }
-  std::filesystem::path dir = o.outDir.empty() ? "." : o.outDir;
-  if (!writeFile(dir / (stem + ".helion.cpp"), codegen::rewriteHost(fileName, text, hosts, *aot),
-                 diags))
+  std::filesystem::path dir = o.outDir; // none: the working directory (named as such)
+  std::filesystem::path hostFile = dir / (stem + ".helion.cpp");
+  if (!writeFile(hostFile, codegen::rewriteHost(fileName, text, hosts, *aot), diags))
     return 1;
   for (size_t i = 0; i < emittedAll.size(); ++i)
     for (size_t e = 0; e < emittedAll[i].size(); ++e)
@@ -377,7 +395,7 @@ int runCompile(const CompileOptions& o) {
                             (e ? "." + std::to_string(e) : std::string()) + ".cu"),
                      emittedAll[i][e].source, diags))
         return 1;
-  return 0;
+  return o.depfile.empty() ? 0 : writeCompileDepfile(o, hostFile.string(), filesRead, diags);
 }
 
 } // namespace
@@ -390,13 +408,18 @@ void registerCompile(CLI::App& app) {
   cmd->add_option("--config", o->config, "config JSON (default: each kernel's default config)");
   cmd->add_option("-o,--output-dir", o->outDir, "where to write FILE.helion.cpp and the .cu files");
   cmd->add_option("--arch", o->arch, "GPU architecture for --emit cubin/ptx (sm_90a, sm_80, ...)");
-  cmd->add_option("--emit", o->emit,
+  CLI::Option* emit = cmd->add_option("--emit", o->emit,
                   "print one stage instead of writing files: ir (after the frontend), cuda, host, "
                   "cubin (compiled with NVRTC, written to -o as FILE.KERNEL.DTYPES.cubin), ptx "
                   "(NVRTC's PTX of the cubin instantiation: written to -o as "
                   "FILE.KERNEL.DTYPES.ptx, else printed), or instantiations (what --aot-arch, "
                   "else --arch, embeds: one TABLE ARCH NAME line per image, nothing compiled)")
       ->check(CLI::IsMember({"ir", "cuda", "host", "cubin", "ptx", "instantiations"}));
+  cmd->add_option("--depfile", o->depfile,
+                  "also write a Makefile-syntax depfile to this file: FILE.helion.cpp (the .cu "
+                  "files are written with it) depends on FILE, every header it read and the "
+                  "--config file (for Ninja, make, CMake's DEPFILE; not with --emit)")
+      ->excludes(emit);
   cmd->add_option("--print-after", o->printAfter,
                   "print the IR after a pass (frontend, infer-types, hoist-blocks, or all)")
       ->check(CLI::IsMember({"frontend", "infer-types", "hoist-blocks", "all"}));

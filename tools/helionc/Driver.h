@@ -29,10 +29,12 @@ struct AnalyzedKernel {
 };
 
 /// Parses the file and runs the analysis pipeline on each selected kernel, printing
-/// the IR after the passes named in `printAfter` ("all" for every one).
+/// the IR after the passes named in `printAfter` ("all" for every one). `filesRead`
+/// receives every file the parse read (the kernel file and each header).
 std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
                                                    const std::vector<std::string>& printAfter,
-                                                   std::string* fileText, DiagnosticEngine& diags);
+                                                   std::string* fileText, DiagnosticEngine& diags,
+                                                   std::vector<std::string>* filesRead = nullptr);
 
 void addInputOptions(CLI::App& app, InputOptions& in);
 
@@ -62,6 +64,13 @@ std::vector<ChildResult> runInChildren(size_t count, const std::function<int(siz
 /// its exit status, 128 + the signal that killed it, or -1 when it timed out.
 int runProgram(const std::vector<std::string>& argv, double timeoutS,
                std::vector<std::string>& lines, std::string& err);
+
+/// Writes `depfile` (atomically): a Makefile rule naming `targets` (the files a
+/// compile wrote) and `prerequisites` (the files it read), each path as given.
+/// Returns nullopt on success, else the error message.
+std::optional<std::string> writeDepfile(const std::string& depfile,
+                                        const std::vector<std::string>& targets,
+                                        const std::vector<std::string>& prerequisites);
 
 /// The version string `--version` prints, for the tool and each subcommand.
 inline constexpr const char* kVersion = "helionc 0.1.0";

@@ -17,6 +17,7 @@
 #include "helion/CodeGen/HostRewriter.h"
 #include "helion/Config/Candidates.h"
 #include "helion/Config/ConfigJson.h"
+#include "helion/Support/InstallPaths.h"
 #include "helion/Tune/Dedup.h"
 #include "helion/Tune/Search.h"
 #include "helion/Tune/TuneCache.h"
@@ -36,17 +37,11 @@
 #include <map>
 #include <unistd.h>
 
-#ifndef HELIONC_RUNTIME_LIB
-#define HELIONC_RUNTIME_LIB ""
-#endif
 #ifndef HELIONC_CUDA_INCLUDE_DIR
 #define HELIONC_CUDA_INCLUDE_DIR "/usr/local/cuda/include"
 #endif
 #ifndef HELIONC_CUDA_LIB_DIR
 #define HELIONC_CUDA_LIB_DIR "/usr/local/cuda/lib64"
-#endif
-#ifndef HELIONC_INCLUDE_DIR
-#define HELIONC_INCLUDE_DIR ""
 #endif
 
 namespace helion::tool {
@@ -68,8 +63,9 @@ struct TuneOptions {
   bool buildOnly = false; ///< build the first benchmark program, run nothing
 };
 
-/// Where the harness's pieces come from: compiled-in paths of this build, each
-/// replaceable by an environment variable (a bundle carried to another machine).
+/// Where the harness's pieces come from: helionc's headers and runtime as
+/// InstallPaths.h finds them (beside the executable, or this build's), the CUDA
+/// toolkit's compiled-in paths; each replaceable by an environment variable.
 struct Toolchain {
   std::string cxx, include, runtimeLib, cudaInclude, cudaLib;
   static Toolchain find() {
@@ -77,8 +73,7 @@ struct Toolchain {
       const char* v = std::getenv(name);
       return std::string(v && *v ? v : fallback);
     };
-    return {env("HELIONC_CXX", "g++"), env("HELIONC_HL_INCLUDE", HELIONC_INCLUDE_DIR),
-            env("HELIONC_RUNTIME_LIB", HELIONC_RUNTIME_LIB),
+    return {env("HELIONC_CXX", "g++"), helionIncludeDir(), helionRuntimeLibrary(),
             env("HELIONC_CUDA_INCLUDE", HELIONC_CUDA_INCLUDE_DIR),
             env("HELIONC_CUDA_LIB", HELIONC_CUDA_LIB_DIR)};
   }
@@ -106,12 +101,23 @@ public:
     dir_ = dir;
     builtAt_.clear();
     fs::create_directories(dir_);
-    const config::ConfigSpec& spec = k_.spec;
+    // The spec for these sizes: block sizes capped by their extents, and the default
+    // config (the search's start, and what the tuned one is compared with) for them.
+    std::map<std::string, std::vector<int64_t>> tensors;
+    std::map<std::string, int64_t> scalars;
+    for (const tune::Arg& a : args.args) {
+      if (a.isTensor())
+        tensors[a.name] = a.tensor().sizes;
+      else if (auto i = std::get_if<int64_t>(&a.scalar()))
+        scalars[a.name] = *i;
+    }
+    spec_ = config::ConfigSpec::fromKernel(k_.typed, config::sizeHintsFor(k_.typed, tensors, scalars));
+    const config::ConfigSpec& spec = spec_;
     auto effort = tune::parseEffort(o_.effort).value_or(tune::Effort::Quick);
     tune::SearchOptions so = tune::optionsFor(effort);
     // Each batch costs one host-compiler run: fewer, larger batches for quick.
     so.maxCandidates = effort == tune::Effort::Quick ? 48 : 400;
-    double budget = o_.budget > 0 ? o_.budget : (effort == tune::Effort::Quick ? 25 : 300);
+    double budget = o_.budget > 0 ? o_.budget : (effort == tune::Effort::Quick ? 22 : 300);
     // The budget is per shape: it starts now, not when the command did.
     so.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                      std::chrono::duration<double>(budget));
@@ -287,8 +293,8 @@ private:
     DiagnosticEngine quiet(sink);
     codegen::EmitOptions eo;
     eo.sourceFile = o_.in.file;
-    eo.configJson = config::formatConfig(c, k_.spec);
-    if (!config::validate(c, k_.spec).empty())
+    eo.configJson = config::formatConfig(c, spec_);
+    if (!config::validate(c, spec_).empty())
       return std::nullopt;
     return codegen::emitCuda(k_.typed, c, eo, quiet);
   }
@@ -459,7 +465,7 @@ private:
     }
     for (size_t e = 0; e < out.size(); ++e) // failures are reported, never chosen
       if (out[e].status != "ok")
-        log(fmt::format("  candidate {} failed ({}): {}", config::formatConfig(entries[e], k_.spec),
+        log(fmt::format("  candidate {} failed ({}): {}", config::formatConfig(entries[e], spec_),
                         out[e].status, out[e].message.substr(0, 200)));
     log(fmt::format("  {} entries: host compiler {:.1f} s, run (NVRTC + checks + timing) {:.1f} s",
                     entries.size(), buildS,
@@ -477,6 +483,7 @@ private:
   fs::path dir_;
   /// The benchmark program and entry that hold each CUDA text built for this shape.
   std::map<std::string, std::pair<fs::path, int>> builtAt_;
+  config::ConfigSpec spec_; ///< the kernel's spec at the shape being tuned
   bool pchTried_ = false;
   std::string pch_; ///< the precompiled header to -include, or "" for none
 };
@@ -517,6 +524,12 @@ int runTune(const TuneOptions& o) {
   auto kernels = analyze(o.in, {}, &text, diags);
   if (!kernels)
     return 1;
+  if (helionRuntimeLibrary().empty()) {
+    diags.error("cannot find libhelion_runtime.a: expected it in '" +
+                (fs::path(executableDir()).parent_path() / "lib").string() +
+                "' (set HELIONC_RUNTIME_LIB to the file)");
+    return 1;
+  }
   if (kernels->size() != 1) {
     std::string names;
     for (const AnalyzedKernel& k : *kernels)
@@ -631,14 +644,15 @@ void registerTune(CLI::App& app) {
       "NaN-poisoned outputs) and timed with CUDA events; a candidate that crashes, hangs or "
       "differs is reported and never chosen. Results are cached by source, kernel, shapes, "
       "GPU, driver, NVRTC and helionc version ($HELIONC_CACHE_DIR/tune); --force tunes again. "
-      "Needs a GPU, a host C++ compiler (HELIONC_CXX, default g++) and this build's runtime "
-      "library (HELIONC_RUNTIME_LIB).");
+      "Needs a GPU, a host C++ compiler (HELIONC_CXX, default g++) and the runtime library "
+      "(../lib/libhelion_runtime.a beside helionc's bin/, this build's when run from the build "
+      "tree, or HELIONC_RUNTIME_LIB).");
   addInputOptions(*cmd, o->in);
   cmd->add_option("--args", o->args,
                   "the kernel's arguments for one shape, e.g. 'x=bf16[8192,8192] eps=1e-5'; "
                   "repeat for more shapes (one entry each in the output)")
       ->required();
-  cmd->add_option("--effort", o->effort, "quick (48 candidates, 25 s) or full (400, 300 s)")
+  cmd->add_option("--effort", o->effort, "quick (48 candidates, 22 s) or full (400, 300 s)")
       ->check(CLI::IsMember({"quick", "full"}));
   cmd->add_option("--budget", o->budget, "wall-clock seconds for the search (default: the effort's)")
       ->check(CLI::PositiveNumber);

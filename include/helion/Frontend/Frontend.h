@@ -48,6 +48,9 @@ struct ParseResult {
   std::string file;
   std::string text; ///< the file's contents, which HostRegion offsets index
   std::vector<ParsedKernel> kernels;
+  /// Every file Clang read (this one, each header it includes, system headers too),
+  /// as Clang named them (relative names are relative to the working directory).
+  std::vector<std::string> filesRead;
 };
 
 struct ParseOptions {
@@ -65,12 +68,5 @@ std::optional<ParseResult> parseKernels(const std::string& file, const ParseOpti
 /// packed helionc, scripts/pack_helionc.sh), else the one of the Clang helionc was
 /// built against.
 std::string clangResourceDir();
-
-/// The directory holding helion/hl.h: `<exe dir>/../include` when it holds one (a
-/// packed helionc), else `builtIn` (the source tree's include/ of a dev build).
-std::string helionIncludeDir(const std::string& builtIn);
-
-/// The directory of the running executable, "" when unknown.
-std::string executableDir();
 
 } // namespace helion::frontend
