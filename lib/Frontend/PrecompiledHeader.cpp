@@ -73,13 +73,22 @@ struct Manifest {
   PchInputs inputs;
 };
 
+/// The manifest's text, ending with a line `sum <hash of the lines before>` (a manifest
+/// cut short or edited is damaged, not a shorter list of inputs).
 std::string serialize(const Manifest& m) {
-  return std::string(kFormat) + "\nkey " + m.key + "\nusable " + (m.usable ? "1" : "0") +
-         "\npch " + std::to_string(m.pchSize) + " " + (m.pchHash.empty() ? "-" : m.pchHash) +
-         "\n" + serializeInputs(m.inputs);
+  std::string text = std::string(kFormat) + "\nkey " + m.key + "\nusable " +
+                     (m.usable ? "1" : "0") + "\npch " + std::to_string(m.pchSize) + " " +
+                     (m.pchHash.empty() ? "-" : m.pchHash) + "\n" + serializeInputs(m.inputs);
+  return text + "sum " + contentHash(text) + "\n";
 }
 
 std::optional<Manifest> parseManifest(llvm::StringRef text) {
+  if (!text.consume_back("\n"))
+    return std::nullopt;
+  auto [body, sum] = text.rsplit('\n');
+  if (!sum.consume_front("sum ") || sum != contentHash(text.substr(0, body.size() + 1)))
+    return std::nullopt;
+  text = text.substr(0, body.size() + 1);
   Manifest m;
   auto line = [&](llvm::StringRef prefix) -> std::optional<llvm::StringRef> {
     auto [first, rest] = text.split('\n');

@@ -17,7 +17,9 @@ def run(args, pch, outdir):
     env = dict(os.environ, HELIONC_CACHE_DIR=cache, HELIONC_PCH_LOG="1")
     if not pch:
         env["HELIONC_NO_PCH"] = "1"
-    p = subprocess.run([helionc] + args + ["-o", outdir], env=env, capture_output=True, text=True)
+    if args[0] == "compile":
+        args = args + ["-o", outdir]
+    p = subprocess.run([helionc] + args, env=env, capture_output=True, text=True)
     log = [l for l in p.stderr.splitlines(True) if l.startswith("helionc: pch: ")]
     stderr = "".join(l for l in p.stderr.splitlines(True) if l not in log)
     return p.returncode, p.stdout, stderr, "".join(log)
