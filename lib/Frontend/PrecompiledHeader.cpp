@@ -157,26 +157,31 @@ State check(const PchFiles& files, const std::string& key, std::optional<PchUse>
   return State::Current;
 }
 
-/// Counts what a PCH build says: any diagnostic makes the PCH unusable (a kernel file
-/// parsed from source would show it), and the first one is logged. The base class does
-/// not count them, so that Clang prints no "1 warning generated." for the build.
+/// Counts what a PCH build says, and keeps the first message for the log. A diagnostic
+/// about the headers' text (it has a location) makes the PCH unusable: a kernel file
+/// parsed from source would show it. One without (an output file that cannot be written)
+/// is this run's trouble, not the headers'. The base class does not count them, so that
+/// Clang prints no "1 warning generated." for the build.
 class DiagnosticCounter : public clang::DiagnosticConsumer {
 public:
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                         const clang::Diagnostic& info) override {
     if (level == clang::DiagnosticsEngine::Ignored || level == clang::DiagnosticsEngine::Remark)
       return;
-    if (count++ == 0) {
+    ++(info.getLocation().isValid() ? inHeaders : elsewhere);
+    if (first.empty()) {
       llvm::SmallString<128> message;
       info.FormatDiagnostic(message);
       first = message.str().str();
     }
   }
-  int count = 0;
+  int inHeaders = 0, elsewhere = 0;
   std::string first;
 };
 
-/// Builds the PCH and its manifest (written under temporary names, then renamed).
+/// Builds the PCH and its manifest (written under temporary names, then renamed). A
+/// build that failed for a reason other than the headers records nothing: the next
+/// run tries again.
 std::optional<PchUse> build(const clang::CompilerInvocation& pch, const PchFiles& files,
                             const std::string& key, const PchCache& cache) {
   llvm::SmallString<256> tmp;
@@ -194,24 +199,28 @@ std::optional<PchUse> build(const clang::CompilerInvocation& pch, const PchFiles
   clang::GeneratePCHAction action;
   bool built = ci.ExecuteAction(action);
   auto bytes = llvm::MemoryBuffer::getFile(tmp);
-  m.usable = built && counter.count == 0 && !m.inputs.listedDirectory && bytes;
-  if (m.usable) {
-    m.pchSize = (*bytes)->getBufferSize();
-    m.pchHash = contentHash((*bytes)->getBuffer());
-  }
-  // The PCH first, then the manifest that vouches for it: a reader that sees the new
-  // manifest finds the new PCH (or, racing a later build, a PCH whose hash differs: stale).
-  bool stored = (!m.usable || !llvm::sys::fs::rename(tmp, files.pch)) && writeManifest(files, m);
-  llvm::sys::fs::remove(tmp);
-  if (cache.log) {
-    if (!m.usable)
+  auto failed = [&]() -> std::optional<PchUse> {
+    llvm::sys::fs::remove(tmp);
+    if (cache.log)
       cache.log("not used: building " + files.pch + " failed" +
                 (counter.first.empty() ? "" : ": " + counter.first));
-    else
-      cache.log(std::string(stored ? "built " : "built (could not store) ") + files.pch);
-  }
-  if (!m.usable)
     return std::nullopt;
+  };
+  if (counter.inHeaders > 0 || m.inputs.listedDirectory) {
+    writeManifest(files, m); // usable = false, until an input changes
+    return failed();
+  }
+  if (!built || counter.elsewhere > 0 || !bytes)
+    return failed();
+  m.usable = true;
+  m.pchSize = (*bytes)->getBufferSize();
+  m.pchHash = contentHash((*bytes)->getBuffer());
+  // The PCH first, then the manifest that vouches for it: a reader that sees the new
+  // manifest finds the new PCH (or, racing a later build, a PCH whose hash differs: stale).
+  bool stored = !llvm::sys::fs::rename(tmp, files.pch) && writeManifest(files, m);
+  llvm::sys::fs::remove(tmp);
+  if (cache.log)
+    cache.log(std::string(stored ? "built " : "built (could not store it) ") + files.pch);
   return PchUse{files.pch, std::move(*bytes)};
 }
 
@@ -252,12 +261,16 @@ std::optional<PchUse> precompiledHl(const clang::CompilerInvocation& invocation,
   if (std::error_code ec = llvm::sys::fs::create_directories(cache.dir))
     return notUsed("cannot create '" + cache.dir + "': " + ec.message());
 
-  // One builder at a time; the others wait for it and then use its PCH. A lock that
-  // cannot be taken, or a builder that died or failed, only costs a second build.
+  // One builder at a time; the others wait for it and then use its PCH (a builder that
+  // died or failed only costs a second build). No lock, no build: a directory where no
+  // lock file can be made takes no PCH either, and building one for nothing would double
+  // the cost of every compile.
   llvm::LockFileManager lock(files.pch);
+  if (lock.getState() == llvm::LockFileManager::LFS_Error)
+    return notUsed("cannot lock " + files.pch + ": " + lock.getErrorMessage());
   if (lock.getState() == llvm::LockFileManager::LFS_Shared)
     lock.waitForUnlock(kLockWaitSeconds);
-  if (lock.getState() != llvm::LockFileManager::LFS_Error && reuse())
+  if (reuse())
     return use;
   if (cache.log)
     cache.log("building " + files.pch + " (" + why + ")");

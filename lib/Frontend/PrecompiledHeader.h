@@ -16,9 +16,11 @@
 // and the PCH's bytes are hashed, then handed to Clang from memory (PchUse::bytes), so
 // Clang reads exactly the bytes checked. Stale, missing or damaged: rebuilt under a
 // lock file (one builder; others wait for it), written to temporary names and renamed.
-// A build that emitted any diagnostic is recorded as unusable (so not retried until
-// its inputs change): the kernel file is then parsed from source, whose diagnostics
-// the user sees as without a PCH.
+// A build that drew any diagnostic from the headers is recorded as unusable (not
+// retried until an input changes): the kernel file is then parsed from source, and the
+// user sees those diagnostics as without a PCH. One that failed otherwise (a full
+// disk, say) records nothing; a cache directory where no lock file can be made is not
+// built in at all (it would double the cost of every compile).
 //===----------------------------------------------------------------------===//
 #pragma once
 
