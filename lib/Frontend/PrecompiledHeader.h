@@ -21,6 +21,15 @@
 // user sees those diagnostics as without a PCH. One that failed otherwise (a full
 // disk, say) records nothing; a cache directory where no lock file can be made is not
 // built in at all (it would double the cost of every compile).
+//
+// Same meaning as parsing from source: the kernel file's first line of code includes
+// hl.h (Frontend.cpp checks), so the PCH stands for exactly that prefix, built with the
+// file's own options. One difference is allowed by C++ and not observable in a valid
+// program: templates that the headers themselves use are instantiated at the end of
+// hl.h instead of the end of the kernel file (both are points of instantiation; a file
+// whose later declarations would change those instantiations is ill-formed, no
+// diagnostic required, [temp.point]/7). Templates the kernel file uses are instantiated
+// at its end, as before.
 //===----------------------------------------------------------------------===//
 #pragma once
 
