@@ -21,8 +21,8 @@ namespace helion::frontend {
 /// One probed path: what was there.
 struct Probe {
   enum class Kind { Missing, File, Directory, Other } kind = Kind::Missing;
-  uint64_t size = 0;        ///< File: its size
-  std::string contentHash;  ///< File that was read: xxh3-128 of its bytes (32 hex digits)
+  uint64_t size = 0;       ///< File: its size
+  std::string contentHash; ///< File that was read: xxh3-128 of its bytes (32 hex digits)
 };
 
 /// Every path a build probed, as Clang spelled it.

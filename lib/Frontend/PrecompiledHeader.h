@@ -51,8 +51,8 @@ struct PchUse {
 
 /// Where PCHs are kept and how to report what happens to them.
 struct PchCache {
-  std::string dir;                        ///< the directory of .pch and .manifest files
-  std::function<void(std::string)> log;   ///< one line per decision, or empty
+  std::string dir;                      ///< the directory of .pch and .manifest files
+  std::function<void(std::string)> log; ///< one line per decision, or empty
 };
 
 /// The PCH of `hlPath` for a parse with `invocation` (the kernel file's), reused from
