@@ -6,7 +6,7 @@
 // command (the embedded device library comes from a build made here):
 //   g++ -std=c++20 -O2 -Iinclude -Iruntime -I/usr/local/cuda/include
 //     benchmarks/launch_floor.cpp runtime/*.cpp BUILD/runtime/DeviceLibrary.cpp
-//     -L/usr/local/cuda/lib64 -lnvrtc -ldl -Wl,--undefined=helion_rt_install_cuda_backend
+//     -ldl -Wl,--undefined=helion_rt_install_cuda_backend
 //===----------------------------------------------------------------------===//
 #include "DriverApi.h"
 #include "helion/runtime/Generated.h"

@@ -31,7 +31,7 @@ helionc=${HELIONC:-$build/bin/helionc}
 
 tool=$out/nvrtc_time
 c++ -std=c++20 -O2 -I"$root/include" -I"$cuda/include" "$root/benchmarks/nvrtc_time.cpp" \
-  "$build/runtime/libhelion_runtime.a" -L"$cuda/lib64" -lnvrtc -ldl -lpthread -o "$tool"
+  "$build/runtime/libhelion_runtime.a" -ldl -lpthread -o "$tool"
 
 # The --emit cubin below only reports the name expression; give it its own cache.
 export HELIONC_CACHE_DIR=$out/cache

@@ -3,9 +3,7 @@
 #include "helion/runtime/Compile.h"
 
 #include "CompileCache.h"
-
-#include <dlfcn.h>
-#include <nvrtc.h>
+#include "NvrtcApi.h"
 
 #include <algorithm>
 #include <chrono>
@@ -17,27 +15,29 @@
 namespace helion::rt {
 namespace {
 
+using detail::nvrtcApi;
+
 /// RAII for an nvrtcProgram.
 struct Program {
   nvrtcProgram handle = nullptr;
   ~Program() {
     if (handle)
-      nvrtcDestroyProgram(&handle);
+      nvrtcApi().nvrtcDestroyProgram(&handle);
   }
 };
 
 void checkNvrtc(nvrtcResult result, const std::string &what, const std::string &programName) {
   if (result != NVRTC_SUCCESS)
     throw std::runtime_error("helion: " + what + " '" + programName +
-                             "': " + nvrtcGetErrorString(result));
+                             "': " + nvrtcApi().nvrtcGetErrorString(result));
 }
 
 std::string programLog(nvrtcProgram program) {
   std::size_t size = 0;
-  if (nvrtcGetProgramLogSize(program, &size) != NVRTC_SUCCESS || size <= 1)
+  if (nvrtcApi().nvrtcGetProgramLogSize(program, &size) != NVRTC_SUCCESS || size <= 1)
     return {};
   std::string log(size, '\0');
-  nvrtcGetProgramLog(program, log.data());
+  nvrtcApi().nvrtcGetProgramLog(program, log.data());
   log.resize(size - 1); // drop the terminating NUL
   return log;
 }
@@ -59,11 +59,10 @@ const std::string &deviceLibraryDigest() {
 const std::string &nvrtcFingerprint() {
   static const std::string fingerprint = [] {
     std::string out = nvrtcVersion();
-    Dl_info info{};
-    if (dladdr(reinterpret_cast<void *>(&nvrtcCompileProgram), &info) && info.dli_fname) {
+    if (!nvrtcApi().path.empty()) {
       namespace fs = std::filesystem;
       std::error_code ec;
-      fs::path lib = fs::canonical(info.dli_fname, ec);
+      fs::path lib = fs::canonical(nvrtcApi().path, ec);
       if (!ec)
         out += " " + lib.string() + " " + std::to_string(fs::file_size(lib, ec)) + " " +
                std::to_string(fs::last_write_time(lib, ec).time_since_epoch().count());
@@ -139,13 +138,14 @@ CompiledProgram runNvrtc(const CompileRequest &request, const std::vector<std::s
   const std::string source = absoluteIncludes(request.source);
   const std::string path =
       std::string(kSourceDir) + std::filesystem::path(name).filename().string();
+  const detail::NvrtcApi &api = nvrtcApi();
   Program program;
-  checkNvrtc(nvrtcCreateProgram(&program.handle, source.c_str(), path.c_str(),
+  checkNvrtc(api.nvrtcCreateProgram(&program.handle, source.c_str(), path.c_str(),
                                 static_cast<int>(library.namePtrs.size()), library.textPtrs.data(),
                                 library.namePtrs.data()),
              "creating NVRTC program", name);
   for (const std::string &expression : request.nameExpressions)
-    checkNvrtc(nvrtcAddNameExpression(program.handle, expression.c_str()),
+    checkNvrtc(api.nvrtcAddNameExpression(program.handle, expression.c_str()),
                "adding name expression '" + expression + "' to", name);
 
   std::vector<const char *> argv;
@@ -153,7 +153,7 @@ CompiledProgram runNvrtc(const CompileRequest &request, const std::vector<std::s
     argv.push_back(option.c_str());
   CompiledProgram out;
   nvrtcResult result =
-      nvrtcCompileProgram(program.handle, static_cast<int>(argv.size()), argv.data());
+      api.nvrtcCompileProgram(program.handle, static_cast<int>(argv.size()), argv.data());
   out.log = programLog(program.handle);
   // The log names files as the user knows them: "add.cu(3): error", not "/helionc/add.cu(3)".
   for (size_t at = out.log.find(kSourceDir); at != std::string::npos;
@@ -161,13 +161,13 @@ CompiledProgram runNvrtc(const CompileRequest &request, const std::vector<std::s
     out.log.erase(at, kSourceDir.size());
   if (result != NVRTC_SUCCESS)
     throw CompileError("helion: compiling '" + name + "' for " + request.arch + " failed (" +
-                           nvrtcGetErrorString(result) + "):\n" + out.log,
+                           api.nvrtcGetErrorString(result) + "):\n" + out.log,
                        name, out.log);
 
   std::size_t cubinSize = 0;
-  checkNvrtc(nvrtcGetCUBINSize(program.handle, &cubinSize), "getting the cubin of", name);
+  checkNvrtc(api.nvrtcGetCUBINSize(program.handle, &cubinSize), "getting the cubin of", name);
   out.cubin.resize(cubinSize);
-  checkNvrtc(nvrtcGetCUBIN(program.handle, out.cubin.data()), "getting the cubin of", name);
+  checkNvrtc(api.nvrtcGetCUBIN(program.handle, out.cubin.data()), "getting the cubin of", name);
   if (cubinSize == 0)
     throw CompileError("helion: compiling '" + name + "': NVRTC produced no cubin (is " +
                            request.arch + " a real architecture, not compute_XX?)",
@@ -175,16 +175,16 @@ CompiledProgram runNvrtc(const CompileRequest &request, const std::vector<std::s
 
   if (request.wantPtx) {
     std::size_t ptxSize = 0;
-    checkNvrtc(nvrtcGetPTXSize(program.handle, &ptxSize), "getting the PTX of", name);
+    checkNvrtc(api.nvrtcGetPTXSize(program.handle, &ptxSize), "getting the PTX of", name);
     out.ptx.resize(ptxSize);
-    checkNvrtc(nvrtcGetPTX(program.handle, out.ptx.data()), "getting the PTX of", name);
+    checkNvrtc(api.nvrtcGetPTX(program.handle, out.ptx.data()), "getting the PTX of", name);
     if (!out.ptx.empty() && out.ptx.back() == '\0')
       out.ptx.pop_back();
   }
 
   for (const std::string &expression : request.nameExpressions) {
     const char *lowered = nullptr;
-    checkNvrtc(nvrtcGetLoweredName(program.handle, expression.c_str(), &lowered),
+    checkNvrtc(api.nvrtcGetLoweredName(program.handle, expression.c_str(), &lowered),
                "lowering name expression '" + expression + "' of", name);
     out.loweredNames[expression] = lowered;
   }
@@ -192,12 +192,6 @@ CompiledProgram runNvrtc(const CompileRequest &request, const std::vector<std::s
 }
 
 } // namespace
-
-std::string nvrtcVersion() {
-  int major = 0, minor = 0;
-  ::nvrtcVersion(&major, &minor);
-  return std::to_string(major) + "." + std::to_string(minor);
-}
 
 std::vector<std::string> baseOptions(const std::string &arch) {
   // -minimal drops texture/surface types, device-side launches and the runtime

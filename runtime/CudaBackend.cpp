@@ -5,6 +5,9 @@
 
 #include "DriverApi.h"
 #include "helion/runtime/Kernel.h"
+#include "helion/runtime/Aot.h"
+#include "helion/runtime/Compile.h"
+#include "helion/runtime/Stream.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -39,25 +42,28 @@ thread_local std::string lastError;
 
 namespace {
 
-/// Freed device blocks kept for reuse, per device, as PyTorch's caching
-/// allocator does: cuMemFree synchronizes the whole device and cuMemAlloc
+/// Freed device blocks kept for reuse, per device and stream, as PyTorch's
+/// caching allocator does: cuMemFree synchronizes the whole device and cuMemAlloc
 /// costs tens of microseconds, so a kernel that allocates its output on every
-/// call would otherwise run at a fraction of its speed. Every kernel and copy
-/// runs on the legacy default stream, so a block freed after a launch is only
-/// reused by work ordered after it. HELION_CUDA_ALLOCATOR=direct turns caching
-/// off (for compute-sanitizer runs).
+/// call would otherwise run at a fraction of its speed. A block remembers the
+/// stream that was current when it was allocated and is reused only by later
+/// allocations on that stream, whose work is ordered after the work that used it
+/// (a block used on another stream too must outlive that work, as with PyTorch
+/// without record_stream). HELION_CUDA_ALLOCATOR=direct turns caching off (for
+/// compute-sanitizer runs).
 class BlockCache {
 public:
   void *allocate(std::size_t bytes, int device) {
     const std::size_t size = roundUp(bytes);
+    const CUstream stream = currentStream();
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      auto &free = free_[device];
+      auto &free = free_[{device, stream}];
       auto it = free.lower_bound(size);
       // A larger block serves a request only if little of it would be wasted.
       if (it != free.end() && it->first <= size + size / 8) {
         void *ptr = it->second;
-        live_[ptr] = it->first;
+        live_[ptr] = {it->first, stream};
         free.erase(it);
         return ptr;
       }
@@ -72,7 +78,7 @@ public:
     checkCuda(result, "allocating " + std::to_string(bytes) + " bytes on CUDA device " +
                           std::to_string(device));
     std::lock_guard<std::mutex> lock(mutex_);
-    live_[reinterpret_cast<void *>(ptr)] = size;
+    live_[reinterpret_cast<void *>(ptr)] = {size, stream};
     return reinterpret_cast<void *>(ptr);
   }
 
@@ -82,22 +88,30 @@ public:
     auto it = live_.find(ptr);
     if (it == live_.end())
       return false;
-    free_[device].emplace(it->second, ptr);
+    free_[{device, it->second.stream}].emplace(it->second.size, ptr);
     live_.erase(it);
     return true;
   }
 
-  /// Returns every cached block of `device` to the driver.
+  /// Returns every cached block of `device` (of every stream) to the driver.
   void release(int device) {
-    std::multimap<std::size_t, void *> blocks;
+    std::vector<void *> blocks;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      blocks.swap(free_[device]);
+      for (auto it = free_.begin(); it != free_.end();) {
+        if (it->first.first != device) {
+          ++it;
+          continue;
+        }
+        for (auto &[size, ptr] : it->second)
+          blocks.push_back(ptr);
+        it = free_.erase(it);
+      }
     }
     if (blocks.empty())
       return;
     useDevice(device);
-    for (auto &[size, ptr] : blocks)
+    for (void *ptr : blocks)
       driverApi().cuMemFree(devicePtr(ptr));
   }
 
@@ -108,9 +122,13 @@ private:
     return (bytes + unit - 1) / unit * unit;
   }
 
+  struct Live {
+    std::size_t size;
+    CUstream stream;
+  };
   std::mutex mutex_;
-  std::map<int, std::multimap<std::size_t, void *>> free_;
-  std::unordered_map<void *, std::size_t> live_;
+  std::map<std::pair<int, CUstream>, std::multimap<std::size_t, void *>> free_;
+  std::unordered_map<void *, Live> live_;
 };
 
 bool cachingEnabled() {
@@ -168,14 +186,20 @@ void cudaCopyToDevice(void *dst, int dstDevice, const void *src, std::size_t byt
   if (bytes == 0)
     return;
   useDevice(dstDevice);
-  checkCuda(driverApi().cuMemcpyHtoD(devicePtr(dst), src, bytes), copyWhat("to the device", bytes));
+  // From pageable memory the driver stages the bytes before returning: `src` may
+  // be freed at once, and the copy is ordered on the stream.
+  checkCuda(driverApi().cuMemcpyHtoDAsync(devicePtr(dst), src, bytes, currentStream()),
+            copyWhat("to the device", bytes));
 }
 
 void cudaCopyToHost(void *dst, const void *src, int srcDevice, std::size_t bytes) {
   if (bytes == 0)
     return;
   useDevice(srcDevice);
-  checkCuda(driverApi().cuMemcpyDtoH(dst, devicePtr(src), bytes), copyWhat("to the host", bytes));
+  const CUstream stream = currentStream();
+  checkCuda(driverApi().cuMemcpyDtoHAsync(dst, devicePtr(src), bytes, stream),
+            copyWhat("to the host", bytes));
+  checkCuda(driverApi().cuStreamSynchronize(stream), copyWhat("to the host", bytes));
 }
 
 void cudaCopyDeviceToDevice(void *dst, int dstDevice, const void *src, int srcDevice,
@@ -184,7 +208,7 @@ void cudaCopyDeviceToDevice(void *dst, int dstDevice, const void *src, int srcDe
     return;
   if (dstDevice == srcDevice) {
     useDevice(dstDevice);
-    checkCuda(driverApi().cuMemcpyDtoD(devicePtr(dst), devicePtr(src), bytes),
+    checkCuda(driverApi().cuMemcpyDtoDAsync(devicePtr(dst), devicePtr(src), bytes, currentStream()),
               copyWhat("between device buffers", bytes));
     return;
   }
@@ -198,7 +222,7 @@ void cudaMemset(void *ptr, int device, unsigned char value, std::size_t bytes) {
   if (bytes == 0)
     return;
   useDevice(device);
-  checkCuda(driverApi().cuMemsetD8(devicePtr(ptr), value, bytes),
+  checkCuda(driverApi().cuMemsetD8Async(devicePtr(ptr), value, bytes, currentStream()),
             "filling " + std::to_string(bytes) + " bytes of device memory");
 }
 
@@ -218,7 +242,11 @@ void backendCopy(void *dst, Device dstDevice, const void *src, Device srcDevice,
     std::memcpy(dst, src, bytes);
 }
 
-const DeviceBackend kCudaBackend = {&cudaAllocate, &cudaFree, &backendCopy};
+void backendFill(void *ptr, int device, unsigned char value, std::size_t bytes) {
+  cudaMemset(ptr, device, value, bytes);
+}
+
+const DeviceBackend kCudaBackend = {&cudaAllocate, &cudaFree, &backendCopy, &backendFill};
 
 } // namespace
 
@@ -255,4 +283,28 @@ int helion_rt_synchronize(void) {
     return -1;
   }
 }
+
+void *helion_rt_current_stream(void) { return helion::rt::currentStream(); }
+
+void helion_rt_set_current_stream(void *stream) {
+  helion::rt::setCurrentStream(static_cast<CUstream>(stream));
+}
+
+int helion_rt_synchronize_stream(void *stream) {
+  try {
+    helion::rt::synchronize(static_cast<CUstream>(stream));
+    return 0;
+  } catch (const std::exception &e) {
+    helion::rt::lastError = e.what();
+    return -1;
+  }
+}
+
+const char *helion_rt_aot_images(void) {
+  thread_local std::string listing;
+  listing = helion::rt::aotListing();
+  return listing.c_str();
+}
+
+int helion_rt_nvrtc_loaded(void) { return helion::rt::nvrtcLoaded() ? 1 : 0; }
 }

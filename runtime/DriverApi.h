@@ -39,6 +39,10 @@ namespace helion::rt::detail {
   X(cuMemcpyDtoH, cuMemcpyDtoH_v2)                                                                 \
   X(cuMemcpyDtoD, cuMemcpyDtoD_v2)                                                                 \
   X(cuMemsetD8, cuMemsetD8_v2)                                                                     \
+  X(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2)                                                       \
+  X(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2)                                                       \
+  X(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2)                                                       \
+  X(cuMemsetD8Async, cuMemsetD8Async)                                                              \
   X(cuTensorMapEncodeTiled, cuTensorMapEncodeTiled)                                              \
   X(cuEventCreate, cuEventCreate)                                                                  \
   X(cuEventRecord, cuEventRecord)                                                                  \

@@ -41,23 +41,67 @@ std::string kernelKey(const KernelSpec &spec, int device) {
   return hasher.hex();
 }
 
-std::unique_ptr<Kernel> buildKernel(const KernelSpec &spec, int device) {
-  useDevice(device);
-  CompileRequest request{
-      spec.source, spec.programName, {spec.nameExpression}, archFor(device), spec.options};
-  CompiledProgram program = compile(request);
+std::unique_ptr<Kernel> moduleKernel(const KernelSpec &spec, int device, const void *image,
+                                     const std::string &lowered) {
   const std::string what = "loading kernel '" + spec.nameExpression + "' from " + spec.programName;
   const detail::DriverApi &api = driverApi();
   CUmodule module = nullptr;
-  checkCuda(api.cuModuleLoadData(&module, program.cubin.data()), what);
-  const std::string &lowered = program.loweredNames.at(spec.nameExpression);
+  checkCuda(api.cuModuleLoadData(&module, image), what);
   CUfunction function = nullptr;
   checkCuda(api.cuModuleGetFunction(&function, module, lowered.c_str()), what);
   auto kernel = std::make_unique<Kernel>(spec.nameExpression, lowered, module, function, device);
-  kernel->compileSeconds = program.cacheHit ? 0 : program.seconds;
-  kernel->cacheHit = program.cacheHit;
   if (spec.dynamicSharedBytes > 0)
     kernel->reserveDynamicShared(spec.dynamicSharedBytes);
+  return kernel;
+}
+
+/// The HELIONC_REQUIRE_AOT error: what is missing, and what is embedded instead.
+[[noreturn]] void throwMissingImage(const KernelSpec &spec, const std::string &arch,
+                                    const DeviceInfo &info) {
+  std::string message = "helion: HELIONC_REQUIRE_AOT is set and kernel '" + spec.nameExpression +
+                        "' of " + spec.programName + " has no embedded image for " + arch +
+                        " (compute capability " + std::to_string(info.major) + "." +
+                        std::to_string(info.minor) + ")";
+  if (!spec.aot || spec.aot->count == 0) {
+    message += "; this launcher embeds no images (compile it with helionc compile --aot-arch " +
+               arch + ")";
+  } else {
+    std::vector<std::string> archs;
+    for (std::size_t i = 0; i < spec.aot->count; ++i)
+      if (std::find(archs.begin(), archs.end(), spec.aot->images[i].arch) == archs.end())
+        archs.push_back(spec.aot->images[i].arch);
+    message += "; it embeds " + std::to_string(spec.aot->count) + " images for";
+    for (const std::string &a : archs)
+      message += " " + a;
+    message += ", e.g. '" + std::string(spec.aot->images[0].name) +
+               "' (add this call's dtypes and sizes with --dtype, --size-hint or --specialize, and " +
+               arch + " with --aot-arch)";
+  }
+  if (!environmentOptions().empty())
+    message += "; embedded images are not used while HELIONC_NVRTC_OPTIONS is set";
+  throw std::runtime_error(message);
+}
+
+std::unique_ptr<Kernel> buildKernel(const KernelSpec &spec, int device) {
+  useDevice(device);
+  const DeviceInfo &info = deviceInfo(device);
+  const std::string arch = archFor(info.major, info.minor);
+  // Images were compiled without HELIONC_NVRTC_OPTIONS: with it set, NVRTC runs.
+  if (spec.aot && environmentOptions().empty())
+    if (const AotImage *image =
+            findAotImage(*spec.aot, spec.nameExpression, arch, info.major, info.minor)) {
+      auto kernel = moduleKernel(spec, device, image->data, image->lowered);
+      kernel->fromAot = true;
+      return kernel;
+    }
+  if (aotRequired())
+    throwMissingImage(spec, arch, info);
+  CompileRequest request{spec.source, spec.programName, {spec.nameExpression}, arch, spec.options};
+  CompiledProgram program = compile(request);
+  auto kernel =
+      moduleKernel(spec, device, program.cubin.data(), program.loweredNames.at(spec.nameExpression));
+  kernel->compileSeconds = program.cacheHit ? 0 : program.seconds;
+  kernel->cacheHit = program.cacheHit;
   return kernel;
 }
 

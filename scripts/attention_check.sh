@@ -64,7 +64,7 @@ VARIANTS
   wait
   g++ -std=c++23 -O2 -c -I "$root/include" -I "$cuda/include" -I "$out" \
     "$root/test/gpu/attention_check.cpp" -o "$out/obj/attention_check.o"
-  g++ "$out/obj/attention_check.o" "${objs[@]}" -L"$cuda/lib64" -lnvrtc -ldl -pthread \
+  g++ "$out/obj/attention_check.o" "${objs[@]}" -ldl -pthread \
     -Wl,-rpath,"$cuda/lib64" -Wl,--undefined=helion_rt_install_cuda_backend -o "$out/attention_check"
   rm -rf "$out/obj"
   echo "built $out/attention_check"

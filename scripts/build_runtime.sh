@@ -2,8 +2,9 @@
 # Builds the runtime library without CMake or LLVM (the GPU machine's way):
 #   scripts/build_runtime.sh BUILD_DIR DEVICE_LIBRARY_CPP
 # compiles runtime/*.cpp and the embedded device library (DeviceLibrary.cpp, which CMake
-# generates here) in parallel and writes BUILD_DIR/libhelion_runtime.a. Link it with
-# -lnvrtc -ldl -Wl,--undefined=helion_rt_install_cuda_backend.
+# generates here) in parallel and writes BUILD_DIR/libhelion_runtime.a (position
+# independent: it links into shared libraries too). Link it with -ldl
+# -Wl,--undefined=helion_rt_install_cuda_backend; libcuda and NVRTC are opened at run time.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$1
@@ -13,7 +14,7 @@ mkdir -p "$bin"
 objs=()
 for src in "$root"/runtime/*.cpp "$devlib"; do
   obj=$bin/rt_$(basename "$src" .cpp).o
-  g++ -std=c++20 -O2 -c -I "$root/include" -I "$root/runtime" -I "$cuda/include" "$src" -o "$obj" &
+  g++ -std=c++20 -O2 -fPIC -c -I "$root/include" -I "$root/runtime" -I "$cuda/include" "$src" -o "$obj" &
   objs+=("$obj")
 done
 for job in $(jobs -p); do wait "$job"; done

@@ -19,7 +19,7 @@ run)
   bash "$root/scripts/build_runtime.sh" "$bin" "$gen/DeviceLibrary.cpp"
   g++ -std=c++23 -O2 -c -I "$root/include" -I "$cuda/include" -I "$gen" \
     "$root/test/gpu/dispatch_check.cpp" -o "$bin/dispatch_check.o"
-  g++ "$bin/dispatch_check.o" "$bin/libhelion_runtime.a" -L"$cuda/lib64" -lnvrtc -ldl \
+  g++ "$bin/dispatch_check.o" "$bin/libhelion_runtime.a" -ldl \
     -Wl,--undefined=helion_rt_install_cuda_backend -o "$bin/dispatch_check"
   "$bin/dispatch_check" ;;
 *) echo "usage: scripts/dispatch_check.sh gen|run" >&2; exit 2 ;;

@@ -19,7 +19,7 @@ export root gen bin cuda out
 build() {
   b=$(basename "$1")
   g++ -std=c++23 -O1 -w -DHELION_FUZZ_GPU -I "$root/include" -I "$cuda/include" -I "$gen" -I "$1" \
-    "$1/harness.cpp" "$bin/libhelion_runtime.a" -L"$cuda/lib64" -lnvrtc -ldl \
+    "$1/harness.cpp" "$bin/libhelion_runtime.a" -ldl \
     -Wl,--undefined=helion_rt_install_cuda_backend -o "$bin/$b" > "$out/logs/$b.build.txt" 2>&1 ||
     echo "BUILD FAILED $b"
 }

@@ -16,6 +16,6 @@ for src in "$root"/runtime/*.cpp "$gen/DeviceLibrary.cpp"; do
 done
 g++ -std=c++23 -O2 -c -I "$root/include" -I "$cuda/include" -I "$gen" "$root/test/gpu/gpu_check.cpp" -o "$bin/gpu_check.o" &
 wait
-g++ "$bin/gpu_check.o" "${objs[@]}" -L"$cuda/lib64" -lnvrtc -ldl \
+g++ "$bin/gpu_check.o" "${objs[@]}" -ldl \
   -Wl,--undefined=helion_rt_install_cuda_backend -o "$bin/gpu_check"
 "$bin/gpu_check" "$@"

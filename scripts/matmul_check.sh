@@ -50,7 +50,7 @@ VARIANTS
   done
   g++ -std=c++23 -O2 -c -I "$root/include" -I "$cuda/include" -I "$out" \
     "$root/test/gpu/matmul_check.cpp" -o "$out/obj/matmul_check.o"
-  g++ "$out/obj/matmul_check.o" "${objs[@]}" -L"$cuda/lib64" -lnvrtc -lcublas -lcudart -ldl -pthread \
+  g++ "$out/obj/matmul_check.o" "${objs[@]}" -L"$cuda/lib64" -lcublas -lcudart -ldl -pthread \
     -Wl,-rpath,"$cuda/lib64" -Wl,--undefined=helion_rt_install_cuda_backend -o "$out/matmul_check"
   rm -rf "$out/obj"
   echo "built $out/matmul_check"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs here (needs the LLVM 19 dev packages): builds a helionc that runs where no LLVM is
-# installed (Clang/LLVM from their static archives, libstdc++ inside; libc and
-# libnvrtc.so.13 stay shared) in build-static/, and packs it with the headers it reads at
-# run time into .carry/helionc.tar.xz:
+# installed (Clang/LLVM from their static archives, libstdc++ inside; libc stays shared,
+# libnvrtc.so.13 is opened at run time for --emit cubin and --aot-arch) in build-static/,
+# and packs it with the headers it reads at run time into .carry/helionc.tar.xz:
 #   helionc/bin/helionc
 #   helionc/include/helion/...        <helion/hl.h>, found relative to bin/
 #   helionc/lib/clang/19/include/...  Clang's resource headers, likewise
@@ -41,7 +41,7 @@ mkdir -p "$stage/bin" "$stage/include" "$stage/lib/clang/$major"
 cp "$exe" "$stage/bin/"
 cp -r "$root/include/helion" "$stage/include/"
 cp -r "$resource/include" "$stage/lib/clang/$major/"
-printf 'helionc %s (git %s), Clang %s static, built %s on %s; needs glibc >= %s and libnvrtc.so.13\n' \
+printf 'helionc %s (git %s), Clang %s static, built %s on %s; needs glibc >= %s (and libnvrtc.so.13 to compile cubins)\n' \
   "$("$exe" --version | awk '{print $2}')" "$(git -C "$root" rev-parse --short HEAD)" \
   "$("$llvm_config" --version)" "$(date -u +%F)" "$(. /etc/os-release && echo "$PRETTY_NAME")" \
   "${glibc#GLIBC_}" > "$stage/BUILD.txt"

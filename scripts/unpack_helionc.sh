@@ -13,7 +13,7 @@ xz -dc "$tarball" | tar -C "$dest" -xf -
 exe=$dest/helionc/bin/helionc
 if ldd "$exe" | grep -q 'not found'; then
   ldd "$exe" >&2
-  echo "error: $exe misses a shared library (libnvrtc.so.13: put CUDA 13's lib dir on LD_LIBRARY_PATH)" >&2
+  echo "error: $exe misses a shared library" >&2
   exit 1
 fi
 "$exe" --version

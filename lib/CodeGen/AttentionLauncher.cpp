@@ -21,6 +21,7 @@
 #include "AttentionLauncher.h"
 
 #include "AttentionConfig.h"
+#include "AotTables.h"
 #include "CudaLiteral.h"
 #include "KernelCacheLookup.h"
 
@@ -107,7 +108,9 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
     else
       lookup.intArg("static_cast<std::int64_t>(" + pname(t.index) + ")");
   }
-  os << lookup.emit(nameHead, fileName, "{}, static_cast<int>(smem)");
+  const std::string aot = aotTableRef(hk, ek);
+  os << lookup.emit(nameHead, fileName,
+                    "{}, static_cast<int>(smem)" + (aot.empty() ? "" : ", -1, " + aot));
   // 3. Arguments and launch.
   std::string args;
   int n = 0;
@@ -149,7 +152,8 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
       os << "    const int64_t ctas = tiles;\n";
     os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), "
           "helion::rt::Dim3("
-       << 128 * (at.consumers + 1) << "), static_cast<unsigned>(smem), args);\n";
+       << 128 * (at.consumers + 1) << "), static_cast<unsigned>(smem), args, "
+        "helion::rt::currentStream());\n";
     os << "    return;\n  }\n";
   }
   os << "  void* pq = const_cast<void*>(static_cast<const void*>(" << q << ".data_ptr()));\n";
@@ -163,7 +167,8 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
   os << "  const int64_t ctas = B * helion::rt::cdiv(M, int64_t(" << at.bm << "));\n";
   os << "  helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), "
         "helion::rt::Dim3("
-     << 32 * at.warps << "), static_cast<unsigned>(smem), args);\n";
+     << 32 * at.warps << "), static_cast<unsigned>(smem), args, "
+        "helion::rt::currentStream());\n";
   os << "}\n\n";
   return os.str();
 }

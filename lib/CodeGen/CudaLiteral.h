@@ -64,6 +64,17 @@ inline std::string hostScalarType(ir::ScalarType st) {
   }
 }
 
+/// The C++ type of a scalar kernel parameter in generated host code (C entries).
+inline std::string cppScalarType(ir::ScalarType t) {
+  switch (t) {
+  case ir::ScalarType::F64: return "double";
+  case ir::ScalarType::F32: return "float";
+  case ir::ScalarType::I32: return "int";
+  case ir::ScalarType::B8: return "bool";
+  default: return "int64_t";
+  }
+}
+
 /// The first line of a generated launcher, `static void NAME(const helion::Tensor& x,
 /// double eps, ...) {`: the kernel's parameters in order, scalars spelled by
 /// `scalarType`.

@@ -3,6 +3,8 @@
 
 #include "AttentionLauncher.h"
 #include "CudaLiteral.h"
+#include "AotTables.h"
+#include "HostEntries.h"
 #include "KernelCacheLookup.h"
 #include "MatmulLauncher.h"
 
@@ -83,16 +85,6 @@ std::string exactPredicate(const ExactAxis& e, const EmittedKernel& ek, const Ho
   return "(" + end + " - " + hostExpr(*tv.begin, hk) + ") % " + std::to_string(e.chunk) + " == 0";
 }
 
-std::string cppScalarType(ScalarType t) {
-  switch (t) {
-  case ScalarType::F64: return "double";
-  case ScalarType::F32: return "float";
-  case ScalarType::I32: return "int";
-  case ScalarType::B8: return "bool";
-  default: return "int64_t";
-  }
-}
-
 std::string launcher(const HostKernel& hk, const std::string& fileName,
                      const std::string& fn = "") {
   const Kernel& k = *hk.kernel;
@@ -168,7 +160,9 @@ std::string launcher(const HostKernel& hk, const std::string& fileName,
     case TemplateArg::Kind::EpilogueForm: break; // matmul kernels only
     }
   }
-  os << lookup.emit("\"" + ek.kernelName + "<\"", fileName, "{}");
+  const std::string aot = aotTableRef(hk, ek);
+  os << lookup.emit("\"" + ek.kernelName + "<\"", fileName,
+                    aot.empty() ? "{}" : "{}, 0, -1, " + aot);
   os << "  const helion::rt::Kernel& kernel = *found;\n";
   // Arguments.
   std::string args;
@@ -241,7 +235,7 @@ std::string launcher(const HostKernel& hk, const std::string& fileName,
   default: break;
   }
   os << "  helion::rt::launch(kernel, grid, helion::rt::Dim3(" << ek.numThreads
-     << "), 0, args);\n";
+     << "), 0, args, helion::rt::currentStream());\n";
   os << "}\n\n";
   return os.str();
 }
@@ -255,6 +249,29 @@ std::vector<int> keyTensors(const Kernel& k) {
       out.push_back(static_cast<int>(p));
   return out;
 }
+
+} // namespace
+
+ShapeTable shapeTable(const std::vector<const HostKernel*>& entries) {
+  const Kernel& k = *entries.front()->kernel;
+  ShapeTable out;
+  out.tensors = keyTensors(k);
+  for (const HostKernel* hk : entries) {
+    out.entries.push_back(
+        {static_cast<int>(out.keys.size()), static_cast<int>(hk->shapes.size())});
+    for (const auto& [name, dims] : hk->shapes) {
+      int t = 0;
+      while (t < static_cast<int>(out.tensors.size()) && k.params[out.tensors[t]].name != name)
+        ++t; // helionc compile checked that every name is one of them
+      out.keys.push_back(
+          {t, static_cast<int>(dims.size()), static_cast<int>(out.sizes.size())});
+      out.sizes.insert(out.sizes.end(), dims.begin(), dims.end());
+    }
+  }
+  return out;
+}
+
+namespace {
 
 /// `helionc_entry_K(x, y)`: the entry pickShapeEntry picks for these tensors.
 std::string entryCall(const Kernel& k) {
@@ -276,24 +293,16 @@ std::string shapeDispatch(const std::vector<const HostKernel*>& entries,
   std::ostringstream os;
   for (size_t e = 0; e < entries.size(); ++e)
     os << launcher(*entries[e], fileName, "helionc_launch_" + k.name + "_e" + std::to_string(e));
-  std::vector<int> tensors = keyTensors(k);
+  const ShapeTable shape = shapeTable(entries);
+  const std::vector<int>& tensors = shape.tensors;
   std::string keys, table, sizes;
-  int numKeys = 0, numSizes = 0;
-  for (const HostKernel* hk : entries) {
-    table += "{" + std::to_string(numKeys) + ", " + std::to_string(hk->shapes.size()) + "}, ";
-    for (const auto& [name, dims] : hk->shapes) {
-      int t = 0;
-      while (t < static_cast<int>(tensors.size()) && k.params[tensors[t]].name != name)
-        ++t; // helionc compile checked that every name is one of them
-      keys += "{" + std::to_string(t) + ", " + std::to_string(dims.size()) + ", " +
-              std::to_string(numSizes) + "}, ";
-      ++numKeys;
-      for (int64_t d : dims) {
-        sizes += "int64_t(" + std::to_string(d) + "), ";
-        ++numSizes;
-      }
-    }
-  }
+  for (const rt::ShapeEntry& e : shape.entries)
+    table += "{" + std::to_string(e.firstKey) + ", " + std::to_string(e.numKeys) + "}, ";
+  for (const rt::ShapeKey& key : shape.keys)
+    keys += "{" + std::to_string(key.tensor) + ", " + std::to_string(key.rank) + ", " +
+            std::to_string(key.offset) + "}, ";
+  for (int64_t d : shape.sizes)
+    sizes += "int64_t(" + std::to_string(d) + "), ";
   os << "// helionc: the entry of kernel '" << k.name << "' for these sizes (generated)\n";
   os << "static int helionc_entry_" << k.name << "(";
   for (size_t i = 0; i < tensors.size(); ++i)
@@ -349,99 +358,13 @@ std::string launchCall(const HostKernel& hk) {
   return call + ");";
 }
 
-/// What the C entries share: borrowing a DLTensor as a helion::Tensor, and turning
-/// a result or an exception into the C convention (0, or -1 and the last error).
-const char* const kCApiHelpers = R"(#ifdef HELIONC_C_API
-#include <helion/hl/dlpack.h>
-#include <helion/runtime/CApi.h>
-#include <exception>
-#include <type_traits>
-#ifndef HELIONC_C_API_HELPERS
-#define HELIONC_C_API_HELPERS
-namespace helionc_c_api {
-inline helion::Tensor borrow(const helion::DLTensor* t, const char* name) {
-  if (!t)
-    throw std::invalid_argument(std::string("tensor '") + name + "' is null");
-  const bool cuda = t->device.device_type == helion::DLDeviceType::kDLCUDA;
-  if (!cuda && t->device.device_type != helion::DLDeviceType::kDLCPU)
-    throw std::invalid_argument(std::string("tensor '") + name + "': unsupported device type");
-  if (t->ndim < 0 || (t->ndim > 0 && !t->shape))
-    throw std::invalid_argument(std::string("tensor '") + name + "': bad shape");
-  std::vector<int64_t> sizes(t->shape, t->shape + t->ndim);
-  std::vector<int64_t> strides;
-  if (t->strides)
-    strides.assign(t->strides, t->strides + t->ndim);
-  return helion::Tensor::from_blob(static_cast<char*>(t->data) + t->byte_offset, sizes, strides,
-                                   helion::detail::fromDLDataType(t->dtype),
-                                   cuda ? helion::Device::cuda(t->device.device_id)
-                                        : helion::Device::cpu());
-}
-template <class F> int call(const char* entry, helion::DLManagedTensor** result, F&& f) {
-  try {
-    using R = std::invoke_result_t<F&>;
-    if (result)
-      *result = nullptr;
-    if constexpr (std::is_void_v<R>) {
-      f();
-    } else if constexpr (std::is_same_v<std::decay_t<R>, helion::Tensor>) {
-      if (!result)
-        throw std::invalid_argument("null result pointer");
-      helion::Tensor out = f();
-      *result = helion::to_dlpack(out);
-    } else {
-      throw std::invalid_argument("the C API returns a Tensor or nothing");
-    }
-    return 0;
-  } catch (const std::exception& e) {
-    helion_rt_set_last_error((std::string(entry) + ": " + e.what()).c_str());
-  } catch (...) {
-    helion_rt_set_last_error((std::string(entry) + ": unknown exception").c_str());
-  }
-  return -1;
-}
-} // namespace helionc_c_api
-#endif
-#endif
-)";
-
-/// The C entry of a kernel, after its definition (so in its namespace):
-///   extern "C" int helionc_softmax(const DLTensor* x, DLManagedTensor** result);
-/// Tensors are borrowed DLTensors, scalars come by value; a Tensor result is
-/// exported with helion::to_dlpack (the caller runs its deleter). Returns 0, or -1
-/// with the message in helion_rt_last_error(). Compiled only with HELIONC_C_API
-/// defined: two such files included into one translation unit (in different
-/// namespaces) would otherwise define the same extern "C" symbol twice.
-std::string cEntry(const HostKernel& hk) {
-  const Kernel& k = *hk.kernel;
-  std::ostringstream os;
-  std::string params, args;
-  for (const Param& p : k.params) {
-    if (p.captured)
-      continue;
-    params += (params.empty() ? "" : ", ");
-    args += (args.empty() ? "" : ", ");
-    if (p.kind == Param::Kind::Tensor) {
-      params += "const helion::DLTensor* " + p.name;
-      args += "helionc_c_api::borrow(" + p.name + ", \"" + p.name + "\")";
-    } else {
-      params += cppScalarType(p.scalarType) + " " + p.name;
-      args += p.name;
-    }
-  }
-  os << "\n#ifdef HELIONC_C_API\n";
-  os << "// helionc: C entry of kernel '" << k.name << "' (generated, do not edit)\n";
-  os << "extern \"C\" int helionc_" << k.name << "(" << params << (params.empty() ? "" : ", ")
-     << "helion::DLManagedTensor** result) {\n";
-  os << "  return helionc_c_api::call(\"helionc_" << k.name << "\", result, [&] { return "
-     << k.name << "(" << args << "); });\n";
-  os << "}\n#endif\n";
-  return os.str();
-}
-
 } // namespace
 
 std::string rewriteHost(const std::string& fileName, const std::string& text,
-                        const std::vector<HostKernel>& kernels) {
+                        const std::vector<HostKernel>& given, const AotImageMap& aot) {
+  std::vector<HostKernel> kernels = given;
+  for (HostKernel& hk : kernels)
+    hk.aot = &aot;
   std::vector<Edit> edits;
   for (size_t first = 0; first < kernels.size();) {
     // The entries of one kernel: consecutive HostKernels with the same kernel.
@@ -453,7 +376,7 @@ std::string rewriteHost(const std::string& fileName, const std::string& text,
     const frontend::HostInfo& h = *hk.host;
     edits.push_back({h.function.begin, h.function.begin,
                      entries.size() == 1 ? launcher(hk, fileName) : shapeDispatch(entries, fileName)});
-    edits.push_back({h.function.end, h.function.end, cEntry(hk)});
+    edits.push_back({h.function.end, h.function.end, streamOverload(hk, text) + cEntry(hk)});
     for (size_t i = 0; i < h.deviceLoops.size(); ++i)
       edits.push_back({h.deviceLoops[i].begin, h.deviceLoops[i].end,
                        i == 0 ? launchCall(hk) : "/* helionc: this loop runs in the launch above */"});
@@ -502,7 +425,7 @@ std::string rewriteHost(const std::string& fileName, const std::string& text,
   out.append(text, std::min(cursor, text.size()));
   return "// Generated by helionc from " + fileName + ". Do not edit.\n" +
          "#include <helion/runtime/Generated.h>\n#include <algorithm>\n#include <map>\n#include <mutex>\n#include <string>\n" +
-         kCApiHelpers + out;
+         kCApiHelpers + aotDeclarations(aot) + out + aotDefinitions(aot, fileName + ".cu");
 }
 
 } // namespace helion::codegen

@@ -20,6 +20,7 @@
 #include "MatmulLauncher.h"
 #include "MatmulPlan.h"
 
+#include "AotTables.h"
 #include "CudaLiteral.h"
 #include "KernelCacheLookup.h"
 
@@ -120,7 +121,9 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
     nameHead = "sm90 ? \"" + ek.kernelName + "<\" : " + nameHead;
   os << "  // The kernel, found by device, sm90 and template arguments (tf32 and smem follow from\n"
         "  // them) without a lock; the name is built and the kernel loaded on a new key only.\n";
-  os << lookup.emit(nameHead, fileName, "{}, static_cast<int>(smem)");
+  const std::string aot = aotTableRef(hk, ek);
+  os << lookup.emit(nameHead, fileName,
+                    "{}, static_cast<int>(smem)" + (aot.empty() ? "" : ", -1, " + aot));
   // Epilogue arguments.
   std::string epiArgs;
   int n = 0;
@@ -173,7 +176,8 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
      << ";\n";
   os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), "
         "helion::rt::Dim3("
-     << 128 * (mm.consumers + 1) << "), static_cast<unsigned>(smem), args);\n";
+     << 128 * (mm.consumers + 1) << "), static_cast<unsigned>(smem), args, "
+        "helion::rt::currentStream());\n";
   os << "  } else {\n";
   os << "    void* pa = const_cast<void*>(static_cast<const void*>(" << a << ".data_ptr()));\n";
   os << "    void* pb = const_cast<void*>(static_cast<const void*>(" << b << ".data_ptr()));\n";
@@ -181,7 +185,8 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   os << "    void* args[] = {&pa, &pb, &iM, &iN, &iK, &lda, &ldb, &groupM" << epiArgs << "};\n";
   os << "    const int64_t tiles = helion::rt::cdiv(M, bm80) * helion::rt::cdiv(N, bn80);\n";
   os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(tiles)), "
-        "helion::rt::Dim3(256), static_cast<unsigned>(smem), args);\n";
+        "helion::rt::Dim3(256), static_cast<unsigned>(smem), args, "
+        "helion::rt::currentStream());\n";
   os << "  }\n}\n\n";
   return os.str();
 }

@@ -324,6 +324,14 @@ std::optional<ParsedKernel> KernelLowering::run() {
   }
   host_.function = tokenRange(start, fn_->getEndLoc());
   host_.body = tokenRange(body->getLBracLoc(), body->getRBracLoc());
+  // Where the host rewriter copies the parameter list from (the stream overload).
+  if (FunctionTypeLoc f = fn_->getFunctionTypeLoc())
+    host_.params = {tokenRange(f.getLParenLoc(), f.getLParenLoc()).end,
+                    tokenRange(f.getRParenLoc(), f.getRParenLoc()).begin};
+  for (const ParmVarDecl* p : fn_->parameters())
+    if (p->hasDefaultArg() && !p->hasInheritedDefaultArg())
+      host_.defaultArgs.push_back({tokenRange(p->getLocation(), p->getLocation()).end,
+                                   tokenRange(p->getBeginLoc(), p->getEndLoc()).end});
   addFunctionParams();
 
   std::vector<const Stmt*> stmts(body->body_begin(), body->body_end());

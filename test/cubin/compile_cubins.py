@@ -16,6 +16,7 @@ Paths in a suite are relative to the suite's folder; %examples is the repository
 examples/ folder.
 """
 import argparse
+import glob
 import json
 import os
 import struct
@@ -91,12 +92,16 @@ def main():
             extra += ["--specialize", str(variant["specialize"])]
         for dtype in variant.get("dtypes", suite["dtypes"]):
             out_dir = os.path.join(args.out, f"{name}-{dtype}")
-            cubin = os.path.join(out_dir, f"{os.path.splitext(os.path.basename(source))[0]}.{kernel}.cubin")
-            if os.path.exists(cubin):
-                os.remove(cubin)
+            # STEM.KERNEL.DTYPE[.nSIZE][.sVALUE].cubin: one instantiation per file.
+            pattern = os.path.join(
+                out_dir, f"{os.path.splitext(os.path.basename(source))[0]}.{kernel}.{dtype}*.cubin")
+            for old in glob.glob(pattern):
+                os.remove(old)
             t0 = time.monotonic()
             cmd, p = helionc(extra + ["--emit", "cubin", "--dtype", dtype], out_dir,
                              variant.get("arch"))
+            written = glob.glob(pattern)
+            cubin = written[0] if len(written) == 1 else pattern
             runs += 1
             problem = (f"exit {p.returncode}" if p.returncode != 0 else check_cubin(cubin, kernel))
             status = "FAIL" if problem else "ok"

@@ -22,6 +22,7 @@ Seeds: --seeds A..B (inclusive) gives the kernels k_A .. k_B.
 """
 import argparse
 import concurrent.futures as cf
+import glob
 import json
 import os
 import random
@@ -236,8 +237,9 @@ def compile_batch(helionc, kernels, configs, d, extra, timeout, stats, failures,
             continue
         if rc == 0:
             if "--emit" in extra:
+                # batch.KERNEL.DTYPE[.nSIZE].cubin
                 missing = [k for k in kernels
-                           if not os.path.isfile(os.path.join(d, f"batch.{k.name}.cubin"))]
+                           if not glob.glob(os.path.join(d, f"batch.{k.name}.*.cubin"))]
                 for k in missing:
                     failures.append({"label": label, "kernel": k.name, "seed": k.seed,
                                      "why": "exit 0 without a cubin", "output": text[-2000:]})

@@ -1,8 +1,9 @@
 //===- ChildProcess.cpp - Run a job in a child with a wall-clock limit -----===//
 //
 // NVRTC has no time limit of its own and cannot be interrupted inside a process:
-// `--emit cubin/ptx` runs it in a forked child that is killed when the limit
-// passes. The child inherits stdout and stderr and writes its results itself.
+// `--emit cubin/ptx` and `--aot-arch` run it in forked children (several at once)
+// that are killed when the limit passes. A child inherits stdout and stderr and
+// writes its results itself.
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
 
@@ -53,6 +54,71 @@ ChildResult runInChild(const std::function<int()>& job, double seconds) {
   if (WIFSIGNALED(status))
     return {ChildResult::Kind::Signaled, WTERMSIG(status)};
   return {ChildResult::Kind::Exited, WIFEXITED(status) ? WEXITSTATUS(status) : 1};
+}
+
+std::vector<ChildResult> runInChildren(size_t count, const std::function<int(size_t)>& job,
+                                       double seconds, int parallel) {
+  using Clock = std::chrono::steady_clock;
+  std::vector<ChildResult> results(count, {ChildResult::Kind::Exited, 1});
+  struct Running {
+    pid_t pid;
+    size_t index;
+    Clock::time_point deadline;
+  };
+  std::vector<Running> running;
+  size_t next = 0;
+  constexpr auto kLongestPause = std::chrono::milliseconds(50);
+  auto pause = std::chrono::milliseconds(1);
+  while (next < count || !running.empty()) {
+    while (next < count && static_cast<int>(running.size()) < std::max(1, parallel)) {
+      std::cout.flush();
+      std::cerr.flush();
+      std::fflush(nullptr);
+      const size_t i = next++;
+      pid_t pid = fork();
+      if (pid < 0) { // no child to be had: run it here, without a limit
+        results[i] = {ChildResult::Kind::Exited, job(i)};
+        continue;
+      }
+      if (pid == 0) {
+        int rc = job(i);
+        std::cout.flush();
+        std::cerr.flush();
+        std::fflush(nullptr);
+        _exit(rc);
+      }
+      running.push_back({pid, i, Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                      std::chrono::duration<double>(seconds))});
+      pause = std::chrono::milliseconds(1);
+    }
+    bool progress = false;
+    for (size_t r = 0; r < running.size();) {
+      int status = 0;
+      pid_t done = waitpid(running[r].pid, &status, WNOHANG);
+      ChildResult result{ChildResult::Kind::Exited, 1};
+      if (done == running[r].pid) {
+        if (WIFSIGNALED(status))
+          result = {ChildResult::Kind::Signaled, WTERMSIG(status)};
+        else
+          result = {ChildResult::Kind::Exited, WIFEXITED(status) ? WEXITSTATUS(status) : 1};
+      } else if (done == 0 && seconds > 0 && Clock::now() >= running[r].deadline) {
+        kill(running[r].pid, SIGKILL);
+        waitpid(running[r].pid, &status, 0);
+        result = {ChildResult::Kind::TimedOut, 0};
+      } else if (done == 0) {
+        ++r;
+        continue;
+      }
+      results[running[r].index] = result;
+      running.erase(running.begin() + static_cast<long>(r));
+      progress = true;
+    }
+    if (!progress && !running.empty()) {
+      std::this_thread::sleep_for(pause);
+      pause = std::min(pause * 2, kLongestPause);
+    }
+  }
+  return results;
 }
 
 /// Runs `argv` with stdout read line by line into `lines`, stderr into `err`; kills it

@@ -1,7 +1,9 @@
 //===- Compile.cpp - helionc compile ---------------------------------------===//
+#include "DeviceCompile.h"
 #include "Driver.h"
 #include "helion/Config/DefaultEntries.h"
 #include "helion/CodeGen/HostRewriter.h"
+#include "helion/CodeGen/Instantiations.h"
 #include "helion/IR/Printer.h"
 #include "helion/runtime/Compile.h"
 #include "helion/runtime/Layout.h"
@@ -18,6 +20,7 @@
 #include <functional>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 namespace helion::tool {
 namespace {
@@ -30,9 +33,11 @@ struct CompileOptions {
   std::string arch = "sm_90a";
   std::string emit;
   std::vector<std::string> printAfter;
-  std::string dtype = "f32";
-  int64_t sizeHint = 4096;
-  int64_t specialize = 64; ///< value of each hl::specialize'd scalar in --emit cubin/ptx
+  std::vector<std::string> dtypes;    ///< --dtype, each a DtypeSpec
+  std::vector<int64_t> sizeHints;     ///< --size-hint (default 4096)
+  std::vector<int64_t> specialize;    ///< --specialize: hl::specialize'd values (default 64)
+  std::vector<std::string> aotArchs;  ///< --aot-arch: embed images for these
+  int jobs = 0;                       ///< -j: NVRTC children at once (0: one per core)
 };
 
 /// The file and line:column of byte `byte` (1-based, as nlohmann counts it) of `text`.
@@ -127,86 +132,6 @@ bool checkShapeKeys(const config::ConfigFile& file, const ir::Kernel& k, const s
   return errors.empty();
 }
 
-/// Tensors read as indices (gathers) are integers; the others take --dtype.
-std::vector<bool> indexTensors(const ir::Kernel& k) {
-  std::vector<bool> isIndex(k.params.size(), false);
-  std::map<int, int> varFromParam;
-  std::function<void(const ir::Expr&, bool)> see = [&](const ir::Expr& e, bool asIndex) {
-    if (asIndex && e.kind == ir::ExprKind::Load)
-      isIndex[e.param] = true;
-    if (asIndex && e.kind == ir::ExprKind::Var && varFromParam.count(e.var))
-      isIndex[varFromParam[e.var]] = true;
-    for (const auto& op : e.operands)
-      see(*op, asIndex);
-    for (const auto& i : e.indices)
-      if (i.value)
-        see(*i.value, e.kind == ir::ExprKind::Load);
-  };
-  std::function<void(const std::vector<ir::StmtRef>&)> walk = [&](const auto& body) {
-    for (const auto& s : body) {
-      if (s->kind == ir::StmtKind::Let && s->value->kind == ir::ExprKind::Load)
-        varFromParam[s->var] = s->value->param;
-      if (s->value)
-        see(*s->value, false);
-      for (const auto& i : s->indices)
-        if (i.value)
-          see(*i.value, true);
-      walk(s->body);
-    }
-  };
-  walk(k.body);
-  return isIndex;
-}
-
-std::string instantiation(const ir::Kernel& k, const codegen::EmittedKernel& ek,
-                          const CompileOptions& o) {
-  std::vector<bool> isIndex = indexTensors(k);
-  auto dtype = ir::parseScalarType(o.dtype).value_or(ir::ScalarType::F32);
-  // A matmul holds an sm90 and an sm80 kernel; below sm_90a only the latter runs,
-  // and tma_store (TMA_STORE = 1) needs sm_90a. f32 operands run as tf32 on the
-  // sm80 kernel everywhere (MatmulLauncher.cpp).
-  const bool sm90 = ek.matmul && ek.matmul->sm90 && o.arch.rfind("sm_90", 0) == 0 &&
-                    dtype != ir::ScalarType::F32;
-  // Flash attention with an sm90 config likewise keeps its sm80 kernel for older GPUs.
-  const bool attentionSm80 =
-      ek.attention && ek.attention->sm90 && o.arch.rfind("sm_90", 0) != 0;
-  std::string name = (ek.matmul && !sm90       ? ek.matmul->sm80KernelName
-                      : attentionSm80          ? ek.attention->sm80KernelName
-                                               : ek.kernelName) +
-                     "<";
-  bool first = true;
-  // VEC as the host's helion::rt::vectorWidth picks it for aligned, contiguous
-  // tensors: the config's vector_bytes (16 when auto) over the first tensor's size.
-  std::optional<ir::ScalarType> firstType;
-  for (const auto& t : ek.templateArgs)
-    if (t.kind == codegen::TemplateArg::Kind::DType && !firstType)
-      firstType = isIndex[t.index] ? ir::ScalarType::I64 : dtype;
-  for (const auto& t : ek.templateArgs) {
-    name += first ? "" : ", ";
-    first = false;
-    switch (t.kind) {
-    case codegen::TemplateArg::Kind::DType:
-      name += codegen::deviceTypeName(isIndex[t.index] ? ir::ScalarType::I64 : dtype);
-      break;
-    case codegen::TemplateArg::Kind::ReductionDim: {
-      // What the launcher picks for an extent of --size-hint.
-      name += std::to_string(helion::rt::reductionExtent(o.sizeHint, ek.numThreads));
-      break;
-    }
-    case codegen::TemplateArg::Kind::VectorWidth:
-      name += std::to_string(
-          std::max(1, ek.maxVectorBytes / ir::scalarTypeBytes(firstType.value_or(dtype))));
-      break;
-    case codegen::TemplateArg::Kind::Specialized: name += std::to_string(o.specialize); break;
-    case codegen::TemplateArg::Kind::EpilogueForm:
-      name += sm90 && ek.matmul->tmaStoreParam >= 0 ? "1" : "0";
-      break;
-    case codegen::TemplateArg::Kind::ExactAxes: name += "0"; break; // every bounds check kept
-    }
-  }
-  return name + ">";
-}
-
 bool writeFile(const std::filesystem::path& path, const std::string& text, DiagnosticEngine& diags) {
   std::error_code ec;
   std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path(), ec);
@@ -232,59 +157,139 @@ bool writeFile(const std::filesystem::path& path, const std::string& text, Diagn
   return true;
 }
 
-/// HELIONC_NVRTC_TIMEOUT in seconds (default kDefaultNvrtcTimeout, 0: no limit), or
-/// nullopt and an error when it is not a number >= 0.
-std::optional<double> nvrtcTimeout(DiagnosticEngine& diags) {
-  constexpr double kDefaultNvrtcTimeout = 120;
-  const char* text = std::getenv("HELIONC_NVRTC_TIMEOUT");
-  if (!text || !*text)
-    return kDefaultNvrtcTimeout;
-  char* end = nullptr;
-  double seconds = std::strtod(text, &end);
-  if (*end != '\0' || !(seconds >= 0) || seconds > 1e9) {
-    diags.error(fmt::format("HELIONC_NVRTC_TIMEOUT: expected a number of seconds >= 0, got '{}'",
-                            std::string(text).substr(0, 60)));
-    return std::nullopt;
-  }
-  return seconds;
-}
-
-/// --emit cubin/ptx of one kernel: NVRTC, then the file (or the PTX on stdout) and a
-/// summary line. Runs in a child process (runInChild): 0 or 1, errors printed.
-int compileToDevice(const ir::Kernel& kernel, const codegen::EmittedKernel& emitted,
-                    const std::string& stem, const CompileOptions& o, DiagnosticEngine& diags) {
-  rt::CompileRequest req;
-  req.source = emitted.source;
-  req.programName = stem + "." + kernel.name + ".cu";
-  req.nameExpressions = {instantiation(kernel, emitted, o)};
-  req.arch = o.arch;
-  req.wantPtx = o.emit == "ptx";
-  try {
-    rt::CompiledProgram p = rt::compile(req);
-    std::string ptx;
-    if (req.wantPtx) {
-      ptx = "// " + req.nameExpressions[0] + " (" + o.arch + ")\n// mangled: " +
-            p.loweredNames[req.nameExpressions[0]] + "\n" + p.ptx;
-      if (o.outDir.empty()) { // no -o: the PTX is the output
-        std::cout << ptx;
-        return 0;
+/// The --dtype signatures (default: `fallback`), each naming only tensors that some
+/// kernel has; nullopt after reporting one that does not.
+std::optional<std::vector<codegen::DtypeSpec>> dtypeSpecs(
+    const CompileOptions& o, const std::vector<std::string>& fallback,
+    const std::vector<AnalyzedKernel>& kernels, DiagnosticEngine& diags) {
+  std::vector<codegen::DtypeSpec> specs;
+  for (const std::string& text : o.dtypes.empty() ? fallback : o.dtypes) {
+    std::string why;
+    std::optional<codegen::DtypeSpec> spec = codegen::parseDtypeSpec(text, why);
+    if (!spec) { // the option's validator already checked; kept for the defaults
+      diags.error("--dtype " + text + ": " + why);
+      return std::nullopt;
+    }
+    for (const auto& [name, type] : spec->named) {
+      std::string tensors;
+      bool found = false;
+      for (const AnalyzedKernel& k : kernels)
+        for (const ir::Param& p : k.typed.params)
+          if (p.kind == ir::Param::Kind::Tensor) {
+            found |= p.name == name;
+            tensors += (tensors.empty() ? "" : ", ") + p.name;
+          }
+      if (!found) {
+        diags.error("--dtype " + text + ": no kernel compiled from " + o.in.file +
+                    " has a tensor named '" + name + "' (its tensors: " +
+                    (tensors.empty() ? "none" : tensors) + ")");
+        return std::nullopt;
       }
     }
-    std::filesystem::path out = std::filesystem::path(o.outDir.empty() ? "." : o.outDir) /
-                                (stem + "." + kernel.name + (req.wantPtx ? ".ptx" : ".cubin"));
-    if (!writeFile(out, req.wantPtx ? ptx : p.cubin, diags))
-      return 1;
-    std::cout << out.string() << ": " << req.nameExpressions[0] << " (" << o.arch << ", "
-              << (req.wantPtx ? p.ptx.size() : p.cubin.size())
-              << (req.wantPtx ? " bytes of PTX" : " bytes") << ", NVRTC "
-              << static_cast<int>(p.seconds * 1000) << " ms" << (p.cacheHit ? ", cached" : "")
-              << ")\n";
-  } catch (const std::exception& e) {
-    diags.error(ir::SourceLoc{o.in.file, 0, 0},
-                "NVRTC failed for kernel '" + kernel.name + "': " + e.what());
+    specs.push_back(std::move(*spec));
+  }
+  return specs;
+}
+
+codegen::InstantiationHints hintsOf(const CompileOptions& o) {
+  codegen::InstantiationHints hints;
+  if (!o.sizeHints.empty())
+    hints.sizes = o.sizeHints;
+  if (!o.specialize.empty())
+    hints.specialized = o.specialize;
+  return hints;
+}
+
+int parallelJobs(const CompileOptions& o) {
+  return o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+}
+
+/// --emit cubin/ptx: entry 0 of each kernel, one instantiation per --dtype signature,
+/// --size-hint and --specialize value, each to its own file
+/// STEM.KERNEL.DTYPES[.nSIZE][.sVALUE].cubin (or .ptx; without -o the PTX is printed).
+int emitDevice(const std::vector<AnalyzedKernel>& kernels,
+               const std::vector<codegen::EmittedKernel>& emitted, const std::string& stem,
+               const CompileOptions& o, DiagnosticEngine& diags) {
+  std::optional<std::vector<codegen::DtypeSpec>> specs = dtypeSpecs(o, {"f32"}, kernels, diags);
+  if (!specs)
     return 1;
+  const codegen::InstantiationHints hints = hintsOf(o);
+  const bool ptx = o.emit == "ptx";
+  std::vector<DeviceJob> jobs;
+  std::vector<std::filesystem::path> paths;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const ir::Kernel& k = kernels[i].typed;
+    const codegen::EmittedKernel& ek = emitted[i];
+    const std::vector<int64_t> sizes =
+        codegen::readsSizes(ek) ? hints.sizes : std::vector<int64_t>{hints.sizes.front()};
+    const std::vector<int64_t> values = codegen::readsSpecialized(ek)
+                                            ? hints.specialized
+                                            : std::vector<int64_t>{hints.specialized.front()};
+    for (const codegen::DtypeSpec& spec : *specs)
+      for (int64_t size : sizes)
+        for (int64_t value : values) {
+          codegen::InstantiationHints one{{size}, {value}};
+          std::string name =
+              codegen::defaultInstantiation(ek, o.arch, codegen::signatureOf(k, spec), one);
+          std::string file = stem + "." + k.name + "." + codegen::dtypeSpecLabel(spec);
+          if (codegen::readsSizes(ek))
+            file += ".n" + std::to_string(size);
+          if (codegen::readsSpecialized(ek))
+            file += ".s" + std::to_string(value);
+          jobs.push_back({ek.source, stem + "." + k.name + ".cu", name, o.arch, k.name, ptx});
+          paths.push_back(std::filesystem::path(o.outDir.empty() ? "." : o.outDir) /
+                          (file + (ptx ? ".ptx" : ".cubin")));
+        }
+  }
+  std::optional<std::vector<DeviceOutput>> outputs =
+      compileDeviceJobs(jobs, parallelJobs(o), o.in.file, diags);
+  if (!outputs)
+    return 1;
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    const DeviceOutput& p = (*outputs)[j];
+    std::string text = p.cubin;
+    if (ptx) {
+      text = "// " + jobs[j].name + " (" + o.arch + ")\n// mangled: " + p.lowered + "\n" + p.ptx;
+      if (o.outDir.empty()) { // no -o: the PTX is the output
+        std::cout << text;
+        continue;
+      }
+    }
+    if (!writeFile(paths[j], text, diags))
+      return 1;
+    std::cout << paths[j].string() << ": " << jobs[j].name << " (" << o.arch << ", "
+              << (ptx ? p.ptx.size() : p.cubin.size()) << (ptx ? " bytes of PTX" : " bytes")
+              << ", NVRTC " << static_cast<int>(p.seconds * 1000) << " ms"
+              << (p.cacheHit ? ", cached" : "") << ")\n";
   }
   return 0;
+}
+
+/// What --aot-arch compiles (AotImages.cpp); for --emit instantiations, with --arch
+/// when no --aot-arch is given.
+std::optional<AotPlan> aotPlan(const std::vector<AnalyzedKernel>& kernels,
+                               const std::vector<codegen::HostKernel>& hosts,
+                               const CompileOptions& o, DiagnosticEngine& diags) {
+  std::optional<std::vector<codegen::DtypeSpec>> specs =
+      dtypeSpecs(o, {"f32", "f16", "bf16"}, kernels, diags);
+  if (!specs)
+    return std::nullopt;
+  std::vector<std::string> archs = o.aotArchs.empty() ? std::vector{o.arch} : o.aotArchs;
+  AotRequest request{archs, *specs, hintsOf(o), parallelJobs(o), !o.config.empty()};
+  return planAotImages(hosts, request,
+                       std::filesystem::path(o.in.file).filename().string() + ".cu");
+}
+
+/// --aot-arch: the images of every launcher.
+std::optional<codegen::AotImageMap> aotImages(const std::vector<AnalyzedKernel>& kernels,
+                                              const std::vector<codegen::HostKernel>& hosts,
+                                              const CompileOptions& o, DiagnosticEngine& diags) {
+  if (o.aotArchs.empty())
+    return codegen::AotImageMap{};
+  std::optional<AotPlan> plan = aotPlan(kernels, hosts, o, diags);
+  if (!plan)
+    return std::nullopt;
+  return compileAotImages(*plan, parallelJobs(o), o.in.file, diags);
 }
 
 /// --depfile: the host file depends on every file the parse read (the kernel file
@@ -361,39 +366,28 @@ int runCompile(const CompileOptions& o) {
       std::cout << ek.source;
     return 0;
   }
-  if (o.emit == "host") {
-    std::cout << codegen::rewriteHost(std::filesystem::path(o.in.file).filename().string(), text,
-                                      hosts);
+  if (o.emit == "cubin" || o.emit == "ptx")
+    return emitDevice(*kernels, emitted, stem, o, diags);
+  if (o.emit == "instantiations") { // TABLE ARCH NAME, one line per image --aot-arch embeds
+    std::optional<AotPlan> plan = aotPlan(*kernels, hosts, o, diags);
+    if (!plan)
+      return 1;
+    for (size_t j = 0; j < plan->jobs.size(); ++j)
+      std::cout << plan->symbols.at(plan->owners[j]) << " " << plan->jobs[j].arch << " "
+                << plan->jobs[j].name << "\n";
     return 0;
   }
-  if (o.emit == "cubin" || o.emit == "ptx") {
-    std::optional<double> limit = nvrtcTimeout(diags);
-    if (!limit)
-      return 1;
-    for (size_t i = 0; i < emitted.size(); ++i) {
-      const std::string& name = (*kernels)[i].typed.name;
-      ChildResult r = runInChild(
-          [&] { return compileToDevice((*kernels)[i].typed, emitted[i], stem, o, diags); }, *limit);
-      ir::SourceLoc at{o.in.file, 0, 0};
-      if (r.kind == ChildResult::Kind::TimedOut)
-        diags.error(at, fmt::format("NVRTC did not finish in {} s for kernel '{}' (the limit is "
-                                    "HELIONC_NVRTC_TIMEOUT seconds; lower the config's block "
-                                    "sizes or raise num_warps)",
-                                    *limit, name));
-      else if (r.kind == ChildResult::Kind::Signaled && r.code != SIGPIPE) // not `| head`
-        diags.error(at, fmt::format("NVRTC crashed (signal {}: {}) for kernel '{}'", r.code,
-                                    strsignal(r.code), name));
-      if (r.kind != ChildResult::Kind::Exited || r.code != 0)
-        return 1;
-    }
+  std::optional<codegen::AotImageMap> aot = aotImages(*kernels, hosts, o, diags);
+  if (!aot)
+    return 1;
+  const std::string fileName = std::filesystem::path(o.in.file).filename().string();
+  if (o.emit == "host") {
+    std::cout << codegen::rewriteHost(fileName, text, hosts, *aot);
     return 0;
   }
   std::filesystem::path dir = o.outDir; // none: the working directory (named as such)
   std::filesystem::path hostFile = dir / (stem + ".helion.cpp");
-  if (!writeFile(hostFile,
-                 codegen::rewriteHost(std::filesystem::path(o.in.file).filename().string(), text,
-                                      hosts),
-                 diags))
+  if (!writeFile(hostFile, codegen::rewriteHost(fileName, text, hosts, *aot), diags))
     return 1;
   for (size_t i = 0; i < emittedAll.size(); ++i)
     for (size_t e = 0; e < emittedAll[i].size(); ++e)
@@ -416,9 +410,11 @@ void registerCompile(CLI::App& app) {
   cmd->add_option("--arch", o->arch, "GPU architecture for --emit cubin/ptx (sm_90a, sm_80, ...)");
   CLI::Option* emit = cmd->add_option("--emit", o->emit,
                   "print one stage instead of writing files: ir (after the frontend), cuda, host, "
-                  "cubin (compiled with NVRTC, written to -o), or ptx (NVRTC's PTX of the "
-                  "cubin instantiation: written to -o as FILE.KERNEL.ptx, else printed)")
-      ->check(CLI::IsMember({"ir", "cuda", "host", "cubin", "ptx"}));
+                  "cubin (compiled with NVRTC, written to -o as FILE.KERNEL.DTYPES.cubin), ptx "
+                  "(NVRTC's PTX of the cubin instantiation: written to -o as "
+                  "FILE.KERNEL.DTYPES.ptx, else printed), or instantiations (what --aot-arch, "
+                  "else --arch, embeds: one TABLE ARCH NAME line per image, nothing compiled)")
+      ->check(CLI::IsMember({"ir", "cuda", "host", "cubin", "ptx", "instantiations"}));
   cmd->add_option("--depfile", o->depfile,
                   "also write a Makefile-syntax depfile to this file: FILE.helion.cpp (the .cu "
                   "files are written with it) depends on FILE, every header it read and the "
@@ -427,13 +423,46 @@ void registerCompile(CLI::App& app) {
   cmd->add_option("--print-after", o->printAfter,
                   "print the IR after a pass (frontend, infer-types, hoist-blocks, or all)")
       ->check(CLI::IsMember({"frontend", "infer-types", "hoist-blocks", "all"}));
-  cmd->add_option("--dtype", o->dtype, "tensor dtype of the --emit cubin/ptx instantiation")
-      ->check(CLI::IsMember({"f16", "bf16", "f32", "f64"}));
-  cmd->add_option("--size-hint", o->sizeHint,
-                  "reduction extent of the --emit cubin/ptx instantiation");
+  const CLI::Validator dtypeSpec(
+      [](std::string& text) {
+        std::string why;
+        return codegen::parseDtypeSpec(text, why) ? std::string() : why;
+      },
+      "DTYPE|NAME=DTYPE,...");
+  cmd->add_option("--dtype", o->dtypes,
+                  "tensor dtypes of an instantiation, repeatable: bf16 (every tensor but index "
+                  "tensors, i64), x=bf16,out=i8 (named tensors; the others f32), or bf16,out=i8 "
+                  "(default: f32 for --emit cubin/ptx; f32, f16 and bf16 for --aot-arch)")
+      ->check(dtypeSpec)
+      ->allow_extra_args(false);
+  cmd->add_option("--size-hint", o->sizeHints,
+                  "reduction extent of the --emit cubin/ptx and --aot-arch instantiations, "
+                  "repeatable (default 4096)")
+      ->allow_extra_args(false);
   cmd->add_option("--specialize", o->specialize,
                   "value of each hl::specialize'd scalar (a head dim) in the --emit cubin/ptx "
-                  "instantiation");
+                  "and --aot-arch instantiations, repeatable (default 64)")
+      ->allow_extra_args(false);
+  cmd->add_option("--aot-arch", o->aotArchs,
+                  "compile every instantiation the launchers can name for the given dtypes, "
+                  "sizes and specialized values for this GPU architecture now, and embed the "
+                  "cubins in FILE.helion.cpp (repeatable: sm_90a, sm_80, ...)")
+      ->check(CLI::Validator(
+          [](std::string& arch) {
+            size_t i = 3, digits = 0;
+            if (arch.rfind("sm_", 0) == 0)
+              for (; i < arch.size() && std::isdigit(static_cast<unsigned char>(arch[i])); ++i)
+                ++digits;
+            bool ok = arch.rfind("sm_", 0) == 0 && (digits == 2 || digits == 3) &&
+                      (i == arch.size() ||
+                       (i + 1 == arch.size() && (arch[i] == 'a' || arch[i] == 'f')));
+            return ok ? std::string()
+                      : "'" + arch + "' is not a GPU architecture (expected sm_90a, sm_80, ...)";
+          },
+          "ARCH"))
+      ->allow_extra_args(false);
+  cmd->add_option("-j,--jobs", o->jobs, "NVRTC compiles run at once (default: one per core)")
+      ->check(CLI::PositiveNumber);
   cmd->callback([o] {
     int rc = runCompile(*o);
     if (rc != 0)

@@ -54,6 +54,11 @@ struct ChildResult {
 /// (0: no limit). Where fork fails, runs it in this process without a limit.
 ChildResult runInChild(const std::function<int()>& job, double seconds);
 
+/// Runs job(0) ... job(count - 1), each in a forked child killed after `seconds` (0: no
+/// limit), at most `parallel` at a time; the results in job order.
+std::vector<ChildResult> runInChildren(size_t count, const std::function<int(size_t)>& job,
+                                       double seconds, int parallel);
+
 /// Runs the program `argv` (PATH searched) with its stdout collected line by line into
 /// `lines` and its stderr (the first 64 KB) into `err`, killed after `timeoutS`. Returns
 /// its exit status, 128 + the signal that killed it, or -1 when it timed out.

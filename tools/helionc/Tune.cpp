@@ -411,7 +411,7 @@ private:
     if (!pch_.empty())
       build.insert(build.end(), {"-include", pch_});
     build.insert(build.end(), {"-I" + dir.string(), (dir / "harness.cpp").string(),
-                               tc_.runtimeLib, "-L" + tc_.cudaLib, "-lnvrtc", "-ldl",
+                               tc_.runtimeLib, "-ldl",
                                "-Wl,--undefined=helion_rt_install_cuda_backend", "-o",
                                (dir / "harness").string()});
     std::vector<std::string> lines;

@@ -10,12 +10,30 @@
 
 #include "helion/CodeGen/CudaEmitter.h"
 #include "helion/Frontend/Frontend.h"
+#include "helion/runtime/ShapeDispatch.h"
 
 #include <map>
 #include <string>
 #include <vector>
 
 namespace helion::codegen {
+
+/// A cubin compiled ahead of time for one instantiation (helionc compile --aot-arch).
+struct AotImage {
+  std::string arch;    ///< "sm_90a"
+  std::string name;    ///< the name expression the launcher builds
+  std::string lowered; ///< its mangled name
+  std::string cubin;
+};
+
+/// The images of one launcher, embedded as the table `symbol()` returns.
+struct AotLauncherImages {
+  std::string symbol; ///< "helionc_aot_softmax", unique in the file
+  std::vector<AotImage> images;
+};
+
+/// Per emitted kernel (a config entry's, or its long-rows kernel), its images.
+using AotImageMap = std::map<const EmittedKernel*, AotLauncherImages>;
 
 /// One compiled config of a kernel.
 struct HostKernel {
@@ -25,13 +43,27 @@ struct HostKernel {
   std::vector<int64_t> registerBlockSizes; ///< value per Kernel::blockSizes entry
   /// The sizes this config was tuned for (tensor parameter name -> sizes); empty: any.
   std::map<std::string, std::vector<int64_t>> shapes;
+  const AotImageMap* aot = nullptr; ///< set by rewriteHost
 };
+
+/// The shape-keyed entries of one kernel as its launcher hands them to
+/// helion::rt::pickShapeEntry: `tensors` are the kernel's tensor parameters a key may
+/// name (function parameters, in order), which ShapeKey::tensor indexes.
+struct ShapeTable {
+  std::vector<rt::ShapeEntry> entries;
+  std::vector<rt::ShapeKey> keys;
+  std::vector<int64_t> sizes;
+  std::vector<int> tensors;
+};
+ShapeTable shapeTable(const std::vector<const HostKernel*>& entries);
 
 /// The rewritten translation unit. Consecutive HostKernels of one kernel are the
 /// entries of a shape-keyed config file, in file order: each gets its own launcher,
 /// and the kernel's launcher calls the one helion::rt::pickShapeEntry picks
-/// (helion/runtime/ShapeDispatch.h) for the tensors' sizes at each call.
+/// (helion/runtime/ShapeDispatch.h) for the tensors' sizes at each call. After each
+/// kernel function come its stream overload and its C entry; `aot` images are
+/// embedded at the end of the file, one table per launcher that has some.
 std::string rewriteHost(const std::string& fileName, const std::string& text,
-                        const std::vector<HostKernel>& kernels);
+                        const std::vector<HostKernel>& kernels, const AotImageMap& aot = {});
 
 } // namespace helion::codegen

@@ -24,6 +24,8 @@ struct HostRegion {
 struct HostInfo {
   HostRegion function;                 ///< the whole definition, HELION_KERNEL included
   HostRegion body;                     ///< the function body's braces
+  HostRegion params;                   ///< the parameter list, inside its parentheses
+  std::vector<HostRegion> defaultArgs; ///< ` = value` after each defaulted parameter's name
   std::vector<HostRegion> deviceLoops; ///< each top-level device loop statement, in order
   struct BlockSizeCall {
     HostRegion call;                   ///< `hl::register_block_size(...)`

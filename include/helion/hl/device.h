@@ -36,6 +36,8 @@ struct DeviceBackend {
   void* (*allocate)(std::size_t bytes, int deviceIndex);
   void (*deallocate)(void* ptr, int deviceIndex);
   void (*copy)(void* dst, Device dstDevice, const void* src, Device srcDevice, std::size_t bytes);
+  /// Sets `bytes` bytes to `value` on the device (zeros); null: zeros copies from the host.
+  void (*fill)(void* ptr, int deviceIndex, unsigned char value, std::size_t bytes) = nullptr;
 };
 
 namespace detail {

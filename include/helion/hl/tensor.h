@@ -217,8 +217,13 @@ inline Tensor zeros(const std::vector<int64_t>& sizes, DType dtype, Device devic
   if (device.type == DeviceType::CPU) {
     std::memset(t.data_ptr(), 0, bytes);
   } else if (bytes) {
+    const DeviceBackend& backend = detail::requireBackend(device);
+    if (backend.fill) { // on the device (the CUDA backend: a memset on the current stream)
+      backend.fill(t.data_ptr(), device.index, 0, bytes);
+      return t;
+    }
     std::vector<unsigned char> zero(bytes, 0);
-    detail::requireBackend(device).copy(t.data_ptr(), device, zero.data(), Device::cpu(), bytes);
+    backend.copy(t.data_ptr(), device, zero.data(), Device::cpu(), bytes);
   }
   return t;
 }

@@ -1,6 +1,7 @@
 //===- helion/runtime/Compile.h - NVRTC to cubin, with a disk cache -*- C++ -*-===//
 //
-// Compiles CUDA C++ (emitted kernels) to a cubin for one architecture. The
+// Compiles CUDA C++ (emitted kernels) to a cubin for one architecture with NVRTC,
+// which is loaded with dlopen on first use (nothing links libnvrtc). The
 // device library (runtime/device/helion/*.cuh) is embedded in the runtime and
 // handed to NVRTC as in-memory headers, so `#include "helion/device.cuh"` works
 // without any path on disk.
@@ -68,8 +69,12 @@ std::filesystem::path cacheDirectory();
 /// False when HELIONC_NO_CACHE is set to anything but "" or "0".
 bool cacheEnabled();
 
-/// "13.0": the NVRTC the runtime was linked with.
+/// "13.0": the NVRTC the runtime loaded (loading it on first use: runtime/NvrtcApi.h).
 std::string nvrtcVersion();
+
+/// Whether this process has loaded NVRTC (a compile, a cache lookup or nvrtcVersion
+/// did): false all along in a program whose kernels are all embedded ahead of time.
+bool nvrtcLoaded();
 
 /// The embedded device library: NVRTC include names ("helion/device.cuh")
 /// and their text, in a fixed order.

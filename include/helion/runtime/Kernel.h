@@ -8,15 +8,19 @@
 //   void* args[] = {&x, &out, &n};
 //   helion::rt::launch(k, {blocks}, {256}, 0, args);
 //
-// loadKernel compiles for the current device's architecture through the disk
-// cache, loads the module and resolves the function once per process (and
-// device); later calls with the same spec return the same Kernel at the cost
-// of a hash lookup. Thread-safe.
+// loadKernel loads the image embedded ahead of time for the current device's
+// architecture when the spec has one (KernelSpec::aot, helion/runtime/Aot.h), else
+// compiles for that architecture through the disk cache; it loads the module and
+// resolves the function once per process (and device); later calls with the same
+// spec return the same Kernel at the cost of a hash lookup. Thread-safe. Launches
+// go to the calling thread's current stream (helion/runtime/Stream.h).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "helion/runtime/Aot.h"
 #include "helion/runtime/Driver.h"
+#include "helion/runtime/Stream.h"
 
 #include <atomic>
 #include <cstddef>
@@ -42,6 +46,9 @@ struct KernelSpec {
   /// function's limit is raised at load (launch raises it too when needed).
   int dynamicSharedBytes = 0;
   int device = -1; ///< -1: the calling thread's current device
+  /// Images of this program compiled ahead of time (helionc compile --aot-arch), or
+  /// null. An image of nameExpression for the device is loaded instead of compiling.
+  const AotTable *aot = nullptr;
 };
 
 /// A loaded kernel. Owned by the process-wide kernel table; never destroyed
@@ -75,6 +82,8 @@ public:
   /// Seconds NVRTC took (0 on a cache hit) and whether the cache had it.
   double compileSeconds = 0;
   bool cacheHit = false;
+  /// Loaded from an image embedded ahead of time (no NVRTC involved).
+  bool fromAot = false;
 
 private:
   std::string name_;
@@ -86,7 +95,8 @@ private:
   mutable std::atomic<std::int64_t> resident_{0}; ///< threads << 32 | blocks
 };
 
-/// Compiles (through the cache), loads and resolves; memoized per process.
+/// Loads the embedded image or compiles (through the cache), loads and resolves;
+/// memoized per process. Throws with HELIONC_REQUIRE_AOT set and no image.
 const Kernel &loadKernel(const KernelSpec &spec);
 
 /// The kernels one launcher of generated code has loaded, keyed by what selects
@@ -141,11 +151,12 @@ private:
   Entry *overflow_ = nullptr;        ///< guarded by mutex_
 };
 
-/// Launches on `stream` (0: the legacy default stream) and checks
-/// cuLaunchKernel's result; an error names the kernel. `args` points to each
-/// parameter's value, in order, as cuLaunchKernel wants.
+/// Launches on `stream` (by default the calling thread's current stream; nullptr:
+/// the legacy default stream) and checks cuLaunchKernel's result; an error names
+/// the kernel. `args` points to each parameter's value, in order, as cuLaunchKernel
+/// wants. Neither synchronizes nor allocates: launches can be captured in a graph.
 void launch(const Kernel &kernel, Dim3 grid, Dim3 block, unsigned sharedBytes, void **args,
-            CUstream stream = nullptr);
+            CUstream stream = currentStream());
 
 /// Waits for the current device; an asynchronous error (an illegal address...)
 /// is reported with the name of the last kernel this process launched.

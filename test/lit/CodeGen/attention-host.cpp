@@ -30,4 +30,4 @@
 // CHECK: found = &kernelCache.insert(kernelKey, helion::rt::loadKernel({"attention.cpp.cu", kSource, name, {}, static_cast<int>(smem)}));
 // CHECK: void* args[] = {&pq, &pk, &pv, &iM, &iN, &sqb, &sqm, &skb, &skn, &svb, &svn, &e0, &e1, &e2, &e3, &e4};
 // CHECK: const int64_t ctas = B * helion::rt::cdiv(M, int64_t(128));
-// CHECK: helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), helion::rt::Dim3(128), static_cast<unsigned>(smem), args);
+// CHECK: helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), helion::rt::Dim3(128), static_cast<unsigned>(smem), args, helion::rt::currentStream());

@@ -60,9 +60,9 @@
 // HOST: void* args[] = {&mapQ, &mapK, &mapV, &iM, &iN, &iB, &e0, &e1, &e2, &e3, &e4};
 // HOST: const int64_t tiles = B * helion::rt::cdiv(M, int64_t(128));
 // HOST-NEXT: const int64_t ctas = tiles;
-// HOST: helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), helion::rt::Dim3(384), static_cast<unsigned>(smem), args);
+// HOST: helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), helion::rt::Dim3(384), static_cast<unsigned>(smem), args, helion::rt::currentStream());
 // HOST: void* args[] = {&pq, &pk, &pv, &iM, &iN, &sqb, &sqm, &skb, &skn, &svb, &svn, &e0, &e1, &e2, &e3, &e4};
-// HOST: helion::rt::Dim3(128), static_cast<unsigned>(smem), args);
+// HOST: helion::rt::Dim3(128), static_cast<unsigned>(smem), args, helion::rt::currentStream());
 // Persistent (the default): at most one CTA per SM, each looping over tiles.
 // PERSISTENT: const int64_t tiles = B * helion::rt::cdiv(M, int64_t(128));
 // PERSISTENT-NEXT: const int64_t ctas = std::min<int64_t>(tiles, dev.smCount);

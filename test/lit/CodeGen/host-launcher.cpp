@@ -31,7 +31,7 @@
 // CHECK-NEXT: const helion::rt::Kernel& kernel = *found;
 // CHECK-NOT:  std::mutex
 // CHECK-NOT:  std::string
-// CHECK:      helion::rt::launch(kernel, grid, helion::rt::Dim3(256), 0, args);
+// CHECK:      helion::rt::launch(kernel, grid, helion::rt::Dim3(256), 0, args, helion::rt::currentStream());
 
 // A persistent grid reads the SM count from deviceInfo() (lock-free once known),
 // and launches num_sm_multiplier programs per SM, at most as many as are resident

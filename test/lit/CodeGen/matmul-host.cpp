@@ -23,9 +23,9 @@
 // CHECK: CUtensorMap mapB = map(y, K, N, 64, 64);
 // CHECK: CUtensorMap mapC = tmaStore ? map(out, M, N, 64, static_cast<int32_t>(128 / out.element_size())) : mapA;
 // CHECK: const int64_t ctas = std::min<int64_t>(units, dev.smCount);
-// CHECK: helion::rt::Dim3(384), static_cast<unsigned>(smem), args);
+// CHECK: helion::rt::Dim3(384), static_cast<unsigned>(smem), args, helion::rt::currentStream());
 // CHECK: const int64_t tiles = helion::rt::cdiv(M, bm80) * helion::rt::cdiv(N, bn80);
-// CHECK: helion::rt::Dim3(256), static_cast<unsigned>(smem), args);
+// CHECK: helion::rt::Dim3(256), static_cast<unsigned>(smem), args, helion::rt::currentStream());
 
 // The launch path, as for memory-bound kernels (host-launcher.cpp): the kernel is
 // found in a KernelCache by a key of integers (device, sm90, dtypes, TMA_STORE),
@@ -61,9 +61,9 @@
 // HOT-NOT:   std::string
 // HOT:       CUtensorMap mapA = map(x, M, K, 128, 64);
 // HOT-NOT:   std::string
-// HOT:       helion::rt::launch(*found, {{.*}}, helion::rt::Dim3(384), static_cast<unsigned>(smem), args);
+// HOT:       helion::rt::launch(*found, {{.*}}, helion::rt::Dim3(384), static_cast<unsigned>(smem), args, helion::rt::currentStream());
 // HOT-NOT:   std::string
-// HOT:       helion::rt::launch(*found, {{.*}}, helion::rt::Dim3(256), static_cast<unsigned>(smem), args);
+// HOT:       helion::rt::launch(*found, {{.*}}, helion::rt::Dim3(256), static_cast<unsigned>(smem), args, helion::rt::currentStream());
 
 // A config without tensor_descriptor has the sm80 kernel only: sm90 is always 0 in
 // the key and the name has one head; a scalar of the epilogue is no template argument.

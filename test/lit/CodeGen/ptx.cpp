@@ -4,7 +4,7 @@
 // RUN: %helionc compile %examples/add.cpp --config %t.v4.json --emit ptx --dtype f32 | FileCheck %s --check-prefix=SCALAR
 // RUN: %helionc compile %examples/softmax.cpp --kernel softmax --emit ptx --dtype f16 --arch sm_80 | FileCheck %s --check-prefix=SM80
 // RUN: rm -rf %t.dir && %helionc compile %examples/add.cpp --emit ptx --dtype bf16 -o %t.dir | FileCheck %s --check-prefix=FILE
-// RUN: FileCheck %s < %t.dir/add.add.ptx
+// RUN: FileCheck %s < %t.dir/add.add.bf16.ptx
 // --emit ptx prints NVRTC's PTX of the --emit cubin instantiation: add in bf16 reads
 // and writes 16 bytes (8 elements) per access through the read-only path.
 
@@ -29,6 +29,6 @@
 // SM80: .entry _Z14softmax_kernel
 // SM80: ld.global.nc.v4.u32
 
-// With -o the PTX goes to DIR/FILE.KERNEL.ptx (the same text), and stdout names it.
-// FILE: {{.*}}add.add.ptx: add_kernel<hd::bf16, hd::bf16, hd::bf16, 8, 0> (sm_90a, {{[0-9]+}} bytes of PTX, NVRTC {{[0-9]+}} ms)
+// With -o the PTX goes to DIR/FILE.KERNEL.DTYPES.ptx (the same text), and stdout names it.
+// FILE: {{.*}}add.add.bf16.ptx: add_kernel<hd::bf16, hd::bf16, hd::bf16, 8, 0> (sm_90a, {{[0-9]+}} bytes of PTX, NVRTC {{[0-9]+}} ms)
 // FILE-NOT: .entry

@@ -9,7 +9,7 @@
 
 using helion::Tensor;
 
-// CUBIN: three.cubin: three_kernel<
+// CUBIN: three.{{.*}}.cubin: three_kernel<
 // CHECK: for (int64 pid = (int64)blockIdx.x - 0; pid >= 0 && pid < total_0; pid += total_0) {
 // CHECK: for (int64 pid = (int64)blockIdx.x - (total_0); pid >= 0 && pid < total_1; pid += total_1) {
 // CHECK: for (int64 pid = (int64)blockIdx.x - (total_0 + total_1); pid >= 0 && pid < total_2; pid += total_2) {

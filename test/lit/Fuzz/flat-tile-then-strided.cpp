@@ -7,7 +7,7 @@
 
 using helion::Tensor;
 
-// CHECK: flat_then_strided.cubin: flat_then_strided_kernel<
+// CHECK: flat_then_strided.{{.*}}.cubin: flat_then_strided_kernel<
 HELION_KERNEL std::tuple<Tensor, Tensor> flat_then_strided(const Tensor& x0, const Tensor& x1) {
   auto [m, n] = x0.shape<2>();
   Tensor o0 = helion::empty({m, n}, hl::f16, x0.device());

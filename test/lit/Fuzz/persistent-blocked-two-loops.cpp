@@ -8,7 +8,7 @@
 
 using helion::Tensor;
 
-// CHECK: two.cubin: two_kernel<
+// CHECK: two.{{.*}}.cubin: two_kernel<
 // CUDA: const int64 per_cta_0 = hd::cdiv<int64>(total_0, (int64)gridDim.x);
 // CUDA: const int64 per_cta_1 = hd::cdiv<int64>(total_1, (int64)gridDim.x);
 HELION_KERNEL std::tuple<Tensor, Tensor> two(const Tensor& x) {

@@ -1,0 +1,84 @@
+"""Calls the C entries of helionc-generated kernels on torch tensors (ctypes, DLPack).
+
+A host file that `helionc compile` wrote, compiled with -DHELIONC_C_API into a shared
+library, exports for each kernel K
+
+    int helionc_K(const DLTensor* t1, ..., <scalars>, DLManagedTensor** result, void* stream)
+
+(docs/calling-kernels.md). This module passes torch tensors as borrowed DLTensors
+(torch.utils.dlpack.to_dlpack), the stream torch considers current, and turns the
+result back into a torch tensor (torch.utils.dlpack.from_dlpack), which owns it.
+
+    lib = HelioncLibrary("build/py/libsoftmax.so")
+    y = lib.call("softmax", x)               # on torch.cuda.current_stream()
+"""
+import ctypes
+
+import torch
+import torch.utils.dlpack
+
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype = ctypes.c_void_p
+_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+_capsule_new = ctypes.pythonapi.PyCapsule_New
+_capsule_new.restype = ctypes.py_object
+_capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+
+
+class HelioncError(RuntimeError):
+    pass
+
+
+class HelioncLibrary:
+    def __init__(self, path):
+        self.lib = ctypes.CDLL(path)
+        self.lib.helion_rt_last_error.restype = ctypes.c_char_p
+        self.lib.helion_rt_aot_images.restype = ctypes.c_char_p
+        self.lib.helion_rt_nvrtc_loaded.restype = ctypes.c_int
+
+    def call(self, kernel, *args, stream=None):
+        """Runs helionc_<kernel>(args..., &result, stream) and returns the result (a torch
+        tensor, or None for a kernel that returns nothing). Tensors are borrowed for the
+        call; a Python float is passed as a C double and an int as an int64_t: pass a
+        ctypes value (ctypes.c_float(0.5), ctypes.c_int(3)) for the kernel's other scalar
+        types. `stream`: a torch.cuda.Stream, or None for torch's current stream."""
+        keep = []  # the capsules, alive until the call returns
+        c_args = []
+        device = None
+        for a in args:
+            if isinstance(a, torch.Tensor):
+                capsule = torch.utils.dlpack.to_dlpack(a)
+                keep.append(capsule)
+                # A DLManagedTensor starts with its DLTensor.
+                c_args.append(ctypes.c_void_p(_capsule_pointer(capsule, b"dltensor")))
+                if a.is_cuda and device is None:
+                    device = a.device
+            elif isinstance(a, bool):
+                c_args.append(ctypes.c_bool(a))
+            elif isinstance(a, float):
+                c_args.append(ctypes.c_double(a))
+            elif isinstance(a, int):
+                c_args.append(ctypes.c_int64(a))
+            else:
+                c_args.append(a)
+        if stream is None:
+            stream = torch.cuda.current_stream(device)
+        result = ctypes.c_void_p()
+        entry = getattr(self.lib, "helionc_" + kernel)
+        entry.restype = ctypes.c_int
+        rc = entry(*c_args, ctypes.byref(result), ctypes.c_void_p(stream.cuda_stream))
+        del keep
+        if rc != 0:
+            raise HelioncError(self.lib.helion_rt_last_error().decode())
+        if not result.value:
+            return None
+        # torch takes the DLManagedTensor (renames the capsule) and calls its deleter
+        # when the tensor dies; the memory returns to helion's allocator then.
+        return torch.utils.dlpack.from_dlpack(_capsule_new(result.value, b"dltensor", None))
+
+    def aot_images(self):
+        """The embedded images, one "PROGRAM ARCH BYTES NAME" line each."""
+        return self.lib.helion_rt_aot_images().decode().splitlines()
+
+    def nvrtc_loaded(self):
+        return bool(self.lib.helion_rt_nvrtc_loaded())

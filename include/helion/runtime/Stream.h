@@ -1,0 +1,41 @@
+//===- helion/runtime/Stream.h - the stream work goes to --------*- C++ -*-===//
+//
+// Every launch of generated code, and every fill and copy of the CUDA backend of
+// helion::Tensor, goes to the calling thread's current stream: a CUstream (the
+// same pointer as the CUDA runtime's cudaStream_t), nullptr (the legacy default
+// stream) until set. Nothing in the launch path synchronizes, so a kernel
+// interleaves with the caller's other work on that stream and can be captured
+// into a CUDA graph (after a first, uncaptured call has loaded it).
+//
+//   helion::rt::StreamGuard on(stream);  // this scope's work goes to `stream`
+//   Tensor y = softmax(x);               // ... or softmax(x, stream)
+//
+// Every generated kernel function also has an overload with a trailing CUstream
+// that runs the function under a StreamGuard.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cuda.h> // CUstream only
+
+namespace helion::rt {
+
+/// This thread's current stream (nullptr, the legacy default stream, at first).
+CUstream currentStream();
+
+/// Makes `stream` this thread's current stream; it must belong to the device the
+/// work runs on (its primary context, as streams made by the CUDA runtime do).
+void setCurrentStream(CUstream stream);
+
+/// Sets the current stream for its lifetime and then restores the previous one.
+class StreamGuard {
+public:
+  explicit StreamGuard(CUstream stream) : previous_(currentStream()) { setCurrentStream(stream); }
+  ~StreamGuard() { setCurrentStream(previous_); }
+  StreamGuard(const StreamGuard &) = delete;
+  StreamGuard &operator=(const StreamGuard &) = delete;
+
+private:
+  CUstream previous_;
+};
+
+} // namespace helion::rt

@@ -1,0 +1,312 @@
+//===- Instantiations.cpp - What a launcher can ask NVRTC for -------------===//
+#include "helion/CodeGen/Instantiations.h"
+
+#include "helion/IR/Printer.h"
+#include "helion/runtime/Layout.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace helion::codegen {
+namespace {
+
+using namespace ir;
+
+/// 9 for "sm_90a", 12 for "sm_120", -1 when not sm_NN.
+int archMajor(const std::string& arch) {
+  if (arch.rfind("sm_", 0) != 0)
+    return -1;
+  std::string digits;
+  for (size_t i = 3; i < arch.size() && arch[i] >= '0' && arch[i] <= '9'; ++i)
+    digits += arch[i];
+  return digits.size() >= 2 ? std::stoi(digits) / 10 : -1;
+}
+
+/// The head of the name (up to '<') the launcher picks on an `arch` device, or
+/// nullopt when it rejects these dtypes there (MatmulLauncher.cpp, AttentionLauncher.cpp).
+struct Head {
+  std::string name;
+  bool sm90 = false;
+};
+std::optional<Head> nameHead(const EmittedKernel& ek, const std::string& arch,
+                             const std::vector<ScalarType>& sig) {
+  const int major = archMajor(arch);
+  if (const auto& mm = ek.matmul) {
+    const ScalarType a = sig.at(mm->a), b = sig.at(mm->b);
+    const bool supported = a == ScalarType::BF16 || a == ScalarType::F16 || a == ScalarType::F32;
+    if (!supported || a != b || major < 8)
+      return std::nullopt;
+    // f32 runs as tf32 on the sm80 kernel everywhere.
+    const bool sm90 = mm->sm90 && major == 9 && a != ScalarType::F32;
+    return Head{sm90 ? ek.kernelName : mm->sm80KernelName, sm90};
+  }
+  if (const auto& at = ek.attention) {
+    const ScalarType q = sig.at(at->q);
+    if ((q != ScalarType::BF16 && q != ScalarType::F16) || sig.at(at->k) != q ||
+        sig.at(at->v) != q || major < 8)
+      return std::nullopt;
+    const bool sm90 = at->sm90 && major == 9;
+    return Head{sm90 ? ek.kernelName : at->sm80KernelName, sm90};
+  }
+  return Head{ek.kernelName, false};
+}
+
+/// The spellings each template argument can take for row extent `size`, in order.
+/// A tile axis's EXACT predicate, (end - begin) % chunk == 0, as a comparable key: two
+/// loops over the same extent in the same blocks (softmax_two_pass) share its value.
+std::string exactKey(const Kernel* k, const ExactAxis& e, size_t bit) {
+  if (!k || e.id < 0 || e.id >= static_cast<int>(k->tiles.size()))
+    return "bit " + std::to_string(bit);
+  const TileVar& tv = k->tiles[e.id];
+  return printExpr(*k, *tv.begin) + " | " +
+         (tv.flatOfParam >= 0 ? "numel " + std::to_string(tv.flatOfParam)
+                              : printExpr(*k, *tv.end)) +
+         " | " + std::to_string(e.chunk);
+}
+
+/// With `onlyDefault`, only the first of each (EXACT: 0), which defaultInstantiation names.
+/// `k` (may be null) lets tile axes with one predicate share their EXACT bit.
+std::vector<std::vector<std::string>> choices(const Kernel* k, const EmittedKernel& ek,
+                                              const Head& head,
+                                              const std::vector<ScalarType>& sig, int64_t size,
+                                              const InstantiationHints& hints, bool onlyDefault) {
+  std::optional<ScalarType> firstTensor; // the one helion::rt::vectorWidth sizes vectors by
+  for (const TemplateArg& t : ek.templateArgs)
+    if (t.kind == TemplateArg::Kind::DType && !firstTensor)
+      firstTensor = sig.at(t.index);
+  std::vector<std::vector<std::string>> out;
+  for (const TemplateArg& t : ek.templateArgs) {
+    std::vector<std::string> values;
+    switch (t.kind) {
+    case TemplateArg::Kind::DType: values = {deviceTypeName(sig.at(t.index))}; break;
+    case TemplateArg::Kind::ReductionDim:
+      values = {std::to_string(rt::reductionExtent(size, ek.numThreads))};
+      break;
+    case TemplateArg::Kind::VectorWidth: {
+      const int bytes = scalarTypeBytes(firstTensor.value_or(ScalarType::F32));
+      for (int vec = std::max(1, ek.maxVectorBytes / bytes); vec >= 1; vec /= 2)
+        values.push_back(std::to_string(vec));
+      break;
+    }
+    case TemplateArg::Kind::Specialized:
+      for (int64_t v : hints.specialized)
+        values.push_back(std::to_string(v));
+      break;
+    case TemplateArg::Kind::EpilogueForm:
+      values = {head.sm90 && ek.matmul && ek.matmul->tmaStoreParam >= 0 ? "1" : "0"};
+      if (values[0] == "1")
+        values.push_back("0"); // an output TMA cannot store through takes the pairs epilogue
+      break;
+    case TemplateArg::Kind::ExactAxes: {
+      // Reduction axes: known from the extent; tile axes: either way, the same way for
+      // tile axes of one predicate.
+      std::vector<int64_t> masks = {0};
+      std::map<std::string, int64_t> firstBit; // tile predicate -> its first bit
+      for (size_t i = 0; i < ek.exactAxes.size(); ++i) {
+        const ExactAxis& e = ek.exactAxes[i];
+        const int64_t bit = int64_t(1) << i;
+        std::vector<int64_t> next;
+        auto [same, fresh] = e.isTile ? firstBit.emplace(exactKey(k, e, i), bit)
+                                      : std::make_pair(firstBit.end(), false);
+        for (int64_t m : masks) {
+          if (e.isTile && !fresh) {
+            next.push_back(m & same->second ? m | bit : m);
+          } else if (e.isTile) {
+            next.push_back(m);
+            next.push_back(m | bit);
+          } else {
+            const bool exact = e.chunk > 0 ? size % e.chunk == 0
+                                           : size == rt::reductionExtent(size, ek.numThreads);
+            next.push_back(exact ? m | bit : m);
+          }
+        }
+        masks = std::move(next);
+      }
+      for (int64_t m : masks)
+        values.push_back(std::to_string(m));
+      break;
+    }
+    }
+    if (onlyDefault && !values.empty()) // EXACT 0: every bounds check kept
+      values = {t.kind == TemplateArg::Kind::ExactAxes ? "0" : values.front()};
+    out.push_back(std::move(values));
+  }
+  return out;
+}
+
+/// Every `head<a, b, ...>` of the product of `values`, appended to `out` unless seen.
+void product(const std::string& head, const std::vector<std::vector<std::string>>& values,
+             std::vector<std::string>& out, std::set<std::string>& seen) {
+  std::function<void(size_t, std::string)> walk = [&](size_t i, std::string name) {
+    if (i == values.size()) {
+      name += ">";
+      if (seen.insert(name).second)
+        out.push_back(std::move(name));
+      return;
+    }
+    for (const std::string& v : values[i])
+      walk(i + 1, name + (i ? ", " : "") + v);
+  };
+  walk(0, head + "<");
+}
+
+} // namespace
+
+bool readsSizes(const EmittedKernel& ek) {
+  for (const TemplateArg& t : ek.templateArgs)
+    if (t.kind == TemplateArg::Kind::ReductionDim)
+      return true;
+  return std::any_of(ek.exactAxes.begin(), ek.exactAxes.end(),
+                     [](const ExactAxis& e) { return !e.isTile; });
+}
+
+bool readsSpecialized(const EmittedKernel& ek) {
+  return std::any_of(ek.templateArgs.begin(), ek.templateArgs.end(), [](const TemplateArg& t) {
+    return t.kind == TemplateArg::Kind::Specialized;
+  });
+}
+
+std::optional<DtypeSpec> parseDtypeSpec(const std::string& text, std::string& error) {
+  DtypeSpec spec;
+  spec.text = text;
+  size_t at = 0;
+  while (at <= text.size()) {
+    size_t comma = std::min(text.find(',', at), text.size());
+    std::string part = text.substr(at, comma - at);
+    at = comma + 1;
+    size_t eq = part.find('=');
+    std::string name = eq == std::string::npos ? "" : part.substr(0, eq);
+    std::string type = eq == std::string::npos ? part : part.substr(eq + 1);
+    std::optional<ScalarType> t = parseScalarType(type);
+    if (!t) {
+      error = "'" + type + "' is not a dtype (expected f16, bf16, f32, f64, i8, i32, i64 or b8)";
+      return std::nullopt;
+    }
+    if (eq == std::string::npos) {
+      if (spec.rest) {
+        error = "two bare dtypes ('" + std::string(scalarTypeName(*spec.rest)) + "' and '" + type +
+                "'); name the tensors: x=bf16,out=i8";
+        return std::nullopt;
+      }
+      spec.rest = t;
+    } else if (name.empty()) {
+      error = "'" + part + "' names no tensor (expected NAME=DTYPE)";
+      return std::nullopt;
+    } else if (!spec.named.emplace(name, *t).second) {
+      error = "tensor '" + name + "' is given twice";
+      return std::nullopt;
+    }
+  }
+  return spec;
+}
+
+std::string dtypeSpecLabel(const DtypeSpec& spec) {
+  std::string out;
+  if (spec.rest)
+    out = scalarTypeName(*spec.rest);
+  for (const auto& [name, type] : spec.named)
+    out += (out.empty() ? "" : ".") + name + "-" + scalarTypeName(type);
+  return out;
+}
+
+std::vector<bool> indexTensors(const Kernel& k) {
+  std::vector<bool> isIndex(k.params.size(), false);
+  std::map<int, int> varFromParam;
+  std::function<void(const Expr&, bool)> see = [&](const Expr& e, bool asIndex) {
+    if (asIndex && e.kind == ExprKind::Load)
+      isIndex[e.param] = true;
+    if (asIndex && e.kind == ExprKind::Var && varFromParam.count(e.var))
+      isIndex[varFromParam[e.var]] = true;
+    for (const auto& op : e.operands)
+      see(*op, asIndex);
+    for (const auto& i : e.indices)
+      if (i.value)
+        see(*i.value, e.kind == ExprKind::Load);
+  };
+  std::function<void(const std::vector<StmtRef>&)> walk = [&](const auto& body) {
+    for (const auto& s : body) {
+      if (s->kind == StmtKind::Let && s->value->kind == ExprKind::Load)
+        varFromParam[s->var] = s->value->param;
+      if (s->value)
+        see(*s->value, false);
+      for (const auto& i : s->indices)
+        if (i.value)
+          see(*i.value, true);
+      walk(s->body);
+    }
+  };
+  walk(k.body);
+  return isIndex;
+}
+
+std::vector<ScalarType> signatureOf(const Kernel& k, const DtypeSpec& spec) {
+  std::vector<bool> isIndex = indexTensors(k);
+  std::vector<ScalarType> sig;
+  for (size_t p = 0; p < k.params.size(); ++p) {
+    const Param& param = k.params[p];
+    if (param.kind != Param::Kind::Tensor) {
+      sig.push_back(param.scalarType);
+      continue;
+    }
+    auto named = spec.named.find(param.name);
+    sig.push_back(named != spec.named.end() ? named->second
+                  : isIndex[p]              ? ScalarType::I64
+                                            : spec.rest.value_or(ScalarType::F32));
+  }
+  return sig;
+}
+
+bool takesLongRows(const EmittedKernel& ek, int64_t size) {
+  if (!ek.longRows)
+    return false;
+  int64_t elems = 0;
+  for (const TemplateArg& t : ek.templateArgs)
+    if (t.kind == TemplateArg::Kind::ReductionDim)
+      elems += rt::reductionExtent(size, ek.numThreads);
+  int64_t rows = 1;
+  for (const GridLoop& g : ek.loops)
+    for (int64_t b : g.blockSizes)
+      rows *= b;
+  return elems * rows > int64_t(kLongRowElems) * ek.numThreads;
+}
+
+std::vector<std::string> instantiations(const Kernel& k, const EmittedKernel& ek,
+                                        const std::string& arch,
+                                        const std::vector<ScalarType>& signature,
+                                        const InstantiationHints& hints) {
+  std::optional<Head> head = nameHead(ek, arch, signature);
+  if (!head)
+    return {};
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  // Without a reduction axis the extent changes nothing: one pass.
+  const std::vector<int64_t> sizes =
+      readsSizes(ek) ? hints.sizes : std::vector<int64_t>{hints.sizes.front()};
+  for (int64_t size : sizes)
+    if (!takesLongRows(ek, size))
+      product(head->name, choices(&k, ek, *head, signature, size, hints, false), out, seen);
+  return out;
+}
+
+std::string defaultInstantiation(const EmittedKernel& ek, const std::string& arch,
+                                 const std::vector<ScalarType>& signature,
+                                 const InstantiationHints& hints) {
+  Head head;
+  if (std::optional<Head> picked = nameHead(ek, arch, signature)) {
+    head = *picked;
+  } else { // a signature the launcher rejects still names a kernel (which may not compile)
+    const bool sm90 = archMajor(arch) == 9;
+    head.sm90 = ek.matmul && ek.matmul->sm90 && sm90;
+    head.name = ek.matmul ? (head.sm90 ? ek.kernelName : ek.matmul->sm80KernelName)
+                : ek.attention && ek.attention->sm90 && !sm90 ? ek.attention->sm80KernelName
+                                                              : ek.kernelName;
+  }
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  product(head.name, choices(nullptr, ek, head, signature, hints.sizes.front(), hints, true), out,
+          seen);
+  return out.front();
+}
+
+} // namespace helion::codegen

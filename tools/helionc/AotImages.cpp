@@ -1,0 +1,161 @@
+//===- AotImages.cpp - helionc compile --aot-arch ---------------------------===//
+//
+// Every instantiation each launcher can name at run time for what is known now
+// (codegen::instantiations: the --dtype signatures, the row lengths of --size-hint
+// that pick the launcher's entry and those of its shape key, --specialize values,
+// every vector width and EXACT bit of a tile axis), compiled for each --aot-arch by
+// NVRTC in parallel children (DeviceCompile.h), as the tables rewriteHost embeds.
+//===----------------------------------------------------------------------===//
+#include "DeviceCompile.h"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+namespace helion::tool {
+namespace {
+
+using RowDims = std::set<std::pair<int, int>>; // (param, dim)
+
+/// The tensor dims that hold a kernel's row length: those on its reduction axes, else
+/// the innermost dim of each tensor its entries are keyed by.
+RowDims rowDims(const ir::Kernel& k, const codegen::EmittedKernel& ek,
+                const codegen::ShapeTable& table) {
+  RowDims out;
+  auto addAxis = [&](int axis) {
+    if (axis >= 0 && axis < static_cast<int>(k.axes.size()))
+      out.insert(k.axes[axis].tensorDims.begin(), k.axes[axis].tensorDims.end());
+  };
+  for (const codegen::TemplateArg& t : ek.templateArgs)
+    if (t.kind == codegen::TemplateArg::Kind::ReductionDim)
+      addAxis(t.index);
+  for (const codegen::ExactAxis& e : ek.exactAxes)
+    if (!e.isTile)
+      addAxis(e.id);
+  if (out.empty())
+    for (const rt::ShapeKey& key : table.keys)
+      out.insert({table.tensors.at(key.tensor), key.rank - 1});
+  return out;
+}
+
+/// The row lengths each entry's launcher embeds: each hinted length goes to the entry
+/// the launcher picks (helion::rt::pickShapeEntry, as at run time) for tensors whose row
+/// dims have that length and whose other dims are the first key's; with `ownShapes` an
+/// entry also takes the row lengths of its own shape key (sizes it was tuned for).
+std::vector<std::vector<int64_t>> entrySizes(const std::vector<const codegen::HostKernel*>& entries,
+                                             const std::vector<int64_t>& hinted,
+                                             bool ownShapes) {
+  std::vector<std::vector<int64_t>> out(entries.size());
+  if (entries.size() == 1) {
+    out[0] = hinted;
+    return out;
+  }
+  const ir::Kernel& k = *entries.front()->kernel;
+  const codegen::ShapeTable table = codegen::shapeTable(entries);
+  const RowDims rows = rowDims(k, *entries.front()->emitted, table);
+  auto add = [](std::vector<int64_t>& v, int64_t size) {
+    if (std::find(v.begin(), v.end(), size) == v.end())
+      v.push_back(size);
+  };
+  for (int64_t h : hinted) {
+    std::map<int, std::vector<int64_t>> query; // key tensor -> sizes
+    for (const rt::ShapeKey& key : table.keys)
+      if (!query.count(key.tensor)) {
+        std::vector<int64_t> sizes(table.sizes.begin() + key.offset,
+                                   table.sizes.begin() + key.offset + key.rank);
+        for (int d = 0; d < key.rank; ++d)
+          if (rows.count({table.tensors.at(key.tensor), d}))
+            sizes[d] = h;
+        query[key.tensor] = std::move(sizes);
+      }
+    const int e = rt::pickShapeEntry(
+        table.entries.data(), static_cast<int>(table.entries.size()), table.keys.data(),
+        table.sizes.data(), [&](int t, int rank) -> const int64_t* {
+          auto it = query.find(t);
+          return it != query.end() && static_cast<int>(it->second.size()) == rank
+                     ? it->second.data()
+                     : nullptr;
+        });
+    add(out.at(e), h);
+  }
+  if (ownShapes)
+    for (size_t e = 0; e < entries.size(); ++e)
+      for (const auto& [name, dims] : entries[e]->shapes)
+        for (size_t d = 0; d < dims.size(); ++d)
+          for (int p = 0; p < static_cast<int>(k.params.size()); ++p)
+            if (k.params[p].name == name && rows.count({p, static_cast<int>(d)}))
+              add(out[e], dims[d]);
+  return out;
+}
+
+} // namespace
+
+AotPlan planAotImages(const std::vector<codegen::HostKernel>& hosts, const AotRequest& request,
+                      const std::string& programName) {
+  AotPlan plan;
+  std::vector<DeviceJob>& jobs = plan.jobs;
+  std::vector<const codegen::EmittedKernel*>& owners = plan.owners;
+  std::map<const codegen::EmittedKernel*, std::string>& symbols = plan.symbols;
+  std::set<std::tuple<const codegen::EmittedKernel*, std::string, std::string>> seen;
+  for (size_t first = 0; first < hosts.size();) {
+    // The entries of one kernel: consecutive HostKernels of the same kernel.
+    std::vector<const codegen::HostKernel*> entries;
+    for (size_t i = first; i < hosts.size() && hosts[i].kernel == hosts[first].kernel; ++i)
+      entries.push_back(&hosts[i]);
+    first += entries.size();
+    const std::vector<std::vector<int64_t>> sizes =
+        entrySizes(entries, request.hints.sizes, request.ownShapes);
+    for (size_t entry = 0; entry < entries.size(); ++entry) {
+      const codegen::HostKernel& hk = *entries[entry];
+      const ir::Kernel& k = *hk.kernel;
+      const std::string base =
+          "helionc_aot_" + k.name + (entries.size() > 1 ? "_e" + std::to_string(entry) : "");
+      codegen::InstantiationHints hints = request.hints;
+      hints.sizes = sizes[entry];
+      if (hints.sizes.empty())
+        continue; // no hinted size picks this entry: nothing embedded, NVRTC if it runs
+      // Sizes the launcher hands to the long-rows kernel are that kernel's.
+      codegen::InstantiationHints longHints = hints;
+      longHints.sizes.clear();
+      for (int64_t size : hints.sizes)
+        if (codegen::takesLongRows(*hk.emitted, size))
+          longHints.sizes.push_back(size);
+      std::vector<std::pair<const codegen::EmittedKernel*, const codegen::InstantiationHints*>> eks =
+          {{hk.emitted, &hints}};
+      if (hk.emitted->longRows && !longHints.sizes.empty())
+        eks.push_back({hk.emitted->longRows.get(), &longHints});
+      for (const auto& [ek, h] : eks) {
+        symbols[ek] = base + (ek == hk.emitted ? "" : "_long_rows");
+        for (const std::string& arch : request.archs)
+          for (const codegen::DtypeSpec& spec : request.dtypes)
+            for (const std::string& name :
+                 codegen::instantiations(k, *ek, arch, codegen::signatureOf(k, spec), *h)) {
+              if (!seen.insert({ek, arch, name}).second)
+                continue;
+              jobs.push_back({ek->source, programName, name, arch, k.name, false});
+              owners.push_back(ek);
+            }
+      }
+    }
+  }
+  return plan;
+}
+
+std::optional<codegen::AotImageMap> compileAotImages(const AotPlan& plan, int parallel,
+                                                     const std::string& file,
+                                                     DiagnosticEngine& diags) {
+  std::optional<std::vector<DeviceOutput>> outputs =
+      compileDeviceJobs(plan.jobs, parallel, file, diags);
+  if (!outputs)
+    return std::nullopt;
+  codegen::AotImageMap map;
+  for (size_t j = 0; j < plan.jobs.size(); ++j) {
+    codegen::AotLauncherImages& table = map[plan.owners[j]];
+    table.symbol = plan.symbols.at(plan.owners[j]);
+    table.images.push_back({plan.jobs[j].arch, plan.jobs[j].name, (*outputs)[j].lowered,
+                            std::move((*outputs)[j].cubin)});
+  }
+  return map;
+}
+
+} // namespace helion::tool
