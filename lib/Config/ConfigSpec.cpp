@@ -138,8 +138,8 @@ ReductionLoopSpec reductionSpec(const ir::Kernel& k, const ir::Axis& axis, const
 /// The load sites EmitStaging.cpp may stage (see ConfigSpec::stageableSites): in a
 /// kernel whose body is one grid loop, a `let` directly in it of a load by that
 /// loop's tiles and whole dims (one tile at least: a load of whole dims only is
-/// issued once, before a persistent loop), of a tensor never stored, into a
-/// variable never reassigned.
+/// issued once, before a persistent loop; a whole dim last, unless the kernel has no
+/// reduction axis), of a tensor never stored, into a variable never reassigned.
 std::vector<int> stageableLoadSites(const ir::Kernel& k) {
   std::vector<int> out;
   if (k.body.size() != 1 || k.body[0]->kind != ir::StmtKind::For)
@@ -172,7 +172,11 @@ std::vector<int> stageableLoadSites(const ir::Kernel& k) {
       plain &= ownTile || (i.kind == ir::Index::Kind::All && !i.value);
       tiled |= ownTile;
     }
-    if (plain && tiled)
+    // Staged loads are read along the program's innermost axis, and a whole reduction
+    // axis is innermost wherever there is one: a load by tiles only is staged only in
+    // a kernel without reduction axes (cross_entropy's labels[tn] never is).
+    const bool lastWhole = load.indices.back().kind == ir::Index::Kind::All;
+    if (plain && tiled && (lastWhole || k.axes.empty()))
       candidates.insert(&load);
   }
   for (const Site& site : loadStoreSites(k))

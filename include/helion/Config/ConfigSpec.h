@@ -95,8 +95,9 @@ struct ConfigSpec {
   int numLoadSites = 0;
   /// Load sites (indices into `indexing`) that a persistent program can stage through
   /// shared memory (indexing block_ptr, num_stages >= 2: EmitStaging.cpp): a `let` of a
-  /// load directly in the only grid loop, by its tiles and whole dims, of a tensor the
-  /// kernel never writes. Elsewhere indexing has no effect outside tensor-core kernels.
+  /// load directly in the only grid loop, by its tiles and whole dims (a whole dim last
+  /// where the kernel reduces), of a tensor the kernel never writes. Elsewhere indexing
+  /// has no effect outside tensor-core kernels.
   std::vector<int> stageableSites;
   /// Load sites (indices into `load_eviction_policies`) that can take an eviction
   /// hint: a `let` of a load whose last subscript is a tile or a whole dim, which the
