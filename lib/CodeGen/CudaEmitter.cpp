@@ -59,24 +59,14 @@ std::optional<EmittedKernel> emitCuda(const ir::Kernel& kernel, const config::Co
   // Chunks are halved (down to one element per thread) while that variant would
   // unroll past kMaxUnrolledOps (many rows per program on few threads): it must
   // compile in reasonable time at the user's first long row.
-  bool persistent = false;
+  std::vector<int> persistentAxes;
   for (const TemplateArg& t : out->templateArgs)
-    persistent = persistent || t.kind == TemplateArg::Kind::ReductionDim;
-  auto withChunks = [&](int64_t chunk) {
-    config::Config looped = config;
-    for (const TemplateArg& t : out->templateArgs)
-      if (t.kind == TemplateArg::Kind::ReductionDim) {
-        if (static_cast<int>(looped.reductionLoops.size()) <= t.index)
-          looped.reductionLoops.resize(t.index + 1);
-        looped.reductionLoops[t.index] = chunk;
-      }
-    return looped;
-  };
-  int64_t chunk = int64_t(32) * out->numThreads;
-  while (persistent && chunk > out->numThreads &&
-         estimateUnrolledSize(kernel, withChunks(chunk), out->numThreads).ops > kMaxUnrolledOps)
-    chunk /= 2;
-  config::Config looped = withChunks(chunk);
+    if (t.kind == TemplateArg::Kind::ReductionDim)
+      persistentAxes.push_back(t.index);
+  const bool persistent = !persistentAxes.empty();
+  config::Config looped =
+      config::longRowsConfig(kernel, config, out->numThreads, persistentAxes);
+  const int64_t chunk = persistent ? *looped.reductionLoops[persistentAxes.front()] : 0;
   if (persistent && !checkUnrolledSize(kernel, looped, out->numThreads,
                                        "for rows over " + std::to_string(kLongRowElems) +
                                            " elements per thread (the looped variant)",

@@ -20,8 +20,13 @@ using namespace ir;
 // G rows of tiles column by column, so neighbours share operand tiles in L2.
 void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& pidBase) {
   std::vector<int> tiles = loop.tiles;
-  if (loopIndex < static_cast<int>(cfg_.loopOrders.size()) && tiles.size() > 1) {
-    const std::vector<int>& order = cfg_.loopOrders[loopIndex];
+  // loop_orders has an entry per grid loop of 2 or more tiles, l2_groupings per grid
+  // loop of exactly 2 (ConfigSpec.h): this loop's entries count the loops before it.
+  int orderEntry = 0;
+  for (int i = 0; i < loopIndex; ++i)
+    orderEntry += k_.body[static_cast<size_t>(i)]->tiles.size() >= 2;
+  if (orderEntry < static_cast<int>(cfg_.loopOrders.size()) && tiles.size() > 1) {
+    const std::vector<int>& order = cfg_.loopOrders[orderEntry];
     if (order.size() == tiles.size()) {
       std::vector<int> permuted;
       for (int i : order)
@@ -152,7 +157,12 @@ void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& p
 // The tile coordinates (id_t, tb_t, te_t) of program `pid`.
 void Emitter::emitTileDecode(const std::vector<int>& tiles, int loopIndex) {
   const bool xyz = cfg_.pidType == config::PidType::Xyz && tiles.size() <= 3;
-  int group = loopIndex < static_cast<int>(cfg_.l2Groupings.size()) ? cfg_.l2Groupings[loopIndex] : 1;
+  int groupEntry = 0;
+  for (int i = 0; i < loopIndex; ++i)
+    groupEntry += k_.body[static_cast<size_t>(i)]->tiles.size() == 2;
+  const int group = groupEntry < static_cast<int>(cfg_.l2Groupings.size())
+                        ? cfg_.l2Groupings[groupEntry]
+                        : 1;
   if (xyz) {
     static const char* dims[] = {"x", "y", "z"};
     for (size_t i = 0; i < tiles.size(); ++i)

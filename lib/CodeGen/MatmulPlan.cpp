@@ -302,8 +302,10 @@ private:
     p_.bm = static_cast<int>(bm);
     p_.bn = static_cast<int>(bn);
     p_.stages = c_.numStages;
-    p_.persistent = c_.pidType == config::PidType::PersistentBlocked ||
-                    c_.pidType == config::PidType::PersistentInterleaved;
+    // The sm80 kernel runs one CTA per tile: pid_type (and num_warps) are the sm90
+    // kernel's only, and a config without it must not differ in them.
+    p_.persistent = p_.sm90 && (c_.pidType == config::PidType::PersistentBlocked ||
+                                c_.pidType == config::PidType::PersistentInterleaved);
     p_.groupM = c_.l2Groupings.empty() ? 1 : std::max(1, c_.l2Groupings[0]);
     if (c_.numStages < 2)
       ok = configError("num_stages must be at least 2 for a tensor-core matmul, got " +

@@ -1,10 +1,12 @@
 //===- Candidates.cpp - Neighbour and random configs for the tuner ---------===//
 //
-// Candidates are built by editing one entry and kept only when validate() accepts
-// them, so every rule (including cross-key ones like xyz + flatten) holds by
-// construction, and the rules live in one place.
+// Candidates are built by editing entries, put in canonical form and kept only when
+// isCandidate() accepts them, so every rule (including cross-key ones like the
+// tensor-core tiles and the size limit) holds by construction, and the rules live in
+// one place (Validate.cpp, UnrolledSize.cpp, Canonical.cpp).
 //===----------------------------------------------------------------------===//
 #include "helion/Config/Candidates.h"
+#include "helion/Config/UnrolledSize.h"
 
 #include <algorithm>
 
@@ -23,11 +25,13 @@ public:
   NeighborSet(const Config& base, const ConfigSpec& spec) : base_(base), spec_(spec) {}
   std::vector<Config> out;
 
-  /// Adds a copy of the base config edited by `edit`, if valid and new.
+  /// Adds a copy of the base config edited by `edit`, in canonical form, if it is a
+  /// candidate and new.
   template <class Fn> void with(Fn edit) {
     Config n = base_;
     edit(n);
-    if (n == base_ || !validate(n, spec_).empty())
+    n = canonicalize(n, spec_);
+    if (n == base_ || !isCandidate(n, spec_))
       return;
     if (std::find(out.begin(), out.end(), n) == out.end())
       out.push_back(std::move(n));
@@ -42,6 +46,20 @@ public:
   template <class Get> void step(Get get) {
     with([&](Config& n) { get(n) += 1; });
     with([&](Config& n) { get(n) -= 1; });
+  }
+
+  /// The values next to the current one in `ladder` (or the nearest, off it).
+  template <class Get> void ladderStep(Get get, const std::vector<int>& ladder) {
+    auto at = std::find(ladder.begin(), ladder.end(), get(const_cast<Config&>(base_)));
+    if (at == ladder.end()) {
+      for (int v : ladder)
+        with([&](Config& n) { get(n) = v; });
+      return;
+    }
+    if (at != ladder.begin())
+      with([&](Config& n) { get(n) = *(at - 1); });
+    if (at + 1 != ladder.end())
+      with([&](Config& n) { get(n) = *(at + 1); });
   }
 
 private:
@@ -63,7 +81,14 @@ std::vector<int64_t> powersOfTwo(int64_t lo, int64_t hi) {
 
 } // namespace
 
-std::vector<Config> neighbors(const Config& c, const ConfigSpec& spec) {
+bool isCandidate(const Config& config, const ConfigSpec& spec) {
+  if (!validate(config, spec).empty())
+    return false;
+  return spec.hasDot || !spec.kernel || fitsCandidateLimits(*spec.kernel, config);
+}
+
+std::vector<Config> neighbors(const Config& config, const ConfigSpec& spec) {
+  const Config c = canonicalize(config, spec);
   NeighborSet set(c, spec);
   for (size_t i = 0; i < c.blockSizes.size(); ++i)
     set.scale([i](Config& n) -> int64_t& { return n.blockSizes[i]; });
@@ -83,8 +108,8 @@ std::vector<Config> neighbors(const Config& c, const ConfigSpec& spec) {
   }
   for (size_t i = 0; i < c.rangeUnrollFactors.size(); ++i)
     set.step([i](Config& n) -> int& { return n.rangeUnrollFactors[i]; });
-  set.scale([](Config& n) -> int& { return n.numWarps; });
-  set.step([](Config& n) -> int& { return n.numStages; });
+  set.ladderStep([](Config& n) -> int& { return n.numWarps; }, spec.numWarpsChoices());
+  set.ladderStep([](Config& n) -> int& { return n.numStages; }, spec.numStagesChoices());
   for (PidType p : spec.pidTypes)
     set.with([&](Config& n) { n.pidType = p; });
   set.scale([](Config& n) -> int& { return n.numSmMultiplier; });
@@ -102,15 +127,24 @@ std::vector<Config> neighbors(const Config& c, const ConfigSpec& spec) {
     for (size_t i = 0; i < c.indexing.size(); ++i)
       set.with([&](Config& n) { n.indexing[i] = v; });
   }
+  // Staging needs block_ptr and num_stages >= 2 together: one step.
+  set.with([&](Config& n) {
+    for (int site : spec.stageableSites)
+      n.indexing[static_cast<size_t>(site)] = Indexing::BlockPtr;
+    n.numStages = std::max(n.numStages, 2);
+  });
   for (EvictionPolicy v : kEvictions)
-    for (size_t i = 0; i < c.loadEvictionPolicies.size(); ++i)
-      set.with([&](Config& n) { n.loadEvictionPolicies[i] = v; });
+    for (int i : spec.hintableLoads)
+      set.with([&](Config& n) { n.loadEvictionPolicies[static_cast<size_t>(i)] = v; });
   for (int v : kVectorBytes)
     set.with([&](Config& n) { n.vectorBytes = v; });
   return std::move(set.out);
 }
 
-Config randomConfig(const ConfigSpec& spec, std::mt19937_64& rng) {
+namespace {
+
+/// One draw: every entry uniformly from its legal values (not yet a candidate).
+Config draw(const ConfigSpec& spec, std::mt19937_64& rng) {
   Config c = spec.defaultConfig();
   for (size_t i = 0; i < spec.blockSizes.size(); ++i)
     c.blockSizes[i] = pick(spec.blockSizeChoices(static_cast<int>(i)), rng);
@@ -123,13 +157,18 @@ Config randomConfig(const ConfigSpec& spec, std::mt19937_64& rng) {
   std::uniform_int_distribution<int> unroll(0, kMaxRangeUnroll);
   for (int& u : c.rangeUnrollFactors)
     u = unroll(rng);
-  c.numWarps = static_cast<int>(pick(powersOfTwo(1, kMaxNumWarps), rng));
-  c.numStages = std::uniform_int_distribution<int>(1, kMaxNumStages)(rng);
+  c.numWarps = pick(spec.numWarpsChoices(), rng);
+  c.numStages = pick(spec.numStagesChoices(), rng);
   c.pidType = pick(spec.pidTypes, rng);
   c.numSmMultiplier = static_cast<int>(pick(powersOfTwo(1, kMaxNumSmMultiplier), rng));
   c.maxnreg = pick(kMaxnregLadder, rng);
-  for (Indexing& v : c.indexing)
-    v = pick(kIndexings, rng);
+  if (spec.hasDot) { // the sm90 or the sm80 template (canonicalize() evens out the rest)
+    std::fill(c.indexing.begin(), c.indexing.end(),
+              pick(std::vector<Indexing>{Indexing::Pointer, Indexing::TensorDescriptor}, rng));
+  } else {
+    for (Indexing& v : c.indexing)
+      v = pick(kIndexings, rng);
+  }
   for (EvictionPolicy& v : c.loadEvictionPolicies)
     v = pick(kEvictions, rng);
   c.vectorBytes = pick(kVectorBytes, rng);
@@ -154,12 +193,24 @@ Config randomConfig(const ConfigSpec& spec, std::mt19937_64& rng) {
                                                  PidType::PersistentInterleaved},
                             rng)
                      : pick(std::vector<PidType>{PidType::Flat, PidType::Xyz}, rng);
-    std::fill(c.l2Groupings.begin(), c.l2Groupings.end(), 1);
-    for (Indexing& v : c.indexing)
-      v = sm90 ? Indexing::TensorDescriptor
-               : pick(std::vector<Indexing>{Indexing::Pointer, Indexing::BlockPtr}, rng);
+    std::fill(c.indexing.begin(), c.indexing.end(),
+              sm90 ? Indexing::TensorDescriptor : Indexing::Pointer);
   }
-  return validate(c, spec).empty() ? c : spec.defaultConfig();
+  return c;
+}
+
+} // namespace
+
+Config randomConfig(const ConfigSpec& spec, std::mt19937_64& rng) {
+  // Most draws of a kernel with several block sizes up to 2^20 are too large to
+  // compile (a few percent fit); each try costs microseconds.
+  constexpr int kDraws = 2000;
+  for (int i = 0; i < kDraws; ++i) {
+    Config c = canonicalize(draw(spec, rng), spec);
+    if (isCandidate(c, spec))
+      return c;
+  }
+  return spec.defaultConfig();
 }
 
 } // namespace helion::config

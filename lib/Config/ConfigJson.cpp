@@ -455,10 +455,12 @@ nlohmann::ordered_json toJson(const Config& c, const ConfigSpec& spec) {
   if (!spec.unrollLoops.empty())
     j["range_unroll_factors"] = c.rangeUnrollFactors;
   j["num_warps"] = c.numWarps;
-  j["num_stages"] = c.numStages;
+  if (spec.hasNumStages())
+    j["num_stages"] = c.numStages;
   j["pid_type"] = pidTypeName(c.pidType);
-  j["num_sm_multiplier"] = c.numSmMultiplier;
-  if (c.maxnreg)
+  if (spec.hasNumSmMultiplier())
+    j["num_sm_multiplier"] = c.numSmMultiplier;
+  if (c.maxnreg && spec.hasMaxnreg())
     j["maxnreg"] = *c.maxnreg;
   bool uniform = std::all_of(c.indexing.begin(), c.indexing.end(),
                              [&](Indexing i) { return i == c.indexing.front(); });
@@ -476,7 +478,8 @@ nlohmann::ordered_json toJson(const Config& c, const ConfigSpec& spec) {
       list.push_back(evictionPolicyName(e));
     j["load_eviction_policies"] = list;
   }
-  j["vector_bytes"] = c.vectorBytes;
+  if (spec.hasVectorBytes())
+    j["vector_bytes"] = c.vectorBytes;
   return j;
 }
 

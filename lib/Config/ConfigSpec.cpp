@@ -8,6 +8,9 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+#include <set>
+
 namespace helion::config {
 
 bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
@@ -132,23 +135,144 @@ ReductionLoopSpec reductionSpec(const ir::Kernel& k, const ir::Axis& axis, const
   return spec;
 }
 
+/// The load sites EmitStaging.cpp may stage (see ConfigSpec::stageableSites): in a
+/// kernel whose body is one grid loop, a `let` directly in it of a load by that
+/// loop's tiles and whole dims (one tile at least: a load of whole dims only is
+/// issued once, before a persistent loop; a whole dim last, unless the kernel has no
+/// reduction axis), of a tensor never stored, into a variable never reassigned.
+std::vector<int> stageableLoadSites(const ir::Kernel& k) {
+  std::vector<int> out;
+  if (k.body.size() != 1 || k.body[0]->kind != ir::StmtKind::For)
+    return out;
+  const ir::Stmt& grid = *k.body[0];
+  std::set<int> stored, assigned;
+  std::function<void(const std::vector<ir::StmtRef>&)> walk = [&](const auto& body) {
+    for (const ir::StmtRef& s : body) {
+      if (s->kind == ir::StmtKind::Store)
+        stored.insert(s->param);
+      if (s->kind == ir::StmtKind::Assign)
+        assigned.insert(s->var);
+      walk(s->body);
+    }
+  };
+  walk(k.body);
+  std::set<const ir::Expr*> candidates;
+  for (const ir::StmtRef& s : grid.body) {
+    if (s->kind != ir::StmtKind::Let || !s->value || s->value->kind != ir::ExprKind::Load)
+      continue;
+    const ir::Expr& load = *s->value;
+    if (load.gatherAll || (load.type && load.type->dims.empty()) || load.indices.empty() ||
+        stored.count(load.param) || assigned.count(s->var) || ir::loadMask(load))
+      continue;
+    bool plain = true, tiled = false;
+    for (const ir::Index& i : load.indices) {
+      const bool ownTile = i.kind == ir::Index::Kind::Tile && !i.value &&
+                           std::count(grid.tiles.begin(), grid.tiles.end(), i.tile) &&
+                           !k.tiles.at(i.tile).isGrid;
+      plain &= ownTile || (i.kind == ir::Index::Kind::All && !i.value);
+      tiled |= ownTile;
+    }
+    // Staged loads are read along the program's innermost axis, and a whole reduction
+    // axis is innermost wherever there is one: a load by tiles only is staged only in
+    // a kernel without reduction axes (cross_entropy's labels[tn] never is).
+    const bool lastWhole = load.indices.back().kind == ir::Index::Kind::All;
+    if (plain && tiled && (lastWhole || k.axes.empty()))
+      candidates.insert(&load);
+  }
+  for (const Site& site : loadStoreSites(k))
+    if (site.load && candidates.count(site.load))
+      out.push_back(site.index);
+  return out;
+}
+
+/// The load sites that can take an eviction hint (ConfigSpec::hintableLoads), by
+/// their position among the loads.
+std::vector<int> hintableLoadSites(const ir::Kernel& k) {
+  std::set<const ir::Expr*> lets;
+  std::function<void(const std::vector<ir::StmtRef>&)> walk = [&](const auto& body) {
+    for (const ir::StmtRef& s : body) {
+      if (s->kind == ir::StmtKind::Let && s->value && s->value->kind == ir::ExprKind::Load)
+        lets.insert(s->value.get());
+      walk(s->body);
+    }
+  };
+  walk(k.body);
+  std::vector<int> out;
+  for (const Site& site : loadStoreSites(k)) {
+    if (!site.load || !lets.count(site.load))
+      continue;
+    const ir::Expr& load = *site.load;
+    if (load.gatherAll || ir::loadMask(load) || load.indices.empty())
+      continue;
+    const ir::Index& last = load.indices.back();
+    const bool tile = (last.kind == ir::Index::Kind::Tile || last.kind == ir::Index::Kind::Flat) &&
+                      !k.tiles.at(last.tile).isGrid;
+    if (tile || last.kind == ir::Index::Kind::All)
+      out.push_back(site.loadIndex);
+  }
+  return out;
+}
+
+/// The tensor-core matmul's tiles (MatmulPlan.cpp): tm, tn in [64, 256] (tn from 16
+/// when B is read as [N, K]), tk 64.
+void narrowMatmul(const ir::Kernel& k, ConfigSpec& spec) {
+  std::function<bool(const ir::Expr&)> transposedB = [&](const ir::Expr& e) {
+    if (e.kind == ir::ExprKind::Dot && e.operands.size() >= 2 &&
+        e.operands[1]->kind == ir::ExprKind::Transpose)
+      return true;
+    for (const ir::ExprRef& op : e.operands)
+      if (transposedB(*op))
+        return true;
+    return false;
+  };
+  std::function<bool(const std::vector<ir::StmtRef>&)> walk = [&](const auto& body) {
+    for (const ir::StmtRef& s : body)
+      if ((s->value && transposedB(*s->value)) || walk(s->body))
+        return true;
+    return false;
+  };
+  spec.matmulBTransposed = walk(k.body);
+  int grid = 0;
+  for (BlockSizeSpec& bs : spec.blockSizes) {
+    int64_t lo = 64, hi = 256;
+    if (!bs.inGridLoop)
+      hi = 64; // tk
+    else if (grid++ == 1 && spec.matmulBTransposed)
+      lo = 16; // tn of B as [N, K]
+    // Within the source's own range when it allows any of these; else left alone
+    // for the emitter to report.
+    if (std::max(lo, bs.min) > std::min(hi, bs.max))
+      continue;
+    bs.min = std::max(lo, bs.min);
+    bs.max = std::min(hi, bs.max);
+    bs.narrowedFor = "a tensor-core matmul";
+  }
+}
+
 } // namespace
 
 ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
   ConfigSpec spec;
   spec.kernelName = k.name;
+  spec.kernel = std::make_shared<const ir::Kernel>(k);
+  for (const ir::StmtRef& s : k.body) {
+    spec.hasDot = spec.hasDot || containsDot(*s);
+    spec.attention = spec.attention || containsBatchedDot(*s);
+  }
 
   std::vector<LoopInfo> loops = tileLoops(k);
   std::vector<bool> inGrid(k.blockSizes.size(), false);
   int gridLoops = 0, maxGridTiles = 0;
   for (const LoopInfo& loop : loops) {
     LoopSpec ls{loop.index, loop.isGrid, loop.tiles, loopName(k, loop.tiles)};
-    if (loop.tiles.size() >= 2)
-      spec.multiTileLoops.push_back(ls);
     if (loop.isGrid) {
       ++gridLoops;
       maxGridTiles = std::max(maxGridTiles, static_cast<int>(loop.tiles.size()));
-      if (loop.tiles.size() >= 2)
+      // The emitter orders and groups the program ids of grid loops only; the
+      // device library's templates take their own tile order.
+      if (loop.tiles.size() >= 2 && !spec.hasDot)
+        spec.multiTileLoops.push_back(ls);
+      if (loop.tiles.size() == 2 && !spec.attention)
         spec.l2Loops.push_back(ls);
       for (int t : loop.tiles)
         if (t >= 0 && t < static_cast<int>(k.tiles.size())) {
@@ -174,13 +298,18 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
     bs.inGridLoop = inGrid[i];
     spec.blockSizes.push_back(std::move(bs));
   }
-  for (const ir::Axis& axis : k.axes)
-    spec.reductionLoops.push_back(reductionSpec(k, axis, hints));
+  if (!spec.attention)
+    for (const ir::Axis& axis : k.axes)
+      spec.reductionLoops.push_back(reductionSpec(k, axis, hints));
 
   for (const Site& site : loadStoreSites(k)) {
     ++spec.numSites;
-    if (site.kind == Site::Kind::Load)
+    if (site.kind == Site::Kind::Load && !spec.hasDot)
       ++spec.numLoadSites;
+  }
+  if (!spec.hasDot) {
+    spec.stageableSites = stageableLoadSites(k);
+    spec.hintableLoads = hintableLoadSites(k);
   }
 
   spec.pidTypes = {PidType::Flat};
@@ -191,12 +320,10 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
     spec.pidTypes.push_back(PidType::PersistentInterleaved);
   }
 
-  for (const ir::StmtRef& s : k.body) {
-    spec.hasDot = spec.hasDot || containsDot(*s);
-    spec.attention = spec.attention || containsBatchedDot(*s);
-  }
   if (!spec.hasDot)
     spec.unrollLoops = spec.innerLoops;
+  if (spec.matmul())
+    narrowMatmul(k, spec);
   return spec;
 }
 
@@ -204,6 +331,24 @@ std::vector<int64_t> ConfigSpec::blockSizeChoices(int i) const {
   std::vector<int64_t> out;
   for (int64_t v = blockSizes[i].min; v <= blockSizes[i].max; v *= 2)
     out.push_back(v);
+  return out;
+}
+
+std::vector<int> ConfigSpec::numWarpsChoices() const {
+  if (attention)
+    return {4, 8, 12, 16};
+  if (matmul())
+    return {8, 12};
+  std::vector<int> out;
+  for (int w = 1; w <= kMaxNumWarps; w *= 2)
+    out.push_back(w);
+  return out;
+}
+
+std::vector<int> ConfigSpec::numStagesChoices() const {
+  std::vector<int> out;
+  for (int s = hasDot ? 2 : 1; s <= (attention ? 4 : kMaxNumStages); ++s)
+    out.push_back(s);
   return out;
 }
 

@@ -11,6 +11,7 @@
 //   {"block_sizes": [1], "reduction_loops": [null], "num_warps": 8, ...}
 //===----------------------------------------------------------------------===//
 #include "helion/Config/ConfigJson.h"
+#include "helion/Config/Sites.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -25,9 +26,15 @@ public:
   SpecWriter(const ConfigSpec& spec) : s_(spec), d_(spec.defaultConfig()) {}
 
   std::string run() {
+    int loads = s_.numLoadSites; // tensor-core kernels have no eviction entries
+    if (s_.kernel) {
+      loads = 0;
+      for (const Site& site : loadStoreSites(*s_.kernel))
+        loads += site.kind == Site::Kind::Load;
+    }
     line(0, fmt::format("config spec of kernel '{}' ({} load/store site{}, {} load site{})",
-                        s_.kernelName, s_.numSites, s_.numSites == 1 ? "" : "s", s_.numLoadSites,
-                        s_.numLoadSites == 1 ? "" : "s"));
+                        s_.kernelName, s_.numSites, s_.numSites == 1 ? "" : "s", loads,
+                        loads == 1 ? "" : "s"));
     key("block_sizes", "tile sizes, one per tunable block size (fixed ones are not listed)");
     for (size_t i = 0; i < s_.blockSizes.size(); ++i) {
       const BlockSizeSpec& b = s_.blockSizes[i];
@@ -63,30 +70,48 @@ public:
             return std::pair{fmt::format("integers in [0, {}]", kMaxRangeUnroll),
                              std::to_string(d_.rangeUnrollFactors[i])};
           });
-    scalar("num_warps", "warps per program", fmt::format("powers of two in [1, {}]", kMaxNumWarps),
+    scalar("num_warps", "warps per program", numbers(s_.numWarpsChoices()),
            std::to_string(d_.numWarps));
-    scalar("num_stages", "pipeline stages of loads", fmt::format("integers in [1, {}]", kMaxNumStages),
-           std::to_string(d_.numStages));
+    if (s_.hasNumStages())
+      scalar("num_stages",
+             s_.hasDot ? "pipeline stages of loads"
+                       : "stages of the loads staged by block_ptr in persistent programs",
+             numbers(s_.numStagesChoices()), std::to_string(d_.numStages));
     std::vector<std::string> pids;
     for (PidType p : s_.pidTypes)
       pids.push_back(pidTypeName(p));
     scalar("pid_type", "how program ids map to tiles", fmt::format("{}", fmt::join(pids, " | ")),
            pidTypeName(d_.pidType));
-    scalar("num_sm_multiplier", "persistent programs per SM",
-           fmt::format("powers of two in [1, {}]", kMaxNumSmMultiplier),
-           std::to_string(d_.numSmMultiplier));
-    scalar("maxnreg", "registers per thread",
-           fmt::format("null or integers in [{}, {}]", kMinMaxnreg, kMaxMaxnreg), "null");
-    scalar("indexing", "addressing of each load/store site, or one value for all",
-           fmt::format("pointer | block_ptr | tensor_descriptor ({})", entries(s_.numSites)),
-           d_.indexing.empty() ? "pointer" : indexingName(d_.indexing.front()));
-    scalar("load_eviction_policies", "cache eviction hint of each load site",
-           fmt::format("\"\" | first | last ({})", entries(s_.numLoadSites)), "\"\"");
-    scalar("vector_bytes", "bytes per vector access (CUDA)", "0 (auto) | 4 | 8 | 16",
-           std::to_string(d_.vectorBytes));
+    if (s_.hasNumSmMultiplier())
+      scalar("num_sm_multiplier", "persistent programs per SM (with persistent_*)",
+             fmt::format("powers of two in [1, {}]", kMaxNumSmMultiplier),
+             std::to_string(d_.numSmMultiplier));
+    if (s_.hasMaxnreg())
+      scalar("maxnreg", "registers per thread",
+             fmt::format("null or integers in [{}, {}]", kMinMaxnreg, kMaxMaxnreg), "null");
+    if (s_.hasDot)
+      scalar("indexing", "tensor_descriptor on every site = the sm90 template, else sm80",
+             fmt::format("pointer | block_ptr | tensor_descriptor ({})", entries(s_.numSites)),
+             d_.indexing.empty() ? "pointer" : indexingName(d_.indexing.front()));
+    else
+      scalar("indexing",
+             "block_ptr stages a load through shared memory in persistent programs with "
+             "num_stages >= 2",
+             fmt::format("pointer | block_ptr | tensor_descriptor ({}; stageable: {})",
+                         entries(s_.numSites), list(s_.stageableSites, "sites ")),
+             d_.indexing.empty() ? "pointer" : indexingName(d_.indexing.front()));
+    if (s_.numLoadSites > 0)
+      scalar("load_eviction_policies",
+             "cache eviction hint of each load site (on loads read as vectors)",
+             fmt::format("\"\" | first | last ({}; hintable: {})", entries(s_.numLoadSites),
+                         list(s_.hintableLoads, "loads ")),
+             "\"\"");
+    if (s_.hasVectorBytes())
+      scalar("vector_bytes", "bytes per vector access (CUDA)", "0 (auto) | 4 | 8 | 16",
+             std::to_string(d_.vectorBytes));
     if (s_.attention)
       attentionRules();
-    else if (s_.hasDot && !s_.innerLoops.empty())
+    else if (s_.matmul())
       matmulRules();
     out_ += "default config:\n" + formatConfig(d_, s_) + "\n";
     return out_;
@@ -109,26 +134,35 @@ private:
     line(2, "pid_type                flat or xyz (one CTA per batch and row block), or "
             "persistent_interleaved (sm90: min(tiles, #SMs) CTAs looping over the tiles; sm80: "
             "as flat)");
-    line(2, "l2_groupings            1");
     line(2, "head dim                64 or 128 (hl::specialize), bf16 or f16 q, k, v");
-    line(2, "ignored                 loop_orders, reduction_loops, "
-            "num_sm_multiplier, maxnreg, load_eviction_policies, vector_bytes");
   }
 
   // What the tensor-core matmul (lib/CodeGen/MatmulPlan.cpp) accepts on top of the above.
   void matmulRules() {
     line(0, "tensor-core matmul (hl::dot) restrictions:");
-    line(2, "block_sizes             tm: 64, 128 or 256 (a multiple of 64 x consumer warpgroups); "
-            "tn: 64, 128 or 256; tk: 64");
+    line(2, "block_sizes             tm: 64, 128 or 256; tn: 64, 128 or 256 (from 16 with B as "
+            "[N, K]); tk: 64");
     line(2, "num_warps               8 or 12: 1 or 2 consumer warpgroups + 1 producer (sm90); "
             "the sm80 kernel always runs 8");
     line(2, "num_stages              2 or more, as many as fit in 227 KB of shared memory "
             "(128 x 256: at most 4)");
     line(2, "pid_type                persistent_* = persistent GEMM (grid = #SMs); flat, xyz = one "
             "CTA per tile");
+    line(2, "block_sizes             sm90: tm a multiple of 64 x consumer warpgroups, at most "
+            "128 accumulator registers per thread (tm / consumers / 64 x tn / 2); sm80: tn a "
+            "multiple of 64");
     line(2, "l2_groupings            groupM of the tile order");
     line(2, "indexing                tensor_descriptor everywhere = sm90 (TMA + wgmma, sm80 "
-            "fallback); pointer / block_ptr = sm80 (cp.async + mma.sync)");
+            "fallback); pointer / block_ptr = sm80 (cp.async + mma.sync; num_warps and pid_type "
+            "have no effect there)");
+  }
+
+  static std::string list(const std::vector<int>& v, const char* what) {
+    return v.empty() ? std::string("none") : what + fmt::format("{}", fmt::join(v, ", "));
+  }
+
+  static std::string numbers(const std::vector<int>& v) {
+    return fmt::format("{}", fmt::join(v, " | "));
   }
 
   const ConfigSpec& s_;

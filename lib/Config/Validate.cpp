@@ -23,6 +23,8 @@ std::string loopList(const std::vector<LoopSpec>& loops) {
 
 std::string entries(size_t n) { return fmt::format("{} {}", n, n == 1 ? "entry" : "entries"); }
 
+constexpr int64_t kMatmulSmem = 227 * 1024; ///< shared memory of one CTA on sm_90
+
 class Checker {
 public:
   explicit Checker(const ConfigSpec& spec) : spec_(spec) {}
@@ -60,7 +62,12 @@ public:
     // Matrix products also take 12 warps: 2 consumer warpgroups + 1 producer (sm90 GEMM).
     if (!(s.hasDot && c.numWarps == 12))
       powerOfTwoIn("num_warps", -1, c.numWarps, 1, kMaxNumWarps);
-    integerIn("num_stages", -1, c.numStages, 1, kMaxNumStages);
+    if (s.matmul() && c.numStages < 2)
+      add("num_stages", -1, -1,
+          fmt::format("expected at least 2 for a tensor-core matmul (its load ring), got {}",
+                      c.numStages));
+    else
+      integerIn("num_stages", -1, c.numStages, 1, kMaxNumStages);
     pidType(c);
     powerOfTwoIn("num_sm_multiplier", -1, c.numSmMultiplier, 1, kMaxNumSmMultiplier);
     if (c.maxnreg && (*c.maxnreg < kMinMaxnreg || *c.maxnreg > kMaxMaxnreg))
@@ -74,6 +81,71 @@ public:
       add("vector_bytes", -1, -1, fmt::format("expected one of 0, 4, 8, 16, got {}", c.vectorBytes));
     if (s.attention)
       attention(c);
+    else if (s.matmul())
+      matmul(c);
+  }
+
+  /// What hd::Gemm (sm90) and hd::GemmSm80 instantiate (lib/CodeGen/MatmulPlan.cpp maps
+  /// the config and checks the same as a backstop), on top of the tile ranges of the
+  /// spec (tm, tn in [64, 256], tk 64). Every indexing entry tensor_descriptor asks for
+  /// the sm90 kernel (TMA + wgmma, 1 or 2 consumer warpgroups), any other for sm80.
+  void matmul(const Config& c) {
+    std::vector<int> grid, inner;
+    if (c.blockSizes.size() != spec_.blockSizes.size())
+      return;
+    for (size_t i = 0; i < c.blockSizes.size(); ++i)
+      (spec_.blockSizes[i].inGridLoop ? grid : inner).push_back(static_cast<int>(i));
+    if (grid.size() != 2 || inner.size() != 1)
+      return; // not the matmul pattern: the emitter says why
+    const int64_t bm = c.blockSizes[grid[0]], bn = c.blockSizes[grid[1]];
+    const bool sm90 = !c.indexing.empty() &&
+                      std::all_of(c.indexing.begin(), c.indexing.end(),
+                                  [](Indexing i) { return i == Indexing::TensorDescriptor; });
+    const int64_t stages = c.numStages;
+    if (sm90) {
+      if (c.numWarps != 8 && c.numWarps != 12) {
+        add("num_warps", -1, -1,
+            fmt::format("expected 8 or 12 for the sm90 matmul (1 producer and 1 or 2 consumer "
+                        "warpgroups), got {}",
+                        c.numWarps));
+        return;
+      }
+      const int64_t consumers = c.numWarps == 8 ? 1 : 2;
+      if (bm % (64 * consumers) != 0)
+        add("block_sizes", grid[0], -1,
+            fmt::format("expected a multiple of {} rows of '{}' for the sm90 matmul with num_warps "
+                        "{} (64 per consumer warpgroup), got {}",
+                        64 * consumers, spec_.blockSizes[grid[0]].name, c.numWarps, bm));
+      else if (bm / consumers / 64 * bn / 2 > 128)
+        add("block_sizes", grid[1], -1,
+            fmt::format("expected at most {} columns of '{}' for the sm90 matmul with {} rows and "
+                        "num_warps {} (at most 128 accumulator registers per thread), got {}",
+                        128 * 2 * 64 * consumers / bm, spec_.blockSizes[grid[1]].name, bm,
+                        c.numWarps, bn));
+      // The ring and the smallest tma_store slice (MatmulPlan.cpp).
+      const int64_t smem = 1024 + stages * (bm + bn) * 128 + 16 * stages + bm * bn;
+      if (smem > kMatmulSmem)
+        add("num_stages", -1, -1,
+            fmt::format("expected at most {} for the sm90 matmul with {} x {} tiles ({} bytes of "
+                        "shared memory, over {}), got {}",
+                        (kMatmulSmem - 1024 - bm * bn) / ((bm + bn) * 128 + 16), bm, bn, smem,
+                        kMatmulSmem, stages));
+      return;
+    }
+    if (bn % 64 != 0) {
+      add("block_sizes", grid[1], -1,
+          fmt::format("expected a multiple of 64 columns of '{}' for the sm80 matmul (indexing "
+                      "other than tensor_descriptor), got {}",
+                      spec_.blockSizes[grid[1]].name, bn));
+      return;
+    }
+    const int64_t smem = 128 + stages * (std::min<int64_t>(bm, 256) + bn) * 128;
+    if (smem > kMatmulSmem)
+      add("num_stages", -1, -1,
+          fmt::format("expected at most {} for the sm80 matmul with {} x {} tiles ({} bytes of "
+                      "shared memory, over {}), got {}",
+                      (kMatmulSmem - 128) / ((std::min<int64_t>(bm, 256) + bn) * 128), bm, bn,
+                      smem, kMatmulSmem, stages));
   }
 
   /// What hd::AttentionSm80 and hd::AttentionSm90 instantiate (lib/CodeGen/
@@ -231,7 +303,8 @@ private:
         add("block_sizes", idx, -1, fmt::format("expected a power of two, got {}", v));
       else if (v < bs.min)
         add("block_sizes", idx, -1,
-            fmt::format("expected at least {} (the minimum of '{}'), got {}", bs.min, bs.name, v));
+            fmt::format("expected at least {} (the minimum of '{}'{}), got {}", bs.min, bs.name,
+                        bs.narrowedFor.empty() ? "" : " for " + bs.narrowedFor, v));
       else if (v > bs.max && bs.hint && nextPowerOfTwo(*bs.hint) == bs.max)
         add("block_sizes", idx, -1,
             fmt::format("expected at most {} (the next power of two of the extent {} of '{}'), "
@@ -239,7 +312,8 @@ private:
                         bs.max, *bs.hint, bs.name, v));
       else if (v > bs.max)
         add("block_sizes", idx, -1,
-            fmt::format("expected at most {} (the maximum of '{}'), got {}", bs.max, bs.name, v));
+            fmt::format("expected at most {} (the maximum of '{}'{}), got {}", bs.max, bs.name,
+                        bs.narrowedFor.empty() ? "" : " for " + bs.narrowedFor, v));
     }
   }
 

@@ -2,9 +2,12 @@
 //
 // Runs Clang (-fsyntax-only) on the file through a ToolInvocation, forwards its
 // diagnostics to our DiagnosticEngine, then lowers every HELION_KERNEL function
-// of the main file when Clang found no error.
+// of the main file when Clang found no error. A file that starts with
+// `#include <helion/hl.h>` is parsed on top of a precompiled hl.h when it can be
+// (PrecompiledHeader.h).
 //===----------------------------------------------------------------------===//
 #include "KernelLowering.h"
+#include "PrecompiledHeader.h"
 #include "helion/Support/InstallPaths.h"
 
 #include <clang/AST/ASTConsumer.h>
@@ -12,9 +15,12 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticFrontend.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Frontend/Utils.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Lex/PreprocessorOptions.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -32,8 +38,17 @@ class DiagnosticForwarder : public clang::DiagnosticConsumer {
 public:
   explicit DiagnosticForwarder(DiagnosticEngine& diags) : diags_(diags) {}
 
+  /// While set, Clang's complaints about the PCH it loads are not forwarded (nor
+  /// counted) but noted in `pchRefused`: the file is then parsed again without it.
+  bool watchPch = false;
+  bool pchRefused = false;
+
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                         const clang::Diagnostic& info) override {
+    if (watchPch && isAboutPch(info.getID())) {
+      pchRefused = true;
+      return;
+    }
     DiagnosticConsumer::HandleDiagnostic(level, info);
     llvm::SmallString<256> message;
     info.FormatDiagnostic(message);
@@ -62,6 +77,11 @@ public:
   }
 
 private:
+  static bool isAboutPch(unsigned id) {
+    return (id >= clang::diag::DIAG_START_SERIALIZATION && id < clang::diag::DIAG_START_LEX) ||
+           id == clang::diag::err_fe_unable_to_load_pch;
+  }
+
   DiagnosticEngine& diags_;
 };
 
@@ -132,11 +152,22 @@ public:
   KernelConsumer(DiagnosticEngine& diags, std::vector<ParsedKernel>& out)
       : diags_(diags), out_(out) {}
 
+  /// The declarations parsed from source, in order. Kernels are among those of the
+  /// main file; walking the whole translation unit instead would also load every
+  /// declaration of a precompiled hl.h from disk (most of a compile's time).
+  bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
+    topLevel_.insert(topLevel_.end(), group.begin(), group.end());
+    return true;
+  }
+  /// Declarations a precompiled header hands over: none is in the main file.
+  void HandleInterestingDecl(clang::DeclGroupRef) override {}
+
   void HandleTranslationUnit(clang::ASTContext& ctx) override {
     if (ctx.getDiagnostics().hasErrorOccurred())
       return; // the AST may be incomplete: Clang's errors come first
     KernelFinder finder(ctx.getSourceManager());
-    finder.TraverseDecl(ctx.getTranslationUnitDecl());
+    for (clang::Decl* decl : topLevel_)
+      finder.TraverseDecl(decl);
     for (const clang::FunctionDecl* fn : finder.kernels) {
       ir::SourceLoc at;
       clang::PresumedLoc p =
@@ -170,6 +201,7 @@ public:
 private:
   DiagnosticEngine& diags_;
   std::vector<ParsedKernel>& out_;
+  std::vector<clang::Decl*> topLevel_;
 };
 
 /// Every file Clang reads: the main file and each header, system headers and those
@@ -198,6 +230,120 @@ private:
   std::vector<ParsedKernel>& out_;
   std::shared_ptr<AllFilesRead> filesRead_;
 };
+
+/// Runs KernelAction on the invocation the driver made for the file: on top of the
+/// precompiled hl.h when there is a current one (`cache` set), else from source, as
+/// FrontendActionFactory::runInvocation does.
+class KernelTool : public clang::tooling::ToolAction {
+public:
+  KernelTool(DiagnosticEngine& diags, DiagnosticForwarder& forwarder,
+             std::vector<ParsedKernel>& out, const PchCache* cache, std::string hlPath,
+             std::shared_ptr<AllFilesRead> filesRead)
+      : diags_(diags), forwarder_(forwarder), out_(out), cache_(cache),
+        hlPath_(std::move(hlPath)), filesRead_(std::move(filesRead)) {}
+
+  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation,
+                     clang::FileManager* files,
+                     std::shared_ptr<clang::PCHContainerOperations> pchOps,
+                     clang::DiagnosticConsumer* consumer) override {
+    std::optional<PchUse> pch = cache_ ? precompiledHl(*invocation, hlPath_, *cache_)
+                                       : std::nullopt;
+    if (!pch)
+      return run(std::move(invocation), files, pchOps, consumer);
+    // Clang reads the PCH from the bytes that were checked, under its own path.
+    std::string path = pch->path;
+    auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    memory->addFile(path, 0, std::move(pch->bytes));
+    auto overlay =
+        llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(files->getVirtualFileSystemPtr());
+    overlay->pushOverlay(memory);
+    auto withPch = std::make_shared<clang::CompilerInvocation>(*invocation);
+    withPch->getPreprocessorOpts().ImplicitPCHInclude = path;
+    auto pchFiles =
+        llvm::makeIntrusiveRefCnt<clang::FileManager>(files->getFileSystemOpts(), overlay);
+    forwarder_.watchPch = true;
+    bool ok = run(std::move(withPch), pchFiles.get(), pchOps, consumer);
+    forwarder_.watchPch = false;
+    if (!forwarder_.pchRefused)
+      return ok;
+    // Clang refuses a PCH before it parses anything: nothing was reported yet.
+    if (cache_->log)
+      cache_->log("Clang refused " + path + "; parsing without it");
+    discardPch(path);
+    out_.clear();
+    return run(std::move(invocation), files, pchOps, consumer);
+  }
+
+private:
+  bool run(std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager* files,
+           std::shared_ptr<clang::PCHContainerOperations> pchOps,
+           clang::DiagnosticConsumer* consumer) {
+    clang::CompilerInstance ci(std::move(pchOps));
+    ci.setInvocation(std::move(invocation));
+    ci.setFileManager(files);
+    KernelAction action(diags_, out_, filesRead_); // destroyed before `ci`, which it may refer to
+    ci.createDiagnostics(consumer, /*ShouldOwnClient=*/false);
+    if (!ci.hasDiagnostics())
+      return false;
+    ci.createSourceManager(*files);
+    bool ok = ci.ExecuteAction(action);
+    files->clearStatCache();
+    return ok;
+  }
+
+  DiagnosticEngine& diags_;
+  DiagnosticForwarder& forwarder_;
+  std::vector<ParsedKernel>& out_;
+  const PchCache* cache_;
+  std::string hlPath_;
+  std::shared_ptr<AllFilesRead> filesRead_;
+};
+
+/// Whether the first thing in `text` (comments aside) is `#include <helion/hl.h>`
+/// alone on its line. Only then is parsing on top of the precompiled hl.h the same as
+/// parsing the file: the PCH stands for what the file's first lines include, and the
+/// file's own #include of hl.h is then skipped (#pragma once), as a second one would be.
+bool startsWithHlInclude(llvm::StringRef text) {
+  clang::LangOptions lang;
+  lang.CPlusPlus = true;
+  clang::Lexer lexer(clang::SourceLocation(), lang, text.begin(), text.begin(), text.end());
+  clang::Token tok;
+  lexer.LexFromRawLexer(tok);
+  if (!tok.is(clang::tok::hash) || !tok.isAtStartOfLine())
+    return false;
+  lexer.LexFromRawLexer(tok);
+  if (!tok.is(clang::tok::raw_identifier) || tok.getRawIdentifier() != "include")
+    return false;
+  lexer.LexIncludeFilename(tok);
+  if (!tok.is(clang::tok::header_name) ||
+      llvm::StringRef(tok.getLiteralData(), tok.getLength()) != "<helion/hl.h>")
+    return false;
+  lexer.LexFromRawLexer(tok);
+  return tok.is(clang::tok::eof) || tok.isAtStartOfLine();
+}
+
+/// Whether Clang arguments after `--` leave parsing on top of the PCH the same as
+/// without it: macros, include paths, warnings and the language standard (all part
+/// of the PCH's key). Others (-include, -v, -H, -E, ...) could change the order of
+/// the headers or what is printed: such a file is parsed from source.
+bool pchCompatible(const std::vector<std::string>& args) {
+  static const llvm::StringRef kWithValue[] = {"-D",        "-U",         "-I",
+                                               "-isystem", "-idirafter", "-iquote"};
+  for (size_t i = 0; i < args.size(); ++i) {
+    llvm::StringRef arg = args[i];
+    if (llvm::is_contained(kWithValue, arg)) {
+      if (++i == args.size())
+        return false;
+      continue;
+    }
+    bool joined = llvm::any_of(kWithValue, [&](llvm::StringRef o) { return arg.starts_with(o); });
+    bool warning = arg.starts_with("-W") && !arg.starts_with("-Wl,") &&
+                   !arg.starts_with("-Wa,") && !arg.starts_with("-Wp,");
+    if (!joined && !warning && !arg.starts_with("-std=") && arg != "-w")
+      return false;
+  }
+  return true;
+}
 
 } // namespace
 
@@ -244,13 +390,32 @@ std::optional<ParseResult> parseKernels(const std::string& file, const ParseOpti
   args.push_back("c++");
   args.push_back(file);
 
+  std::optional<PchCache> cache;
+  std::string hlPath;
+  if (!options.pchDir.empty() && !options.includeDir.empty()) {
+    auto log = [](std::string line) { llvm::errs() << "helionc: pch: " << line << "\n"; };
+    if (!startsWithHlInclude(result.text)) {
+      if (options.pchLog)
+        log("not used: '" + file + "' does not start with #include <helion/hl.h>");
+    } else if (!pchCompatible(options.clangArgs)) {
+      if (options.pchLog)
+        log("not used: the Clang arguments after -- are more than -D/-U/-I/-W/-std");
+    } else {
+      cache = PchCache{options.pchDir, options.pchLog ? log : std::function<void(std::string)>()};
+      llvm::SmallString<256> path(options.includeDir);
+      llvm::sys::path::append(path, "helion", "hl.h");
+      hlPath = path.str().str();
+    }
+  }
+
   int errorsBefore = diags.errorCount();
   DiagnosticForwarder forwarder(diags);
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
       new clang::FileManager(clang::FileSystemOptions()));
   auto filesRead = std::make_shared<AllFilesRead>();
-  clang::tooling::ToolInvocation invocation(
-      args, std::make_unique<KernelAction>(diags, result.kernels, filesRead), files.get());
+  KernelTool tool(diags, forwarder, result.kernels, cache ? &*cache : nullptr, hlPath, filesRead);
+  clang::tooling::ToolInvocation invocation(args, &tool, files.get(),
+                                            std::make_shared<clang::PCHContainerOperations>());
   invocation.setDiagnosticConsumer(&forwarder);
   bool ok = invocation.run();
   result.filesRead = filesRead->getDependencies().vec();

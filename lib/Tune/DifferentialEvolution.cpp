@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "Strategies.h"
 
+#include "helion/Config/Candidates.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -119,7 +121,7 @@ private:
           v = static_cast<int>(uniform(static_cast<size_t>(gene.numValues)));
         gene.set(trial, std::clamp(v, 0, gene.numValues - 1));
       }
-      if (!seen(trial) && config::validate(trial, spec_).empty())
+      if (!seen(trial) && config::isCandidate(config::canonicalize(trial, spec_), spec_))
         return trial;
     }
     return std::nullopt;

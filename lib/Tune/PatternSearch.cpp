@@ -147,7 +147,7 @@ private:
   void restart() {
     for (int tries = 0; tries < 200; ++tries) {
       Config c = randomCandidate();
-      if (seen(c) || !config::validate(c, spec_).empty())
+      if (seen(c) || !config::isCandidate(c, spec_))
         continue;
       starts_ = {std::move(c)};
       offered_ = 0;

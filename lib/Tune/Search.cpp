@@ -39,7 +39,10 @@ Search::Search(const config::ConfigSpec &spec, SearchOptions options)
 
 Search::~Search() = default;
 
-std::string Search::keyOf(const Config &c) const { return config::formatConfig(c, spec_); }
+// Configs with the same canonical form generate the same code: one record.
+std::string Search::keyOf(const Config &c) const {
+  return config::formatConfig(config::canonicalize(c, spec_), spec_);
+}
 
 bool Search::seen(const Config &c) const { return records_.count(keyOf(c)) != 0; }
 
@@ -64,13 +67,15 @@ bool Search::budgetSpent() const {
   return options_.deadline && options_.clock() >= *options_.deadline;
 }
 
-bool Search::Batch::offer(const Config &c) {
+bool Search::Batch::offer(const Config &raw) {
   if (full() || search_.budgetSpent())
     return false;
-  // Checked before validity: validate() costs more than a lookup, and most
-  // rejected proposals are repeats.
-  std::string key = search_.keyOf(c);
-  if (search_.records_.count(key) || !config::validate(c, search_.spec_).empty())
+  // What is proposed (and measured) is the canonical form: a change without effect
+  // is a repeat. Repeats are checked before validity: isCandidate() costs more than a
+  // lookup, and most rejected proposals are repeats.
+  const Config c = config::canonicalize(raw, search_.spec_);
+  std::string key = config::formatConfig(c, search_.spec_);
+  if (search_.records_.count(key) || !config::isCandidate(c, search_.spec_))
     return false;
   search_.records_.emplace(std::move(key), Record{});
   ++search_.proposed_;

@@ -125,47 +125,58 @@ void addGenes(Key key, const ConfigSpec &s, std::vector<Gene> &out) {
                            [i](Config &c) -> int & { return c.rangeUnrollFactors[i]; }));
     }
     return;
-  case Key::NumWarps: {
-    std::vector<int> values;
-    for (int64_t w : powers(1, config::kMaxNumWarps)) {
-      if (s.hasDot && w == 16)
-        values.push_back(12); // 2 consumer warpgroups + a producer (Validate.cpp)
-      values.push_back(static_cast<int>(w));
-    }
-    out.push_back(ladder(key, -1, values, true, [](Config &c) -> int & { return c.numWarps; }));
+  case Key::NumWarps:
+    out.push_back(ladder(key, -1, s.numWarpsChoices(), true,
+                         [](Config &c) -> int & { return c.numWarps; }));
     return;
-  }
-  case Key::NumStages: {
-    std::vector<int> values(config::kMaxNumStages);
-    std::iota(values.begin(), values.end(), 1);
-    out.push_back(ladder(key, -1, values, true, [](Config &c) -> int & { return c.numStages; }));
+  case Key::NumStages:
+    if (s.hasNumStages())
+      out.push_back(ladder(key, -1, s.numStagesChoices(), true,
+                           [](Config &c) -> int & { return c.numStages; }));
     return;
-  }
   case Key::PidType:
     out.push_back(
         category(key, -1, s.pidTypes, [](Config &c) -> config::PidType & { return c.pidType; }));
     return;
   case Key::NumSmMultiplier: {
     std::vector<int> values = {1, 2, 4};
-    out.push_back(
-        ladder(key, -1, values, true, [](Config &c) -> int & { return c.numSmMultiplier; }));
+    if (s.hasNumSmMultiplier())
+      out.push_back(
+          ladder(key, -1, values, true, [](Config &c) -> int & { return c.numSmMultiplier; }));
     return;
   }
   case Key::Maxnreg: {
     std::vector<std::optional<int>> values = {std::nullopt, 32, 64, 128, 255};
-    out.push_back(
-        category(key, -1, values, [](Config &c) -> std::optional<int> & { return c.maxnreg; }));
+    if (s.hasMaxnreg())
+      out.push_back(
+          category(key, -1, values, [](Config &c) -> std::optional<int> & { return c.maxnreg; }));
     return;
   }
   case Key::Indexing:
-    for (int i = 0; i < s.numSites; ++i)
-      out.push_back(category(
-          key, i,
-          std::vector<Indexing>{Indexing::Pointer, Indexing::BlockPtr, Indexing::TensorDescriptor},
-          [i](Config &c) -> Indexing & { return c.indexing[i]; }));
+    if (s.hasDot) {
+      // One choice for every site: the sm90 template (TMA) or the sm80 one.
+      Gene g;
+      g.key = key;
+      g.numValues = 2;
+      g.get = [](const Config &c) {
+        return !c.indexing.empty() &&
+               std::all_of(c.indexing.begin(), c.indexing.end(),
+                           [](Indexing i) { return i == Indexing::TensorDescriptor; });
+      };
+      g.set = [](Config &c, int i) {
+        std::fill(c.indexing.begin(), c.indexing.end(),
+                  i ? Indexing::TensorDescriptor : Indexing::Pointer);
+      };
+      out.push_back(std::move(g));
+      return;
+    }
+    // Elsewhere only loads that can be staged through shared memory (block_ptr).
+    for (int i : s.stageableSites)
+      out.push_back(category(key, i, std::vector<Indexing>{Indexing::Pointer, Indexing::BlockPtr},
+                             [i](Config &c) -> Indexing & { return c.indexing[i]; }));
     return;
   case Key::LoadEvictionPolicies:
-    for (int i = 0; i < s.numLoadSites; ++i)
+    for (int i : s.hintableLoads)
       out.push_back(
           category(key, i,
                    std::vector<EvictionPolicy>{EvictionPolicy::Default, EvictionPolicy::First,
@@ -174,7 +185,8 @@ void addGenes(Key key, const ConfigSpec &s, std::vector<Gene> &out) {
     return;
   case Key::VectorBytes: {
     std::vector<int> values = {0, 4, 8, 16};
-    out.push_back(category(key, -1, values, [](Config &c) -> int & { return c.vectorBytes; }));
+    if (s.hasVectorBytes())
+      out.push_back(category(key, -1, values, [](Config &c) -> int & { return c.vectorBytes; }));
     return;
   }
   }

@@ -3,8 +3,10 @@
 #include "helion/IR/Printer.h"
 #include "helion/Support/InstallPaths.h"
 #include "helion/Transforms/Passes.h"
+#include "helion/runtime/Compile.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -37,6 +39,16 @@ std::optional<std::string> readFile(const std::string& path, std::string* why) {
   return text.str();
 }
 
+namespace {
+
+/// True when the environment variable `name` is set to anything but "" or "0".
+bool envFlag(const char* name) {
+  const char* value = std::getenv(name);
+  return value && *value && std::string_view(value) != "0";
+}
+
+} // namespace
+
 void addInputOptions(CLI::App& app, InputOptions& in) {
   // A missing file is an error in the input (exit 1), not a usage error: see analyze().
   app.add_option("file", in.file, "the kernel source file")->required();
@@ -63,6 +75,10 @@ std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
                 "' (set HELIONC_HL_INCLUDE to the directory that holds helion/hl.h)");
     return std::nullopt;
   }
+  // hl.h precompiled, beside the NVRTC cache (README: Caches).
+  if (!envFlag("HELIONC_NO_PCH"))
+    po.pchDir = (rt::cacheDirectory() / "pch").string();
+  po.pchLog = envFlag("HELIONC_PCH_LOG");
   auto parsed = frontend::parseKernels(in.file, po, diags);
   if (!parsed)
     return std::nullopt;

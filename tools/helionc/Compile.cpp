@@ -335,8 +335,13 @@ int runCompile(const CompileOptions& o) {
       eo.sourceFile = o.in.file;
       eo.configJson = config::formatConfig(entry.config, k.spec);
       auto ek = codegen::emitCuda(k.typed, entry.config, eo, diags);
-      if (!ek)
+      if (!ek) {
+        if (file->entries.size() > 1) // which of several configs
+          diags.report(Severity::Note, {},
+                       fmt::format("in entry {} of '{}' for kernel '{}': {}", entries.size(),
+                                   o.config, k.typed.name, eo.configJson));
         return 1;
+      }
       entries.push_back(std::move(*ek));
     }
     files.push_back(std::move(*file));

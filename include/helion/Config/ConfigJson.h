@@ -32,8 +32,10 @@ template <class T> struct Parsed {
 Parsed<Config> parseConfig(const nlohmann::json& j, const ConfigSpec& spec,
                            const std::string& sourceName);
 
-/// Every key that applies to the kernel, in Helion's order; `indexing` is one string when
-/// all sites agree; `maxnreg` only when set. parseConfig(toJson(c)) == c.
+/// Every key of the kernel's spec, in Helion's order (keys the spec does not list, such
+/// as a matmul's `maxnreg`, are left out); `indexing` is one string when all sites
+/// agree; `maxnreg` only when set. parseConfig(toJson(c)) == c when the keys left out
+/// hold the default config's values (always so in canonical configs).
 nlohmann::ordered_json toJson(const Config& config, const ConfigSpec& spec);
 
 /// toJson() printed on one line (`{"block_sizes": [64, 64], ...}`).

@@ -11,6 +11,7 @@
 #include "helion/IR/IR.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,8 @@ struct BlockSizeSpec {
   int64_t min = 1, max = 1;
   std::optional<int64_t> hint;
   bool inGridLoop = false; ///< tiles a grid loop (else only inner loops)
+  /// Why [min, max] is narrower than the source's ("a tensor-core matmul"), or "".
+  std::string narrowedFor;
 };
 
 /// A tile loop with config entries.
@@ -65,22 +68,60 @@ struct ConfigError {
   std::string path() const; ///< "block_sizes[1]", "loop_orders[0][2]", "num_warps", ""
 };
 
+/// A spec lists only the entries that change the kernel's generated code: every
+/// key entry the tuner may change has an effect for some values of the other keys
+/// (the configs.random test checks it). Which ones need which others is in
+/// canonicalize() (Candidates.h); tensor-core kernels (hl::dot) run the device
+/// library's templates, which take fewer keys.
 struct ConfigSpec {
   std::string kernelName;
   std::vector<BlockSizeSpec> blockSizes;
-  std::vector<LoopSpec> multiTileLoops; ///< loop_orders (loops of >= 2 tiles)
-  std::vector<LoopSpec> l2Loops;        ///< l2_groupings (grid loops of >= 2 tiles)
+  /// loop_orders: grid loops of >= 2 tiles (the order in which program ids walk the
+  /// tiles); none in tensor-core kernels.
+  std::vector<LoopSpec> multiTileLoops;
+  /// l2_groupings: grid loops of exactly 2 tiles (programs grouped along the first);
+  /// none in flash attention.
+  std::vector<LoopSpec> l2Loops;
   std::vector<LoopSpec> innerLoops;     ///< every inner (non-grid) tile loop
   /// range_unroll_factors: the inner loops the CUDA emitter prints as loops (none in
   /// tensor-core kernels, whose K loop lives in the device library's templates).
   std::vector<LoopSpec> unrollLoops;
+  /// reduction_loops: one per reduction axis; none in flash attention (its key loop
+  /// is the template's).
   std::vector<ReductionLoopSpec> reductionLoops;
   int numSites = 0;     ///< loads + stores: entries of a per-site `indexing`
-  int numLoadSites = 0; ///< entries of `load_eviction_policies`
+  /// Entries of `load_eviction_policies`: one per load site; none in tensor-core
+  /// kernels (their loads are the templates' TMA / cp.async copies).
+  int numLoadSites = 0;
+  /// Load sites (indices into `indexing`) that a persistent program can stage through
+  /// shared memory (indexing block_ptr, num_stages >= 2: EmitStaging.cpp): a `let` of a
+  /// load directly in the only grid loop, by its tiles and whole dims (a whole dim last
+  /// where the kernel reduces), of a tensor the kernel never writes. Elsewhere indexing
+  /// has no effect outside tensor-core kernels.
+  std::vector<int> stageableSites;
+  /// Load sites (indices into `load_eviction_policies`) that can take an eviction
+  /// hint: a `let` of a load whose last subscript is a tile or a whole dim, which the
+  /// emitter reads as vectors when that dim is the program's innermost (a gather, a
+  /// masked load or a scalar subscript never is).
+  std::vector<int> hintableLoads;
   std::vector<PidType> pidTypes; ///< legal pid_type values
   bool hasDot = false;  ///< the kernel multiplies matrices (tensor-core defaults)
   bool attention = false; ///< a batched (3-D) hl::dot: flash attention (AttentionPlan.h)
+  bool matmulBTransposed = false; ///< a matmul reading B as y[tn, tk].transpose(0, 1)
   int64_t fixedGridElements = 1; ///< product of the fixed block sizes of grid tiles
+  /// The kernel this spec describes (the size limit of candidates, UnrolledSize.h);
+  /// null in a spec built by hand.
+  std::shared_ptr<const ir::Kernel> kernel;
+
+  /// A 2-D tensor-core matmul (hl::dot with a K loop; MatmulPlan.h).
+  bool matmul() const { return hasDot && !attention && !innerLoops.empty(); }
+
+  // Scalar keys that change the generated code of this kernel. The others are not
+  // in the spec: a config may name them (with a legal value), and they are ignored.
+  bool hasNumStages() const { return hasDot || !stageableSites.empty(); }
+  bool hasNumSmMultiplier() const { return !hasDot && pidTypes.size() > 1; }
+  bool hasMaxnreg() const { return !hasDot; }
+  bool hasVectorBytes() const { return !hasDot; }
 
   /// The spec of `kernel`; hints missing from `hints` come from BlockSizeDecl::sizeHint
   /// when that is a constant.
@@ -96,6 +137,11 @@ struct ConfigSpec {
   // Legal values of the enumerable entries, in increasing order.
   std::vector<int64_t> blockSizeChoices(int i) const;
   std::vector<std::optional<int64_t>> reductionChoices(int i) const;
+  /// num_warps: powers of two in [1, 32]; a matmul 8 or 12 (1 or 2 consumer
+  /// warpgroups + 1 producer), flash attention 4, 8 (sm80), 12, 16 (sm90).
+  std::vector<int> numWarpsChoices() const;
+  /// num_stages: 1..8; a matmul 2..8, flash attention 2..4.
+  std::vector<int> numStagesChoices() const;
 };
 
 /// Every rule a config breaks under `spec` (lengths first, then each entry), or none.

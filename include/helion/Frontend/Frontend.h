@@ -56,6 +56,10 @@ struct ParseResult {
 struct ParseOptions {
   std::vector<std::string> clangArgs; ///< extra arguments for Clang (`-D`, `-I`, ...)
   std::string includeDir;             ///< the directory holding helion/hl.h
+  /// Where <helion/hl.h> is kept precompiled (lib/Frontend/PrecompiledHeader.h); ""
+  /// parses it from source every time.
+  std::string pchDir;
+  bool pchLog = false; ///< one line on stderr per decision about the precompiled hl.h
 };
 
 /// Parses `file`, reports every problem to `diags` (Clang's own errors too, as

@@ -12,7 +12,9 @@
 //   search->best();
 //
 // Every search tries the default config first, then SearchOptions::starts, and never
-// proposes a config twice or one that validate() rejects. Costs are times in ms; +inf
+// proposes a config twice or one that is not a candidate (config::isCandidate: valid and
+// within the size limits). It proposes canonical configs (config::canonicalize): two
+// configs with one canonical form generate the same code, and count as one. Costs are times in ms; +inf
 // (or NaN) marks a candidate that failed to compile, crashed or gave wrong results: it
 // is never the best. Budgets: a number of candidates and an optional wall-clock
 // deadline (the clock is injectable for tests).

@@ -4,8 +4,10 @@
 // (`block_sizes[1]`, `num_warps`, `indexing[2]`, ...), each an index into that entry's
 // legal values. Values that form a ladder (powers of two, counts) are `ordered`, so a
 // step of one index is a step of one notch; the others (pid_type, indexing, loop
-// orders) are categories. Cross-key rules (xyz + flatten, tensor-core block sizes) are
-// not encoded: a search keeps only configs that validate().
+// orders) are categories. Only the keys and values the spec offers are genes (num_warps
+// of a matmul: 8 and 12; indexing without hl::dot: block_ptr or not on the loads it can
+// stage). Cross-key rules (tensor-core tiles, the size limit) are not encoded: a search
+// keeps only candidates (config::isCandidate), compared in canonical form.
 //===----------------------------------------------------------------------===//
 #pragma once
 

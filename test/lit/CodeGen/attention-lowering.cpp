@@ -5,6 +5,10 @@
 // RUN: %helionc compile %examples/attention.cpp --config %t.w8.json --emit cuda | FileCheck %s --check-prefix=W8
 // RUN: %helionc compile %s --kernel softcap --emit cuda | FileCheck %s --check-prefix=SOFTCAP
 // RUN: %helionc spec %examples/attention.cpp | FileCheck %s --check-prefix=SPEC
+// The spec lists only keys the attention templates take (configs.random checks that
+// each changes the code): no loop order, L2 grouping, reduction loop, programs per SM,
+// register limit, eviction hint or vector width.
+// RUN: %helionc spec %examples/attention.cpp | FileCheck %s --check-prefix=KEYS --implicit-check-not=loop_orders --implicit-check-not=l2_grouping --implicit-check-not=reduction_loops --implicit-check-not=num_sm_multiplier --implicit-check-not=maxnreg --implicit-check-not=load_eviction --implicit-check-not=vector_bytes
 // Which device-library attention kernel the flash-attention pattern and each config
 // become (AttentionPlan.cpp), and the functors made from the IR (EmitAttention.cpp).
 #include <helion/hl.h>
@@ -72,4 +76,11 @@ HELION_KERNEL Tensor softcap(const Tensor& q, const Tensor& k, const Tensor& v, 
 // SPEC: num_warps               sm80: 4 or 8; sm90: 8, 12 or 16 (1 producer + 1 to 3 consumer warpgroups)
 // SPEC: pid_type                flat or xyz (one CTA per batch and row block), or persistent_interleaved (sm90: min(tiles, #SMs) CTAs looping over the tiles; sm80: as flat)
 // SPEC: default config:
-// SPEC: {"block_sizes": [128, 128], {{.*}}"l2_groupings": [1], {{.*}}"num_warps": 12, "num_stages": 2, "pid_type": "persistent_interleaved", {{.*}}"indexing": "tensor_descriptor"
+// SPEC: {"block_sizes": [128, 128], "num_warps": 12, "num_stages": 2, "pid_type": "persistent_interleaved", "indexing": "tensor_descriptor"}
+
+// KEYS: config spec of kernel 'attention'
+// KEYS: block_sizes
+// KEYS: num_warps               warps per program: 4 | 8 | 12 | 16
+// KEYS: num_stages              pipeline stages of loads: 2 | 3 | 4
+// KEYS: pid_type
+// KEYS: indexing

@@ -1,7 +1,8 @@
 // REQUIRES: frontend
 // RUN: %helionc compile %examples/add.cpp --emit cuda | FileCheck %s --check-prefix=ADD
-// RUN: %helionc compile %examples/rms_norm.cpp --emit cuda | FileCheck %s --check-prefix=RMS
-// RUN: %helionc compile %examples/cross_entropy.cpp --emit cuda | FileCheck %s --check-prefix=CE
+// RUN: echo '{"num_warps": 8}' > %t.w8.json
+// RUN: %helionc compile %examples/rms_norm.cpp --config %t.w8.json --emit cuda | FileCheck %s --check-prefix=RMS
+// RUN: %helionc compile %examples/cross_entropy.cpp --config %t.w8.json --emit cuda | FileCheck %s --check-prefix=CE
 // RUN: echo '{"num_warps": 1}' > %t.w1.json
 // RUN: %helionc compile %examples/add.cpp --config %t.w1.json --emit cuda | FileCheck %s --check-prefix=W1
 // RUN: echo '{"num_warps": 32, "block_sizes": [8]}' > %t.w32.json

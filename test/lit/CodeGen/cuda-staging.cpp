@@ -5,6 +5,12 @@
 // RUN: %helionc compile %examples/softmax.cpp --kernel softmax --config %t.st.json --emit cuda | FileCheck %s
 // RUN: echo '{"block_sizes": [1], "reduction_loops": [null], "num_warps": 8, "pid_type": "persistent_blocked", "num_stages": 3, "indexing": "block_ptr"}' > %t.blk.json
 // RUN: %helionc compile %examples/rms_norm.cpp --config %t.blk.json --emit cuda | FileCheck %s --check-prefix=BLK
+// The spec offers block_ptr only on loads it stages: cross_entropy's row logits[tn, :]
+// (site 1), not labels[tn] (its tile is never the program's innermost axis next to a
+// whole row), the gather or the store; eviction hints not on the gather (load 2).
+// RUN: %helionc spec %examples/cross_entropy.cpp | FileCheck %s --check-prefix=SPEC
+// SPEC: indexing {{.*}}(4 entries; stageable: sites 1); default pointer
+// SPEC: load_eviction_policies {{.*}}(3 entries; hintable: loads 0, 1); default ""
 // Not staged: pointer indexing, one stage, or a non-persistent grid.
 // RUN: echo '{"block_sizes": [1], "reduction_loops": [null], "num_warps": 8, "pid_type": "persistent_interleaved", "num_stages": 2, "indexing": "pointer"}' > %t.ptr.json
 // RUN: %helionc compile %examples/softmax.cpp --kernel softmax --config %t.ptr.json --emit cuda | FileCheck %s --check-prefix=NONE

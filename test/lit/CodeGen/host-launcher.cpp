@@ -1,5 +1,5 @@
 // REQUIRES: frontend
-// RUN: echo '{}' > %t.default.json
+// RUN: echo '{"num_warps": 8}' > %t.default.json
 // RUN: %helionc compile %examples/rms_norm.cpp --config %t.default.json --emit host | FileCheck %s
 // RUN: echo '{"block_sizes": [1], "reduction_loops": [null], "num_warps": 16, "pid_type": "persistent_interleaved", "num_sm_multiplier": 4}' > %t.pers.json
 // RUN: %helionc compile %examples/softmax.cpp --kernel softmax --config %t.pers.json --emit host | FileCheck %s --check-prefix=PERS

@@ -1,5 +1,5 @@
 // REQUIRES: frontend
-// RUN: echo '{}' > %t.default.json
+// RUN: echo '{"num_warps": 8}' > %t.default.json
 // RUN: %helionc compile %examples/cross_entropy.cpp --config %t.default.json --emit host | FileCheck %s
 // RUN: echo '{"block_sizes": [4], "reduction_loops": [null], "num_warps": 8}' > %t.rows4.json
 // RUN: %helionc compile %examples/softmax.cpp --kernel softmax --config %t.rows4.json --emit host | FileCheck %s --check-prefix=ROWS4

@@ -2,12 +2,24 @@
 // RUN: not %helionc compile %s --kernel extra_stmt --emit cuda 2>&1 | FileCheck %s --check-prefix=EXTRA
 // RUN: not %helionc compile %s --kernel epilogue_reduce --emit cuda 2>&1 | FileCheck %s --check-prefix=REDUCE
 // RUN: not %helionc compile %s --kernel batched --emit cuda 2>&1 | FileCheck %s --check-prefix=BATCHED
+// The template's rules are config errors with the JSON path (Validate.cpp), before
+// the emitter's own checks (MatmulPlan.cpp) see the config:
 // RUN: echo '{"block_sizes": [128, 256, 32]}' > %t.bk.json
 // RUN: not %helionc compile %s --kernel ok --config %t.bk.json --emit cuda 2>&1 | FileCheck %s --check-prefix=BK
 // RUN: echo '{"num_warps": 4}' > %t.warps.json
 // RUN: not %helionc compile %s --kernel ok --config %t.warps.json --emit cuda 2>&1 | FileCheck %s --check-prefix=WARPS
 // RUN: echo '{"block_sizes": [256, 256, 64], "num_stages": 4}' > %t.big.json
 // RUN: not %helionc compile %s --kernel ok --config %t.big.json --emit cuda 2>&1 | FileCheck %s --check-prefix=BIG
+// RUN: echo '{"block_sizes": [128, 128, 64], "num_stages": 8}' > %t.smem.json
+// RUN: not %helionc compile %s --kernel ok --config %t.smem.json --emit cuda 2>&1 | FileCheck %s --check-prefix=SMEM
+// RUN: echo '{"block_sizes": [64, 128, 64], "indexing": "pointer", "num_stages": 1}' > %t.sm80.json
+// RUN: not %helionc compile %s --kernel ok --config %t.sm80.json --emit cuda 2>&1 | FileCheck %s --check-prefix=SM80
+// BK: error: {{.*}}bk.json: block_sizes[2]: expected at least 64 (the minimum of 'tk' for a tensor-core matmul), got 32
+// WARPS: error: {{.*}}warps.json: num_warps: expected 8 or 12 for the sm90 matmul (1 producer and 1 or 2 consumer warpgroups), got 4
+// BIG: error: {{.*}}big.json: block_sizes[1]: expected at most 128 columns of 'tn' for the sm90 matmul with 256 rows and num_warps 12 (at most 128 accumulator registers per thread), got 256
+// BIG: error: {{.*}}big.json: num_stages: expected at most {{[0-9]+}} for the sm90 matmul with 256 x 256 tiles ({{[0-9]+}} bytes of shared memory, over 232448), got 4
+// SMEM: error: {{.*}}smem.json: num_stages: expected at most 6 for the sm90 matmul with 128 x 128 tiles (279680 bytes of shared memory, over 232448), got 8
+// SM80: error: {{.*}}sm80.json: num_stages: expected at least 2 for a tensor-core matmul (its load ring), got 1
 // Unsupported dot patterns and configs are diagnosed at the source, never a crash.
 #include <helion/hl.h>
 
@@ -17,10 +29,6 @@ HELION_KERNEL Tensor ok(const Tensor& x, const Tensor& y) {
   auto [m, k] = x.shape<2>();
   auto n = y.size(1);
   Tensor out = helion::empty({m, n}, x.dtype(), x.device());
-  // BK: :[[@LINE+4]]:3: error: config: block_sizes[2] (tk) must be 64 for a tensor-core matmul (one 128-byte swizzle row of 16-bit elements), got 32
-  // WARPS: :[[@LINE+3]]:3: error: config: num_warps must be 8 or 12 for the sm90 matmul (4 x (1 producer + 1 or 2 consumer warpgroups)), got 4
-  // BIG: :[[@LINE+2]]:3: error: config: block sizes 256 x 256 need 256 accumulator registers per thread with num_warps 12; at most 128 fit
-  // BIG: :[[@LINE+1]]:3: error: config: num_stages 4 with 256 x 256 tiles needs {{[0-9]+}} bytes of shared memory, over the 227 KB of a CTA
   for (auto [tm, tn] : hl::tile({m, n})) {
     auto acc = hl::zeros({tm, tn}, hl::f32);
     for (auto tk : hl::tile(k))

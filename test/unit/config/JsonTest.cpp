@@ -13,6 +13,8 @@ using Errors = std::vector<std::string>;
 namespace {
 
 ConfigSpec matmulSpec() { return ConfigSpec::fromKernel(test::matmulKernel()); }
+/// The matmul's loops without hl::dot: every key of the generic emitter.
+ConfigSpec tiledSpec() { return ConfigSpec::fromKernel(test::tiledKernel()); }
 
 ConfigSpec softmaxSpec() {
   SizeHints h;
@@ -38,7 +40,7 @@ Config parsedOk(const char* text, const ConfigSpec& spec) {
 } // namespace
 
 TEST_CASE("missing keys take the default config's values", "[json]") {
-  ConfigSpec spec = matmulSpec();
+  ConfigSpec spec = tiledSpec();
   CHECK(parsedOk("{}", spec) == spec.defaultConfig());
   Config c = parsedOk(R"({"num_warps": 8, "block_sizes": [128, 64, 16]})", spec);
   Config want = spec.defaultConfig();
@@ -49,12 +51,18 @@ TEST_CASE("missing keys take the default config's values", "[json]") {
 
 TEST_CASE("toJson prints the keys the kernel has, in Helion's order", "[json]") {
   ConfigSpec spec = matmulSpec();
+  // A matmul's template takes no loop order, eviction hint, register limit, vector
+  // width or programs per SM: its spec has none of them.
   CHECK(formatConfig(spec.defaultConfig(), spec) ==
-        R"({"block_sizes": [128, 256, 64], "loop_orders": [[0, 1]], )"
-        R"("l2_groupings": [8], )"
+        R"({"block_sizes": [128, 256, 64], "l2_groupings": [8], )"
         R"("num_warps": 12, "num_stages": 4, "pid_type": "persistent_interleaved", )"
-        R"("num_sm_multiplier": 1, "indexing": "tensor_descriptor", "load_eviction_policies": )"
-        R"(["", ""], "vector_bytes": 0})");
+        R"("indexing": "tensor_descriptor"})");
+  ConfigSpec tiled = tiledSpec();
+  CHECK(formatConfig(tiled.defaultConfig(), tiled) ==
+        R"({"block_sizes": [4, 8, 128], "loop_orders": [[0, 1]], "l2_groupings": [1], )"
+        R"("range_unroll_factors": [0], "num_warps": 8, "pid_type": "flat", )"
+        R"("num_sm_multiplier": 1, "indexing": "pointer", "load_eviction_policies": ["", ""], )"
+        R"("vector_bytes": 0})");
   ConfigSpec sm = softmaxSpec();
   Config c = sm.defaultConfig();
   c.reductionLoops = {1024};
@@ -68,8 +76,8 @@ TEST_CASE("toJson prints the keys the kernel has, in Helion's order", "[json]") 
 
 TEST_CASE("JSON round trip of default and random configs", "[json]") {
   std::mt19937_64 rng(7);
-  for (const ConfigSpec& spec :
-       {matmulSpec(), softmaxSpec(), ConfigSpec::fromKernel(test::twoPassKernel())}) {
+  for (const ConfigSpec& spec : {matmulSpec(), tiledSpec(), softmaxSpec(),
+                                 ConfigSpec::fromKernel(test::twoPassKernel())}) {
     std::vector<Config> configs = {spec.defaultConfig()};
     for (int i = 0; i < 100; ++i)
       configs.push_back(randomConfig(spec, rng));
@@ -85,7 +93,7 @@ TEST_CASE("JSON round trip of default and random configs", "[json]") {
 }
 
 TEST_CASE("validation messages name the JSON path and the rule", "[json]") {
-  ConfigSpec mm = matmulSpec();
+  ConfigSpec mm = tiledSpec();
   CHECK(errorsOf(R"({"block_sizes": [64, 48, 32]})", mm) ==
         Errors{"best.json: block_sizes[1]: expected a power of two, got 48"});
   CHECK(errorsOf(R"({"blok_sizes": [64, 64, 32]})", mm) ==
@@ -102,8 +110,14 @@ TEST_CASE("validation messages name the JSON path and the rule", "[json]") {
                "best.json: l2_groupings[0]: expected a power of two in [1, 64], got 3"});
   CHECK(errorsOf(R"({"loop_orders": [[0, 2]], "range_unroll_factors": [0, 1]})", mm) ==
         Errors{"best.json: loop_orders[0]: expected a permutation of 0..1 (tiles tm, tn), got [0, 2]",
+               "best.json: range_unroll_factors: expected 1 entry (one per inner tile loop: "
+               "(tk)), got 2"});
+  ConfigSpec matmul = matmulSpec();
+  CHECK(errorsOf(R"({"loop_orders": [[1, 0]], "range_unroll_factors": [0]})", matmul) ==
+        Errors{"best.json: loop_orders: expected 0 entries (the kernel has no tile loop of 2 or "
+               "more tiles), got 1",
                "best.json: range_unroll_factors: expected 0 entries (a tensor-core kernel's loops "
-               "are unrolled by its template), got 2"});
+               "are unrolled by its template), got 1"});
   // Keys that never changed the generated code are gone, with a reason.
   CHECK(errorsOf(R"({"flatten_loops": [true], "range_num_stages": [2]})", mm) ==
         Errors{"best.json: 'flatten_loops' is not a config key: it never changed the generated "
@@ -137,7 +151,7 @@ TEST_CASE("validation messages name the JSON path and the rule", "[json]") {
 }
 
 TEST_CASE("wrong JSON types are reported, and every error at once", "[json]") {
-  ConfigSpec mm = matmulSpec();
+  ConfigSpec mm = tiledSpec();
   CHECK(errorsOf(R"({"num_warps": "4", "block_sizes": 64,
                      "reduction_loops": {}, "pid_type": 1, "maxnreg": 1.5, "blk": 0,
                      "num_stages": 0, "loop_orders": [[0, "1"]]})",
@@ -154,7 +168,7 @@ TEST_CASE("wrong JSON types are reported, and every error at once", "[json]") {
 }
 
 TEST_CASE("the seed README's spellings are accepted", "[json][legacy]") {
-  ConfigSpec mm = matmulSpec();
+  ConfigSpec mm = tiledSpec();
   Config nested = parsedOk(R"({"block_sizes": [[128, 64], [16]]})", mm);
   CHECK(nested.blockSizes == std::vector<int64_t>{128, 64, 16});
   CHECK(errorsOf(R"({"block_sizes": [[128, 48], [16]]})", mm) ==
@@ -174,7 +188,7 @@ TEST_CASE("the seed README's spellings are accepted", "[json][legacy]") {
   CHECK(parsedOk(R"({"l2_grouping": 1})", softmaxSpec()) == softmaxSpec().defaultConfig());
 
   CHECK(parsedOk(R"({"use_yz_grid": true})", mm).pidType == PidType::Xyz);
-  // false keeps the default pid type (a matmul's is persistent_interleaved).
+  // false keeps the default pid type.
   CHECK(parsedOk(R"({"use_yz_grid": false})", mm).pidType == mm.defaultConfig().pidType);
   CHECK(parsedOk(R"({"use_yz_grid": true, "pid_type": "xyz"})", mm).pidType == PidType::Xyz);
   CHECK(errorsOf(R"({"use_yz_grid": true, "pid_type": "flat"})", mm) ==
@@ -192,7 +206,7 @@ TEST_CASE("the seed README's spellings are accepted", "[json][legacy]") {
 }
 
 TEST_CASE("indexing: one value for all sites or one per site", "[json]") {
-  ConfigSpec mm = matmulSpec();
+  ConfigSpec mm = tiledSpec();
   CHECK(parsedOk(R"({"indexing": "tensor_descriptor"})", mm).indexing ==
         std::vector<Indexing>(3, Indexing::TensorDescriptor));
   CHECK(parsedOk(R"({"indexing": ["pointer", "block_ptr", "tensor_descriptor"]})", mm).indexing ==

@@ -93,21 +93,32 @@ TEST_CASE("matmul: two grid tiles and one inner tile loop", "[spec]") {
   CHECK(spec.blockSizes[0].inGridLoop);
   CHECK(spec.blockSizes[1].inGridLoop);
   CHECK_FALSE(spec.blockSizes[2].inGridLoop);
-  REQUIRE(spec.multiTileLoops.size() == 1);
-  CHECK(spec.multiTileLoops[0].name == "tm, tn");
+  // The GEMM template's tiles: tm, tn in [64, 256], tk 64; 8 or 12 warps.
+  CHECK(spec.blockSizeChoices(0) == std::vector<int64_t>{64, 128, 256});
+  CHECK(spec.blockSizeChoices(1) == std::vector<int64_t>{64, 128, 256});
+  CHECK(spec.blockSizeChoices(2) == std::vector<int64_t>{64});
+  CHECK(spec.numWarpsChoices() == std::vector<int>{8, 12});
+  // The template walks the tiles in its own order, loads by TMA / cp.async and sets its
+  // own registers: no loop_orders, load_eviction_policies, maxnreg, vector_bytes.
+  CHECK(spec.multiTileLoops.empty());
   REQUIRE(spec.l2Loops.size() == 1);
+  CHECK(spec.l2Loops[0].name == "tm, tn");
   REQUIRE(spec.innerLoops.size() == 1);
   CHECK(spec.innerLoops[0].name == "tk");
   CHECK(spec.reductionLoops.empty());
   CHECK(spec.numSites == 3);
-  CHECK(spec.numLoadSites == 2);
+  CHECK(spec.numLoadSites == 0);
   CHECK(spec.hasDot);
+  CHECK_FALSE(spec.hasMaxnreg());
+  CHECK_FALSE(spec.hasVectorBytes());
+  CHECK_FALSE(spec.hasNumSmMultiplier());
+  CHECK(spec.hasNumStages());
 
   Config d = spec.defaultConfig();
   // The fastest measured sm90 GEMM (docs/gemm.md): 128x256x64, 4 stages, 2 consumer
   // warpgroups + 1 producer, persistent, groupM 8, TMA.
   CHECK(d.blockSizes == std::vector<int64_t>{128, 256, 64});
-  CHECK(d.loopOrders == std::vector<std::vector<int>>{{0, 1}});
+  CHECK(d.loopOrders.empty());
   CHECK(d.l2Groupings == std::vector<int>{8});
   CHECK(d.rangeUnrollFactors.empty()); // the K loop is the template's: nothing to unroll
   CHECK(spec.unrollLoops.empty());
@@ -201,7 +212,7 @@ TEST_CASE("load/store sites: pre-order statements, operands before the node", "[
 }
 
 TEST_CASE("validate reports lengths and every bad entry", "[validate]") {
-  ConfigSpec spec = ConfigSpec::fromKernel(test::matmulKernel());
+  ConfigSpec spec = ConfigSpec::fromKernel(test::tiledKernel());
   Config c = spec.defaultConfig();
   c.blockSizes = {64, 48, 0};
   c.loopOrders = {{1, 1}};
@@ -223,17 +234,27 @@ TEST_CASE("validate reports lengths and every bad entry", "[validate]") {
 }
 
 TEST_CASE("formatSpec lists each key, its entries and the default config", "[spec]") {
-  std::string text = formatSpec(ConfigSpec::fromKernel(test::matmulKernel()));
-  CHECK_THAT(text, Catch::Contains("config spec of kernel 'matmul' (3 load/store sites, 2 load sites)"));
+  std::string text = formatSpec(ConfigSpec::fromKernel(test::tiledKernel()));
+  CHECK_THAT(text, Catch::Contains("config spec of kernel 'tiled' (3 load/store sites, 2 load sites)"));
   CHECK_THAT(text, Catch::Contains("[2] tk"));
   CHECK_THAT(text, Catch::Contains("loop_orders"));
   CHECK_THAT(text, Catch::Contains("[0] (tm, tn)"));
   CHECK_THAT(text, Catch::Contains("pid_type"));
   CHECK_THAT(text, Catch::Contains("flat | xyz | persistent_blocked | persistent_interleaved"));
-  CHECK_THAT(text, Catch::Contains("default config:\n{\"block_sizes\": [128, 256, 64], "
+  CHECK_THAT(text, Catch::Contains("default config:\n{\"block_sizes\": [4, 8, 128], "
                                    "\"loop_orders\": [[0, 1]]"));
-  CHECK_THAT(formatSpec(ConfigSpec::fromKernel(test::matmulKernel())),
-             !Catch::Contains("reduction_loops"));
+  CHECK_THAT(text, !Catch::Contains("reduction_loops"));
+
+  // A matmul lists only what its template takes.
+  text = formatSpec(ConfigSpec::fromKernel(test::matmulKernel()));
+  CHECK_THAT(text, Catch::Contains("config spec of kernel 'matmul' (3 load/store sites, 2 load sites)"));
+  CHECK_THAT(text, Catch::Contains("powers of two in [64, 256]"));
+  CHECK_THAT(text, Catch::Contains("num_warps               warps per program: 8 | 12"));
+  for (const char* key : {"loop_orders", "num_sm_multiplier", "maxnreg", "load_eviction_policies",
+                          "vector_bytes", "reduction_loops"})
+    CHECK_THAT(text, !Catch::Contains(key));
+  CHECK_THAT(text, Catch::Contains("default config:\n{\"block_sizes\": [128, 256, 64], "
+                                   "\"l2_groupings\": [8]"));
 }
 
 TEST_CASE("size hints are evaluated from tensor sizes and scalar values", "[spec]") {

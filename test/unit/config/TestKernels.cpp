@@ -107,6 +107,17 @@ Kernel matmulKernel() {
   return k;
 }
 
+Kernel tiledKernel() {
+  Kernel k = matmulKernel();
+  k.name = "tiled";
+  ExprRef x = makeLoad(0, {Index::ofTile(0), Index::ofTile(2)});
+  ExprRef y = makeLoad(1, {Index::ofTile(2), Index::ofTile(1)});
+  ExprRef sum = makeBinary(BinaryOp::Add, makeVarRef(0), makeBinary(BinaryOp::Mul, x, y));
+  k.body = {forLoop({0, 1}, {let(0, makeConst(0, false)), forLoop({2}, {assign(0, sum)}),
+                             store(2, {Index::ofTile(0), Index::ofTile(1)}, makeVarRef(0))})};
+  return k;
+}
+
 Kernel twoPassKernel() {
   Kernel k;
   k.name = "softmax_two_pass";

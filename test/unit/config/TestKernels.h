@@ -14,6 +14,11 @@ ir::Kernel softmaxKernel(bool withAxis = true);
 /// store out[tm, tn] = acc }`: block sizes tm, tn, tk.
 ir::Kernel matmulKernel();
 
+/// tiled(x, y, out): the matmul's loops without hl::dot (the generic emitter's):
+/// `for tm, tn { acc = 0; for tk { acc = acc + x[tm, tk] * y[tk, tn] }; store out[tm, tn] =
+/// acc }`: block sizes tm, tn, tk.
+ir::Kernel tiledKernel();
+
 /// softmax_two_pass with `block_m` fixed to 16 and `block_n` a register_block_size(16, 1024)
 /// shared by two inner loops: `for tm { for tn { load x[tm, tn] } for tn2 { store out[tm, tn2] =
 /// load x[tm, tn2] } }`.

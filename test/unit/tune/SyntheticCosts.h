@@ -21,14 +21,14 @@ using Cost = std::function<double(const config::Config &)>;
 
 /// The optimum the tests look for: softmax (rows of 8192) and matmul, valid configs a
 /// few steps away from the default in several keys.
+/// (Canonical configs: every entry changed has an effect, config::canonicalize.)
 inline config::Config softmaxOptimum(const config::ConfigSpec &spec) {
   config::Config c = spec.defaultConfig();
   c.blockSizes = {4};
   c.reductionLoops = {std::optional<int64_t>(1024)};
   c.numWarps = 4;
-  c.numStages = 3;
-  c.indexing = {config::Indexing::BlockPtr, config::Indexing::Pointer};
-  c.vectorBytes = 16;
+  c.pidType = config::PidType::PersistentInterleaved;
+  c.vectorBytes = 8;
   return c;
 }
 
@@ -39,7 +39,6 @@ inline config::Config matmulOptimum(const config::ConfigSpec &spec) {
   c.numStages = 3;
   c.pidType = config::PidType::Flat;
   c.l2Groupings = {4};
-  c.loadEvictionPolicies = {config::EvictionPolicy::Default, config::EvictionPolicy::Last};
   return c;
 }
 
