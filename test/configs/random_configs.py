@@ -162,7 +162,10 @@ def cubin_job(args, k, i, n, dtype):
     if p.returncode != 0:
         err = f"exit {p.returncode}:\n{p.stderr.strip()}"
     else:
-        err = check_cubin(os.path.join(out_dir, f"{stem}.{k.name}.cubin"), k.name)
+        # Named by instantiation: STEM.KERNEL.DTYPE[.SIZE].cubin (one per --dtype).
+        found = sorted(glob.glob(os.path.join(out_dir, f"{stem}.{k.name}.{dtype}*.cubin")))
+        err = check_cubin(found[0] if found else os.path.join(out_dir, f"{stem}.{k.name}.{dtype}.cubin"),
+                          k.name)
     return k, i, dtype, seconds, err
 
 
