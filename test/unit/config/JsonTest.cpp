@@ -59,7 +59,7 @@ TEST_CASE("toJson prints the keys the kernel has, in Helion's order", "[json]") 
         R"("indexing": "tensor_descriptor"})");
   ConfigSpec tiled = tiledSpec();
   CHECK(formatConfig(tiled.defaultConfig(), tiled) ==
-        R"({"block_sizes": [4, 8, 128], "loop_orders": [[0, 1]], "l2_groupings": [1], )"
+        R"({"block_sizes": [1, 1, 4096], "loop_orders": [[0, 1]], "l2_groupings": [1], )"
         R"("range_unroll_factors": [0], "num_warps": 8, "pid_type": "flat", )"
         R"("num_sm_multiplier": 1, "indexing": "pointer", "load_eviction_policies": ["", ""], )"
         R"("vector_bytes": 0})");

@@ -241,7 +241,7 @@ TEST_CASE("formatSpec lists each key, its entries and the default config", "[spe
   CHECK_THAT(text, Catch::Contains("[0] (tm, tn)"));
   CHECK_THAT(text, Catch::Contains("pid_type"));
   CHECK_THAT(text, Catch::Contains("flat | xyz | persistent_blocked | persistent_interleaved"));
-  CHECK_THAT(text, Catch::Contains("default config:\n{\"block_sizes\": [4, 8, 128], "
+  CHECK_THAT(text, Catch::Contains("default config:\n{\"block_sizes\": [1, 1, 4096], "
                                    "\"loop_orders\": [[0, 1]]"));
   CHECK_THAT(text, !Catch::Contains("reduction_loops"));
 
