@@ -70,6 +70,29 @@ expect_changed() { # what, before, after, regexes
   done <<<"$4"
 }
 
+# The consumer lists the images embedded in it ("aot: PROGRAM ARCH BYTES NAME", NAME
+# a kernel instantiation such as scale_kernel<float, float, 4, 0>): each kernel has
+# images for each architecture of ARCHS and for no other; none without ARCHS.
+check_images() { # what, run log
+  local arch kernel n
+  n=$(grep -c '^aot: ' "$2" || true)
+  if [[ -z $archs ]]; then
+    ((n == 0)) || fail "$1: $n images embedded without ARCHS"
+    return
+  fi
+  IFS=';' read -ra list <<<"$archs"
+  for arch in "${list[@]}"; do
+    for kernel in scale add add_shifted; do
+      grep -qE "^aot: [^ ]+ $arch [1-9][0-9]* ${kernel}_kernel<" "$2" ||
+        fail "$1: no $arch image of $kernel embedded"
+    done
+  done
+  local other
+  other=$(grep '^aot: ' "$2" | awk '{print $3}' | sort -u | grep -vxF -f <(printf '%s\n' "${list[@]}") || true)
+  [[ -z $other ]] || fail "$1: images for architectures not in ARCHS: $other"
+  echo "   embedded: $n images for $archs"
+}
+
 for generator in Ninja "Unix Makefiles"; do
   name=${generator// /-}
   cons=$work/consumer-$name bin=$work/build-$name
@@ -87,6 +110,7 @@ for generator in Ninja "Unix Makefiles"; do
   step "$generator: run it"
   "$bin/consumer" | tee "$work/run-$name.log" || fail "$generator: the consumer failed"
   grep -q "^ok scale, ref mode$" "$work/run-$name.log" || fail "$generator: no ref-mode result"
+  check_images "$generator" "$work/run-$name.log"
 
   gen=$bin/helionc/consumer/kernels
   [[ -f $gen/add.helion.cpp && -f $gen/shifted/add.helion.cpp ]] ||
@@ -145,6 +169,7 @@ pmake() {
 pmake -j "$jobs" >"$work/build-make.log" || { cat "$work/build-make.log"; fail "make: build"; }
 "$bin/consumer" | tee "$work/run-make.log" || fail "make: the consumer failed"
 grep -q "^ok scale, ref mode$" "$work/run-make.log" || fail "make: no ref-mode result"
+archs="" check_images make "$work/run-make.log" # the Makefile compiles no images
 sleep 1
 step "plain make: touch the header scale.cpp includes"
 before=$(snapshot "$bin")

@@ -3,6 +3,7 @@
 // into this program (run when there is a GPU). Each result is checked against a plain
 // loop; the exit status is 0 when all match, 1 otherwise.
 #include <helion/hl.h>
+#include <helion/runtime/CApi.h>
 #include <helion/runtime/Driver.h>
 
 #include "kernels/scale_factor.h"
@@ -63,6 +64,11 @@ bool check(const std::string& what, const Tensor& got,
 } // namespace
 
 int main() {
+  // The kernel images helionc_add_kernels embedded (ARCHS), one "aot: PROGRAM ARCH BYTES
+  // NAME" line each; none without ARCHS.
+  std::string images = helion_rt_aot_images();
+  for (std::size_t at = 0, end; (end = images.find('\n', at)) != std::string::npos; at = end + 1)
+    std::printf("aot: %s\n", images.substr(at, end - at).c_str());
   Tensor x = input(1), y = input(4);
   auto sum = [&](int64_t i) { return double(values(x)[i]) + values(y)[i]; };
   auto scaled = [&](int64_t i) { return values(x)[i] * CONSUMER_SCALE; };
