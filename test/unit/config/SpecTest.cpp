@@ -66,6 +66,14 @@ TEST_CASE("softmax defaults follow the row length", "[spec]") {
   Config rows8k = ConfigSpec::fromKernel(test::softmaxKernel(), softmaxHints(64, 8192)).defaultConfig();
   CHECK(rows8k.numWarps == 8);
 
+  // A long row the launcher's 16384-wide chunks would pad by 30 % (50257 -> 65536) is
+  // looped in 4096-wide chunks (53248, 6 %); one they pad little stays persistent.
+  Config vocab = ConfigSpec::fromKernel(test::softmaxKernel(), softmaxHints(64, 50257)).defaultConfig();
+  CHECK(vocab.numWarps == 16);
+  CHECK(vocab.reductionLoops[0] == std::optional<int64_t>{4096});
+  Config nearPow2 = ConfigSpec::fromKernel(test::softmaxKernel(), softmaxHints(64, 131000)).defaultConfig();
+  CHECK_FALSE(nearPow2.reductionLoops[0].has_value());
+
   Config shortRows = ConfigSpec::fromKernel(test::softmaxKernel(), softmaxHints(4096, 1000)).defaultConfig();
   CHECK_FALSE(shortRows.reductionLoops[0].has_value());
   CHECK(shortRows.blockSizes[0] == 4); // 4096 elements per program over rows of 1024
