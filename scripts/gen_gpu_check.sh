@@ -15,7 +15,9 @@ while read -r file name json; do
   if [[ $file == softmax_two_pass ]]; then src=softmax; kernel_flag=(--kernel softmax_two_pass); fi
   if [[ $file == softmax ]]; then kernel_flag=(--kernel softmax); fi
   dir=$out/${file}_$name; mkdir -p "$dir"
-  echo "$json" > "$dir/config.json"
+  # "@path" names a config file (relative to the checkout), e.g. a shape-keyed one of
+  # configs/h100/ whose entries the launcher picks from by shape at run time.
+  if [[ $json == @* ]]; then cp "$root/${json#@}" "$dir/config.json"; else echo "$json" > "$dir/config.json"; fi
   "$helionc" compile "$root/examples/$src.cpp" "${kernel_flag[@]}" --config "$dir/config.json" -o "$dir"
   ns=v_${file}_$name
   case $file in
