@@ -37,8 +37,9 @@ class HelioncLibrary:
         self.lib.helion_rt_nvrtc_loaded.restype = ctypes.c_int
 
     def call(self, kernel, *args, stream=None):
-        """Runs helionc_<kernel>(args..., &result, stream) and returns the result (a torch
-        tensor, or None for a kernel that returns nothing). Tensors are borrowed for the
+        """Runs helionc_<kernel>(args..., result, stream) and returns the result (a torch
+        tensor, a tuple of them for a kernel that returns a pair or tuple, or None for a
+        kernel that returns nothing). Tensors are borrowed for the
         call; a Python float is passed as a C double and an int as an int64_t: pass a
         ctypes value (ctypes.c_float(0.5), ctypes.c_int(3)) for the kernel's other scalar
         types. `stream`: a torch.cuda.Stream, or None for torch's current stream."""
@@ -63,18 +64,22 @@ class HelioncLibrary:
                 c_args.append(a)
         if stream is None:
             stream = torch.cuda.current_stream(device)
-        result = ctypes.c_void_p()
+        # Room for a kernel that returns several tensors (result[0..N-1]); the entry
+        # clears result[0] and writes as many as the kernel returns.
+        results = (ctypes.c_void_p * 8)()
         entry = getattr(self.lib, "helionc_" + kernel)
         entry.restype = ctypes.c_int
-        rc = entry(*c_args, ctypes.byref(result), ctypes.c_void_p(stream.cuda_stream))
+        rc = entry(*c_args, results, ctypes.c_void_p(stream.cuda_stream))
         del keep
         if rc != 0:
             raise HelioncError(self.lib.helion_rt_last_error().decode())
-        if not result.value:
-            return None
-        # torch takes the DLManagedTensor (renames the capsule) and calls its deleter
+        # torch takes each DLManagedTensor (renames the capsule) and calls its deleter
         # when the tensor dies; the memory returns to helion's allocator then.
-        return torch.utils.dlpack.from_dlpack(_capsule_new(result.value, b"dltensor", None))
+        outs = [torch.utils.dlpack.from_dlpack(_capsule_new(r, b"dltensor", None))
+                for r in results if r]
+        if not outs:
+            return None
+        return outs[0] if len(outs) == 1 else tuple(outs)
 
     def aot_images(self):
         """The embedded images, one "PROGRAM ARCH BYTES NAME" line each."""

@@ -21,6 +21,8 @@
 #pragma once
 
 #include <cmath>  // kernels use std::sqrt and INFINITY
+#include <tuple>    // kernels may return std::tuple<Tensor, ...> ...
+#include <utility>  // ... or std::pair<Tensor, Tensor>
 
 #include "helion/hl/block.h"
 #include "helion/hl/device.h"

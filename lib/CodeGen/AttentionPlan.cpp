@@ -139,7 +139,7 @@ public:
         return std::nullopt;
     int stores = 0;
     for (const Stmt* s : p_.epilogue)
-      stores += s->kind == StmtKind::Store;
+      stores += s->kind == StmtKind::Store && s->indices.size() == 3;
     if (stores == 0)
       return fail(grid.loc, "flash attention must store its result to out[tb, tm, :]");
     if (!mapAttentionConfig(k_, c_, p_, d_))
@@ -157,6 +157,7 @@ private:
   std::map<int, ExprRef> env_;            // symbolic values inside the key loop
   std::map<int, const Stmt*> lastAssign_; // carried variable -> its last assignment
   std::set<int> epilogueVars_;            // lets after the key loop
+  std::set<int> outputVars_;              // ... of those, the ones computed from acc
 
   std::nullopt_t fail(const SourceLoc& loc, const std::string& msg) {
     d_.error(loc, msg);
@@ -271,6 +272,7 @@ private:
     p_.score = amax->operands[0];
     if (!scoreExpr(p_.score))
       return false;
+    p_.causal = causalMask(p_.score);
     // p = exp(S - mn[:, :, newaxis]), the first operand of the dot, cast to v's dtype.
     auto isP = [&](const ExprRef& e) {
       if (e->kind != ExprKind::Unary || e->unary != UnaryOp::Exp)
@@ -340,6 +342,16 @@ private:
                               "k[tb, tn, hl::all].transpose(1, 2)");
       return true;
     }
+    case ExprKind::TileIndex:
+      if (e->tile != p_.tileM && e->tile != p_.tileN)
+        return error(e->loc, "the attention score may use the indices of tm (query rows) and "
+                             "tn (keys) only");
+      return true;
+    case ExprKind::View:
+      for (const Index& ix : e->indices)
+        if (ix.kind != Index::Kind::All && ix.kind != Index::Kind::NewAxis)
+          return error(e->loc, "unsupported subscript in the attention score");
+      [[fallthrough]];
     case ExprKind::Unary:
     case ExprKind::Binary:
     case ExprKind::Where:
@@ -352,8 +364,31 @@ private:
       return true;
     default: break;
     }
-    return error(e->loc, "the attention score may use only pointwise operations and scalars "
-                         "on hl::dot(q, k^T) (no loads, reductions or other tiles)");
+    return error(e->loc, "the attention score may use only pointwise operations, scalars and "
+                         "the indices of tm and tn on hl::dot(q, k^T) (no loads, reductions or "
+                         "other tiles)");
+  }
+
+  /// `t.index()` of tile `tile` under views that only add axes: true.
+  static bool isIndexOf(const ExprRef& e, int tile) {
+    ExprRef x = e;
+    while (x->kind == ExprKind::View)
+      x = x->operands[0];
+    return x->kind == ExprKind::TileIndex && x->tile == tile;
+  }
+
+  /// Whether S is where(tm.index() >= tn.index(), S', -inf) (or tn <= tm), the causal
+  /// mask: every key past its query row scores -inf, so key blocks past the diagonal
+  /// need not be read.
+  bool causalMask(const ExprRef& e) const {
+    if (e->kind != ExprKind::Where || !isConst(e->operands[2], -INFINITY))
+      return false;
+    const ExprRef& c = e->operands[0];
+    if (c->kind != ExprKind::Binary)
+      return false;
+    const ExprRef &a = c->operands[0], &b = c->operands[1];
+    return (c->binary == BinaryOp::Ge && isIndexOf(a, p_.tileM) && isIndexOf(b, p_.tileN)) ||
+           (c->binary == BinaryOp::Le && isIndexOf(a, p_.tileN) && isIndexOf(b, p_.tileM));
   }
 
   bool checkInits() {
@@ -419,6 +454,16 @@ private:
                          "key loop of flash attention");
   }
 
+  /// Whether `e` reads acc (directly or through an epilogue let that does).
+  bool usesOutput(const Expr& e) const {
+    if (e.kind == ExprKind::Var && (e.var == p_.accVar || outputVars_.count(e.var)))
+      return true;
+    for (const ExprRef& op : e.operands)
+      if (usesOutput(*op))
+        return true;
+    return false;
+  }
+
   bool epilogueStmt(const Stmt& s) {
     if (s.kind == StmtKind::For)
       return error(s.loc, "flash attention may not have a loop after its key loop");
@@ -426,14 +471,23 @@ private:
         s.var != p_.maxVar && !epilogueVars_.count(s.var))
       return error(s.loc, "the epilogue of flash attention may assign acc, li, mi and its own "
                           "values only");
+    const bool rowStore = s.kind == StmtKind::Store && s.indices.size() == 2;
     if (s.kind == StmtKind::Store &&
-        (s.gatherAll || s.mask || s.indices.size() != 3 || !isTile(s.indices[0], p_.tileB) ||
-         !isTile(s.indices[1], p_.tileM) || s.indices[2].kind != Index::Kind::All))
-      return error(s.loc, "flash attention may store only to out[tb, tm, hl::all]");
+        (s.gatherAll || s.mask || (s.indices.size() != 3 && !rowStore) ||
+         !isTile(s.indices[0], p_.tileB) || !isTile(s.indices[1], p_.tileM) ||
+         (!rowStore && s.indices[2].kind != Index::Kind::All)))
+      return error(s.loc, "flash attention may store only to out[tb, tm, hl::all] and to "
+                          "per-row results such as lse[tb, tm]");
     if (!epilogueValue(s.value))
       return false;
-    if (s.kind == StmtKind::Let)
+    if (rowStore && usesOutput(*s.value))
+      return error(s.loc, "a per-row result of flash attention (lse[tb, tm]) may use li and mi "
+                          "only, not acc");
+    if (s.kind == StmtKind::Let) {
       epilogueVars_.insert(s.var);
+      if (usesOutput(*s.value))
+        outputVars_.insert(s.var);
+    }
     p_.epilogue.push_back(&s);
     return true;
   }

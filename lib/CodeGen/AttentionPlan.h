@@ -19,13 +19,15 @@
 //       %mi  = %mn
 //     }
 //     let / store out[tb, tm, :] = E(%acc, %li, %mi)   // pointwise E
+//     store lse[tb, tm] = R(%li, %mi)                  // optional per-row results
 //   }
 //
 // The key loop is evaluated symbolically (lets and assignments substituted), and
 // the value each carried variable has after one iteration must be the formula
 // above up to commuted operands and how it is split into statements (the
-// rescale may be its own `acc = acc * alpha[...]`). S and E are free pointwise
-// expressions: they become functors generated from the IR (EmitAttention.cpp).
+// rescale may be its own `acc = acc * alpha[...]`). S, E and R are free pointwise
+// expressions (S may also use tm.index() and tn.index(): a mask): they become
+// functors generated from the IR (EmitAttention.cpp).
 // Anything else is reported at its location.
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -46,6 +48,9 @@ struct AttentionPlan {
   int accVar = -1, sumVar = -1, maxVar = -1;
   ir::ExprRef score;                   ///< S: a pointwise expression of `dot`
   const ir::Expr* dot = nullptr;       ///< the q k^T product inside `score`
+  /// S is where(tm.index() >= tn.index(), S', -inf): keys past a query row score -inf,
+  /// so the kernel reads key blocks up to the diagonal only.
+  bool causal = false;
   ir::ExprRef headDim;                 ///< acc's last extent (a specialized param or a constant)
   /// The grid loop's statements after the key loop (lets, assignments, stores).
   std::vector<const ir::Stmt*> epilogue;

@@ -97,14 +97,16 @@ private:
   EmittedKernel out_;
   std::vector<std::string> scoreFields_, epiFields_; // "type name"
   std::vector<KernelArg> scoreArgs_, epiArgs_;
-  int stores_ = 0;
+  int stores_ = 0;    // stores to out[tb, tm, :]
+  int rowStores_ = 0; // stores to per-row results, lse[tb, tm]
 
   const std::string& name(int param) const { return k_.params.at(param).name; }
 
   /// Scalars of S; tensors and scalars of the epilogue: the kernel's arguments after
   /// the fixed ones (q, k, v, M, N and their batch and row strides).
   void collectArgs() {
-    std::set<int> scoreScalars, epiScalars, stored;
+    std::set<int> scoreScalars, epiScalars;
+    std::map<int, int> stored; // param -> its rank (3: out[tb, tm, :], 2: lse[tb, tm])
     std::function<void(const Expr&, std::set<int>&)> see = [&](const Expr& e, std::set<int>& s) {
       if (e.kind == ExprKind::Param)
         s.insert(e.param);
@@ -115,8 +117,9 @@ private:
     for (const Stmt* s : p_.epilogue) {
       see(*s->value, epiScalars);
       if (s->kind == StmtKind::Store) {
-        stored.insert(s->param);
-        ++stores_;
+        const int rank = static_cast<int>(s->indices.size());
+        stored[s->param] = rank;
+        ++(rank == 3 ? stores_ : rowStores_);
       }
     }
     for (size_t i = 0; i < k_.params.size(); ++i) {
@@ -124,13 +127,13 @@ private:
       const int ip = static_cast<int>(i);
       if (prm.kind == Param::Kind::Tensor) {
         out_.templateArgs.push_back({TemplateArg::Kind::DType, ip});
-        out_.paramRanks.push_back(stored.count(ip) || ip == p_.q || ip == p_.k || ip == p_.v ? 3
-                                                                                          : -1);
-        if (!stored.count(ip))
+        const int rank = stored.count(ip) ? stored.at(ip) : -1;
+        out_.paramRanks.push_back(rank > 0 ? rank : ip == p_.q || ip == p_.k || ip == p_.v ? 3 : -1);
+        if (rank < 0)
           continue;
         epiArgs_.push_back({KernelArg::Kind::Pointer, ip});
         epiFields_.push_back("T_" + prm.name + "* __restrict__ " + prm.name);
-        for (int d = 0; d < 3; ++d) {
+        for (int d = 0; d < rank; ++d) {
           epiArgs_.push_back({KernelArg::Kind::Stride, ip, d});
           epiFields_.push_back("int64 stride_" + prm.name + "_" + std::to_string(d));
         }
@@ -181,6 +184,7 @@ private:
     case ExprKind::Param: return name(e.param);
     case ExprKind::Var: return "v" + std::to_string(e.var);
     case ExprKind::Dot: return "x";
+    case ExprKind::TileIndex: return e.tile == p_.tileM ? "row" : "col";
     case ExprKind::Unary:
       switch (e.unary) {
       case UnaryOp::Neg: return "(-" + op(0) + ")";
@@ -225,13 +229,20 @@ private:
     os << "/// s = score(q . k) of '" << k_.name << "'.\n";
     os << "template <" << templateParams() << ">\nstruct " << k_.name << "_score {\n"
        << fields(scoreFields_);
-    os << "  __device__ __forceinline__ float operator()(float x) const { return float("
-       << ex(*p_.score) << "); }\n};\n\n";
+    os << "  static constexpr bool kCausal = "
+       << (p_.causal ? "true; // -inf wherever col > row: keys past the diagonal are not read\n"
+                     : "false;\n");
+    os << "  __device__ __forceinline__ float operator()(float x, int64 row, int64 col) const {\n"
+       << "    return float(" << ex(*p_.score) << ");\n  }\n};\n\n";
   }
 
   std::string offset(const Stmt& s) const {
     const std::string& n = name(s.param);
-    return "b * stride_" + n + "_0 + row * stride_" + n + "_1 + col * stride_" + n + "_2";
+    return "b * stride_" + n + "_0 + row * stride_" + n + "_1" +
+           (s.indices.size() == 3 ? " + col * stride_" + n + "_2" : "");
+  }
+  static bool isRowStore(const Stmt& s) {
+    return s.kind == StmtKind::Store && s.indices.size() == 2;
   }
 
   /// The epilogue statements for one element; `store` renders each store.
@@ -249,6 +260,11 @@ private:
     }
   }
 
+  void storeLine(std::ostringstream& os, const Stmt& s) const {
+    os << "    " << name(s.param) << "[" << offset(s) << "] = hd::from_compute<T_"
+       << name(s.param) << ">(" << ex(*s.value) << ");\n";
+  }
+
   void emitEpilogue(std::ostringstream& os) {
     const char* args = "(int64 b, int64 row, int64 col, float o, float l, float m) const {\n";
     os << "/// The epilogue of '" << k_.name << "' for one element: o = sum p v, l = sum p, "
@@ -258,7 +274,7 @@ private:
     if (stores_ == 1) {
       const Stmt* st = nullptr;
       for (const Stmt* s : p_.epilogue)
-        if (s->kind == StmtKind::Store)
+        if (s->kind == StmtKind::Store && !isRowStore(*s))
           st = s;
       const std::string& n = name(st->param);
       os << "  __device__ __forceinline__ float value" << args;
@@ -277,17 +293,30 @@ private:
          << n << ")) == 0) {\n"
          << "      hd::vec<T_" << n << ", 2> w;\n      w[0] = r0;\n      w[1] = r1;\n"
          << "      *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(p) = w;\n"
-         << "    } else {\n      p[0] = r0;\n      p[stride_" << n << "_2] = r1;\n    }\n  }\n";
+         << "    } else {\n      p[0] = r0;\n      p[stride_" << n << "_2] = r1;\n    }\n"
+         << (rowStores_ ? "    if (col == 0)\n      rows(b, row, l, m);\n" : "") << "  }\n";
     } else {
       os << "  __device__ __forceinline__ void apply" << args;
       body(os, [&](const Stmt& s) {
-        os << "    " << name(s.param) << "[" << offset(s) << "] = hd::from_compute<T_"
-           << name(s.param) << ">(" << ex(*s.value) << ");\n";
+        if (!isRowStore(s))
+          storeLine(os, s);
       });
       os << "  }\n";
       os << "  __device__ __forceinline__ void operator()(int64 b, int64 row, int64 col, float o0, "
             "float o1, float l, float m) const {\n"
-            "    apply(b, row, col, o0, l, m);\n    apply(b, row, col + 1, o1, l, m);\n  }\n";
+         << (stores_ ? "    apply(b, row, col, o0, l, m);\n    apply(b, row, col + 1, o1, l, m);\n"
+                     : "")
+         << (rowStores_ ? "    if (col == 0)\n      rows(b, row, l, m);\n" : "") << "  }\n";
+    }
+    if (rowStores_) {
+      // Per-row results read l and m only (the plan checked): acc is bound to 0.
+      os << "  __device__ __forceinline__ void rows(int64 b, int64 row, float l, float m) const {\n"
+         << "    const float o = 0.f;\n";
+      body(os, [&](const Stmt& s) {
+        if (isRowStore(s))
+          storeLine(os, s);
+      });
+      os << "  }\n";
     }
     os << "};\n\n";
   }

@@ -16,9 +16,16 @@ const char* const kCApiHelpers = R"(#ifdef HELIONC_C_API
 #include <helion/runtime/CApi.h>
 #include <exception>
 #include <type_traits>
+#include <tuple>
+#include <utility>
 #ifndef HELIONC_C_API_HELPERS
 #define HELIONC_C_API_HELPERS
 namespace helionc_c_api {
+template <class T> struct TensorTuple : std::false_type {};
+template <class... T> struct TensorTuple<std::tuple<T...>>
+    : std::bool_constant<(std::is_same_v<T, helion::Tensor> && ...)> {};
+template <class A, class B> struct TensorTuple<std::pair<A, B>>
+    : std::bool_constant<std::is_same_v<A, helion::Tensor> && std::is_same_v<B, helion::Tensor>> {};
 inline helion::Tensor borrow(const helion::DLTensor* t, const char* name) {
   if (!t)
     throw std::invalid_argument(std::string("tensor '") + name + "' is null");
@@ -50,8 +57,18 @@ int call(const char* entry, helion::DLManagedTensor** result, void* stream, F&& 
         throw std::invalid_argument("null result pointer");
       helion::Tensor out = f();
       *result = helion::to_dlpack(out);
+    } else if constexpr (TensorTuple<std::decay_t<R>>::value) {
+      // N tensors (a std::pair or std::tuple): result[0..N-1], in order.
+      if (!result)
+        throw std::invalid_argument("null result pointer");
+      auto outs = f();
+      std::apply([&](auto&... t) {
+        std::size_t i = 0;
+        ((result[i++] = helion::to_dlpack(t)), ...);
+      }, outs);
     } else {
-      throw std::invalid_argument("the C API returns a Tensor or nothing");
+      throw std::invalid_argument("the C API returns a Tensor, a pair or tuple of Tensors, or "
+                                  "nothing");
     }
     return 0;
   } catch (const std::exception& e) {

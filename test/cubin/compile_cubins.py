@@ -91,10 +91,14 @@ def main():
         if "specialize" in variant:
             extra += ["--specialize", str(variant["specialize"])]
         for dtype in variant.get("dtypes", suite["dtypes"]):
-            out_dir = os.path.join(args.out, f"{name}-{dtype}")
+            # A per-tensor dtype list ("q=bf16,lse=f32") names its cubins by the sorted
+            # pairs ("lse-f32.q-bf16").
+            tag = (".".join(sorted(p.replace("=", "-") for p in dtype.split(",")))
+                   if "=" in dtype else dtype)
+            out_dir = os.path.join(args.out, f"{name}-{tag}")
             # STEM.KERNEL.DTYPE[.nSIZE][.sVALUE].cubin: one instantiation per file.
             pattern = os.path.join(
-                out_dir, f"{os.path.splitext(os.path.basename(source))[0]}.{kernel}.{dtype}*.cubin")
+                out_dir, f"{os.path.splitext(os.path.basename(source))[0]}.{kernel}.{tag}*.cubin")
             for old in glob.glob(pattern):
                 os.remove(old)
             t0 = time.monotonic()

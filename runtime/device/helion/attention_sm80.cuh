@@ -33,7 +33,10 @@
 //   Warps  4 or 8
 //   MT     m16 tiles per warp, 1 or 2: BM = 16 * MT * Warps rows of q per CTA
 //
-// Functors: `float score(float x)` maps q . k to s (e.g. x * scale); epilogue
+// Functors: `float score(float x, int64 row, int64 col)` maps q . k of query row `row`
+// and key `col` to s (e.g. x * scale, or -inf above the diagonal); `Score::kCausal`
+// (true when score is -inf wherever col > row) lets a CTA stop at the diagonal's key
+// block, and the CTAs take their row blocks last first (the longest first). Epilogue
 // `epi(int64 b, int64 row, int64 col, float o0, float o1, float l, float m)` for
 // each pair of adjacent head-dim columns (col even) of each row < M a thread owns,
 // with o = sum_j p v (unnormalized), l = sum_j p, m = max_j s.
@@ -114,6 +117,13 @@ struct AttentionSm80 {
   }
 #endif
 
+  /// Key blocks a CTA of rows [m0, m0 + BM) reads: all of them, or with a causal
+  /// score those up to the diagonal (keys < m0 + BM).
+  template <class Score> __device__ static int keyBlocks(int m0, int N) {
+    const int all = (N + BN - 1) / BN;
+    return Score::kCausal ? min(all, (m0 + BM + BN - 1) / BN) : all;
+  }
+
   template <class Score, class Epi>
   __device__ static void run(const TIn* q, const TIn* k, const TIn* v, int M, int N, int64 sqb,
                              int64 sqm, int64 skb, int64 skn, int64 svb, int64 svn,
@@ -121,7 +131,9 @@ struct AttentionSm80 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     using namespace sm80;
     uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 127) & ~127ull);
-    const int mb = blockIdx.x % mBlocks(M);
+    // Causal: row block mb needs keys [0, (mb + 1) BM) only; the longest go first.
+    const int mb = Score::kCausal ? mBlocks(M) - 1 - blockIdx.x % mBlocks(M)
+                                  : blockIdx.x % mBlocks(M);
     const int64 b = blockIdx.x / mBlocks(M);
     const int m0 = mb * BM;
     q += b * sqb + m0 * sqm;
@@ -152,7 +164,7 @@ struct AttentionSm80 {
           o[mt][dt][r] = 0.f;
     }
 
-    const int nBlocks = (N + BN - 1) / BN;
+    const int nBlocks = keyBlocks<Score>(m0, N);
     for (int j = 0; j < nBlocks; ++j) {
       const int n0 = j * BN;
       cp_async_wait<0>();
@@ -205,8 +217,11 @@ struct AttentionSm80 {
           for (int nt = 0; nt < BN / 8; ++nt)
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
-              float x = score(s[mt][nt][2 * h + e]);
-              if (edge && n0 + 8 * nt + 2 * (lane % 4) + e >= N)
+              const int col = n0 + 8 * nt + 2 * (lane % 4) + e;
+              float x = score(s[mt][nt][2 * h + e],
+                              static_cast<int64>(m0 + (warp * MT + mt) * 16 + lane / 4 + 8 * h),
+                              static_cast<int64>(col));
+              if (edge && col >= N)
                 x = kNegInf;
               s[mt][nt][2 * h + e] = x;
               mx = fmaxf(mx, x);

@@ -54,7 +54,8 @@
 //   Consumers  1, 2 or 3 consumer warpgroups: BM = 64 * Consumers rows of q
 //   Stages     k/v ring depth, 2 to 4 (kSmemBytes <= 227 KB decides)
 //
-// Functors as attention_sm80.cuh: `float score(float x)`, and `epi(int64 b, int64
+// Functors as attention_sm80.cuh: `float score(float x, int64 row, int64 col)` with
+// `Score::kCausal`, and `epi(int64 b, int64
 // row, int64 col, float o0, float o1, float l, float m)` per pair of adjacent
 // head-dim columns of each row < M a thread owns (o unnormalized, l = sum p).
 //
@@ -178,6 +179,19 @@ struct AttentionSm90 {
   static constexpr int kConsumerRegs = Consumers == 3 ? 160 : 240;
 
   __host__ __device__ static constexpr int mBlocks(int M) { return (M + BM - 1) / BM; }
+  /// Tile t's batch and first row. With a causal score (Score::kCausal: s is -inf
+  /// wherever key > row) row blocks go last first, the longest first (a persistent
+  /// CTA's later tiles are the short ones), and a tile reads the key blocks up to
+  /// its diagonal only.
+  template <class Score> __device__ static void tileAt(int t, int M, int& b, int& m0) {
+    b = t / mBlocks(M);
+    const int mb = t % mBlocks(M);
+    m0 = (Score::kCausal ? mBlocks(M) - 1 - mb : mb) * BM;
+  }
+  template <class Score> __device__ static int keyBlocks(int m0, int N) {
+    const int all = (N + BN - 1) / BN;
+    return Score::kCausal ? min(all, (m0 + BM + BN - 1) / BN) : all;
+  }
   /// Tiles (b, row block), b-major: tile t is b = t / mBlocks(M), row block t % mBlocks(M).
   __host__ __device__ static constexpr int numTiles(int M, int B) { return mBlocks(M) * B; }
 
@@ -204,16 +218,15 @@ struct AttentionSm90 {
       prefetch_tensormap(mapV);
     }
     __syncthreads();
-    const int nBlocks = (N + BN - 1) / BN;
     if (threadIdx.x < 128) {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_dec<kProducerRegs>();
       if (threadIdx.x == 0)
-        produce(mapQ, mapK, mapV, M, numTiles(M, B), nBlocks, base, bars);
+        produce<Score>(mapQ, mapK, mapV, M, N, numTiles(M, B), base, bars);
     } else {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_inc<kConsumerRegs>();
-      consume(M, N, numTiles(M, B), nBlocks, score, epi, base, bars);
+      consume(M, N, numTiles(M, B), score, epi, base, bars);
     }
 #endif
   }
@@ -229,13 +242,16 @@ private:
 
   /// One thread: per tile, Q once it is free, then K[j] and V[j] into the ring
   /// (slot and phase run on across tiles, as in the consumers).
+  template <class Score>
   __device__ static void produce(const TensorMap* mapQ, const TensorMap* mapK,
-                                 const TensorMap* mapV, int M, int tiles, int nBlocks, uint8* base,
+                                 const TensorMap* mapV, int M, int N, int tiles, uint8* base,
                                  uint64* bars) {
     int s = 0;
     uint32 phase = 0, qPhase = 0;
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, qPhase ^= 1) {
-      const int b = tile / mBlocks(M), m0 = tile % mBlocks(M) * BM;
+      int b, m0;
+      tileAt<Score>(tile, M, b, m0);
+      const int nBlocks = keyBlocks<Score>(m0, N);
       mbarrier_wait(&bars[kQEmpty], qPhase ^ 1); // a fresh barrier passes parity 1 at once
       mbarrier_arrive_expect_tx(&bars[kQFull], kBytesQ);
 #pragma unroll
@@ -303,7 +319,7 @@ private:
   template <bool Edge, class Score>
   __device__ static __forceinline__ void softmax(float (&s)[BN / 2], float (&rowMax)[2],
                                                  float (&rowSum)[2], float (&alpha)[2], int n0,
-                                                 int N, const Score& score) {
+                                                 int N, int row0, const Score& score) {
     constexpr float kLog2e = 1.4426950408889634f;
     const float kNegInf = -__int_as_float(0x7f800000);
     const int lane = threadIdx.x % 32;
@@ -315,8 +331,10 @@ private:
       for (int c = 0; c < BN / 8; ++c)
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          float x = score(s[4 * c + 2 * h + e]);
-          if (edge && n0 + 8 * c + 2 * (lane % 4) + e >= N)
+          const int col = n0 + 8 * c + 2 * (lane % 4) + e;
+          float x = score(s[4 * c + 2 * h + e], static_cast<int64>(row0 + 8 * h),
+                          static_cast<int64>(col));
+          if (edge && col >= N)
             x = kNegInf;
           s[4 * c + 2 * h + e] = x;
           mx = fmaxf(mx, x);
@@ -370,14 +388,15 @@ private:
   }
 
   /// The softmax of block n0: the column test only where the block reaches past N.
+  /// row0: the query row of this thread's h = 0 registers (h = 1: row0 + 8).
   template <class Score>
   __device__ static __forceinline__ void softmaxOf(float (&s)[BN / 2], float (&rowMax)[2],
                                                    float (&rowSum)[2], float (&alpha)[2], int n0,
-                                                   int N, const Score& score) {
+                                                   int N, int row0, const Score& score) {
     if (n0 + BN > N)
-      softmax<true>(s, rowMax, rowSum, alpha, n0, N, score);
+      softmax<true>(s, rowMax, rowSum, alpha, n0, N, row0, score);
     else
-      softmax<false>(s, rowMax, rowSum, alpha, n0, N, score);
+      softmax<false>(s, rowMax, rowSum, alpha, n0, N, row0, score);
   }
 
   /// Ring position: slot s of Stages, parity `phase` of its barriers' current use.
@@ -393,8 +412,8 @@ private:
   };
 
   template <class Score, class Epi>
-  __device__ static void consume(int M, int N, int tiles, int nBlocks, const Score& score,
-                                 const Epi& epi, uint8* base, uint64* bars) {
+  __device__ static void consume(int M, int N, int tiles, const Score& score, const Epi& epi,
+                                 uint8* base, uint64* bars) {
     using namespace sm90;
     const int w = threadIdx.x / 128 - 1, tid = threadIdx.x % 128;
     const bool leader = tid % 32 == 0; // arrives on the empty barriers for its warp
@@ -409,6 +428,11 @@ private:
     uint32 qPhase = 0;
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, qPhase ^= 1) {
       const bool lastTile = tile + static_cast<int>(gridDim.x) >= tiles;
+      int b, m0;
+      tileAt<Score>(tile, M, b, m0);
+      const int nBlocks = keyBlocks<Score>(m0, N);
+      const int warp = tid / 32, lane = tid % 32;
+      const int row0 = m0 + 64 * w + 16 * warp + lane / 4;
       float o[D / 2], s[BN / 2], rowMax[2] = {kNegInf, kNegInf}, rowSum[2] = {0.f, 0.f}, alpha[2];
       uint32 p[BN / 16][4];
 #pragma unroll
@@ -430,7 +454,7 @@ private:
         if (nBlocks == 1)
           mbarrier_arrive(&bars[kQEmpty]); // the tile's last S: Q is free
       }
-      softmaxOf(s, rowMax, rowSum, alpha, 0, N, score);
+      softmaxOf(s, rowMax, rowSum, alpha, 0, N, row0, score);
       rescaleAndPack(o, alpha, s, p);
 
       Ring prev = ring;
@@ -455,7 +479,7 @@ private:
           if (j == nBlocks - 1)
             mbarrier_arrive(&bars[kQEmpty]);
         }
-        softmaxOf(s, rowMax, rowSum, alpha, j * BN, N, score);
+        softmaxOf(s, rowMax, rowSum, alpha, j * BN, N, row0, score);
         wgmma_wait<0>(); // O += P V[j - 1] is done
         fence(o);
         fence(p);
@@ -480,14 +504,12 @@ private:
       if (leader)
         mbarrier_arrive(&bars[kVEmpty + prev.slot]);
 
-      const int b = tile / mBlocks(M), m0 = tile % mBlocks(M) * BM;
-      const int warp = tid / 32, lane = tid % 32;
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         float l = rowSum[h];
         l += __shfl_xor_sync(0xffffffffu, l, 1);
         l += __shfl_xor_sync(0xffffffffu, l, 2);
-        const int row = m0 + 64 * w + 16 * warp + lane / 4 + 8 * h;
+        const int row = row0 + 8 * h;
         if (row >= M)
           continue;
 #pragma unroll

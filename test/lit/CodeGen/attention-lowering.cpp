@@ -21,7 +21,9 @@ using helion::Tensor;
 // DEFAULT: #include "helion/attention_sm80.cuh"
 // DEFAULT: struct attention_score {
 // DEFAULT-NEXT: double scale;
-// DEFAULT-NEXT: __device__ __forceinline__ float operator()(float x) const { return float((float(x) * float(scale))); }
+// DEFAULT-NEXT: static constexpr bool kCausal = false;
+// DEFAULT-NEXT: __device__ __forceinline__ float operator()(float x, int64 row, int64 col) const {
+// DEFAULT-NEXT: return float((float(x) * float(scale)));
 // DEFAULT: struct attention_epilogue {
 // DEFAULT: float value(int64 b, int64 row, int64 col, float o, float l, float m) const {
 // DEFAULT: return float((float(v2) / float(v1)));
@@ -37,7 +39,7 @@ using helion::Tensor;
 // A soft-capped score (Gemma 2) and two outputs: both functors follow the IR.
 // SOFTCAP: struct softcap_score {
 // SOFTCAP-NEXT: double scale;
-// SOFTCAP-NEXT: return float((float(hd::tanh((float((float(x) * float(scale))) * float(0.0199999996f)))) * float(50.0f)));
+// SOFTCAP: return float((float(hd::tanh((float((float(x) * float(scale))) * float(0.0199999996f)))) * float(50.0f)));
 // SOFTCAP: void apply(int64 b, int64 row, int64 col, float o, float l, float m) const {
 // SOFTCAP: float [[R:v[0-9]+]] = (float(1.0f) / float(
 // SOFTCAP: out[b * stride_out_0 + row * stride_out_1 + col * stride_out_2] = hd::from_compute<T_out>((float({{v[0-9]+}}) * float([[R]])));

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# On the GPU machine: examples/attention_causal.cpp (causal flash attention with the
+# log-sum-exp output) checked against float64 and timed next to torch SDPA (is_causal)
+# and torch.compile, through its C entry (benchmarks/attention_causal_torch.py).
+#
+#   scripts/attention_causal_gpu_check.sh
+#
+# Needs: helionc ($HELIONC, default /tmp/helionc/bin/helionc: scripts/unpack_helionc.sh),
+# g++, cmake, CUDA 13 headers ($CUDA_HOME), python3 with torch. Results: a table on
+# stdout, $OUT/attention_causal.json (default OUT=/tmp/attention-causal), the kernels'
+# resource usage (cuobjdump) in $OUT/attention_causal_resources.txt.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+helionc=${HELIONC:-/tmp/helionc/bin/helionc}
+cuda=${CUDA_HOME:-/usr/local/cuda}
+work=${BUILD_DIR:-/tmp/attention-causal-build}
+out=${OUT:-/tmp/attention-causal}
+rm -rf "$work"
+mkdir -p "$work" "$out"
+headers=$(sed -n '/^set(HELION_DEVICE_HEADERS/,/)/p' "$root/runtime/CMakeLists.txt" |
+  grep -o 'helion/[a-z0-9_]*\.cuh' | paste -sd';')
+cmake -DDEVICE_DIR="$root/runtime/device" -DOUTPUT="$work/DeviceLibrary.cpp" "-DHEADERS=$headers" \
+  -P "$root/runtime/EmbedDeviceLibrary.cmake"
+bash "$root/scripts/build_runtime.sh" "$work/rt" "$work/DeviceLibrary.cpp" > /dev/null
+# Images for sm_90a embedded for the checked dtypes and head dims (no NVRTC at first call).
+HELIONC=$helionc bash "$root/examples/python/build.sh" "$root/examples/attention_causal.cpp" \
+  "$work/py" "$work/rt/libhelion_runtime.a" --aot-arch sm_90a \
+  --dtype q=bf16,k=bf16,v=bf16,out=bf16,lse=f32 --dtype q=f16,k=f16,v=f16,out=f16,lse=f32 \
+  --specialize 64 --specialize 128
+"$helionc" compile "$root/examples/attention_causal.cpp" --emit cubin -o "$work/cubin" \
+  --dtype q=bf16,k=bf16,v=bf16,out=bf16,lse=f32 --specialize 128 > /dev/null
+for c in "$work"/cubin/*.cubin; do
+  echo "== $(basename "$c")"
+  "$cuda/bin/cuobjdump" --dump-resource-usage "$c" | grep -E "Function|REG|STACK" || true
+done > "$out/attention_causal_resources.txt"
+cat "$out/attention_causal_resources.txt"
+python3 "$root/benchmarks/attention_causal_torch.py" "$work/py/libattention_causal.so" \
+  --json "$out/attention_causal.json" ${BENCH_ARGS:-}

@@ -1,0 +1,101 @@
+// REQUIRES: frontend
+// RUN: %helionc compile %examples/attention_causal.cpp --emit cuda | FileCheck %s --check-prefix=CAUSAL
+// RUN: %helionc compile %s --kernel window --emit cuda | FileCheck %s --check-prefix=WINDOW
+// RUN: %helionc compile %s --kernel strict --emit cuda | FileCheck %s --check-prefix=STRICT
+// RUN: not %helionc compile %s --kernel lse_of_acc --emit cuda 2>&1 | FileCheck %s --check-prefix=LSEACC
+// RUN: not %helionc compile %s --kernel batch_index --emit cuda 2>&1 | FileCheck %s --check-prefix=BATCH
+// Scores that use the query and key indices (AttentionPlan.cpp): the score functor
+// takes (x, row, col); where(tm.index() >= tn.index(), s, -inf) is the causal mask,
+// which lets the device library stop at the diagonal's key block (kCausal). A store
+// to lse[tb, tm] after the key loop is a per-row result: written once per row, from
+// li and mi only.
+#include <helion/hl.h>
+
+#include <utility>
+
+using helion::Tensor;
+
+// CAUSAL: struct attention_causal_score {
+// CAUSAL: static constexpr bool kCausal = true;
+// CAUSAL-NEXT: __device__ __forceinline__ float operator()(float x, int64 row, int64 col) const {
+// CAUSAL-NEXT: return float(((row >= col) ? float((float(x) * float(scale))) : float((-__int_as_float(0x7f800000)))));
+// CAUSAL: struct attention_causal_epilogue {
+// CAUSAL: T_lse* __restrict__ lse;
+// CAUSAL-NEXT: int64 stride_lse_0;
+// CAUSAL-NEXT: int64 stride_lse_1;
+// CAUSAL: if (col == 0)
+// CAUSAL-NEXT: rows(b, row, l, m);
+// CAUSAL: void rows(int64 b, int64 row, float l, float m) const {
+// CAUSAL: lse[b * stride_lse_0 + row * stride_lse_1] = hd::from_compute<T_lse>((float(v0) + float(hd::log(v1))));
+
+#define ATTENTION_LOOP(SCORE)                                                                  \
+  auto [bh, m, dim] = q.shape<3>();                                                            \
+  int64_t d = hl::specialize(dim);                                                             \
+  auto n = k.size(1);                                                                          \
+  Tensor out = helion::empty_like(q);                                                          \
+  for (auto [tb, tm] : hl::tile({bh, m}, hl::block_size({1, hl::tunable}))) {                  \
+    auto mi = hl::full({tb, tm}, -INFINITY, hl::f32);                                          \
+    auto li = hl::zeros({tb, tm}, hl::f32);                                                    \
+    auto acc = hl::zeros({tb, tm, d}, hl::f32);                                                \
+    for (auto tn : hl::tile(n)) {                                                              \
+      auto qk = hl::dot(q[tb, tm, hl::all], k[tb, tn, hl::all].transpose(1, 2));               \
+      auto rows = tm.index()[hl::newaxis, hl::all, hl::newaxis];                               \
+      auto cols = tn.index()[hl::newaxis, hl::newaxis, hl::all];                               \
+      auto s = SCORE;                                                                          \
+      auto mi_next = hl::maximum(mi, hl::amax(s, 2));                                          \
+      auto p = hl::exp(s - mi_next[hl::all, hl::all, hl::newaxis]);                            \
+      auto alpha = hl::exp(mi - mi_next);                                                      \
+      li = li * alpha + hl::sum(p, 2);                                                         \
+      acc = hl::dot(p.to(v.dtype()), v[tb, tn, hl::all], acc * alpha[hl::all, hl::all, hl::newaxis]); \
+      mi = mi_next;                                                                            \
+    }                                                                                          \
+    out[tb, tm, hl::all] = acc / li[hl::all, hl::all, hl::newaxis];                            \
+  }                                                                                            \
+  return out;
+
+// A sliding window: uses both indices, is not the causal mask (every key block is read).
+// WINDOW: static constexpr bool kCausal = false;
+// WINDOW-NEXT: __device__ __forceinline__ float operator()(float x, int64 row, int64 col) const {
+// WINDOW-NEXT: return float(((((int64(row) - int64(col)) < int64(256)) && (row >= col)) ? float(x) : float((-__int_as_float(0x7f800000)))));
+HELION_KERNEL Tensor window(const Tensor& q, const Tensor& k, const Tensor& v) {
+  ATTENTION_LOOP(hl::where((rows - cols < 256) & (rows >= cols), qk, -INFINITY))
+}
+
+// row > col hides the diagonal too (row 0 sees no key): not the causal mask either.
+// STRICT: static constexpr bool kCausal = false;
+HELION_KERNEL Tensor strict(const Tensor& q, const Tensor& k, const Tensor& v) {
+  ATTENTION_LOOP(hl::where(rows > cols, qk, -INFINITY))
+}
+
+// A per-row result is pointwise in li and mi (acc is [tb, tm, d]; a reduction of it is not
+// lowered).
+// LSEACC: :[[@LINE+21]]:23: error: only pointwise operations on acc, li, mi and scalars may follow the key loop of flash attention
+HELION_KERNEL std::pair<Tensor, Tensor> lse_of_acc(const Tensor& q, const Tensor& k, const Tensor& v) {
+  auto [bh, m, dim] = q.shape<3>();
+  int64_t d = hl::specialize(dim);
+  auto n = k.size(1);
+  Tensor out = helion::empty_like(q);
+  Tensor lse = helion::empty({bh, m}, hl::f32);
+  for (auto [tb, tm] : hl::tile({bh, m}, hl::block_size({1, hl::tunable}))) {
+    auto mi = hl::full({tb, tm}, -INFINITY, hl::f32);
+    auto li = hl::zeros({tb, tm}, hl::f32);
+    auto acc = hl::zeros({tb, tm, d}, hl::f32);
+    for (auto tn : hl::tile(n)) {
+      auto s = hl::dot(q[tb, tm, hl::all], k[tb, tn, hl::all].transpose(1, 2));
+      auto mi_next = hl::maximum(mi, hl::amax(s, 2));
+      auto p = hl::exp(s - mi_next[hl::all, hl::all, hl::newaxis]);
+      auto alpha = hl::exp(mi - mi_next);
+      li = li * alpha + hl::sum(p, 2);
+      acc = hl::dot(p.to(v.dtype()), v[tb, tn, hl::all], acc * alpha[hl::all, hl::all, hl::newaxis]);
+      mi = mi_next;
+    }
+    out[tb, tm, hl::all] = acc / li[hl::all, hl::all, hl::newaxis];
+    lse[tb, tm] = hl::sum(acc, 2);
+  }
+  return {out, lse};
+}
+
+// BATCH: error: the attention score may use the indices of tm (query rows) and tn (keys) only
+HELION_KERNEL Tensor batch_index(const Tensor& q, const Tensor& k, const Tensor& v) {
+  ATTENTION_LOOP(hl::where(tb.index()[hl::all, hl::newaxis, hl::newaxis] > 0, qk, -INFINITY))
+}
