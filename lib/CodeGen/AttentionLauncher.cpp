@@ -74,13 +74,18 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
        << "' must have unit inner stride, 16-byte aligned data and batch and row strides that "
           "are multiples of 8 elements for flash attention (strides [{}, {}, {}])\", "
        << t << ".stride(0), " << t << ".stride(1), " << t << ".stride(2));\n";
-  for (const KernelArg& arg : ek.args)
-    if (arg.kind == KernelArg::Kind::Pointer)
-      os << "  HELION_CHECK(" << pname(arg.param) << ".device().type == helion::DeviceType::CUDA && "
-         << pname(arg.param) << ".dim() == 3 && " << pname(arg.param) << ".size(0) >= B && "
-         << pname(arg.param) << ".size(1) >= M && " << pname(arg.param) << ".size(2) >= D, \""
-         << kn << ": tensor '" << pname(arg.param) << "' must be a 3-D CUDA tensor of at least "
-         << "[b, m, d]\");\n";
+  // Outputs: out[tb, tm, :] (rank 3) and per-row results lse[tb, tm] (rank 2).
+  for (const KernelArg& arg : ek.args) {
+    if (arg.kind != KernelArg::Kind::Pointer)
+      continue;
+    const std::string& t = pname(arg.param);
+    const bool rows = ek.paramRanks.at(arg.param) == 2;
+    os << "  HELION_CHECK(" << t << ".device().type == helion::DeviceType::CUDA && " << t
+       << ".dim() == " << (rows ? 2 : 3) << " && " << t << ".size(0) >= B && " << t
+       << ".size(1) >= M" << (rows ? "" : " && " + t + ".size(2) >= D") << ", \"" << kn
+       << ": tensor '" << t << "' must be a " << (rows ? "2-D" : "3-D")
+       << " CUDA tensor of at least " << (rows ? "[b, m]" : "[b, m, d]") << "\");\n";
+  }
   // 2. Which kernel, and the instantiation.
   std::string nameHead = "\"" + ek.kernelName + "<\"";
   if (at.sm90) {

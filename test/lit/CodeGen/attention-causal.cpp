@@ -1,5 +1,6 @@
 // REQUIRES: frontend
 // RUN: %helionc compile %examples/attention_causal.cpp --emit cuda | FileCheck %s --check-prefix=CAUSAL
+// RUN: %helionc compile %examples/attention_causal.cpp --emit host | FileCheck %s --check-prefix=HOST
 // RUN: %helionc compile %s --kernel window --emit cuda | FileCheck %s --check-prefix=WINDOW
 // RUN: %helionc compile %s --kernel strict --emit cuda | FileCheck %s --check-prefix=STRICT
 // RUN: not %helionc compile %s --kernel lse_of_acc --emit cuda 2>&1 | FileCheck %s --check-prefix=LSEACC
@@ -27,6 +28,10 @@ using helion::Tensor;
 // CAUSAL-NEXT: rows(b, row, l, m);
 // CAUSAL: void rows(int64 b, int64 row, float l, float m) const {
 // CAUSAL: lse[b * stride_lse_0 + row * stride_lse_1] = hd::from_compute<T_lse>((float(v0) + float(hd::log(v1))));
+
+// The launcher checks the per-row output as [b, m].
+// HOST: HELION_CHECK(out.device().type == helion::DeviceType::CUDA && out.dim() == 3 && out.size(0) >= B && out.size(1) >= M && out.size(2) >= D,
+// HOST-NEXT: HELION_CHECK(lse.device().type == helion::DeviceType::CUDA && lse.dim() == 2 && lse.size(0) >= B && lse.size(1) >= M, "attention_causal: tensor 'lse' must be a 2-D CUDA tensor of at least [b, m]");
 
 #define ATTENTION_LOOP(SCORE)                                                                  \
   auto [bh, m, dim] = q.shape<3>();                                                            \
