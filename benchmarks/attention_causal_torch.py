@@ -11,8 +11,9 @@ LIB.so: the kernel file built by examples/python/build.sh. Checks first, then ti
   itself; a row left unwritten shows as a mismatch, and every value is checked to be
   finite.
 - speed: causal TFLOP/s (2 b h s^2 d flops: half of the full 4 b h s^2 d) of helionc,
-  torch SDPA with is_causal=True, and torch.compile of the naive masked formula, at the
-  benchmark shapes of benchmarks/attention_torch.py, CUDA events, median of 30 runs.
+  torch SDPA with is_causal=True, the naive masked formula in eager torch and under
+  torch.compile, at the benchmark shapes of benchmarks/attention_torch.py; CUDA events
+  around 10 back-to-back calls, median of 30.
 """
 import argparse
 import json
@@ -31,16 +32,22 @@ from helionc_ctypes import HelioncLibrary  # noqa: E402
 SHAPES = [(4, 32, 4096, 128), (8, 16, 2048, 64)]
 
 
-def bench_ms(fn, runs=30, warmup=5):
+def bench_ms(fn, runs=30, warmup=5, calls=10):
+    """Median over `runs` of the time of `calls` back-to-back calls, per call: the GPU
+    time of each, with the host's per-call work (Python, ctypes, the launcher's checks)
+    overlapped by the previous call's kernel as in a real stream of calls."""
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
     times = []
     for _ in range(runs):
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record(); fn(); e.record()
+        s.record()
+        for _ in range(calls):
+            fn()
+        e.record()
         e.synchronize()
-        times.append(s.elapsed_time(e))
+        times.append(s.elapsed_time(e) / calls)
     return statistics.median(times)
 
 
@@ -67,6 +74,8 @@ def main():
     ap.add_argument("lib")
     ap.add_argument("--json")
     ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--plain", help="examples/attention.cpp's library: its non-causal kernel "
+                                    "timed next to SDPA too (the template path's speed)")
     args = ap.parse_args()
     lib = HelioncLibrary(args.lib)
     torch.manual_seed(1)
@@ -91,6 +100,7 @@ def main():
                 print(f"{'ok  ' if good else 'FAIL'} {dt_name} d={d} bh={bh} m={m} n={n}: "
                       f"out err {err:.3g}, lse err {lse_err:.3g}", flush=True)
     rows = []
+    plain_lib = HelioncLibrary(args.plain) if args.plain else None
     compiled = torch.compile(naive, dynamic=False)
     for dt_name, dt in (("bf16", torch.bfloat16), ("f16", torch.float16)):
         for (b, h, s, d) in SHAPES:
@@ -100,19 +110,32 @@ def main():
             hc = flop / bench_ms(lambda: lib.call("attention_causal", q3, k3, v3)) / 1e9
             sdpa = flop / bench_ms(
                 lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True)) / 1e9
+            eager = flop / bench_ms(lambda: naive(q, k, v), runs=10, warmup=2, calls=2) / 1e9
             comp = None
             if not args.no_compile:
                 comp = flop / bench_ms(lambda: compiled(q, k, v), runs=10, warmup=2) / 1e9
+            plain = plain_sdpa = None
+            if args.plain:
+                full = 2 * flop
+                plain = full / bench_ms(lambda: plain_lib.call("attention", q3, k3, v3)) / 1e9
+                plain_sdpa = full / bench_ms(lambda: F.scaled_dot_product_attention(q, k, v)) / 1e9
             rows.append(dict(dtype=dt_name, b=b, h=h, s=s, d=d, helionc=hc, sdpa=sdpa,
-                             torch_compile=comp, vs_sdpa=hc / sdpa,
-                             vs_compile=hc / comp if comp else None))
-    print(f"{'dtype':5} {'b,h,s,d':>18} {'helionc':>8} {'SDPA':>8} {'compile':>8} {'vs SDPA':>8} "
-          f"{'vs compile':>10}   (causal TFLOP/s)")
+                             plain_helionc=plain, plain_sdpa=plain_sdpa,
+                             eager_naive=eager, torch_compile=comp, vs_sdpa=hc / sdpa,
+                             vs_eager=hc / eager, vs_compile=hc / comp if comp else None))
+    print(f"{'dtype':5} {'b,h,s,d':>18} {'helionc':>8} {'SDPA':>8} {'eager':>8} {'compile':>8} "
+          f"{'vs SDPA':>8} {'vs compile':>10}   (causal TFLOP/s; eager, compile: the naive "
+          f"masked formula)")
     for x in rows:
         comp = f"{x['torch_compile']:8.1f}" if x["torch_compile"] else f"{'-':>8}"
         vc = f"{x['vs_compile']:10.3f}" if x["vs_compile"] else f"{'-':>10}"
         print(f"{x['dtype']:5} {str((x['b'], x['h'], x['s'], x['d'])):>18} {x['helionc']:8.1f} "
-              f"{x['sdpa']:8.1f} {comp} {x['vs_sdpa']:8.3f} {vc}")
+              f"{x['sdpa']:8.1f} {x['eager_naive']:8.1f} {comp} {x['vs_sdpa']:8.3f} {vc}")
+    if args.plain:
+        print("non-causal (examples/attention.cpp), TFLOP/s: " + "; ".join(
+            f"{x['dtype']} {(x['b'], x['h'], x['s'], x['d'])} helionc {x['plain_helionc']:.1f} "
+            f"SDPA {x['plain_sdpa']:.1f} ({x['plain_helionc'] / x['plain_sdpa']:.3f})"
+            for x in rows))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(dict(device=torch.cuda.get_device_name(), checks=checks, rows=rows, ok=ok), f,

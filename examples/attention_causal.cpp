@@ -14,7 +14,7 @@ HELION_KERNEL std::pair<Tensor, Tensor> attention_causal(const Tensor& q, const 
   int64_t d = hl::specialize(dim);
   auto n = k.size(1);
   Tensor out = helion::empty_like(q);
-  Tensor lse = helion::empty({bh, m}, hl::f32);
+  Tensor lse = helion::empty({bh, m}, hl::f32, q.device());  // where q is: CPU or GPU
   const double scale = 1.0 / std::sqrt(static_cast<double>(d));
   for (auto [tb, tm] : hl::tile({bh, m}, hl::block_size({1, hl::tunable}))) {
     auto mi = hl::full({tb, tm}, -INFINITY, hl::f32);

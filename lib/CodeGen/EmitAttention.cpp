@@ -233,7 +233,11 @@ private:
        << (p_.causal ? "true; // -inf wherever col > row: keys past the diagonal are not read\n"
                      : "false;\n");
     os << "  __device__ __forceinline__ float operator()(float x, int64 row, int64 col) const {\n"
-       << "    return float(" << ex(*p_.score) << ");\n  }\n};\n\n";
+       << "    return float(" << ex(*p_.score) << ");\n  }\n";
+    if (p_.causal) // the score without its mask, for key blocks below the diagonal
+      os << "  __device__ __forceinline__ float unmasked(float x, int64 row, int64 col) const {\n"
+         << "    return float(" << ex(*p_.score->operands[1]) << ");\n  }\n";
+    os << "};\n\n";
   }
 
   std::string offset(const Stmt& s) const {

@@ -316,7 +316,10 @@ private:
   /// old sum (done here) and its O (by the caller, once P V[j - 1] is done).
   /// Edge: the block may reach past N (only the last one does; the others skip
   /// the column test, 64 selects per thread and block at BN 128).
-  template <bool Edge, class Score>
+  /// Masked: the score as given; else a causal score's unmasked form (score.unmasked,
+  /// the same without its where(row >= col, ..., -inf)), for key blocks wholly at or
+  /// below the diagonal of every row of the warpgroup.
+  template <bool Edge, bool Masked, class Score>
   __device__ static __forceinline__ void softmax(float (&s)[BN / 2], float (&rowMax)[2],
                                                  float (&rowSum)[2], float (&alpha)[2], int n0,
                                                  int N, int row0, const Score& score) {
@@ -332,8 +335,12 @@ private:
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           const int col = n0 + 8 * c + 2 * (lane % 4) + e;
-          float x = score(s[4 * c + 2 * h + e], static_cast<int64>(row0 + 8 * h),
-                          static_cast<int64>(col));
+          float x;
+          if constexpr (Masked)
+            x = score(s[4 * c + 2 * h + e], static_cast<int64>(row0 + 8 * h), static_cast<int64>(col));
+          else
+            x = score.unmasked(s[4 * c + 2 * h + e], static_cast<int64>(row0 + 8 * h),
+                               static_cast<int64>(col));
           if (edge && col >= N)
             x = kNegInf;
           s[4 * c + 2 * h + e] = x;
@@ -388,15 +395,23 @@ private:
   }
 
   /// The softmax of block n0: the column test only where the block reaches past N.
-  /// row0: the query row of this thread's h = 0 registers (h = 1: row0 + 8).
+  /// row0: the query row of this thread's h = 0 registers (h = 1: row0 + 8); rowLo:
+  /// the warpgroup's first row (a causal mask is skipped, uniformly, on key blocks that
+  /// end at or before it: 2 of every 3 blocks of a row block at BM 128 and BN 128).
   template <class Score>
   __device__ static __forceinline__ void softmaxOf(float (&s)[BN / 2], float (&rowMax)[2],
                                                    float (&rowSum)[2], float (&alpha)[2], int n0,
-                                                   int N, int row0, const Score& score) {
-    if (n0 + BN > N)
-      softmax<true>(s, rowMax, rowSum, alpha, n0, N, row0, score);
-    else
-      softmax<false>(s, rowMax, rowSum, alpha, n0, N, row0, score);
+                                                   int N, int row0, int rowLo, const Score& score) {
+    if (n0 + BN > N) {
+      softmax<true, true>(s, rowMax, rowSum, alpha, n0, N, row0, score);
+      return;
+    }
+    if constexpr (Score::kCausal)
+      if (n0 + BN - 1 <= rowLo) {
+        softmax<false, false>(s, rowMax, rowSum, alpha, n0, N, row0, score);
+        return;
+      }
+    softmax<false, true>(s, rowMax, rowSum, alpha, n0, N, row0, score);
   }
 
   /// Ring position: slot s of Stages, parity `phase` of its barriers' current use.
@@ -432,7 +447,7 @@ private:
       tileAt<Score>(tile, M, b, m0);
       const int nBlocks = keyBlocks<Score>(m0, N);
       const int warp = tid / 32, lane = tid % 32;
-      const int row0 = m0 + 64 * w + 16 * warp + lane / 4;
+      const int rowLo = m0 + 64 * w, row0 = rowLo + 16 * warp + lane / 4;
       float o[D / 2], s[BN / 2], rowMax[2] = {kNegInf, kNegInf}, rowSum[2] = {0.f, 0.f}, alpha[2];
       uint32 p[BN / 16][4];
 #pragma unroll
@@ -454,7 +469,7 @@ private:
         if (nBlocks == 1)
           mbarrier_arrive(&bars[kQEmpty]); // the tile's last S: Q is free
       }
-      softmaxOf(s, rowMax, rowSum, alpha, 0, N, row0, score);
+      softmaxOf(s, rowMax, rowSum, alpha, 0, N, row0, rowLo, score);
       rescaleAndPack(o, alpha, s, p);
 
       Ring prev = ring;
@@ -479,7 +494,7 @@ private:
           if (j == nBlocks - 1)
             mbarrier_arrive(&bars[kQEmpty]);
         }
-        softmaxOf(s, rowMax, rowSum, alpha, j * BN, N, row0, score);
+        softmaxOf(s, rowMax, rowSum, alpha, j * BN, N, row0, rowLo, score);
         wgmma_wait<0>(); // O += P V[j - 1] is done
         fence(o);
         fence(p);

@@ -20,6 +20,9 @@ using helion::Tensor;
 // CAUSAL: static constexpr bool kCausal = true;
 // CAUSAL-NEXT: __device__ __forceinline__ float operator()(float x, int64 row, int64 col) const {
 // CAUSAL-NEXT: return float(((row >= col) ? float((float(x) * float(scale))) : float((-__int_as_float(0x7f800000)))));
+// CAUSAL-NEXT: }
+// CAUSAL-NEXT: __device__ __forceinline__ float unmasked(float x, int64 row, int64 col) const {
+// CAUSAL-NEXT: return float((float(x) * float(scale)));
 // CAUSAL: struct attention_causal_epilogue {
 // CAUSAL: T_lse* __restrict__ lse;
 // CAUSAL-NEXT: int64 stride_lse_0;
