@@ -13,8 +13,8 @@
 //   the best config is merged into -o (atomically) and stored in the result cache.
 //===----------------------------------------------------------------------===//
 #include "Tune.h"
+#include "TuneRunner.h"
 
-#include "helion/CodeGen/HostRewriter.h"
 #include "helion/Config/Candidates.h"
 #include "helion/Config/ConfigJson.h"
 #include "helion/Support/InstallPaths.h"
@@ -37,13 +37,6 @@
 #include <map>
 #include <unistd.h>
 
-#ifndef HELIONC_CUDA_INCLUDE_DIR
-#define HELIONC_CUDA_INCLUDE_DIR "/usr/local/cuda/include"
-#endif
-#ifndef HELIONC_CUDA_LIB_DIR
-#define HELIONC_CUDA_LIB_DIR "/usr/local/cuda/lib64"
-#endif
-
 namespace helion::tool {
 namespace {
 
@@ -63,44 +56,19 @@ struct TuneOptions {
   bool buildOnly = false; ///< build the first benchmark program, run nothing
 };
 
-/// Where the harness's pieces come from: helionc's headers and runtime as
-/// InstallPaths.h finds them (beside the executable, or this build's), the CUDA
-/// toolkit's compiled-in paths; each replaceable by an environment variable.
-struct Toolchain {
-  std::string cxx, include, runtimeLib, cudaInclude, cudaLib;
-  static Toolchain find() {
-    auto env = [](const char* name, const char* fallback) {
-      const char* v = std::getenv(name);
-      return std::string(v && *v ? v : fallback);
-    };
-    return {env("HELIONC_CXX", "g++"), helionIncludeDir(), helionRuntimeLibrary(),
-            env("HELIONC_CUDA_INCLUDE", HELIONC_CUDA_INCLUDE_DIR),
-            env("HELIONC_CUDA_LIB", HELIONC_CUDA_LIB_DIR)};
-  }
-};
-
-/// One measured entry of a harness run.
-struct Measured {
-  std::string status = "crash"; ///< ok, mismatch, error, crash, timeout
-  double ms = INFINITY;
-  double firstCallMs = 0;
-  std::string message;
-};
-
 class Tuner {
 public:
   Tuner(const TuneOptions& o, const AnalyzedKernel& k, const std::string& fileText,
         DiagnosticEngine& diags)
-      : o_(o), k_(k), text_(fileText), diags_(diags), tc_(Toolchain::find()), t0_(Clock::now()) {}
+      : o_(o), k_(k), diags_(diags), t0_(Clock::now()),
+        runner_(k, o.in.file, fileText, diags, [this](const std::string& l) { log(l); },
+                o.buildOnly) {}
 
   /// Tunes one shape; returns the best config, or nullopt after reporting why.
   std::optional<config::Config> tune(const tune::ArgSpec& args, const fs::path& dir,
                                      double& defaultMs, double& bestMs, size_t& compiled,
                                      size_t& timed) {
-    args_ = &args;
-    dir_ = dir;
-    builtAt_.clear();
-    fs::create_directories(dir_);
+    fs::create_directories(dir);
     // The spec for these sizes: block sizes capped by their extents, and the default
     // config (the search's start, and what the tuned one is compared with) for them.
     std::map<std::string, std::vector<int64_t>> tensors;
@@ -113,6 +81,7 @@ public:
     }
     spec_ = config::ConfigSpec::fromKernel(k_.typed, config::sizeHintsFor(k_.typed, tensors, scalars));
     const config::ConfigSpec& spec = spec_;
+    runner_.startShape(args, dir, spec_);
     auto effort = tune::parseEffort(o_.effort).value_or(tune::Effort::Quick);
     tune::SearchOptions so = tune::optionsFor(effort);
     // Each batch costs one host-compiler run: fewer, larger batches for quick.
@@ -200,7 +169,7 @@ public:
         m[0].status = "ok";
         m[0].ms = defaultMs;
       } else {
-        m = measure(entries, emitted, batchNo, 3);
+        m = runner_.measure(entries, emitted, batchNo, 3);
       }
       if (o_.buildOnly)
         return std::nullopt;
@@ -268,9 +237,9 @@ public:
     std::vector<std::string> leaderTexts;
     for (const codegen::EmittedKernel& ek : emitted)
       leaderTexts.push_back(ek.source);
-    std::vector<Measured> m = retime(leaderTexts, 20);
+    std::vector<Measured> m = runner_.retime(leaderTexts, 20);
     if (m.empty())
-      m = measure(leaders, emitted, 0, 20);
+      m = runner_.measure(leaders, emitted, 0, 20);
     size_t winner = 0;
     for (size_t i = 1; i < m.size(); ++i)
       if (m[i].status == "ok" && m[i].ms < m[winner].ms)
@@ -299,193 +268,13 @@ private:
     return codegen::emitCuda(k_.typed, c, eo, quiet);
   }
 
-  /// Reads the benchmark program's `begin E` / `result E STATUS MS FIRST_MS ERR [MSG]`
-  /// lines into `out`; `begun` is the entry begun and not finished (-1 if none), `next`
-  /// the entry after the last result.
-  static void parseResults(const std::vector<std::string>& lines, std::vector<Measured>& out,
-                           int& begun, int& next) {
-    for (const std::string& l : lines) {
-      std::istringstream in(l);
-      std::string word;
-      in >> word;
-      if (word == "begin") {
-        in >> begun;
-      } else if (word == "result") {
-        int e = -1;
-        Measured m;
-        in >> e >> m.status >> m.ms >> m.firstCallMs;
-        double maxErr = 0;
-        in >> maxErr;
-        std::getline(in, m.message);
-        if (m.status != "ok")
-          m.ms = INFINITY;
-        if (m.status == "mismatch")
-          m.message = fmt::format("output differs from the default config's ({:.3g} x the "
-                                  "tolerance)",
-                                  maxErr);
-        if (e >= 0 && e < static_cast<int>(out.size()))
-          out[e] = m;
-        begun = -1;
-        next = e + 1;
-      }
-    }
-  }
-
-  /// Times `leaders` again with `reps` repeats in the benchmark programs that already
-  /// hold them (no host compiler run): one run per program, listing its entries. The
-  /// default config (leaders[0]) is timed in the first program used. Empty when some
-  /// leader was never built (then the caller builds a program for them).
-  std::vector<Measured> retime(const std::vector<std::string>& texts, int reps) {
-    std::map<fs::path, std::vector<std::pair<int, size_t>>> byProgram; // entry, leader
-    for (size_t i = 0; i < texts.size(); ++i) {
-      auto at = builtAt_.find(texts[i]);
-      if (at == builtAt_.end())
-        return {};
-      byProgram[at->second.first].push_back({at->second.second, i});
-    }
-    std::vector<Measured> out(texts.size());
-    auto r0 = Clock::now();
-    for (const auto& [program, items] : byProgram) {
-      std::string list;
-      int maxEntry = 0;
-      for (const auto& [entry, leader] : items) {
-        list += (list.empty() ? "" : ",") + std::to_string(entry);
-        maxEntry = std::max(maxEntry, entry);
-      }
-      std::vector<Measured> got(static_cast<size_t>(maxEntry) + 1);
-      std::vector<std::string> lines;
-      std::string err;
-      int code = runProgram({program.string(), "--entries", list, std::to_string(reps)},
-                            120 + 10.0 * static_cast<double>(items.size()), lines, err);
-      int begun = -1, next = 0;
-      parseResults(lines, got, begun, next);
-      for (const auto& [entry, leader] : items) {
-        out[leader] = got[entry];
-        if (code != 0 && got[entry].status != "ok")
-          out[leader].message = fmt::format("exit {}: {}", code, err.substr(0, 200));
-      }
-    }
-    log(fmt::format("  {} entries re-run in {} built programs: {:.1f} s", texts.size(),
-                    byProgram.size(), std::chrono::duration<double>(Clock::now() - r0).count()));
-    return out;
-  }
-
-  /// Builds the harness over `entries` and runs every entry; index i of the result is
-  /// entry i. Empty when the harness does not build (reported).
-  std::vector<Measured> measure(const std::vector<config::Config>& entries,
-                                const std::vector<codegen::EmittedKernel>& emitted, int batchNo,
-                                int reps) {
-    fs::path dir = dir_ / fmt::format("batch{}", batchNo);
-    fs::create_directories(dir);
-    std::vector<codegen::HostKernel> hosts;
-    for (size_t e = 0; e < entries.size(); ++e) {
-      codegen::HostKernel hk{&k_.typed, &k_.parsed.host, &emitted[e], {}, {}};
-      size_t tunable = 0;
-      for (const auto& b : k_.typed.blockSizes)
-        hk.registerBlockSizes.push_back(b.fixed ? *b.fixed
-                                                : (tunable < entries[e].blockSizes.size()
-                                                       ? entries[e].blockSizes[tunable++]
-                                                       : 64));
-      hosts.push_back(hk);
-    }
-    const std::string stem = fs::path(o_.in.file).stem().string();
-    std::ofstream(dir / (stem + ".helion.cpp"))
-        << codegen::rewriteHost(fs::path(o_.in.file).filename().string(), text_, hosts);
-    std::ofstream(dir / "harness.cpp")
-        << harnessSource(k_.typed, *args_, stem + ".helion.cpp");
-    const std::vector<std::string> flags = {"-std=c++23", "-O1", "-w", "-I" + tc_.include,
-                                            "-I" + tc_.cudaInclude};
-    if (!pchTried_) { // HELIONC_NO_PCH=1: every program parses its headers itself
-      pchTried_ = true;
-      const char* off = std::getenv("HELIONC_NO_PCH");
-      std::string why;
-      if (!(off && *off && std::string_view(off) != "0"))
-        pch_ = harnessPch(tc_.cxx, flags, tc_.include, tune::TuneCache::defaultDirectory(), why);
-      if (!pch_.empty())
-        log("precompiled header " + pch_ + ".gch");
-      else if (!why.empty())
-        log("no precompiled header (" + why + ")");
-    }
-    std::vector<std::string> build = {tc_.cxx};
-    build.insert(build.end(), flags.begin(), flags.end());
-    if (!pch_.empty())
-      build.insert(build.end(), {"-include", pch_});
-    build.insert(build.end(), {"-I" + dir.string(), (dir / "harness.cpp").string(),
-                               tc_.runtimeLib, "-ldl",
-                               "-Wl,--undefined=helion_rt_install_cuda_backend", "-o",
-                               (dir / "harness").string()});
-    std::vector<std::string> lines;
-    std::string err;
-    auto b0 = Clock::now();
-    int rc = runProgram(build, 600, lines, err);
-    if (rc != 0) {
-      diags_.error(fmt::format("building the benchmark program failed ({}): {}",
-                               (dir / "harness.cpp").string(), err.substr(0, 2000)));
-      return {};
-    }
-    double buildS = std::chrono::duration<double>(Clock::now() - b0).count();
-    for (size_t e = 0; e < emitted.size(); ++e)
-      builtAt_.try_emplace(emitted[e].source, dir / "harness", static_cast<int>(e));
-    if (o_.buildOnly) {
-      log(fmt::format("built {} ({} entries, host compiler {:.1f} s); --build-only: not run",
-                      (dir / "harness").string(), entries.size(), buildS));
-      return {};
-    }
-    std::vector<Measured> out(entries.size());
-    // Entry 0 is the reference every run computes first; a run that dies there is fatal.
-    int next = 0;
-    auto r0 = Clock::now();
-    while (next < static_cast<int>(entries.size())) {
-      lines.clear();
-      err.clear();
-      int last = static_cast<int>(entries.size()) - 1;
-      // HELIONC_TUNE_TIMEOUT: seconds per run of the benchmark program (a hang's cost).
-      const char* limit = std::getenv("HELIONC_TUNE_TIMEOUT");
-      double timeout = limit && std::atof(limit) > 0 ? std::atof(limit) : 120 + 10.0 * (last - next + 1);
-      int code = runProgram({(dir / "harness").string(), std::to_string(next), std::to_string(last),
-                           std::to_string(reps)},
-                          timeout, lines, err);
-      int begun = -1;
-      parseResults(lines, out, begun, next);
-      if (code == 0)
-        break;
-      // Died (or hung) in entry `begun`: it fails, the run goes on after it.
-      int dead = begun >= 0 ? begun : next;
-      if (dead == 0 && out[0].status != "ok") {
-        diags_.error(fmt::format("the benchmark program failed on the default config (exit {}): "
-                                 "{}",
-                                 code, err.substr(0, 1000)));
-        return {};
-      }
-      out[dead].status = code == -1 ? "timeout" : "crash";
-      out[dead].message = fmt::format("exit {}: {}", code, err.substr(0, 200));
-      next = dead + 1;
-      if (next == 0)
-        next = 1;
-    }
-    for (size_t e = 0; e < out.size(); ++e) // failures are reported, never chosen
-      if (out[e].status != "ok")
-        log(fmt::format("  candidate {} failed ({}): {}", config::formatConfig(entries[e], spec_),
-                        out[e].status, out[e].message.substr(0, 200)));
-    log(fmt::format("  {} entries: host compiler {:.1f} s, run (NVRTC + checks + timing) {:.1f} s",
-                    entries.size(), buildS,
-                    std::chrono::duration<double>(Clock::now() - r0).count()));
-    return out;
-  }
 
   const TuneOptions& o_;
   const AnalyzedKernel& k_;
-  const std::string& text_;
   DiagnosticEngine& diags_;
-  Toolchain tc_;
   Clock::time_point t0_;
-  const tune::ArgSpec* args_ = nullptr;
-  fs::path dir_;
-  /// The benchmark program and entry that hold each CUDA text built for this shape.
-  std::map<std::string, std::pair<fs::path, int>> builtAt_;
+  BenchRunner runner_;
   config::ConfigSpec spec_; ///< the kernel's spec at the shape being tuned
-  bool pchTried_ = false;
-  std::string pch_; ///< the precompiled header to -include, or "" for none
 };
 
 std::string driverVersion() {
