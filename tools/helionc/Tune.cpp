@@ -19,6 +19,7 @@
 #include "helion/Config/ConfigJson.h"
 #include "helion/Support/InstallPaths.h"
 #include "helion/Tune/Dedup.h"
+#include "helion/Tune/Flops.h"
 #include "helion/Tune/Search.h"
 #include "helion/Tune/TuneCache.h"
 #include "helion/Tune/TunedFile.h"
@@ -56,6 +57,37 @@ struct TuneOptions {
   bool buildOnly = false; ///< build the first benchmark program, run nothing
 };
 
+/// The tensor sizes of `args`, by parameter name.
+std::map<std::string, std::vector<int64_t>> tensorSizes(const tune::ArgSpec& args) {
+  std::map<std::string, std::vector<int64_t>> tensors;
+  for (const tune::Arg& a : args.args)
+    if (a.isTensor())
+      tensors[a.name] = a.tensor().sizes;
+  return tensors;
+}
+
+/// The kernel's extents at the sizes and integer scalars of `args`.
+config::SizeHints hintsFor(const AnalyzedKernel& k, const tune::ArgSpec& args) {
+  std::map<std::string, int64_t> scalars;
+  for (const tune::Arg& a : args.args)
+    if (!a.isTensor())
+      if (auto i = std::get_if<int64_t>(&a.scalar()))
+        scalars[a.name] = *i;
+  return config::sizeHintsFor(k.typed, tensorSizes(args), scalars);
+}
+
+/// Floating-point operations of one call at `args` (hl::dot), 0 when not counted.
+double flopsAt(const AnalyzedKernel& k, const tune::ArgSpec& args) {
+  return tune::dotFlops(k.typed, hintsFor(k, args), tensorSizes(args)).value_or(0);
+}
+
+/// " (123.4 TFLOP/s)" for `ms` of a call doing `flops`, or "" when the work is not counted.
+std::string rate(double flops, double ms) {
+  if (!(flops > 0) || !(ms > 0) || !std::isfinite(ms))
+    return "";
+  return fmt::format(" ({:.1f} TFLOP/s)", flops / (ms * 1e-3) / 1e12);
+}
+
 class Tuner {
 public:
   Tuner(const TuneOptions& o, const AnalyzedKernel& k, const std::string& fileText,
@@ -71,17 +103,14 @@ public:
     fs::create_directories(dir);
     // The spec for these sizes: block sizes capped by their extents, and the default
     // config (the search's start, and what the tuned one is compared with) for them.
-    std::map<std::string, std::vector<int64_t>> tensors;
-    std::map<std::string, int64_t> scalars;
-    for (const tune::Arg& a : args.args) {
-      if (a.isTensor())
-        tensors[a.name] = a.tensor().sizes;
-      else if (auto i = std::get_if<int64_t>(&a.scalar()))
-        scalars[a.name] = *i;
-    }
-    spec_ = config::ConfigSpec::fromKernel(k_.typed, config::sizeHintsFor(k_.typed, tensors, scalars));
+    const config::SizeHints hints = hintsFor(k_, args);
+    spec_ = config::ConfigSpec::fromKernel(k_.typed, hints);
     const config::ConfigSpec& spec = spec_;
-    runner_.startShape(args, dir, spec_);
+    flops_ = flopsAt(k_, args);
+    if (flops_ > 0)
+      log(fmt::format("work of one call: {:.4g} GFLOP (hl::dot); times are also given in TFLOP/s",
+                      flops_ / 1e9));
+    runner_.startShape(args, dir, spec_, {spec_.hasDot, flops_});
     auto effort = tune::parseEffort(o_.effort).value_or(tune::Effort::Quick);
     tune::SearchOptions so = tune::optionsFor(effort);
     // Each batch costs one host-compiler run: fewer, larger batches for quick.
@@ -201,9 +230,9 @@ public:
       if (entries.size() > 1)
         lastBatchS = std::chrono::duration<double>(Clock::now() - batchStart).count();
       log(fmt::format("batch {}: {} candidates ({} compiled, {} duplicate CUDA, {} rejected by "
-                      "the emitter, {} failed); best {:.4f} ms, default {:.4f} ms ({:.2f}x)",
+                      "the emitter, {} failed); best {:.4f} ms{}, default {:.4f} ms ({:.2f}x)",
                       batchNo, batch.size(), entries.size() - 1, dups, rejected, failed, best,
-                      defaultMs, defaultMs / best));
+                      rate(flops_, best), defaultMs, defaultMs / best));
     }
     std::optional<config::Config> best = search->best();
     bool anyMeasured = std::any_of(measured.begin(), measured.end(),
@@ -246,8 +275,9 @@ public:
         winner = i;
     defaultMs = m.empty() ? defaultMs : m[0].ms;
     bestMs = m.empty() ? search->bestCost() : m[winner].ms;
-    log(fmt::format("re-timed {} leaders (20 repeats): best {:.4f} ms, default {:.4f} ms",
-                    leaders.size() - 1, bestMs, defaultMs));
+    log(fmt::format("re-timed {} leaders (20 repeats): best {:.4f} ms{}, default {:.4f} ms{}",
+                    leaders.size() - 1, bestMs, rate(flops_, bestMs), defaultMs,
+                    rate(flops_, defaultMs)));
     return leaders[winner];
   }
 
@@ -275,6 +305,7 @@ private:
   Clock::time_point t0_;
   BenchRunner runner_;
   config::ConfigSpec spec_; ///< the kernel's spec at the shape being tuned
+  double flops_ = 0;        ///< work of one call at that shape (hl::dot), 0 if not counted
 };
 
 std::string driverVersion() {
@@ -329,12 +360,6 @@ int runTune(const TuneOptions& o) {
     return 1;
   }
   const AnalyzedKernel& k = kernels->front();
-  if (k.spec.hasDot) {
-    diags.error(ir::SourceLoc{o.in.file, 0, 0},
-                "tuning tensor-core kernels (hl::dot) is not supported yet: their configs are "
-                "checked by rules the search does not know");
-    return 1;
-  }
   std::vector<tune::ArgSpec> bound;
   for (const tune::ArgSpec& s : shapes) {
     auto b = tune::bindArgs(s, k.typed);
@@ -398,11 +423,18 @@ int runTune(const TuneOptions& o) {
     }
     tuner.log(fmt::format("best config for {}: {}", args.label(),
                           config::formatConfig(*best, k.spec)));
-    tuner.log(fmt::format("  {:.4f} ms, default config {:.4f} ms: {:.2f}x; {} candidates "
+    const double flops = flopsAt(k, args);
+    tuner.log(fmt::format("  {:.4f} ms{}, default config {:.4f} ms{}: {:.2f}x; {} candidates "
                           "compiled, {} timed",
-                          bestMs, defaultMs, defaultMs / bestMs, compiled, timed));
-    std::cout << fmt::format("{} {} best_ms={:.6f} default_ms={:.6f} compiled={} timed={}\n",
-                             k.typed.name, args.label(), bestMs, defaultMs, compiled, timed);
+                          bestMs, rate(flops, bestMs), defaultMs, rate(flops, defaultMs),
+                          defaultMs / bestMs, compiled, timed));
+    std::string tflops; // kernels with hl::dot: the work per call, so scripts need no formula
+    if (flops > 0)
+      tflops = fmt::format(" gflop={:.6g} best_tflops={:.2f} default_tflops={:.2f}", flops / 1e9,
+                           flops / (bestMs * 1e-3) / 1e12, flops / (defaultMs * 1e-3) / 1e12);
+    std::cout << fmt::format("{} {} best_ms={:.6f} default_ms={:.6f} compiled={} timed={}{}\n",
+                             k.typed.name, args.label(), bestMs, defaultMs, compiled, timed,
+                             tflops);
     results.push_back({k.typed.name, args.shapeKey(),
                        nlohmann::ordered_json::parse(config::formatConfig(*best, k.spec))});
   }

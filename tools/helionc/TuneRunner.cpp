@@ -48,8 +48,9 @@ BenchRunner::BenchRunner(const AnalyzedKernel& k, std::string file, const std::s
       buildOnly_(buildOnly), tc_(Toolchain::find()) {}
 
 void BenchRunner::startShape(const tune::ArgSpec& args, fs::path dir,
-                             const config::ConfigSpec& spec) {
+                             const config::ConfigSpec& spec, const HarnessOptions& harness) {
   args_ = &args;
+  harness_ = harness;
   dir_ = std::move(dir);
   spec_ = &spec;
   builtAt_.clear();
@@ -169,7 +170,7 @@ std::vector<Measured> BenchRunner::measure(const std::vector<config::Config>& en
   std::ofstream(dir / (stem + ".helion.cpp"))
       << codegen::rewriteHost(fs::path(file_).filename().string(), text_, hosts);
   std::ofstream(dir / "harness.cpp")
-      << harnessSource(k_.typed, *args_, stem + ".helion.cpp");
+      << harnessSource(k_.typed, *args_, stem + ".helion.cpp", harness_);
   double buildS = 0;
   if (!build(dir, buildS))
     return {};

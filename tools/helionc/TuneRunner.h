@@ -46,7 +46,7 @@ public:
 
   /// Starts a shape: programs go under `dir`; forgets the programs of the last shape.
   void startShape(const tune::ArgSpec& args, std::filesystem::path dir,
-                  const config::ConfigSpec& spec);
+                  const config::ConfigSpec& spec, const HarnessOptions& harness);
 
   /// Builds the program over `entries` (entry 0 the reference) and runs every entry
   /// with `reps` repeats; index i of the result is entry i. Empty when the program does
@@ -75,6 +75,7 @@ private:
   const tune::ArgSpec* args_ = nullptr;
   std::filesystem::path dir_;
   const config::ConfigSpec* spec_ = nullptr;
+  HarnessOptions harness_;
   /// The benchmark program and entry that hold each CUDA text built for this shape.
   std::map<std::string, std::pair<std::filesystem::path, int>> builtAt_;
   bool pchTried_ = false;
