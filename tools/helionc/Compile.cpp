@@ -106,6 +106,35 @@ std::optional<config::ConfigFile> loadConfig(const CompileOptions& o, const Anal
   return *file.value;
 }
 
+/// The candidates of a "choose" entry must agree on the values the host code reads
+/// (hl::register_block_size): the host code runs before the launcher chooses.
+bool checkChoices(const std::vector<codegen::HostKernel>& hosts, const AnalyzedKernel& k,
+                  const std::string& path, DiagnosticEngine& diags) {
+  std::vector<std::string> errors;
+  size_t head = 0;
+  for (size_t e = 0; e < hosts.size(); ++e) {
+    if (hosts[e].kernel != &k.typed || hosts[e].choice < 0)
+      continue;
+    if (hosts[e].choice == 0)
+      head = e;
+    for (const auto& call : k.parsed.host.registerBlockSizeCalls) {
+      size_t b = static_cast<size_t>(call.blockSize);
+      if (b >= hosts[e].registerBlockSizes.size() ||
+          hosts[e].registerBlockSizes[b] == hosts[head].registerBlockSizes[b])
+        continue;
+      errors.push_back(fmt::format(
+          "{}: kernel '{}': choose[{}] gives hl::register_block_size '{}' the value {}, "
+          "choose[0] {}: the candidates of a \"choose\" entry must agree on it (the host "
+          "code reads it before the launcher chooses)",
+          path, k.typed.name, hosts[e].choice, k.typed.blockSizes.at(b).name,
+          hosts[e].registerBlockSizes[b], hosts[head].registerBlockSizes[b]));
+      break;
+    }
+  }
+  reportConfigErrors(errors, diags);
+  return errors.empty();
+}
+
 /// Shape keys may name the kernel's own tensor parameters only: the launcher picks
 /// an entry from them before the host code has made anything else.
 bool checkShapeKeys(const config::ConfigFile& file, const ir::Kernel& k, const std::string& path,
@@ -359,8 +388,11 @@ int runCompile(const CompileOptions& o) {
       const config::ShapedConfig& entry = files[i].entries[e];
       codegen::HostKernel hk{&k.typed, &k.parsed.host, &emittedAll[i][e], {}, entry.shapes};
       hk.registerBlockSizes = config::blockSizeValues(k.typed, entry.config);
+      hk.choice = entry.choice;
       hosts.push_back(hk);
     }
+    if (!checkChoices(hosts, k, o.config, diags))
+      return 1;
   }
   if (o.emit == "cuda") {
     for (const auto& ek : emitted)

@@ -55,6 +55,7 @@ struct TuneOptions {
   std::string workDir;
   int batch = 16;
   bool buildOnly = false; ///< build the first benchmark program, run nothing
+  int emitChoice = 1;     ///< > 1: write the best K configs as a "choose" entry
 };
 
 /// The tensor sizes of `args`, by parameter name.
@@ -251,7 +252,8 @@ public:
     emitted.push_back(*emit(def));
     std::vector<std::string> taken = {config::formatConfig(def, spec)};
     for (const tune::Evaluation& e : evals) {
-      if (leaders.size() >= 4 || !std::isfinite(e.cost))
+      if (leaders.size() >= static_cast<size_t>(std::max(3, o_.emitChoice)) + 1 ||
+          !std::isfinite(e.cost))
         break;
       std::string text = config::formatConfig(e.config, spec);
       if (std::find(taken.begin(), taken.end(), text) != taken.end())
@@ -278,8 +280,23 @@ public:
     log(fmt::format("re-timed {} leaders (20 repeats): best {:.4f} ms{}, default {:.4f} ms{}",
                     leaders.size() - 1, bestMs, rate(flops_, bestMs), defaultMs,
                     rate(flops_, defaultMs)));
+    // Fastest first, the default among them: what --emit-choice writes.
+    std::vector<size_t> order;
+    for (size_t i = 0; i < m.size(); ++i)
+      if (m[i].status == "ok")
+        order.push_back(i);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return m[a].ms < m[b].ms; });
+    ranked_.clear();
+    for (size_t i : order)
+      ranked_.push_back(leaders[i]);
+    if (ranked_.empty())
+      ranked_.push_back(leaders[winner]);
     return leaders[winner];
   }
+
+  /// The correct leaders of the last tune(), fastest first.
+  const std::vector<config::Config>& ranked() const { return ranked_; }
 
   void log(const std::string& line) const {
     double s = std::chrono::duration<double>(Clock::now() - t0_).count();
@@ -306,6 +323,7 @@ private:
   BenchRunner runner_;
   config::ConfigSpec spec_; ///< the kernel's spec at the shape being tuned
   double flops_ = 0;        ///< work of one call at that shape (hl::dot), 0 if not counted
+  std::vector<config::Config> ranked_;
 };
 
 std::string driverVersion() {
@@ -400,12 +418,16 @@ int runTune(const TuneOptions& o) {
                           args.label(), dev.name, o.effort, o.search));
     tuner.log("cache key " + key.digest() + ": " + key.text());
     std::optional<config::Config> best;
+    std::vector<config::Config> ranked; // fastest first (--emit-choice)
     double defaultMs = NAN, bestMs = NAN;
     size_t compiled = 0, timed = 0;
     if (auto hit = tune::TuneCache::enabled() && !o.force ? cache.lookup(key) : std::nullopt) {
       auto parsed = config::parseConfig((*hit)["config"], k.spec, "tune cache");
       if (parsed.ok()) {
         best = *parsed.value;
+        for (const auto& r : hit->value("ranked", nlohmann::json::array()))
+          if (auto c = config::parseConfig(r, k.spec, "tune cache"); c.ok())
+            ranked.push_back(*c.value);
         defaultMs = hit->value("default_ms", NAN);
         bestMs = hit->value("best_ms", NAN);
         tuner.log("cached result used (--force tunes again)");
@@ -415,7 +437,12 @@ int runTune(const TuneOptions& o) {
       best = tuner.tune(args, work / fmt::format("shape{}", i), defaultMs, bestMs, compiled, timed);
       if (!best)
         return 1;
+      ranked = tuner.ranked();
+      nlohmann::json rankedJson = nlohmann::json::array();
+      for (const config::Config& c : ranked)
+        rankedJson.push_back(nlohmann::json::parse(config::formatConfig(c, k.spec)));
       nlohmann::json result = {{"config", nlohmann::json::parse(config::formatConfig(*best, k.spec))},
+                               {"ranked", rankedJson},
                                {"default_ms", defaultMs},
                                {"best_ms", bestMs}};
       if (tune::TuneCache::enabled())
@@ -435,8 +462,19 @@ int runTune(const TuneOptions& o) {
     std::cout << fmt::format("{} {} best_ms={:.6f} default_ms={:.6f} compiled={} timed={}{}\n",
                              k.typed.name, args.label(), bestMs, defaultMs, compiled, timed,
                              tflops);
-    results.push_back({k.typed.name, args.shapeKey(),
-                       nlohmann::ordered_json::parse(config::formatConfig(*best, k.spec))});
+    if (ranked.empty() || config::formatConfig(ranked.front(), k.spec) !=
+                              config::formatConfig(*best, k.spec))
+      ranked.insert(ranked.begin(), *best);
+    if (o.emitChoice > 1 && ranked.size() > 1) { // the launcher chooses among the best K
+      nlohmann::ordered_json list = nlohmann::ordered_json::array();
+      for (size_t r = 0; r < ranked.size() && r < static_cast<size_t>(o.emitChoice); ++r)
+        list.push_back(nlohmann::ordered_json::parse(config::formatConfig(ranked[r], k.spec)));
+      tuner.log(fmt::format("  {} candidates written as a \"choose\" entry", list.size()));
+      results.push_back({k.typed.name, args.shapeKey(), std::move(list), true});
+    } else {
+      results.push_back({k.typed.name, args.shapeKey(),
+                         nlohmann::ordered_json::parse(config::formatConfig(*best, k.spec))});
+    }
   }
   std::vector<std::string> errors = tune::updateTunedFile(o.out, results, k.typed.name);
   for (const std::string& e : errors)
@@ -486,6 +524,10 @@ void registerTune(CLI::App& app) {
                "(needs no GPU)");
   cmd->add_option("--batch", o->batch, "candidates per benchmark program (default 16)")
       ->check(CLI::Range(1, 256));
+  cmd->add_option("--emit-choice", o->emitChoice,
+                  "write the K fastest correct configs of each shape as a \"choose\" entry: the "
+                  "launcher times them on the first call for that shape (configs/README.md)")
+      ->check(CLI::Range(1, 8));
   cmd->callback([o] {
     int rc = runTune(*o);
     if (rc != 0)

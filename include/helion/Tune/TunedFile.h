@@ -35,6 +35,9 @@ struct TunedEntry {
   std::string kernel;
   nlohmann::json shapes = nlohmann::json::object(); ///< ArgSpec::shapeKey(); {} = none
   nlohmann::ordered_json config;                    ///< config::toJson()
+  /// `config` is a list of configs for the launcher to choose from at run time: the
+  /// entry is written as `"choose": [...]` (configs/README.md).
+  bool choose = false;
 };
 
 /// The merged file. `existing` is the current file's JSON (nullopt when there is
