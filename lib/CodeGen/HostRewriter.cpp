@@ -4,12 +4,12 @@
 #include "AttentionLauncher.h"
 #include "CudaLiteral.h"
 #include "AotTables.h"
+#include "HostChoice.h"
 #include "HostEntries.h"
 #include "KernelCacheLookup.h"
 #include "MatmulLauncher.h"
 
 #include <algorithm>
-#include <functional>
 #include <sstream>
 #include <string_view>
 
@@ -285,75 +285,6 @@ std::string entryCall(const Kernel& k) {
   return call + ")";
 }
 
-/// The tensor parameters the kernel stores to, in parameter order.
-std::vector<int> writtenTensors(const Kernel& k) {
-  std::vector<bool> written(k.params.size(), false);
-  std::function<void(const std::vector<StmtRef>&)> walk = [&](const std::vector<StmtRef>& body) {
-    for (const StmtRef& s : body) {
-      if (s->kind == StmtKind::Store && s->param >= 0)
-        written.at(static_cast<size_t>(s->param)) = true;
-      walk(s->body);
-    }
-  };
-  walk(k.body);
-  std::vector<int> out;
-  for (size_t p = 0; p < written.size(); ++p)
-    if (written[p] && k.params[p].kind == Param::Kind::Tensor)
-      out.push_back(static_cast<int>(p));
-  return out;
-}
-
-/// `helionc_choose_K_eF`: the run-time choice among the `count` candidates of entry
-/// `first` (helion/runtime/Choice.h): on the first call for each shape it times them on
-/// scratch copies of the tensors the kernel writes, then runs the winner on the real
-/// arguments; later calls find the winner without a lock.
-std::string chooser(const Kernel& k, size_t first, size_t count) {
-  std::ostringstream os;
-  const std::string entry = "helionc_launch_" + k.name + "_e";
-  const std::vector<int> keys = keyTensors(k), written = writtenTensors(k);
-  auto call = [&](size_t e, bool scratch) {
-    std::string args;
-    for (size_t p = 0; p < k.params.size(); ++p) {
-      auto w = std::find(written.begin(), written.end(), static_cast<int>(p));
-      args += (p ? ", " : "");
-      args += scratch && w != written.end()
-                  ? "*scratch[" + std::to_string(w - written.begin()) + "]"
-                  : k.params[p].name;
-    }
-    return entry + std::to_string(e) + "(" + args + ")";
-  };
-  os << "// helionc: run-time choice among entries " << first << ".." << first + count - 1
-     << " of kernel '" << k.name << "' (a \"choose\" entry; generated)\n";
-  os << launcherSignature(k, "helionc_choose_" + k.name + "_e" + std::to_string(first),
-                          cppScalarType);
-  os << "  static helion::rt::KernelChoice choice(\"" << k.name << "\", " << count << ");\n";
-  os << "  const helion::Tensor* keyTensors[] = {";
-  for (size_t i = 0; i < keys.size(); ++i)
-    os << (i ? ", " : "") << "&" << k.params[keys[i]].name;
-  os << (keys.empty() ? "nullptr" : "") << "};\n";
-  os << "  int64_t key[helion::rt::kMaxChoiceKey];\n";
-  os << "  const int keyLength = helion::rt::choiceKey(keyTensors, " << keys.size() << ", key);\n";
-  os << "  int winner = choice.find(key, keyLength);\n";
-  os << "  if (winner < 0) {\n";
-  os << "    // Timed on scratch copies of what the kernel writes: the real outputs are\n"
-        "    // written once, by the winner, below.\n";
-  os << "    const helion::Tensor* written[] = {";
-  for (size_t i = 0; i < written.size(); ++i)
-    os << (i ? ", " : "") << "&" << k.params[written[i]].name;
-  os << (written.empty() ? "nullptr" : "") << "};\n";
-  os << "    winner = choice.decide(key, keyLength, written, " << written.size()
-     << ", [&](int c, [[maybe_unused]] const helion::Tensor* const* scratch) {\n";
-  os << "      switch (c) {\n";
-  for (size_t c = 0; c < count; ++c)
-    os << "      case " << c << ": " << call(first + c, true) << "; return;\n";
-  os << "      }\n    });\n  }\n";
-  os << "  switch (winner) {\n";
-  for (size_t c = 0; c < count; ++c)
-    os << "  case " << c << ": " << call(first + c, false) << "; return;\n";
-  os << "  }\n}\n\n";
-  return os.str();
-}
-
 /// Launchers for the entries of a shape-keyed config, and the kernel's launcher that
 /// runs the one pickShapeEntry (helion/runtime/ShapeDispatch.h) picks; a static table,
 /// no allocation or lock per call.
@@ -427,7 +358,7 @@ std::string shapeDispatch(const std::vector<const HostKernel*>& entries,
       dispatch << " " << launch << e + c << "(" << forward << "); return;\n";
     }
     if (count > 1)
-      os << chooser(k, e, count);
+      os << chooser(k, keyTensors(k), e, count);
     e += count;
   }
   dispatch << "  }\n}\n\n";
