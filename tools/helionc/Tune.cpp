@@ -15,6 +15,7 @@
 #include "Tune.h"
 #include "TuneRunner.h"
 
+#include "helion/Config/BlockSizes.h"
 #include "helion/Config/Candidates.h"
 #include "helion/Config/ConfigJson.h"
 #include "helion/Support/InstallPaths.h"
@@ -326,6 +327,33 @@ private:
   std::vector<config::Config> ranked_;
 };
 
+/// What --emit-choice K writes: `best`, then the next of `ranked` (fastest first), up to
+/// `k` configs, each distinct and giving hl::register_block_size the values `best` gives
+/// (the host code reads them before the launcher chooses).
+std::vector<config::Config> choiceOf(const AnalyzedKernel& k, const config::Config& best,
+                                     const std::vector<config::Config>& ranked, int count) {
+  std::vector<config::Config> out = {best};
+  std::vector<std::string> texts = {config::formatConfig(best, k.spec)};
+  const std::vector<int64_t> values = config::blockSizeValues(k.typed, best);
+  for (const config::Config& c : ranked) {
+    if (out.size() >= static_cast<size_t>(std::max(count, 1)))
+      break;
+    std::string text = config::formatConfig(c, k.spec);
+    const std::vector<int64_t> theirs = config::blockSizeValues(k.typed, c);
+    bool agrees = std::all_of(
+        k.parsed.host.registerBlockSizeCalls.begin(), k.parsed.host.registerBlockSizeCalls.end(),
+        [&](const auto& call) {
+          size_t b = static_cast<size_t>(call.blockSize);
+          return b >= values.size() || values[b] == theirs[b];
+        });
+    if (agrees && std::find(texts.begin(), texts.end(), text) == texts.end()) {
+      out.push_back(c);
+      texts.push_back(std::move(text));
+    }
+  }
+  return out;
+}
+
 std::string driverVersion() {
   std::ifstream f("/proc/driver/nvidia/version");
   std::string line;
@@ -462,13 +490,11 @@ int runTune(const TuneOptions& o) {
     std::cout << fmt::format("{} {} best_ms={:.6f} default_ms={:.6f} compiled={} timed={}{}\n",
                              k.typed.name, args.label(), bestMs, defaultMs, compiled, timed,
                              tflops);
-    if (ranked.empty() || config::formatConfig(ranked.front(), k.spec) !=
-                              config::formatConfig(*best, k.spec))
-      ranked.insert(ranked.begin(), *best);
-    if (o.emitChoice > 1 && ranked.size() > 1) { // the launcher chooses among the best K
+    std::vector<config::Config> choice = choiceOf(k, *best, ranked, o.emitChoice);
+    if (choice.size() > 1) { // the launcher chooses among the best K
       nlohmann::ordered_json list = nlohmann::ordered_json::array();
-      for (size_t r = 0; r < ranked.size() && r < static_cast<size_t>(o.emitChoice); ++r)
-        list.push_back(nlohmann::ordered_json::parse(config::formatConfig(ranked[r], k.spec)));
+      for (const config::Config& c : choice)
+        list.push_back(nlohmann::ordered_json::parse(config::formatConfig(c, k.spec)));
       tuner.log(fmt::format("  {} candidates written as a \"choose\" entry", list.size()));
       results.push_back({k.typed.name, args.shapeKey(), std::move(list), true});
     } else {

@@ -42,7 +42,7 @@ struct TunedEntry {
 
 /// The merged file. `existing` is the current file's JSON (nullopt when there is
 /// none). Errors (a file whose structure is not one of the forms: `best.json:
-/// configs[1]: missing key 'config'`) leave no value: the caller must not overwrite it.
+/// configs[1]: missing key 'config' (or 'choose')`) leave no value: the caller must not overwrite it.
 config::Parsed<nlohmann::ordered_json>
 mergeTunedFile(const std::optional<nlohmann::ordered_json> &existing,
                const std::vector<TunedEntry> &results, const std::string &untaggedKernel,

@@ -2,6 +2,7 @@
 // TestKernels.h with its operand types filled in as infer-types would.
 #include "TestKernels.h"
 #include "helion/Config/Candidates.h"
+#include "helion/Config/ConfigJson.h"
 #include "helion/Config/ConfigSpec.h"
 #include "helion/Tune/Flops.h"
 
