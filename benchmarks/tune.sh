@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# helionc tune on the GPU machine: every memory-bound example at its anchors.md shape with
-# --effort quick (wall time of the whole command, candidates compiled and timed, tuned and
-# default GB/s), optionally a longer search (TUNE_FULL_BUDGET seconds of --effort full) to
+# helionc tune on the GPU machine: every example at its anchors.md shape with --effort quick
+# (wall time of the whole command, candidates compiled and timed, tuned and default GB/s, or
+# TFLOP/s for matmul and attention, whose work helionc tune counts from their hl::dot calls), optionally a longer search (TUNE_FULL_BUDGET seconds of --effort full) to
 # see how far quick is from it, then torch eager / torch.compile / the copy ceiling in the
 # same run (benchmarks/torch_baselines.py). Table on stdout, JSON in $OUT/tune.json, the
 # tuned configs in $OUT/h100/*.json.
@@ -29,7 +29,8 @@ export HELIONC_CUDA_LIB=${HELIONC_CUDA_LIB:-$cuda/lib64}
 export HELIONC_HL_INCLUDE=${HELIONC_HL_INCLUDE:-$root/include}
 export HELIONC_CACHE_DIR=${HELIONC_CACHE_DIR:-$OUT/cache}
 mkdir -p "$OUT/h100"
-# kernel file | kernel | --args | bytes moved (each input read once, each output written once)
+# kernel file | kernel | --args | bytes moved (each input read once, each output written once;
+# 0 for the tensor-core kernels, reported in TFLOP/s)
 cases=(
   "examples/add.cpp|add|x=bf16[8192,8192] y=bf16[8192,8192]|$((3 * 8192 * 8192 * 2))"
   "examples/softmax.cpp|softmax|x=bf16[8192,8192]|$((2 * 8192 * 8192 * 2))"
@@ -37,6 +38,8 @@ cases=(
   "examples/rms_norm.cpp|rms_norm|x=f16[2048,8192] weight=f16[8192] eps=1e-5|$((2 * 2048 * 8192 * 2 + 8192 * 2))"
   "examples/layer_norm.cpp|layer_norm|x=f16[4096,10240] weight=f16[10240] bias=f16[10240] eps=1e-5|$((2 * 4096 * 10240 * 2 + 2 * 10240 * 2))"
   "examples/cross_entropy.cpp|cross_entropy|logits=f32[4096,131072] labels=i64[4096]|$((4096 * 131072 * 4 + 4096 * 8 + 4096 * 4))"
+  "examples/matmul.cpp|matmul|x=bf16[4096,4096] y=bf16[4096,4096]|0"
+  "examples/attention.cpp|attention|q=bf16[128,4096,128] k=bf16[128,4096,128] v=bf16[128,4096,128]|0"
 )
 if [[ -n "${TUNE_CASES:-}" ]]; then
   mapfile -t cases < <(grep -v '^#' "$TUNE_CASES" | grep -v '^$')
@@ -60,13 +63,18 @@ for c in "${cases[@]}"; do
 import json, sys
 kernel, mode, nbytes, t0, t1, line, args = sys.argv[1:8]
 f = dict(kv.split("=", 1) for kv in line.split() if "=" in kv and kv.split("=", 1)[0] in
-         ("best_ms", "default_ms", "compiled", "timed"))
+         ("best_ms", "default_ms", "compiled", "timed", "gflop"))
 best, default = float(f["best_ms"]), float(f["default_ms"])
-print(json.dumps({"kernel": kernel, "args": args, "mode": mode, "wall_s": float(t1) - float(t0),
-                  "compiled": int(f["compiled"]), "timed": int(f["timed"]),
-                  "best_ms": best, "default_ms": default,
-                  "tuned_gbps": int(nbytes) / (best * 1e-3) / 1e9,
-                  "default_gbps": int(nbytes) / (default * 1e-3) / 1e9}))
+row = {"kernel": kernel, "args": args, "mode": mode, "wall_s": float(t1) - float(t0),
+       "compiled": int(f["compiled"]), "timed": int(f["timed"]),
+       "best_ms": best, "default_ms": default}
+if "gflop" in f:  # tensor-core kernels: TFLOP/s from the work helionc tune counted
+    gflop = float(f["gflop"])
+    row.update(unit="TFLOP/s", tuned_rate=gflop / best, default_rate=gflop / default)
+else:
+    row.update(unit="GB/s", tuned_rate=int(nbytes) / (best * 1e-3) / 1e9,
+               default_rate=int(nbytes) / (default * 1e-3) / 1e9)
+print(json.dumps(row))
 PY
     tail -1 "$OUT/tune.jsonl"
   done
@@ -85,21 +93,21 @@ if os.path.exists(p):
 names = {"sum_rows": "sum"}
 key = lambda r: (r["kernel"], r.get("args", ""))
 full = {key(r): r for r in rows if r["mode"] == "full"}
-print(f"{'kernel':14} {'args':44} {'wall s':>7} {'comp':>5} {'timed':>5} {'tuned GB/s':>10} {'vs full':>8} "
+print(f"{'kernel':14} {'args':44} {'wall s':>7} {'comp':>5} {'timed':>5} {'tuned':>8} {'unit':7} {'vs full':>8} "
       f"{'default/tuned':>13} {'vs compile':>10}")
 table = []
 for r in rows:
     if r["mode"] != "quick":
         continue
     t = torch.get(names.get(r["kernel"], r["kernel"]), {})
-    comp = t.get("compile_gbps")
-    vs_full = r["tuned_gbps"] / full[key(r)]["tuned_gbps"] if key(r) in full else None
-    row = dict(r, vs_full=vs_full, default_ratio=r["default_gbps"] / r["tuned_gbps"],
-               compile_gbps=comp, vs_compile=r["tuned_gbps"] / comp if comp else None)
+    comp = t.get("compile_gbps") if r["unit"] == "GB/s" else None
+    vs_full = r["tuned_rate"] / full[key(r)]["tuned_rate"] if key(r) in full else None
+    row = dict(r, vs_full=vs_full, default_ratio=r["default_rate"] / r["tuned_rate"],
+               compile_gbps=comp, vs_compile=r["tuned_rate"] / comp if comp else None)
     table.append(row)
     fmt = lambda v, f: format(v, f) if v is not None else "-"
     print(f"{r['kernel']:14} {r.get('args', '')[:44]:44} {r['wall_s']:7.1f} {r['compiled']:5d} {r['timed']:5d} "
-          f"{r['tuned_gbps']:10.0f} {fmt(vs_full, '8.3f')} {row['default_ratio']:13.3f} "
+          f"{r['tuned_rate']:8.0f} {r['unit']:7} {fmt(vs_full, '8.3f')} {row['default_ratio']:13.3f} "
           f"{fmt(row['vs_compile'], '10.3f')}")
 json.dump({"rows": table, "full": list(full.values()), "torch": list(torch.values())},
           open(os.path.join(out, "tune.json"), "w"), indent=1)

@@ -22,6 +22,7 @@
 // 128 keys per block, and AttentionSm80<T, d, 64, 4, 2> as the fallback.
 //===----------------------------------------------------------------------===//
 #include "AttentionConfig.h"
+#include "helion/Config/BlockSizes.h"
 
 #include <algorithm>
 #include <string>
@@ -63,17 +64,11 @@ private:
 
   /// The block size of tile `t` and its config key ("block_sizes[0] (tm)").
   std::pair<int64_t, std::string> blockSizeOf(int t) const {
-    const BlockSizeDecl& d = k_.blockSizes.at(k_.tiles.at(t).blockSize);
-    if (d.fixed)
-      return {*d.fixed, "the block size of " + k_.tiles[t].name + " fixed by the source"};
-    size_t tunable = 0;
-    for (const BlockSizeDecl& b : k_.blockSizes) {
-      if (b.id == d.id)
-        break;
-      tunable += !b.fixed;
-    }
-    int64_t v = tunable < c_.blockSizes.size() ? c_.blockSizes[tunable] : 64;
-    return {v, "block_sizes[" + std::to_string(tunable) + "] (" + k_.tiles[t].name + ")"};
+    config::BlockSizeValue v = config::blockSizeValue(k_, c_, k_.tiles.at(t).blockSize);
+    if (!v.configIndex)
+      return {v.value, "the block size of " + k_.tiles[t].name + " fixed by the source"};
+    return {v.value,
+            "block_sizes[" + std::to_string(*v.configIndex) + "] (" + k_.tiles[t].name + ")"};
   }
 
   bool common() {

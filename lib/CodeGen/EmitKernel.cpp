@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "EmitterState.h"
 #include "Preamble.h"
+#include "helion/Config/BlockSizes.h"
 
 #include <algorithm>
 #include <functional>
@@ -13,22 +14,7 @@ namespace helion::codegen {
 
 using namespace ir;
 
-int64_t Emitter::tileBlockSize(int tile) const {
-  const TileVar& t = k_.tiles.at(tile);
-  if (t.isGrid)
-    return 1;
-  const BlockSizeDecl& d = k_.blockSizes.at(t.blockSize);
-  if (d.fixed)
-    return *d.fixed;
-  size_t tunable = 0;
-  for (const BlockSizeDecl& b : k_.blockSizes) {
-    if (b.id == d.id)
-      break;
-    if (!b.fixed)
-      ++tunable;
-  }
-  return tunable < cfg_.blockSizes.size() ? cfg_.blockSizes[tunable] : 64;
-}
+int64_t Emitter::tileBlockSize(int tile) const { return config::tileBlockSize(k_, cfg_, tile); }
 
 // Layout: every tile and reduction axis gets a share of the CTA's threads. Axes
 // that index a tensor's last dim (the contiguous one in the row-major case) come

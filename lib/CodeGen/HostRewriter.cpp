@@ -4,6 +4,7 @@
 #include "AttentionLauncher.h"
 #include "CudaLiteral.h"
 #include "AotTables.h"
+#include "HostChoice.h"
 #include "HostEntries.h"
 #include "KernelCacheLookup.h"
 #include "MatmulLauncher.h"
@@ -334,16 +335,34 @@ std::string shapeDispatch(const std::vector<const HostKernel*>& entries,
     os << "}, ";
   }
   os << "};\n  return kValues[entry][block];\n}\n\n";
-  os << launcherSignature(k, "helionc_launch_" + k.name, cppScalarType);
   std::string forward;
   for (const Param& param : k.params)
     forward += (forward.empty() ? "" : ", ") + param.name;
-  os << "  switch (" << entryCall(k) << ") {\n";
-  for (size_t e = 0; e < entries.size(); ++e)
-    os << "  case " << e << ": helionc_launch_" << k.name << "_e" << e << "(" << forward
-       << "); return;\n";
-  os << "  }\n}\n\n";
-  return os.str();
+  // A "choose" entry's candidates: the first is the one pickShapeEntry picks (same
+  // shapes, earlier), and it runs the choice among them.
+  std::ostringstream dispatch;
+  dispatch << launcherSignature(k, "helionc_launch_" + k.name, cppScalarType);
+  dispatch << "  switch (" << entryCall(k) << ") {\n";
+  for (size_t e = 0; e < entries.size();) {
+    size_t count = 1;
+    while (entries[e]->choice == 0 && e + count < entries.size() &&
+           entries[e + count]->choice == static_cast<int>(count))
+      ++count;
+    const std::string launch = "helionc_launch_" + k.name + "_e";
+    for (size_t c = 0; c < count; ++c) { // forced (helionc tune) or picked
+      dispatch << "  case " << e + c << ":";
+      if (count > 1 && c == 0) // picked, not forced: the choice among the candidates
+        dispatch << "\n    if (helion::rt::forcedShapeEntry().load(std::memory_order_relaxed) != "
+                 << e << ") {\n      helionc_choose_" << k.name << "_e" << e << "(" << forward
+                 << ");\n      return;\n    }\n   ";
+      dispatch << " " << launch << e + c << "(" << forward << "); return;\n";
+    }
+    if (count > 1)
+      os << chooser(k, keyTensors(k), e, count);
+    e += count;
+  }
+  dispatch << "  }\n}\n\n";
+  return os.str() + dispatch.str();
 }
 
 std::string launchCall(const HostKernel& hk) {

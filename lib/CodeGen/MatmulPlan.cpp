@@ -16,6 +16,7 @@
 // hd::Gemm<T, T_out, 128, 256, 64, 4, 2, false, true, tma_store>.
 //===----------------------------------------------------------------------===//
 #include "MatmulPlan.h"
+#include "helion/Config/BlockSizes.h"
 
 #include <functional>
 #include <string>
@@ -48,18 +49,10 @@ bool stmtHasDot(const Stmt& s) {
 /// The block size of tile `t` and its config path ("block_sizes[2]"), as the
 /// generic emitter reads them (fixed sizes are not in the config).
 std::pair<int64_t, std::string> blockSizeOf(const Kernel& k, const config::Config& c, int t) {
-  const BlockSizeDecl& d = k.blockSizes.at(k.tiles.at(t).blockSize);
-  if (d.fixed)
-    return {*d.fixed, "the block size fixed by the source"};
-  size_t tunable = 0;
-  for (const BlockSizeDecl& b : k.blockSizes) {
-    if (b.id == d.id)
-      break;
-    if (!b.fixed)
-      ++tunable;
-  }
-  int64_t v = tunable < c.blockSizes.size() ? c.blockSizes[tunable] : 64;
-  return {v, "block_sizes[" + std::to_string(tunable) + "] (" + k.tiles[t].name + ")"};
+  config::BlockSizeValue v = config::blockSizeValue(k, c, k.tiles.at(t).blockSize);
+  if (!v.configIndex)
+    return {v.value, "the block size fixed by the source"};
+  return {v.value, "block_sizes[" + std::to_string(*v.configIndex) + "] (" + k.tiles[t].name + ")"};
 }
 
 bool isZero(const ExprRef& e) { return e && e->kind == ExprKind::Const && e->value == 0; }

@@ -127,14 +127,21 @@ private:
       if (k->get<std::string>() != spec_.kernelName)
         return false;
     }
-    onlyKeys(e, at, {"shapes", "config", "kernel"});
+    onlyKeys(e, at, {"shapes", "config", "choose", "kernel"});
     ShapedConfig out;
     bool ok = true;
     if (auto s = e.find("shapes"); s != e.end())
       ok = shapes(*s, join(at, "shapes"), out.shapes);
     auto c = e.find("config");
+    auto choose = e.find("choose");
+    if (c != e.end() && choose != e.end()) {
+      error(at, "", "expected either 'config' or 'choose', got both");
+      return true;
+    }
+    if (choose != e.end())
+      return chooseEntry(*choose, join(at, "choose"), ok, std::move(out));
     if (c == e.end()) {
-      error(at, "", "missing key 'config'");
+      error(at, "", "missing key 'config' (or 'choose')");
       return true;
     }
     std::optional<Config> config = parseConfigAt(*c, spec_, source_, join(at, "config"), errors_);
@@ -142,6 +149,32 @@ private:
       out.config = std::move(*config);
       file.entries.push_back(std::move(out));
     }
+    return true;
+  }
+
+  /// `"choose": [config, ...]`: one entry per candidate, in order.
+  bool chooseEntry(const json& list, const std::string& at, bool ok, ShapedConfig out) {
+    if (!list.is_array() || list.size() < 2 || list.size() > kMaxChoiceCandidates) {
+      error(at, "",
+            fmt::format("expected a list of 2 to {} configs to choose from, got {}",
+                        kMaxChoiceCandidates, shortDump(list)));
+      return true;
+    }
+    std::vector<ShapedConfig> candidates;
+    for (size_t i = 0; i < list.size(); ++i) {
+      std::optional<Config> config =
+          parseConfigAt(list[i], spec_, source_, fmt::format("{}[{}]", at, i), errors_);
+      if (!config) {
+        ok = false;
+        continue;
+      }
+      ShapedConfig candidate = out;
+      candidate.config = std::move(*config);
+      candidate.choice = static_cast<int>(i);
+      candidates.push_back(std::move(candidate));
+    }
+    if (ok)
+      file.entries.insert(file.entries.end(), candidates.begin(), candidates.end());
     return true;
   }
 

@@ -15,7 +15,8 @@ namespace {
 
 struct Entry {
   nlohmann::json shapes; ///< an object; empty = not keyed by shape
-  ojson config;
+  ojson config;          ///< a config, or the list of a "choose" entry
+  bool choose = false;
 };
 
 struct KernelEntries {
@@ -88,7 +89,8 @@ private:
       return error(at,
                    fmt::format("expected a {{\"shapes\", \"config\"}} object, got {}", e.dump()));
     for (auto it = e.begin(); it != e.end(); ++it)
-      if (it.key() != "shapes" && it.key() != "config" && it.key() != "kernel")
+      if (it.key() != "shapes" && it.key() != "config" && it.key() != "choose" &&
+          it.key() != "kernel")
         return error(at, fmt::format("unknown key '{}'", it.key()));
     std::string owner = kernel;
     if (auto tag = e.find("kernel"); tag != e.end()) {
@@ -98,10 +100,14 @@ private:
         return; // never read for `kernel`: dropped
       owner = tag->get<std::string>();
     }
-    auto config = e.find("config");
-    if (config == e.end())
-      return error(at, "missing key 'config'");
-    Entry out{nlohmann::json::object(), *config};
+    auto config = e.find("config"), choose = e.find("choose");
+    if (config != e.end() && choose != e.end())
+      return error(at, "expected either 'config' or 'choose', got both");
+    if (choose != e.end() && !choose->is_array())
+      return error(at + ".choose", fmt::format("expected a list of configs, got {}", choose->dump()));
+    if (config == e.end() && choose == e.end())
+      return error(at, "missing key 'config' (or 'choose')");
+    Entry out{nlohmann::json::object(), config != e.end() ? *config : *choose, choose != e.end()};
     if (auto shapes = e.find("shapes"); shapes != e.end()) {
       if (!shapes->is_object())
         return error(at + ".shapes",
@@ -118,7 +124,7 @@ ojson entryJson(const Entry &e, const std::string *kernel) {
     j["kernel"] = *kernel;
   if (!e.shapes.empty())
     j["shapes"] = ojson::parse(e.shapes.dump());
-  j["config"] = e.config;
+  j[e.choose ? "choose" : "config"] = e.config;
   return j;
 }
 
@@ -140,7 +146,7 @@ config::Parsed<ojson> mergeTunedFile(const std::optional<ojson> &existing,
                           [&](const KernelEntries &e) { return e.kernel == r.kernel; });
     if (k == kernels.end())
       k = kernels.insert(kernels.end(), KernelEntries{r.kernel, {}});
-    Entry fresh{r.shapes.is_object() ? r.shapes : nlohmann::json::object(), r.config};
+    Entry fresh{r.shapes.is_object() ? r.shapes : nlohmann::json::object(), r.config, r.choose};
     // nlohmann::json objects compare by content, whatever the key order.
     auto same = std::find_if(k->entries.begin(), k->entries.end(),
                              [&](const Entry &e) { return e.shapes == fresh.shapes; });

@@ -85,6 +85,11 @@ std::vector<std::vector<int64_t>> entrySizes(const std::vector<const codegen::Ho
           for (int p = 0; p < static_cast<int>(k.params.size()); ++p)
             if (k.params[p].name == name && rows.count({p, static_cast<int>(d)}))
               add(out[e], dims[d]);
+  // The candidates of a "choose" entry run where its first one is picked.
+  for (size_t e = 1; e < entries.size(); ++e)
+    if (entries[e]->choice > 0)
+      for (int64_t size : out[e - static_cast<size_t>(entries[e]->choice)])
+        add(out[e], size);
   return out;
 }
 

@@ -1,6 +1,7 @@
 //===- Compile.cpp - helionc compile ---------------------------------------===//
 #include "DeviceCompile.h"
 #include "Driver.h"
+#include "helion/Config/BlockSizes.h"
 #include "helion/Config/DefaultEntries.h"
 #include "helion/CodeGen/HostRewriter.h"
 #include "helion/CodeGen/Instantiations.h"
@@ -103,6 +104,35 @@ std::optional<config::ConfigFile> loadConfig(const CompileOptions& o, const Anal
   if (!file.ok())
     return std::nullopt;
   return *file.value;
+}
+
+/// The candidates of a "choose" entry must agree on the values the host code reads
+/// (hl::register_block_size): the host code runs before the launcher chooses.
+bool checkChoices(const std::vector<codegen::HostKernel>& hosts, const AnalyzedKernel& k,
+                  const std::string& path, DiagnosticEngine& diags) {
+  std::vector<std::string> errors;
+  size_t head = 0;
+  for (size_t e = 0; e < hosts.size(); ++e) {
+    if (hosts[e].kernel != &k.typed || hosts[e].choice < 0)
+      continue;
+    if (hosts[e].choice == 0)
+      head = e;
+    for (const auto& call : k.parsed.host.registerBlockSizeCalls) {
+      size_t b = static_cast<size_t>(call.blockSize);
+      if (b >= hosts[e].registerBlockSizes.size() ||
+          hosts[e].registerBlockSizes[b] == hosts[head].registerBlockSizes[b])
+        continue;
+      errors.push_back(fmt::format(
+          "{}: kernel '{}': choose[{}] gives hl::register_block_size '{}' the value {}, "
+          "choose[0] {}: the candidates of a \"choose\" entry must agree on it (the host "
+          "code reads it before the launcher chooses)",
+          path, k.typed.name, hosts[e].choice, k.typed.blockSizes.at(b).name,
+          hosts[e].registerBlockSizes[b], hosts[head].registerBlockSizes[b]));
+      break;
+    }
+  }
+  reportConfigErrors(errors, diags);
+  return errors.empty();
 }
 
 /// Shape keys may name the kernel's own tensor parameters only: the launcher picks
@@ -357,14 +387,12 @@ int runCompile(const CompileOptions& o) {
     for (size_t e = 0; e < files[i].entries.size(); ++e) {
       const config::ShapedConfig& entry = files[i].entries[e];
       codegen::HostKernel hk{&k.typed, &k.parsed.host, &emittedAll[i][e], {}, entry.shapes};
-      size_t tunable = 0;
-      for (const auto& b : k.typed.blockSizes)
-        hk.registerBlockSizes.push_back(b.fixed ? *b.fixed
-                                                : (tunable < entry.config.blockSizes.size()
-                                                       ? entry.config.blockSizes[tunable++]
-                                                       : 64));
+      hk.registerBlockSizes = config::blockSizeValues(k.typed, entry.config);
+      hk.choice = entry.choice;
       hosts.push_back(hk);
     }
+    if (!checkChoices(hosts, k, o.config, diags))
+      return 1;
   }
   if (o.emit == "cuda") {
     for (const auto& ek : emitted)

@@ -13,12 +13,14 @@
 //   the best config is merged into -o (atomically) and stored in the result cache.
 //===----------------------------------------------------------------------===//
 #include "Tune.h"
+#include "TuneRunner.h"
 
-#include "helion/CodeGen/HostRewriter.h"
+#include "helion/Config/BlockSizes.h"
 #include "helion/Config/Candidates.h"
 #include "helion/Config/ConfigJson.h"
 #include "helion/Support/InstallPaths.h"
 #include "helion/Tune/Dedup.h"
+#include "helion/Tune/Flops.h"
 #include "helion/Tune/Search.h"
 #include "helion/Tune/TuneCache.h"
 #include "helion/Tune/TunedFile.h"
@@ -37,13 +39,6 @@
 #include <map>
 #include <unistd.h>
 
-#ifndef HELIONC_CUDA_INCLUDE_DIR
-#define HELIONC_CUDA_INCLUDE_DIR "/usr/local/cuda/include"
-#endif
-#ifndef HELIONC_CUDA_LIB_DIR
-#define HELIONC_CUDA_LIB_DIR "/usr/local/cuda/lib64"
-#endif
-
 namespace helion::tool {
 namespace {
 
@@ -61,58 +56,63 @@ struct TuneOptions {
   std::string workDir;
   int batch = 16;
   bool buildOnly = false; ///< build the first benchmark program, run nothing
+  int emitChoice = 1;     ///< > 1: write the best K configs as a "choose" entry
 };
 
-/// Where the harness's pieces come from: helionc's headers and runtime as
-/// InstallPaths.h finds them (beside the executable, or this build's), the CUDA
-/// toolkit's compiled-in paths; each replaceable by an environment variable.
-struct Toolchain {
-  std::string cxx, include, runtimeLib, cudaInclude, cudaLib;
-  static Toolchain find() {
-    auto env = [](const char* name, const char* fallback) {
-      const char* v = std::getenv(name);
-      return std::string(v && *v ? v : fallback);
-    };
-    return {env("HELIONC_CXX", "g++"), helionIncludeDir(), helionRuntimeLibrary(),
-            env("HELIONC_CUDA_INCLUDE", HELIONC_CUDA_INCLUDE_DIR),
-            env("HELIONC_CUDA_LIB", HELIONC_CUDA_LIB_DIR)};
-  }
-};
+/// The tensor sizes of `args`, by parameter name.
+std::map<std::string, std::vector<int64_t>> tensorSizes(const tune::ArgSpec& args) {
+  std::map<std::string, std::vector<int64_t>> tensors;
+  for (const tune::Arg& a : args.args)
+    if (a.isTensor())
+      tensors[a.name] = a.tensor().sizes;
+  return tensors;
+}
 
-/// One measured entry of a harness run.
-struct Measured {
-  std::string status = "crash"; ///< ok, mismatch, error, crash, timeout
-  double ms = INFINITY;
-  double firstCallMs = 0;
-  std::string message;
-};
+/// The kernel's extents at the sizes and integer scalars of `args`.
+config::SizeHints hintsFor(const AnalyzedKernel& k, const tune::ArgSpec& args) {
+  std::map<std::string, int64_t> scalars;
+  for (const tune::Arg& a : args.args)
+    if (!a.isTensor())
+      if (auto i = std::get_if<int64_t>(&a.scalar()))
+        scalars[a.name] = *i;
+  return config::sizeHintsFor(k.typed, tensorSizes(args), scalars);
+}
+
+/// Floating-point operations of one call at `args` (hl::dot), 0 when not counted.
+double flopsAt(const AnalyzedKernel& k, const tune::ArgSpec& args) {
+  return tune::dotFlops(k.typed, hintsFor(k, args), tensorSizes(args)).value_or(0);
+}
+
+/// " (123.4 TFLOP/s)" for `ms` of a call doing `flops`, or "" when the work is not counted.
+std::string rate(double flops, double ms) {
+  if (!(flops > 0) || !(ms > 0) || !std::isfinite(ms))
+    return "";
+  return fmt::format(" ({:.1f} TFLOP/s)", flops / (ms * 1e-3) / 1e12);
+}
 
 class Tuner {
 public:
   Tuner(const TuneOptions& o, const AnalyzedKernel& k, const std::string& fileText,
         DiagnosticEngine& diags)
-      : o_(o), k_(k), text_(fileText), diags_(diags), tc_(Toolchain::find()), t0_(Clock::now()) {}
+      : o_(o), k_(k), diags_(diags), t0_(Clock::now()),
+        runner_(k, o.in.file, fileText, diags, [this](const std::string& l) { log(l); },
+                o.buildOnly) {}
 
   /// Tunes one shape; returns the best config, or nullopt after reporting why.
   std::optional<config::Config> tune(const tune::ArgSpec& args, const fs::path& dir,
                                      double& defaultMs, double& bestMs, size_t& compiled,
                                      size_t& timed) {
-    args_ = &args;
-    dir_ = dir;
-    builtAt_.clear();
-    fs::create_directories(dir_);
+    fs::create_directories(dir);
     // The spec for these sizes: block sizes capped by their extents, and the default
     // config (the search's start, and what the tuned one is compared with) for them.
-    std::map<std::string, std::vector<int64_t>> tensors;
-    std::map<std::string, int64_t> scalars;
-    for (const tune::Arg& a : args.args) {
-      if (a.isTensor())
-        tensors[a.name] = a.tensor().sizes;
-      else if (auto i = std::get_if<int64_t>(&a.scalar()))
-        scalars[a.name] = *i;
-    }
-    spec_ = config::ConfigSpec::fromKernel(k_.typed, config::sizeHintsFor(k_.typed, tensors, scalars));
+    const config::SizeHints hints = hintsFor(k_, args);
+    spec_ = config::ConfigSpec::fromKernel(k_.typed, hints);
     const config::ConfigSpec& spec = spec_;
+    flops_ = flopsAt(k_, args);
+    if (flops_ > 0)
+      log(fmt::format("work of one call: {:.4g} GFLOP (hl::dot); times are also given in TFLOP/s",
+                      flops_ / 1e9));
+    runner_.startShape(args, dir, spec_, {spec_.hasDot, flops_});
     auto effort = tune::parseEffort(o_.effort).value_or(tune::Effort::Quick);
     tune::SearchOptions so = tune::optionsFor(effort);
     // Each batch costs one host-compiler run: fewer, larger batches for quick.
@@ -199,7 +199,7 @@ public:
         m[0].status = "ok";
         m[0].ms = defaultMs;
       } else {
-        m = measure(entries, emitted, batchNo, 3);
+        m = runner_.measure(entries, emitted, batchNo, 3);
       }
       if (o_.buildOnly)
         return std::nullopt;
@@ -231,9 +231,9 @@ public:
       if (entries.size() > 1)
         lastBatchS = std::chrono::duration<double>(Clock::now() - batchStart).count();
       log(fmt::format("batch {}: {} candidates ({} compiled, {} duplicate CUDA, {} rejected by "
-                      "the emitter, {} failed); best {:.4f} ms, default {:.4f} ms ({:.2f}x)",
+                      "the emitter, {} failed); best {:.4f} ms{}, default {:.4f} ms ({:.2f}x)",
                       batchNo, batch.size(), entries.size() - 1, dups, rejected, failed, best,
-                      defaultMs, defaultMs / best));
+                      rate(flops_, best), defaultMs, defaultMs / best));
     }
     std::optional<config::Config> best = search->best();
     bool anyMeasured = std::any_of(measured.begin(), measured.end(),
@@ -252,7 +252,8 @@ public:
     emitted.push_back(*emit(def));
     std::vector<std::string> taken = {config::formatConfig(def, spec)};
     for (const tune::Evaluation& e : evals) {
-      if (leaders.size() >= 4 || !std::isfinite(e.cost))
+      if (leaders.size() >= static_cast<size_t>(std::max(3, o_.emitChoice)) + 1 ||
+          !std::isfinite(e.cost))
         break;
       std::string text = config::formatConfig(e.config, spec);
       if (std::find(taken.begin(), taken.end(), text) != taken.end())
@@ -267,19 +268,35 @@ public:
     std::vector<std::string> leaderTexts;
     for (const codegen::EmittedKernel& ek : emitted)
       leaderTexts.push_back(ek.source);
-    std::vector<Measured> m = retime(leaderTexts, 20);
+    std::vector<Measured> m = runner_.retime(leaderTexts, 20);
     if (m.empty())
-      m = measure(leaders, emitted, 0, 20);
+      m = runner_.measure(leaders, emitted, 0, 20);
     size_t winner = 0;
     for (size_t i = 1; i < m.size(); ++i)
       if (m[i].status == "ok" && m[i].ms < m[winner].ms)
         winner = i;
     defaultMs = m.empty() ? defaultMs : m[0].ms;
     bestMs = m.empty() ? search->bestCost() : m[winner].ms;
-    log(fmt::format("re-timed {} leaders (20 repeats): best {:.4f} ms, default {:.4f} ms",
-                    leaders.size() - 1, bestMs, defaultMs));
+    log(fmt::format("re-timed {} leaders (20 repeats): best {:.4f} ms{}, default {:.4f} ms{}",
+                    leaders.size() - 1, bestMs, rate(flops_, bestMs), defaultMs,
+                    rate(flops_, defaultMs)));
+    // Fastest first, the default among them: what --emit-choice writes.
+    std::vector<size_t> order;
+    for (size_t i = 0; i < m.size(); ++i)
+      if (m[i].status == "ok")
+        order.push_back(i);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return m[a].ms < m[b].ms; });
+    ranked_.clear();
+    for (size_t i : order)
+      ranked_.push_back(leaders[i]);
+    if (ranked_.empty())
+      ranked_.push_back(leaders[winner]);
     return leaders[winner];
   }
+
+  /// The correct leaders of the last tune(), fastest first.
+  const std::vector<config::Config>& ranked() const { return ranked_; }
 
   void log(const std::string& line) const {
     double s = std::chrono::duration<double>(Clock::now() - t0_).count();
@@ -314,194 +331,43 @@ private:
     return codegen::emitCuda(k_.typed, c, eo, quiet);
   }
 
-  /// Reads the benchmark program's `begin E` / `result E STATUS MS FIRST_MS ERR [MSG]`
-  /// lines into `out`; `begun` is the entry begun and not finished (-1 if none), `next`
-  /// the entry after the last result.
-  static void parseResults(const std::vector<std::string>& lines, std::vector<Measured>& out,
-                           int& begun, int& next) {
-    for (const std::string& l : lines) {
-      std::istringstream in(l);
-      std::string word;
-      in >> word;
-      if (word == "begin") {
-        in >> begun;
-      } else if (word == "result") {
-        int e = -1;
-        Measured m;
-        in >> e >> m.status >> m.ms >> m.firstCallMs;
-        double maxErr = 0;
-        in >> maxErr;
-        std::getline(in, m.message);
-        if (m.status != "ok")
-          m.ms = INFINITY;
-        if (m.status == "mismatch")
-          m.message = fmt::format("output differs from the default config's ({:.3g} x the "
-                                  "tolerance)",
-                                  maxErr);
-        if (e >= 0 && e < static_cast<int>(out.size()))
-          out[e] = m;
-        begun = -1;
-        next = e + 1;
-      }
-    }
-  }
-
-  /// Times `leaders` again with `reps` repeats in the benchmark programs that already
-  /// hold them (no host compiler run): one run per program, listing its entries. The
-  /// default config (leaders[0]) is timed in the first program used. Empty when some
-  /// leader was never built (then the caller builds a program for them).
-  std::vector<Measured> retime(const std::vector<std::string>& texts, int reps) {
-    std::map<fs::path, std::vector<std::pair<int, size_t>>> byProgram; // entry, leader
-    for (size_t i = 0; i < texts.size(); ++i) {
-      auto at = builtAt_.find(texts[i]);
-      if (at == builtAt_.end())
-        return {};
-      byProgram[at->second.first].push_back({at->second.second, i});
-    }
-    std::vector<Measured> out(texts.size());
-    auto r0 = Clock::now();
-    for (const auto& [program, items] : byProgram) {
-      std::string list;
-      int maxEntry = 0;
-      for (const auto& [entry, leader] : items) {
-        list += (list.empty() ? "" : ",") + std::to_string(entry);
-        maxEntry = std::max(maxEntry, entry);
-      }
-      std::vector<Measured> got(static_cast<size_t>(maxEntry) + 1);
-      std::vector<std::string> lines;
-      std::string err;
-      int code = runProgram({program.string(), "--entries", list, std::to_string(reps)},
-                            120 + 10.0 * static_cast<double>(items.size()), lines, err);
-      int begun = -1, next = 0;
-      parseResults(lines, got, begun, next);
-      for (const auto& [entry, leader] : items) {
-        out[leader] = got[entry];
-        if (code != 0 && got[entry].status != "ok")
-          out[leader].message = fmt::format("exit {}: {}", code, err.substr(0, 200));
-      }
-    }
-    log(fmt::format("  {} entries re-run in {} built programs: {:.1f} s", texts.size(),
-                    byProgram.size(), std::chrono::duration<double>(Clock::now() - r0).count()));
-    return out;
-  }
-
-  /// Builds the harness over `entries` and runs every entry; index i of the result is
-  /// entry i. Empty when the harness does not build (reported).
-  std::vector<Measured> measure(const std::vector<config::Config>& entries,
-                                const std::vector<codegen::EmittedKernel>& emitted, int batchNo,
-                                int reps) {
-    fs::path dir = dir_ / fmt::format("batch{}", batchNo);
-    fs::create_directories(dir);
-    std::vector<codegen::HostKernel> hosts;
-    for (size_t e = 0; e < entries.size(); ++e) {
-      codegen::HostKernel hk{&k_.typed, &k_.parsed.host, &emitted[e], {}, {}};
-      size_t tunable = 0;
-      for (const auto& b : k_.typed.blockSizes)
-        hk.registerBlockSizes.push_back(b.fixed ? *b.fixed
-                                                : (tunable < entries[e].blockSizes.size()
-                                                       ? entries[e].blockSizes[tunable++]
-                                                       : 64));
-      hosts.push_back(hk);
-    }
-    const std::string stem = fs::path(o_.in.file).stem().string();
-    std::ofstream(dir / (stem + ".helion.cpp"))
-        << codegen::rewriteHost(fs::path(o_.in.file).filename().string(), text_, hosts);
-    std::ofstream(dir / "harness.cpp")
-        << harnessSource(k_.typed, *args_, stem + ".helion.cpp");
-    const std::vector<std::string> flags = {"-std=c++23", "-O1", "-w", "-I" + tc_.include,
-                                            "-I" + tc_.cudaInclude};
-    if (!pchTried_) { // HELIONC_NO_PCH=1: every program parses its headers itself
-      pchTried_ = true;
-      const char* off = std::getenv("HELIONC_NO_PCH");
-      std::string why;
-      if (!(off && *off && std::string_view(off) != "0"))
-        pch_ = harnessPch(tc_.cxx, flags, tc_.include, tune::TuneCache::defaultDirectory(), why);
-      if (!pch_.empty())
-        log("precompiled header " + pch_ + ".gch");
-      else if (!why.empty())
-        log("no precompiled header (" + why + ")");
-    }
-    std::vector<std::string> build = {tc_.cxx};
-    build.insert(build.end(), flags.begin(), flags.end());
-    if (!pch_.empty())
-      build.insert(build.end(), {"-include", pch_});
-    build.insert(build.end(), {"-I" + dir.string(), (dir / "harness.cpp").string(),
-                               tc_.runtimeLib, "-ldl",
-                               "-Wl,--undefined=helion_rt_install_cuda_backend", "-o",
-                               (dir / "harness").string()});
-    std::vector<std::string> lines;
-    std::string err;
-    auto b0 = Clock::now();
-    int rc = runProgram(build, 600, lines, err);
-    if (rc != 0) {
-      diags_.error(fmt::format("building the benchmark program failed ({}): {}",
-                               (dir / "harness.cpp").string(), err.substr(0, 2000)));
-      return {};
-    }
-    double buildS = std::chrono::duration<double>(Clock::now() - b0).count();
-    for (size_t e = 0; e < emitted.size(); ++e)
-      builtAt_.try_emplace(emitted[e].source, dir / "harness", static_cast<int>(e));
-    if (o_.buildOnly) {
-      log(fmt::format("built {} ({} entries, host compiler {:.1f} s); --build-only: not run",
-                      (dir / "harness").string(), entries.size(), buildS));
-      return {};
-    }
-    std::vector<Measured> out(entries.size());
-    // Entry 0 is the reference every run computes first; a run that dies there is fatal.
-    int next = 0;
-    auto r0 = Clock::now();
-    while (next < static_cast<int>(entries.size())) {
-      lines.clear();
-      err.clear();
-      int last = static_cast<int>(entries.size()) - 1;
-      // HELIONC_TUNE_TIMEOUT: seconds per run of the benchmark program (a hang's cost).
-      const char* limit = std::getenv("HELIONC_TUNE_TIMEOUT");
-      double timeout = limit && std::atof(limit) > 0 ? std::atof(limit) : 120 + 10.0 * (last - next + 1);
-      int code = runProgram({(dir / "harness").string(), std::to_string(next), std::to_string(last),
-                           std::to_string(reps)},
-                          timeout, lines, err);
-      int begun = -1;
-      parseResults(lines, out, begun, next);
-      if (code == 0)
-        break;
-      // Died (or hung) in entry `begun`: it fails, the run goes on after it.
-      int dead = begun >= 0 ? begun : next;
-      if (dead == 0 && out[0].status != "ok") {
-        diags_.error(fmt::format("the benchmark program failed on the default config (exit {}): "
-                                 "{}",
-                                 code, err.substr(0, 1000)));
-        return {};
-      }
-      out[dead].status = code == -1 ? "timeout" : "crash";
-      out[dead].message = fmt::format("exit {}: {}", code, err.substr(0, 200));
-      next = dead + 1;
-      if (next == 0)
-        next = 1;
-    }
-    for (size_t e = 0; e < out.size(); ++e) // failures are reported, never chosen
-      if (out[e].status != "ok")
-        log(fmt::format("  candidate {} failed ({}): {}", config::formatConfig(entries[e], spec_),
-                        out[e].status, out[e].message.substr(0, 200)));
-    log(fmt::format("  {} entries: host compiler {:.1f} s, run (NVRTC + checks + timing) {:.1f} s",
-                    entries.size(), buildS,
-                    std::chrono::duration<double>(Clock::now() - r0).count()));
-    return out;
-  }
 
   const TuneOptions& o_;
   const AnalyzedKernel& k_;
-  const std::string& text_;
   DiagnosticEngine& diags_;
-  Toolchain tc_;
   Clock::time_point t0_;
-  const tune::ArgSpec* args_ = nullptr;
-  fs::path dir_;
-  /// The benchmark program and entry that hold each CUDA text built for this shape.
-  std::map<std::string, std::pair<fs::path, int>> builtAt_;
+  BenchRunner runner_;
   config::ConfigSpec spec_; ///< the kernel's spec at the shape being tuned
-  bool pchTried_ = false;
-  std::string pch_; ///< the precompiled header to -include, or "" for none
+  double flops_ = 0;        ///< work of one call at that shape (hl::dot), 0 if not counted
+  std::vector<config::Config> ranked_;
 };
+
+/// What --emit-choice K writes: `best`, then the next of `ranked` (fastest first), up to
+/// `k` configs, each distinct and giving hl::register_block_size the values `best` gives
+/// (the host code reads them before the launcher chooses).
+std::vector<config::Config> choiceOf(const AnalyzedKernel& k, const config::Config& best,
+                                     const std::vector<config::Config>& ranked, int count) {
+  std::vector<config::Config> out = {best};
+  std::vector<std::string> texts = {config::formatConfig(best, k.spec)};
+  const std::vector<int64_t> values = config::blockSizeValues(k.typed, best);
+  for (const config::Config& c : ranked) {
+    if (out.size() >= static_cast<size_t>(std::max(count, 1)))
+      break;
+    std::string text = config::formatConfig(c, k.spec);
+    const std::vector<int64_t> theirs = config::blockSizeValues(k.typed, c);
+    bool agrees = std::all_of(
+        k.parsed.host.registerBlockSizeCalls.begin(), k.parsed.host.registerBlockSizeCalls.end(),
+        [&](const auto& call) {
+          size_t b = static_cast<size_t>(call.blockSize);
+          return b >= values.size() || values[b] == theirs[b];
+        });
+    if (agrees && std::find(texts.begin(), texts.end(), text) == texts.end()) {
+      out.push_back(c);
+      texts.push_back(std::move(text));
+    }
+  }
+  return out;
+}
 
 std::string driverVersion() {
   std::ifstream f("/proc/driver/nvidia/version");
@@ -555,12 +421,6 @@ int runTune(const TuneOptions& o) {
     return 1;
   }
   const AnalyzedKernel& k = kernels->front();
-  if (k.spec.hasDot) {
-    diags.error(ir::SourceLoc{o.in.file, 0, 0},
-                "tuning tensor-core kernels (hl::dot) is not supported yet: their configs are "
-                "checked by rules the search does not know");
-    return 1;
-  }
   std::vector<tune::ArgSpec> bound;
   for (const tune::ArgSpec& s : shapes) {
     auto b = tune::bindArgs(s, k.typed);
@@ -601,12 +461,16 @@ int runTune(const TuneOptions& o) {
                           args.label(), dev.name, o.effort, o.search));
     tuner.log("cache key " + key.digest() + ": " + key.text());
     std::optional<config::Config> best;
+    std::vector<config::Config> ranked; // fastest first (--emit-choice)
     double defaultMs = NAN, bestMs = NAN;
     size_t compiled = 0, timed = 0;
     if (auto hit = tune::TuneCache::enabled() && !o.force ? cache.lookup(key) : std::nullopt) {
       auto parsed = config::parseConfig((*hit)["config"], k.spec, "tune cache");
       if (parsed.ok()) {
         best = *parsed.value;
+        for (const auto& r : hit->value("ranked", nlohmann::json::array()))
+          if (auto c = config::parseConfig(r, k.spec, "tune cache"); c.ok())
+            ranked.push_back(*c.value);
         defaultMs = hit->value("default_ms", NAN);
         bestMs = hit->value("best_ms", NAN);
         tuner.log("cached result used (--force tunes again)");
@@ -616,7 +480,12 @@ int runTune(const TuneOptions& o) {
       best = tuner.tune(args, work / fmt::format("shape{}", i), defaultMs, bestMs, compiled, timed);
       if (!best)
         return 1;
+      ranked = tuner.ranked();
+      nlohmann::json rankedJson = nlohmann::json::array();
+      for (const config::Config& c : ranked)
+        rankedJson.push_back(nlohmann::json::parse(config::formatConfig(c, k.spec)));
       nlohmann::json result = {{"config", nlohmann::json::parse(config::formatConfig(*best, k.spec))},
+                               {"ranked", rankedJson},
                                {"default_ms", defaultMs},
                                {"best_ms", bestMs}};
       if (tune::TuneCache::enabled())
@@ -624,13 +493,29 @@ int runTune(const TuneOptions& o) {
     }
     tuner.log(fmt::format("best config for {}: {}", args.label(),
                           config::formatConfig(*best, k.spec)));
-    tuner.log(fmt::format("  {:.4f} ms, default config {:.4f} ms: {:.2f}x; {} candidates "
+    const double flops = flopsAt(k, args);
+    tuner.log(fmt::format("  {:.4f} ms{}, default config {:.4f} ms{}: {:.2f}x; {} candidates "
                           "compiled, {} timed",
-                          bestMs, defaultMs, defaultMs / bestMs, compiled, timed));
-    std::cout << fmt::format("{} {} best_ms={:.6f} default_ms={:.6f} compiled={} timed={}\n",
-                             k.typed.name, args.label(), bestMs, defaultMs, compiled, timed);
-    results.push_back({k.typed.name, args.shapeKey(),
-                       nlohmann::ordered_json::parse(config::formatConfig(*best, k.spec))});
+                          bestMs, rate(flops, bestMs), defaultMs, rate(flops, defaultMs),
+                          defaultMs / bestMs, compiled, timed));
+    std::string tflops; // kernels with hl::dot: the work per call, so scripts need no formula
+    if (flops > 0)
+      tflops = fmt::format(" gflop={:.6g} best_tflops={:.2f} default_tflops={:.2f}", flops / 1e9,
+                           flops / (bestMs * 1e-3) / 1e12, flops / (defaultMs * 1e-3) / 1e12);
+    std::cout << fmt::format("{} {} best_ms={:.6f} default_ms={:.6f} compiled={} timed={}{}\n",
+                             k.typed.name, args.label(), bestMs, defaultMs, compiled, timed,
+                             tflops);
+    std::vector<config::Config> choice = choiceOf(k, *best, ranked, o.emitChoice);
+    if (choice.size() > 1) { // the launcher chooses among the best K
+      nlohmann::ordered_json list = nlohmann::ordered_json::array();
+      for (const config::Config& c : choice)
+        list.push_back(nlohmann::ordered_json::parse(config::formatConfig(c, k.spec)));
+      tuner.log(fmt::format("  {} candidates written as a \"choose\" entry", list.size()));
+      results.push_back({k.typed.name, args.shapeKey(), std::move(list), true});
+    } else {
+      results.push_back({k.typed.name, args.shapeKey(),
+                         nlohmann::ordered_json::parse(config::formatConfig(*best, k.spec))});
+    }
   }
   std::vector<std::string> errors = tune::updateTunedFile(o.out, results, k.typed.name);
   for (const std::string& e : errors)
@@ -680,6 +565,10 @@ void registerTune(CLI::App& app) {
                "(needs no GPU)");
   cmd->add_option("--batch", o->batch, "candidates per benchmark program (default 16)")
       ->check(CLI::Range(1, 256));
+  cmd->add_option("--emit-choice", o->emitChoice,
+                  "write the K fastest correct configs of each shape as a \"choose\" entry: the "
+                  "launcher times them on the first call for that shape (configs/README.md)")
+      ->check(CLI::Range(1, 8));
   cmd->callback([o] {
     int rc = runTune(*o);
     if (rc != 0)

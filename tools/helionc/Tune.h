@@ -10,11 +10,21 @@
 
 namespace helion::tool {
 
+/// What the benchmark program needs to know of the kernel beyond its parameters.
+struct HarnessOptions {
+  /// The kernel uses hl::dot: outputs are compared with the tensor-core tolerance
+  /// (f32 2e-2 as tf32 operands, f16 2e-2, bf16 5e-2; else 1e-4, 1e-2, 3e-2).
+  bool tensorCore = false;
+  /// Floating-point operations of one call (tune::dotFlops), 0 when not counted: the
+  /// program then prints TFLOP/s after each time.
+  double flops = 0;
+};
+
 /// The benchmark program for one batch of candidates of kernel `k` at shape `args`
 /// (bound: parameter order), around the host file `hostFile` (included by name).
 /// TuneHarness.cpp documents its command line and output.
 std::string harnessSource(const ir::Kernel& k, const tune::ArgSpec& args,
-                          const std::string& hostFile);
+                          const std::string& hostFile, const HarnessOptions& options = {});
 
 /// The #include lines every benchmark program starts with (and its precompiled header holds).
 std::string harnessIncludes();

@@ -44,6 +44,9 @@ struct HostKernel {
   /// The sizes this config was tuned for (tensor parameter name -> sizes); empty: any.
   std::map<std::string, std::vector<int64_t>> shapes;
   const AotImageMap* aot = nullptr; ///< set by rewriteHost
+  /// Its position among the candidates of a `"choose"` entry (config::ShapedConfig::choice;
+  /// consecutive HostKernels 0, 1, ... are one entry), -1 for an entry of one config.
+  int choice = -1;
 };
 
 /// The shape-keyed entries of one kernel as its launcher hands them to

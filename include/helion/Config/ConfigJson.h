@@ -49,6 +49,10 @@ using Shapes = std::map<std::string, std::vector<int64_t>>;
 struct ShapedConfig {
   Shapes shapes;
   Config config;
+  /// An entry with `"choose": [c0, c1, ...]` becomes one ShapedConfig per candidate,
+  /// consecutive, with the same shapes and `choice` 0, 1, ...: the launcher times them
+  /// on the first call for each shape (configs/README.md). -1 for a `"config"` entry.
+  int choice = -1;
 };
 struct ConfigFile {
   std::vector<ShapedConfig> entries; ///< in file order; never empty once parsed
@@ -61,11 +65,14 @@ struct ConfigFile {
 /// objects or lists nested deeper than kMaxJsonDepth throw nlohmann::json::parse_error,
 /// whose byte offset locates it; the depth is checked before any parsing.
 inline constexpr size_t kMaxJsonDepth = 64;
+/// Most candidates of one `"choose"` entry (each is compiled and timed once per shape).
+inline constexpr size_t kMaxChoiceCandidates = 8;
 std::optional<nlohmann::json> parseJsonText(const std::string& text, const std::string& sourceName,
                                             std::vector<std::string>& errors);
 
 /// Reads any of the file forms for `spec.kernelName`: one config object;
-/// `{"configs": [{"shapes": {...}, "config": {...}, "kernel": "name"?}, ...]}`;
+/// `{"configs": [{"shapes": {...}, "config": {...}, "kernel": "name"?}, ...]}` (an entry
+/// may have `"choose": [{...}, ...]`, 2 to kMaxChoiceCandidates configs, instead of `config`);
 /// `{"kernels": {"name": <either form>}}`.
 Parsed<ConfigFile> parseConfigFile(const nlohmann::json& j, const ConfigSpec& spec,
                                    const std::string& sourceName);

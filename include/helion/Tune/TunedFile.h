@@ -35,11 +35,14 @@ struct TunedEntry {
   std::string kernel;
   nlohmann::json shapes = nlohmann::json::object(); ///< ArgSpec::shapeKey(); {} = none
   nlohmann::ordered_json config;                    ///< config::toJson()
+  /// `config` is a list of configs for the launcher to choose from at run time: the
+  /// entry is written as `"choose": [...]` (configs/README.md).
+  bool choose = false;
 };
 
 /// The merged file. `existing` is the current file's JSON (nullopt when there is
 /// none). Errors (a file whose structure is not one of the forms: `best.json:
-/// configs[1]: missing key 'config'`) leave no value: the caller must not overwrite it.
+/// configs[1]: missing key 'config' (or 'choose')`) leave no value: the caller must not overwrite it.
 config::Parsed<nlohmann::ordered_json>
 mergeTunedFile(const std::optional<nlohmann::ordered_json> &existing,
                const std::vector<TunedEntry> &results, const std::string &untaggedKernel,

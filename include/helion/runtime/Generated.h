@@ -8,6 +8,7 @@
 #pragma once
 
 #include "helion/hl.h"
+#include "helion/runtime/Choice.h"
 #include "helion/runtime/Driver.h"
 #include "helion/runtime/Kernel.h"
 #include "helion/runtime/Layout.h"

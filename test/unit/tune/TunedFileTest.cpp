@@ -154,7 +154,7 @@ TEST_CASE("a malformed file is an error naming the JSON path", "[tunedfile]") {
   };
   CHECK(errors("[1]")[0] == "best.json: expected a config object, got [1]");
   CHECK(errors(R"({"configs": [{"shapes": {}}]})")[0] ==
-        "best.json: configs[0]: missing key 'config'");
+        "best.json: configs[0]: missing key 'config' (or 'choose')");
   CHECK(errors(R"({"configs": []})")[0] ==
         "best.json: configs: expected a non-empty list of {\"shapes\", \"config\"} objects");
   CHECK(errors(R"({"configs": [{"config": {}, "ms": 1}]})")[0] ==
@@ -192,4 +192,31 @@ TEST_CASE("updateTunedFile merges on disk and leaves a bad file alone", "[tunedf
   REQUIRE(errors.size() == 1);
   CHECK(errors[0] == p.string() + ": duplicate key 'num_warps'");
   fs::remove_all(dir);
+}
+
+TEST_CASE("a \"choose\" result is written as one entry and read back as its candidates",
+          "[tunedfile][choose]") {
+  config::ConfigSpec spec = matmulSpec();
+  config::Config a = spec.defaultConfig(), b = spec.defaultConfig();
+  a.numStages = 3;
+  b.numStages = 4;
+  TunedEntry choose{"matmul", nlohmann::json{{"x", {64, 64}}, {"y", {64, 64}}},
+                    ojson::array({config::toJson(a, spec), config::toJson(b, spec)}), true};
+  ojson file = merge(std::nullopt, {matmulResult(128, 2), choose}, "matmul");
+  REQUIRE(file["configs"].size() == 2);
+  CHECK(file["configs"][1].contains("choose"));
+  CHECK_FALSE(file["configs"][1].contains("config"));
+  config::ConfigFile parsed = parse(file, spec);
+  REQUIRE(parsed.entries.size() == 3); // one config, then the two candidates
+  CHECK(parsed.entries[0].choice == -1);
+  CHECK(parsed.entries[1].choice == 0);
+  CHECK(parsed.entries[2].choice == 1);
+  CHECK(parsed.entries[1].config.numStages == 3);
+  CHECK(parsed.entries[2].config.numStages == 4);
+  CHECK(parsed.entries[2].shapes == parsed.entries[1].shapes);
+  // Merging a plain result for the same shapes replaces the choice, and vice versa.
+  ojson again = merge(file.dump(), {matmulResult(64, 2)}, "matmul");
+  REQUIRE(again["configs"].size() == 2);
+  CHECK(again["configs"][1].contains("config"));
+  CHECK(parse(again, spec).entries.size() == 2);
 }

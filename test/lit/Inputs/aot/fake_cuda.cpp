@@ -2,7 +2,9 @@
 // resolves (runtime/DriverApi.h), with device memory in host memory, kernels that
 // are loaded and "launched" without running, and each module load, function lookup,
 // launch, fill and copy printed to stdout with the stream it went to. The device's
-// compute capability is $FAKE_CUDA_CC (default 9.0). NVRTC, when a test falls back
+// compute capability is $FAKE_CUDA_CC (default 9.0). A fake clock times launches for
+// events: each launch takes 1 us per program (grid x * y * z), so a config with fewer,
+// larger programs is "faster" (the run-time choice test, test/lit/Aot/choice.test). NVRTC, when a test falls back
 // to it, finds this library too and asks for cuGetExportTable (its compute cache).
 //   c++ -shared -fPIC -I/usr/local/cuda/include fake_cuda.cpp -o DIR/libcuda.so.1
 #include <cuda.h>
@@ -26,6 +28,11 @@ void capability(int& major, int& minor) {
 
 struct Function {
   std::string name;
+};
+
+double clockMs = 0; ///< advanced by each launch
+struct Event {
+  double ms = 0;
 };
 } // namespace
 
@@ -120,6 +127,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   std::printf("fake-cuda: launch %s grid %ux%ux%u block %ux%ux%u stream %p\n",
               reinterpret_cast<Function*>(f)->name.c_str(), gx, gy, gz, bx, by, bz,
               static_cast<void*>(stream));
+  clockMs += 1e-3 * double(gx) * gy * gz;
   FAKE_OK;
 }
 CUresult cuMemAlloc(CUdeviceptr* p, size_t bytes) {
@@ -173,16 +181,23 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap*, CUtensorMapDataType, cuuint32_t, v
   FAKE_OK;
 }
 CUresult cuEventCreate(CUevent* e, unsigned) {
-  *e = nullptr;
+  *e = reinterpret_cast<CUevent>(new Event);
   FAKE_OK;
 }
-CUresult cuEventRecord(CUevent, CUstream) { FAKE_OK; }
+CUresult cuEventRecord(CUevent e, CUstream stream) {
+  std::printf("fake-cuda: event stream %p\n", static_cast<void*>(stream));
+  reinterpret_cast<Event*>(e)->ms = clockMs;
+  FAKE_OK;
+}
 CUresult cuEventSynchronize(CUevent) { FAKE_OK; }
-CUresult cuEventElapsedTime(float* ms, CUevent, CUevent) {
-  *ms = 0;
+CUresult cuEventElapsedTime(float* ms, CUevent start, CUevent stop) {
+  *ms = float(reinterpret_cast<Event*>(stop)->ms - reinterpret_cast<Event*>(start)->ms);
   FAKE_OK;
 }
-CUresult cuEventDestroy(CUevent) { FAKE_OK; }
+CUresult cuEventDestroy(CUevent e) {
+  delete reinterpret_cast<Event*>(e);
+  FAKE_OK;
+}
 // NVRTC opens libcuda.so.1 itself for its compute cache: none here.
 CUresult cuGetExportTable(const void** table, const CUuuid*) {
   *table = nullptr;
