@@ -427,7 +427,7 @@ private:
       return error(s.loc, "the epilogue of flash attention may assign acc, li, mi and its own "
                           "values only");
     if (s.kind == StmtKind::Store &&
-        (s.gatherAll || s.mask || s.indices.size() != 3 || !isTile(s.indices[0], p_.tileB) ||
+        (s.atomicAdd || s.gatherAll || s.mask || s.indices.size() != 3 || !isTile(s.indices[0], p_.tileB) ||
          !isTile(s.indices[1], p_.tileM) || s.indices[2].kind != Index::Kind::All))
       return error(s.loc, "flash attention may store only to out[tb, tm, hl::all]");
     if (!epilogueValue(s.value))
