@@ -24,7 +24,8 @@ HELION_KERNEL Tensor scatter_add(const Tensor& src, const Tensor& index, int64_t
   HELION_CHECK(index.dim() == 1 && index.size(0) == n, "scatter_add: one index per row");
   Tensor out = helion::zeros({rows, d}, hl::f32, src.device());
   for (auto [tn, td] : hl::tile({n, d})) {
-    hl::atomic_add(out, {index[tn][hl::all, hl::newaxis], td.index()[hl::newaxis, hl::all]},
+    auto rows_of = index[tn];
+    hl::atomic_add(out, {rows_of[hl::all, hl::newaxis], td.index()[hl::newaxis, hl::all]},
                    src[tn, td].to(hl::f32));
   }
   return out;
