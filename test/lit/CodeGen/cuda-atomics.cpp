@@ -9,7 +9,8 @@
 // hd::atomic_add; a target dtype without an atomic add is a located error.
 
 // IR: atomic_add store %counts[gather(%bin.0)] += 1
-// IR: atomic_add store_scatter %out[gather(load %index[%tn][:, newaxis]), gather(%td.index[newaxis, :])] += cast<f32>(load %src[%tn, %td])
+// IR: let %rows_of.0 = load %index[%tn]
+// IR-NEXT: atomic_add store_scatter %out[gather(%rows_of.0[:, newaxis]), gather(%td.index[newaxis, :])] += cast<f32>(load %src[%tn, %td])
 
 // CUDA-LABEL: void histogram_kernel(
 // CUDA:      if (int(threadIdx.x) == th_t0 * ST_t0) {
