@@ -473,7 +473,7 @@ private:
                           "values only");
     const bool rowStore = s.kind == StmtKind::Store && s.indices.size() == 2;
     if (s.kind == StmtKind::Store &&
-        (s.gatherAll || s.mask || (s.indices.size() != 3 && !rowStore) ||
+        (s.atomicAdd || s.gatherAll || s.mask || (s.indices.size() != 3 && !rowStore) ||
          !isTile(s.indices[0], p_.tileB) || !isTile(s.indices[1], p_.tileM) ||
          (!rowStore && s.indices[2].kind != Index::Kind::All)))
       return error(s.loc, "flash attention may store only to out[tb, tm, hl::all] and to "

@@ -52,6 +52,51 @@ inline std::string cudaComputeType(const ir::ElemType& t, const ir::Kernel& k) {
   return "float";
 }
 
+/// An elementwise unary op as CUDA: `a` is the operand, `ct` the result's compute type
+/// (exp, log, ... of an integer block compute in the float result type). Every emitter
+/// (elementwise, matmul and attention epilogues) spells ops through here.
+inline std::string cudaUnary(ir::UnaryOp op, const std::string& a, const std::string& ct) {
+  switch (op) {
+  case ir::UnaryOp::Neg: return "(-" + a + ")";
+  case ir::UnaryOp::Not: return "(!" + a + ")";
+  case ir::UnaryOp::Abs: return "hd::abs(" + a + ")";
+  case ir::UnaryOp::BitNot: return "hd::bit_not(" + ct + "(" + a + "))";
+  default: return std::string("hd::") + ir::unaryOpName(op) + "(" + ct + "(" + a + "))";
+  }
+}
+
+/// An elementwise binary op as CUDA; `ct` is the result's compute type (bool for
+/// comparisons, whose operands keep their own types).
+inline std::string cudaBinary(ir::BinaryOp op, const std::string& a, const std::string& b,
+                              const std::string& ct) {
+  using ir::BinaryOp;
+  auto infix = [&](const char* sym) { return "(" + ct + "(" + a + ") " + sym + " " + ct + "(" + b + "))"; };
+  switch (op) {
+  case BinaryOp::Add: return infix("+");
+  case BinaryOp::Sub: return infix("-");
+  case BinaryOp::Mul: return infix("*");
+  case BinaryOp::Div: return infix("/");
+  case BinaryOp::Maximum: return "hd::maximum<" + ct + ">(" + a + ", " + b + ")";
+  case BinaryOp::Minimum: return "hd::minimum<" + ct + ">(" + a + ", " + b + ")";
+  case BinaryOp::Lt: return "(" + a + " < " + b + ")";
+  case BinaryOp::Le: return "(" + a + " <= " + b + ")";
+  case BinaryOp::Gt: return "(" + a + " > " + b + ")";
+  case BinaryOp::Ge: return "(" + a + " >= " + b + ")";
+  case BinaryOp::Eq: return "(" + a + " == " + b + ")";
+  case BinaryOp::Ne: return "(" + a + " != " + b + ")";
+  case BinaryOp::And: return "(" + a + " && " + b + ")";
+  case BinaryOp::Or: return "(" + a + " || " + b + ")";
+  case BinaryOp::Mod: return "hd::mod(" + ct + "(" + a + "), " + ct + "(" + b + "))";
+  case BinaryOp::Pow: return "hd::pow(" + ct + "(" + a + "), " + ct + "(" + b + "))";
+  case BinaryOp::BitAnd: return infix("&");
+  case BinaryOp::BitOr: return infix("|");
+  case BinaryOp::BitXor: return infix("^");
+  case BinaryOp::Shl: return infix("<<");
+  case BinaryOp::Shr: return infix(">>");
+  }
+  return "0";
+}
+
 /// The host type a launcher passes a scalar kernel argument as.
 inline std::string hostScalarType(ir::ScalarType st) {
   switch (st) {

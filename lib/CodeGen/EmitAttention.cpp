@@ -186,23 +186,9 @@ private:
     case ExprKind::Dot: return "x";
     case ExprKind::TileIndex: return e.tile == p_.tileM ? "row" : "col";
     case ExprKind::Unary:
-      switch (e.unary) {
-      case UnaryOp::Neg: return "(-" + op(0) + ")";
-      case UnaryOp::Not: return "(!" + op(0) + ")";
-      default: return std::string("hd::") + unaryOpName(e.unary) + "(" + op(0) + ")";
-      }
-    case ExprKind::Binary: {
-      static const char* sym[] = {"+", "-", "*", "/", "", "", "<", "<=", ">", ">=", "==", "!=",
-                                  "&&", "||"};
-      const std::string ct = ctype(e.type->elem);
-      if (e.binary == BinaryOp::Maximum || e.binary == BinaryOp::Minimum)
-        return std::string(e.binary == BinaryOp::Maximum ? "hd::maximum<" : "hd::minimum<") + ct +
-               ">(" + op(0) + ", " + op(1) + ")";
-      if (e.binary <= BinaryOp::Div)
-        return "(" + ct + "(" + op(0) + ") " + sym[static_cast<int>(e.binary)] + " " + ct + "(" +
-               op(1) + "))";
-      return "(" + op(0) + " " + sym[static_cast<int>(e.binary)] + " " + op(1) + ")";
-    }
+      return cudaUnary(e.unary, op(0), ctype(e.type->elem));
+    case ExprKind::Binary:
+      return cudaBinary(e.binary, op(0), op(1), ctype(e.type->elem));
     case ExprKind::Where: {
       const std::string ct = ctype(e.type->elem);
       return "(" + op(0) + " ? " + ct + "(" + op(1) + ") : " + ct + "(" + op(2) + "))";

@@ -118,30 +118,16 @@ std::string Emitter::expr(const Expr& e) {
     return "size_" + p.name + "_" + std::to_string(e.dim);
   }
   case ExprKind::Unary: {
-    std::string a = op(0);
-    switch (e.unary) {
-    case UnaryOp::Neg: return "(-" + a + ")";
-    case UnaryOp::Not: return "(!" + a + ")";
-    case UnaryOp::Abs: return std::string("hd::abs(") + a + ")";
-    default: // exp, log, ... of an integer block compute in the result's float type
-      return std::string("hd::") + unaryOpName(e.unary) + "(" + computeType(e.type->elem) + "(" +
-             a + "))";
-    }
+    return cudaUnary(e.unary, op(0), computeType(e.type->elem));
   }
   case ExprKind::Binary: {
     std::string a = op(0), b = op(1);
     std::string ct = computeType(e.type->elem);
-    static const char* sym[] = {"+", "-", "*", "/", "", "", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
-    if (e.binary == BinaryOp::Maximum || e.binary == BinaryOp::Minimum)
-      return std::string(e.binary == BinaryOp::Maximum ? "hd::maximum<" : "hd::minimum<") + ct +
-             ">(" + a + ", " + b + ")";
     // Arithmetic happens in the result's compute type (f16 * double-scalar is a float op).
     if (e.binary == BinaryOp::Div && e.operands[1]->type && e.type &&
         axesOf(*e.operands[1]->type).size() < axesOf(*e.type).size())
       return "div_bcast(" + ct + "(" + a + "), " + ct + "(" + b + "))";
-    if (e.binary <= BinaryOp::Div)
-      return "(" + ct + "(" + a + ") " + sym[static_cast<int>(e.binary)] + " " + ct + "(" + b + "))";
-    return "(" + a + " " + sym[static_cast<int>(e.binary)] + " " + b + ")";
+    return cudaBinary(e.binary, a, b, ct);
   }
   case ExprKind::Where: {
     std::string ct = computeType(e.type->elem);

@@ -52,6 +52,8 @@ const Stmt* Emitter::onlineSumPartner(const Stmt& maxLet, const Expr& red) const
 }
 
 void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
+  if (red.reduce == ReduceOp::ArgMax || red.reduce == ReduceOp::ArgMin)
+    return emitArgReduce(s, red, declare);
   const Expr& operand = *red.operands.at(0);
   const BlockType& inType = *operand.type;
   if (declare)

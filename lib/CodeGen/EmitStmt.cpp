@@ -88,7 +88,8 @@ bool Emitter::inlinable(const Stmt& s) const {
       break;
     default: ok = false;
     }
-    if (e.kind == ExprKind::Binary && e.binary == BinaryOp::Div)
+    if (e.kind == ExprKind::Binary && (e.binary == BinaryOp::Div || e.binary == BinaryOp::Mod ||
+                                        e.binary == BinaryOp::Pow))
       cheap = false;
     for (const ExprRef& op : e.operands)
       see(*op);
@@ -382,6 +383,8 @@ void Emitter::emitStore(const Stmt& s) {
         m += (m.empty() ? "" : " && ") + inBounds(a);
     return m.empty() ? std::string("true") : m;
   };
+  if (s.atomicAdd)
+    return emitAtomicAdd(s, axes, maskWithout(-1));
   // Vector stores along the inner axis when the subscript's last dim is that axis.
   int vec = -1;
   if (!s.gatherAll && !s.mask && !axes.empty() && axes_[axes[0]].inner && !s.indices.empty()) {
@@ -420,6 +423,26 @@ void Emitter::emitStore(const Stmt& s) {
     (void)full;
   }
   closeElementLoops(axes);
+}
+
+/// hl::atomic_add: one thread per element adds (threads that hold a copy of a
+/// broadcast value, or replicate the layout, stay out); never vectorized.
+void Emitter::emitAtomicAdd(const Stmt& s, const std::vector<int>& axes, std::string m) {
+  const std::string& name = k_.params[s.param].name;
+  std::string owner;
+  for (int a : axes)
+    owner += (owner.empty() ? "" : " + ") + ("th_" + axes_[a].key + " * ST_" + axes_[a].key);
+  line("if (int(threadIdx.x) == " + (owner.empty() ? std::string("0") : owner) + ") {");
+  ++indent_;
+  openElementLoops(axes);
+  if (s.mask)
+    m += " && bool(" + expr(*s.mask) + ")";
+  line("if (" + m + ") hd::atomic_add(&" + name + "[" +
+       tensorOffset(s.param, s.indices, s.gatherAll) + "], hd::from_compute<T_" + name + ">(" +
+       expr(*s.value) + "));");
+  closeElementLoops(axes);
+  --indent_;
+  line("}");
 }
 
 std::string Emitter::tileEnd(int t) {

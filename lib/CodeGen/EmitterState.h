@@ -68,6 +68,8 @@ private:
 
   // EmitReduce.cpp
   void emitReduce(const ir::Stmt& s, const ir::Expr& red, bool declare);
+  // EmitArgReduce.cpp
+  void emitArgReduce(const ir::Stmt& s, const ir::Expr& red, bool declare);
   const ir::Stmt* onlineSumPartner(const ir::Stmt& maxLet, const ir::Expr& red) const;
 
   // EmitStmt.cpp
@@ -76,6 +78,7 @@ private:
   void emitLet(const ir::Stmt& s, bool declare);
   void emitLoad(const ir::Stmt& s, const ir::Expr& load, bool declare);
   void emitStore(const ir::Stmt& s);
+  void emitAtomicAdd(const ir::Stmt& s, const std::vector<int>& axes, std::string mask);
   void emitInnerLoop(const ir::Stmt& s);
   void openElementLoops(const std::vector<int>& axes, int vectorAxis = -1);
   void closeElementLoops(const std::vector<int>& axes);

@@ -263,6 +263,9 @@ private:
         return false;
       break;
     case StmtKind::Store:
+      if (s.atomicAdd)
+        return fail(s.loc, "a tensor-core matmul cannot end in hl::atomic_add (split-K is not "
+                           "lowered yet): store its result to out[tm, tn]"), false;
       if (s.gatherAll || s.mask || s.indices.size() != 2 || !isTile(s.indices[0], p_.tileM) ||
           !isTile(s.indices[1], p_.tileN))
         return fail(s.loc, "a tensor-core matmul may store only to out[tm, tn]"), false;

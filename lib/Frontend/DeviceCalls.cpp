@@ -17,7 +17,10 @@ const llvm::StringMap<ir::UnaryOp>& unaryFunctions() {
   static const llvm::StringMap<ir::UnaryOp> map = {
       {"exp", ir::UnaryOp::Exp},   {"log", ir::UnaryOp::Log},         {"sqrt", ir::UnaryOp::Sqrt},
       {"rsqrt", ir::UnaryOp::Rsqrt}, {"tanh", ir::UnaryOp::Tanh},
-      {"sigmoid", ir::UnaryOp::Sigmoid}, {"abs", ir::UnaryOp::Abs}};
+      {"sigmoid", ir::UnaryOp::Sigmoid}, {"abs", ir::UnaryOp::Abs},
+      {"erf", ir::UnaryOp::Erf},   {"floor", ir::UnaryOp::Floor},     {"ceil", ir::UnaryOp::Ceil},
+      {"round", ir::UnaryOp::Round}, {"sin", ir::UnaryOp::Sin},      {"cos", ir::UnaryOp::Cos},
+      {"log1p", ir::UnaryOp::Log1p}, {"exp2", ir::UnaryOp::Exp2},    {"log2", ir::UnaryOp::Log2}};
   return map;
 }
 
@@ -25,7 +28,9 @@ const llvm::StringMap<ir::ReduceOp>& reduceFunctions() {
   static const llvm::StringMap<ir::ReduceOp> map = {{"sum", ir::ReduceOp::Sum},
                                                     {"amax", ir::ReduceOp::Max},
                                                     {"amin", ir::ReduceOp::Min},
-                                                    {"mean", ir::ReduceOp::Mean}};
+                                                    {"mean", ir::ReduceOp::Mean},
+                                                    {"argmax", ir::ReduceOp::ArgMax},
+                                                    {"argmin", ir::ReduceOp::ArgMin}};
   return map;
 }
 } // namespace
@@ -66,11 +71,13 @@ ir::ExprRef KernelLowering::lowerCall(const CallExpr* call) {
   if (name == "helion::empty" || name == "helion::empty_like" || name == "helion::zeros")
     return error(where, "device code cannot allocate tensors ('" + q + "'): allocate them in "
                         "host code before the device loop");
+  if (isHelperCall(call))
+    return inlineHelper(call, where);
   if (!name.consume_front("helion::hl::")) {
     // std::sqrt(double) is ::sqrt from <math.h> in libstdc++: both get the hint.
     name.consume_front("std::");
     if (name.size() && (unaryFunctions().count(name) || name == "max" || name == "min" ||
-                        name == "fmax" || name == "fmin"))
+                        name == "fmax" || name == "fmin" || name == "pow"))
       return error(where, "device code cannot call '" + spelling(call->getCallee()) +
                               "': use hl::" +
                               (name.ends_with("max") ? std::string("maximum")
@@ -83,6 +90,12 @@ ir::ExprRef KernelLowering::lowerCall(const CallExpr* call) {
       return nullptr;
     auto ops = operands();
     return ops ? ir::makeUnary(it->second, (*ops)[0], at) : nullptr;
+  }
+  if (name == "pow") {
+    if (!arity(2, 2, "hl::pow(a, b)"))
+      return nullptr;
+    auto ops = operands();
+    return ops ? ir::makeBinary(ir::BinaryOp::Pow, (*ops)[0], (*ops)[1], at) : nullptr;
   }
   if (name == "maximum" || name == "minimum") {
     if (!arity(2, 2, ("hl::" + name.str() + "(a, b)").c_str()))
@@ -184,8 +197,8 @@ ir::ExprRef KernelLowering::lowerCall(const CallExpr* call) {
       e->operands.push_back(mask);
     return e;
   }
-  if (name == "store")
-    return error(where, "hl::store is a statement: it cannot be used as a value");
+  if (name == "store" || name == "atomic_add")
+    return error(where, "hl::" + name.str() + " is a statement: it cannot be used as a value");
   if (name == "tile" || name == "grid")
     return error(where, "hl::" + name.str() + " can only be the range of a for loop");
   if (name == "specialize" || name == "register_block_size")

@@ -40,6 +40,12 @@ std::optional<ir::BinaryOp> binaryOp(BinaryOperatorKind k) {
   case BO_NE: return ir::BinaryOp::Ne;
   case BO_LAnd: return ir::BinaryOp::And;
   case BO_LOr: return ir::BinaryOp::Or;
+  case BO_Rem: return ir::BinaryOp::Mod;
+  case BO_And: return ir::BinaryOp::BitAnd;
+  case BO_Or: return ir::BinaryOp::BitOr;
+  case BO_Xor: return ir::BinaryOp::BitXor;
+  case BO_Shl: return ir::BinaryOp::Shl;
+  case BO_Shr: return ir::BinaryOp::Shr;
   default: return std::nullopt;
   }
 }
@@ -58,9 +64,14 @@ std::optional<ir::BinaryOp> binaryOp(OverloadedOperatorKind k) {
   case OO_ExclaimEqual: return ir::BinaryOp::Ne;
   case OO_AmpAmp: return ir::BinaryOp::And;
   case OO_PipePipe: return ir::BinaryOp::Or;
-  // hl::operator& and | on blocks (masks); a unary & is a pointer (below).
-  case OO_Amp: return ir::BinaryOp::And;
-  case OO_Pipe: return ir::BinaryOp::Or;
+  // hl::operator& | ^ on blocks: bitwise on integers, logical on b8 masks; a unary &
+  // is a pointer (below).
+  case OO_Amp: return ir::BinaryOp::BitAnd;
+  case OO_Pipe: return ir::BinaryOp::BitOr;
+  case OO_Caret: return ir::BinaryOp::BitXor;
+  case OO_Percent: return ir::BinaryOp::Mod;
+  case OO_LessLess: return ir::BinaryOp::Shl;
+  case OO_GreaterGreater: return ir::BinaryOp::Shr;
   default: return std::nullopt;
   }
 }
@@ -158,11 +169,13 @@ ir::ExprRef KernelLowering::lowerExpr(const Expr* e) {
                                             "')");
     case UO_Plus: return lowerExpr(u->getSubExpr());
     case UO_Minus:
-    case UO_LNot: {
+    case UO_LNot:
+    case UO_Not: {
       ir::ExprRef a = lowerExpr(u->getSubExpr());
-      return a ? ir::makeUnary(u->getOpcode() == UO_Minus ? ir::UnaryOp::Neg : ir::UnaryOp::Not, a,
-                               loc(u->getOperatorLoc()))
-               : nullptr;
+      ir::UnaryOp op = u->getOpcode() == UO_Minus ? ir::UnaryOp::Neg
+                       : u->getOpcode() == UO_Not ? ir::UnaryOp::BitNot
+                                                  : ir::UnaryOp::Not;
+      return a ? ir::makeUnary(op, a, loc(u->getOperatorLoc())) : nullptr;
     }
     default:
       return error(u->getOperatorLoc(), "unsupported operator '" +
@@ -259,14 +272,18 @@ ir::ExprRef KernelLowering::lowerOperatorCall(const CXXOperatorCallExpr* op) {
   if (k == OO_Subscript)
     return lowerSubscript(op);
   if (k == OO_Equal || k == OO_PlusEqual || k == OO_MinusEqual || k == OO_StarEqual ||
-      k == OO_SlashEqual)
+      k == OO_SlashEqual || k == OO_PercentEqual || k == OO_AmpEqual || k == OO_PipeEqual ||
+      k == OO_CaretEqual || k == OO_LessLessEqual || k == OO_GreaterGreaterEqual)
     return error(op->getOperatorLoc(), "assignments inside expressions are not supported in "
                                        "device code");
-  if (op->getNumArgs() == 1 && (k == OO_Minus || k == OO_Exclaim || k == OO_Plus)) {
+  if (op->getNumArgs() == 1 && (k == OO_Minus || k == OO_Exclaim || k == OO_Plus || k == OO_Tilde)) {
     ir::ExprRef a = lowerExpr(op->getArg(0));
     if (!a || k == OO_Plus)
       return a;
-    return ir::makeUnary(k == OO_Minus ? ir::UnaryOp::Neg : ir::UnaryOp::Not, a, at);
+    return ir::makeUnary(k == OO_Minus   ? ir::UnaryOp::Neg
+                         : k == OO_Tilde ? ir::UnaryOp::BitNot
+                                         : ir::UnaryOp::Not,
+                         a, at);
   }
   if (op->getNumArgs() == 2)
     if (auto b = binaryOp(k)) {

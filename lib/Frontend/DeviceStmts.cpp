@@ -26,6 +26,12 @@ std::optional<ir::BinaryOp> compoundOp(BinaryOperatorKind k) {
   case BO_SubAssign: return ir::BinaryOp::Sub;
   case BO_MulAssign: return ir::BinaryOp::Mul;
   case BO_DivAssign: return ir::BinaryOp::Div;
+  case BO_RemAssign: return ir::BinaryOp::Mod;
+  case BO_AndAssign: return ir::BinaryOp::BitAnd;
+  case BO_OrAssign: return ir::BinaryOp::BitOr;
+  case BO_XorAssign: return ir::BinaryOp::BitXor;
+  case BO_ShlAssign: return ir::BinaryOp::Shl;
+  case BO_ShrAssign: return ir::BinaryOp::Shr;
   default: return std::nullopt;
   }
 }
@@ -36,6 +42,12 @@ std::optional<ir::BinaryOp> compoundOp(OverloadedOperatorKind k) {
   case OO_MinusEqual: return ir::BinaryOp::Sub;
   case OO_StarEqual: return ir::BinaryOp::Mul;
   case OO_SlashEqual: return ir::BinaryOp::Div;
+  case OO_PercentEqual: return ir::BinaryOp::Mod;
+  case OO_AmpEqual: return ir::BinaryOp::BitAnd;
+  case OO_PipeEqual: return ir::BinaryOp::BitOr;
+  case OO_CaretEqual: return ir::BinaryOp::BitXor;
+  case OO_LessLessEqual: return ir::BinaryOp::Shl;
+  case OO_GreaterGreaterEqual: return ir::BinaryOp::Shr;
   default: return std::nullopt;
   }
 }
@@ -193,6 +205,13 @@ void KernelLowering::lowerStmt(const Stmt* s, std::vector<ir::StmtRef>& out) {
   }
   if (isa<NullStmt>(s))
     return;
+  // A helper called in this statement puts its statements in `out`, before it.
+  struct PendingScope {
+    std::vector<ir::StmtRef>*& slot;
+    std::vector<ir::StmtRef>* saved;
+    ~PendingScope() { slot = saved; }
+  } scope{pending_, pending_};
+  pending_ = &out;
   if (const auto* e = dyn_cast<Expr>(s))
     return lowerExprStmt(e, out);
   if (const auto* loop = dyn_cast<CXXForRangeStmt>(s)) {
@@ -269,7 +288,10 @@ void KernelLowering::lowerStmt(const Stmt* s, std::vector<ir::StmtRef>& out) {
     return;
   }
   if (isa<ReturnStmt>(s)) {
-    error(s->getBeginLoc(), "'return' cannot leave a tile loop: device code returns nothing");
+    error(s->getBeginLoc(), inlining_.empty()
+                                ? "'return' cannot leave a tile loop: device code returns nothing"
+                                : "a helper called from device code must have one 'return', "
+                                  "its last statement");
     return;
   }
   if (isa<CXXTryStmt>(s)) {
@@ -302,9 +324,12 @@ void KernelLowering::lowerExprStmt(const Expr* e, std::vector<ir::StmtRef>& out)
   } else if (const auto* call = dyn_cast<CallExpr>(e);
              call && calleeName(call) == "helion::hl::store") {
     s = lowerStoreCall(call);
+  } else if (const auto* call = dyn_cast<CallExpr>(e);
+             call && calleeName(call) == "helion::hl::atomic_add") {
+    s = lowerAtomicAdd(call);
   } else {
     // An expression for its effect: lower it for its diagnostics (calls, throw, ...).
-    if (lowerExpr(e))
+    if (lowerExpr(e) && !e->getType()->isVoidType())
       diags_.warning(loc(e->getExprLoc()), "expression result unused in device code");
     return;
   }
@@ -393,6 +418,49 @@ ir::StmtRef KernelLowering::lowerStoreCall(const CallExpr* call) {
   s->value = std::move(value);
   s->mask = std::move(mask);
   if (const auto* obj = dyn_cast<DeclRefExpr>(ignoreWrappers(args[0])))
+    writtenBy_[obj->getDecl()] = s->loc.line;
+  return s;
+}
+
+} // namespace helion::frontend
+
+namespace helion::frontend {
+
+/// hl::atomic_add(t[i, ...], value) or hl::atomic_add(t, {i0, i1, ...}, value[, mask]):
+/// a Store that adds atomically.
+ir::StmtRef KernelLowering::lowerAtomicAdd(const CallExpr* call) {
+  auto args = writtenArgs(call);
+  if (args.size() == 3 || args.size() == 4) {
+    ir::StmtRef s = lowerStoreCall(call);
+    if (!s)
+      return nullptr;
+    auto atomic = std::make_shared<ir::Stmt>(*s);
+    atomic->atomicAdd = true;
+    return atomic;
+  }
+  if (args.size() != 2)
+    return error(call->getExprLoc(), "expected hl::atomic_add(tensor[indices...], value) or "
+                                     "hl::atomic_add(tensor, {indices...}, value[, mask]), found " +
+                                         std::to_string(args.size()) + " arguments");
+  const auto* sub = dyn_cast<CXXOperatorCallExpr>(ignoreWrappers(args[0]));
+  if (!sub || sub->getOperator() != OO_Subscript || !isClass(sub->getArg(0)->getType(), "helion::Tensor"))
+    return error(args[0]->getBeginLoc(), "expected a tensor subscript such as hist[idx] as the "
+                                         "target of hl::atomic_add, found '" + spelling(args[0]) + "'");
+  auto p = tensorOf(sub->getArg(0));
+  std::vector<ir::Index> indices;
+  std::vector<const Expr*> subArgs(sub->arg_begin() + 1, sub->arg_end());
+  bool ok = lowerIndices(subArgs, indices);
+  ir::ExprRef value = lowerExpr(args[1]);
+  if (!p || !ok || !value)
+    return nullptr;
+  auto s = std::make_shared<ir::Stmt>();
+  s->kind = ir::StmtKind::Store;
+  s->loc = loc(call->getExprLoc());
+  s->param = *p;
+  s->indices = std::move(indices);
+  s->value = std::move(value);
+  s->atomicAdd = true;
+  if (const auto* obj = dyn_cast<DeclRefExpr>(ignoreWrappers(sub->getArg(0))))
     writtenBy_[obj->getDecl()] = s->loc.line;
   return s;
 }

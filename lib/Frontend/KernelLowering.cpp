@@ -102,6 +102,8 @@ ir::SourceLoc KernelLowering::loc(SourceLocation l) const {
 
 std::nullptr_t KernelLowering::error(SourceLocation l, const std::string& message) {
   diags_.error(loc(l), message);
+  for (auto it = inlining_.rbegin(); it != inlining_.rend(); ++it)
+    diags_.note(loc(it->callSite), "in helper '" + it->name + "' called here");
   failed_ = true;
   return nullptr;
 }

@@ -66,6 +66,7 @@ private:
   ir::StmtRef lowerAssign(const clang::Expr* lhs, const clang::Expr* rhs,
                           std::optional<ir::BinaryOp> compound, clang::SourceLocation opLoc);
   ir::StmtRef lowerStoreCall(const clang::CallExpr* call);
+  ir::StmtRef lowerAtomicAdd(const clang::CallExpr* call);
   std::optional<int> blockSizeFor(const clang::Expr* spec, const std::string& name,
                                   ir::SourceLoc loc, ir::ExprRef hint);
 
@@ -82,6 +83,10 @@ private:
   // DeviceCalls.cpp: hl:: functions and Tensor/tile methods.
   ir::ExprRef lowerCall(const clang::CallExpr* call);
   ir::ExprRef lowerMemberCall(const clang::CXXMemberCallExpr* call);
+
+  // DeviceHelpers.cpp: calls of the user's own functions, inlined.
+  bool isHelperCall(const clang::CallExpr* call) const;
+  ir::ExprRef inlineHelper(const clang::CallExpr* call, clang::SourceLocation where);
 
   // DeviceIndexing.cpp: subscripts, indices and shapes.
   ir::ExprRef lowerSubscript(const clang::CXXOperatorCallExpr* call);
@@ -101,6 +106,18 @@ private:
   ir::Kernel kernel_;
   HostInfo host_;
   bool failed_ = false;
+
+  /// A helper being inlined: its definition (the template's, for instantiations), the
+  /// call site and its name, innermost last.
+  struct InlineFrame {
+    const clang::FunctionDecl* helper;
+    clang::SourceLocation callSite;
+    std::string name;
+  };
+  std::vector<InlineFrame> inlining_;
+  /// Where statements that a value needs first go (a helper's body): the statement list
+  /// being built, or null outside a device statement (tile loop bounds at the top level).
+  std::vector<ir::StmtRef>* pending_ = nullptr;
 
   llvm::DenseMap<const clang::ValueDecl*, int> paramOf_; ///< kernel parameters by host decl
   llvm::DenseMap<const clang::ValueDecl*, int> varOf_;   ///< device variables

@@ -14,6 +14,16 @@ const char* unaryOpName(UnaryOp op) {
   case UnaryOp::Tanh: return "tanh";
   case UnaryOp::Sigmoid: return "sigmoid";
   case UnaryOp::Abs: return "abs";
+  case UnaryOp::Erf: return "erf";
+  case UnaryOp::Floor: return "floor";
+  case UnaryOp::Ceil: return "ceil";
+  case UnaryOp::Round: return "round";
+  case UnaryOp::Sin: return "sin";
+  case UnaryOp::Cos: return "cos";
+  case UnaryOp::Log1p: return "log1p";
+  case UnaryOp::Exp2: return "exp2";
+  case UnaryOp::Log2: return "log2";
+  case UnaryOp::BitNot: return "bitnot";
   }
   return "?";
 }
@@ -34,6 +44,13 @@ const char* binaryOpName(BinaryOp op) {
   case BinaryOp::Ne: return "ne";
   case BinaryOp::And: return "and";
   case BinaryOp::Or: return "or";
+  case BinaryOp::Mod: return "mod";
+  case BinaryOp::BitAnd: return "bitand";
+  case BinaryOp::BitOr: return "bitor";
+  case BinaryOp::BitXor: return "bitxor";
+  case BinaryOp::Shl: return "shl";
+  case BinaryOp::Shr: return "shr";
+  case BinaryOp::Pow: return "pow";
   }
   return "?";
 }
@@ -44,6 +61,8 @@ const char* reduceOpName(ReduceOp op) {
   case ReduceOp::Max: return "amax";
   case ReduceOp::Min: return "amin";
   case ReduceOp::Mean: return "mean";
+  case ReduceOp::ArgMax: return "argmax";
+  case ReduceOp::ArgMin: return "argmin";
   }
   return "?";
 }

@@ -156,8 +156,9 @@ public:
       return;
     }
     case StmtKind::Store:
-      os << pad << (s.gatherAll ? "store_scatter " : "store ") << paramName(s.param) << "["
-         << indices(s.indices) << "] = " << expr(*s.value);
+      os << pad << (s.atomicAdd ? "atomic_add " : "") << (s.gatherAll ? "store_scatter " : "store ")
+         << paramName(s.param) << "[" << indices(s.indices) << "] "
+         << (s.atomicAdd ? "+= " : "= ") << expr(*s.value);
       if (s.mask)
         os << " mask " << expr(*s.mask);
       os << "\n";

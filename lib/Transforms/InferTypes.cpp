@@ -264,8 +264,15 @@ private:
       if (e.unary == UnaryOp::Neg && t.elem.isConcrete() &&
           !rules::isNegatable(scalarTypeName(t.elem.scalar())))
         error(e.loc, rules::negateBoolMessage());
-      // exp, log, ... of an integer or bool block are f32 (ref mode: hl/ops.h unary)
-      bool keepsType = e.unary == UnaryOp::Neg || e.unary == UnaryOp::Abs || e.unary == UnaryOp::Not;
+      if (e.unary == UnaryOp::BitNot && t.elem.isConcrete() &&
+          !rules::isBitwiseDtype(scalarTypeName(t.elem.scalar())))
+        error(e.loc, rules::bitwiseMessage("~", scalarTypeName(t.elem.scalar())));
+      // exp, log, ... of an integer or bool block are f32 (ref mode: hl/ops.h unary);
+      // floor, ceil and round of an integer are the integer.
+      bool keepsType = e.unary == UnaryOp::Neg || e.unary == UnaryOp::Abs ||
+                       e.unary == UnaryOp::Not || e.unary == UnaryOp::Floor ||
+                       e.unary == UnaryOp::Ceil || e.unary == UnaryOp::Round ||
+                       e.unary == UnaryOp::BitNot;
       if (!keepsType && t.elem.isConcrete() && !isFloat(t.elem.scalar()))
         t.elem = ElemType::concrete(ScalarType::F32);
       return t;
@@ -277,6 +284,19 @@ private:
       case BinaryOp::Lt: case BinaryOp::Le: case BinaryOp::Gt: case BinaryOp::Ge:
       case BinaryOp::Eq: case BinaryOp::Ne: case BinaryOp::And: case BinaryOp::Or:
         t.elem = ElemType::concrete(ScalarType::B8);
+        break;
+      case BinaryOp::BitAnd: case BinaryOp::BitOr: case BinaryOp::BitXor:
+      case BinaryOp::Shl: case BinaryOp::Shr: {
+        static const char* sym[] = {"&", "|", "^", "<<", ">>"};
+        if (t.elem.isConcrete() && !rules::isBitwiseDtype(scalarTypeName(t.elem.scalar())))
+          error(e.loc, rules::bitwiseMessage(
+                           sym[static_cast<int>(e.binary) - static_cast<int>(BinaryOp::BitAnd)],
+                           scalarTypeName(t.elem.scalar())));
+        break;
+      }
+      case BinaryOp::Pow: // computed in floating point, as in ref mode
+        if (t.elem.isConcrete() && !isFloat(t.elem.scalar()))
+          t.elem = ElemType::concrete(ScalarType::F32);
         break;
       default: break;
       }
@@ -300,6 +320,8 @@ private:
         t.dims.erase(t.dims.begin() + d);
       if (e.reduce == ReduceOp::Mean && t.elem.isConcrete() && !isFloat(t.elem.scalar()))
         t.elem = ElemType::concrete(ScalarType::F32);
+      if (e.reduce == ReduceOp::ArgMax || e.reduce == ReduceOp::ArgMin)
+        t.elem = ElemType::concrete(ScalarType::I64);
       return t;
     }
     case ExprKind::Full:

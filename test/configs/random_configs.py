@@ -44,6 +44,10 @@ CONDITIONAL = {
 }
 
 
+# Kernels of integer tensors only (bitwise operators): their cubins' dtypes.
+INT_KERNELS = {"hash_bucket": ["i32", "i64"]}
+
+
 def run(cmd, timeout=None):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
 
@@ -265,7 +269,8 @@ def main():
     # (c) Cubins of a subset: distinct codes, samples first, dtypes in turn.
     jobs = []
     for k in kernels:
-        dtypes = ["bf16", "f16"] if "attention" in k.name else ["bf16", "f32", "f16"]
+        dtypes = (["bf16", "f16"] if "attention" in k.name
+                  else INT_KERNELS.get(k.name, ["bf16", "f32", "f16"]))
         seen, picked = set(), []
         order = [k.index[config_key(c)] for c in [k.default] + k.samples]
         order += [k.index[config_key(v["config"])] for v in k.variants if v["offered"]]

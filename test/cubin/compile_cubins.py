@@ -44,6 +44,14 @@ def check_cubin(path, kernel):
     return None
 
 
+def dtype_label(spec):
+    """The file-name label of a --dtype spec, as helionc writes it (dtypeSpecLabel):
+    `bf16,out=i64,idx=i32` -> `bf16.idx-i32.out-i64` (named tensors in name order)."""
+    rest = [part for part in spec.split(",") if "=" not in part]
+    named = sorted(tuple(part.split("=", 1)) for part in spec.split(",") if "=" in part)
+    return ".".join(rest + [f"{name}-{dtype}" for name, dtype in named])
+
+
 def resolve(path, suite_dir, examples):
     return path.replace("%examples", examples) if "%examples" in path else os.path.join(suite_dir, path)
 
@@ -91,14 +99,11 @@ def main():
         if "specialize" in variant:
             extra += ["--specialize", str(variant["specialize"])]
         for dtype in variant.get("dtypes", suite["dtypes"]):
-            # A per-tensor dtype list ("q=bf16,lse=f32") names its cubins by the sorted
-            # pairs ("lse-f32.q-bf16").
-            tag = (".".join(sorted(p.replace("=", "-") for p in dtype.split(",")))
-                   if "=" in dtype else dtype)
-            out_dir = os.path.join(args.out, f"{name}-{tag}")
+            label = dtype_label(dtype)
+            out_dir = os.path.join(args.out, f"{name}-{label}")
             # STEM.KERNEL.DTYPE[.nSIZE][.sVALUE].cubin: one instantiation per file.
             pattern = os.path.join(
-                out_dir, f"{os.path.splitext(os.path.basename(source))[0]}.{kernel}.{tag}*.cubin")
+                out_dir, f"{os.path.splitext(os.path.basename(source))[0]}.{kernel}.{label}*.cubin")
             for old in glob.glob(pattern):
                 os.remove(old)
             t0 = time.monotonic()

@@ -6,6 +6,7 @@
 #include "helion/CodeGen/HostRewriter.h"
 #include "helion/CodeGen/Instantiations.h"
 #include "helion/IR/Printer.h"
+#include "helion/hl/rules.h"
 #include "helion/runtime/Compile.h"
 #include "helion/runtime/Layout.h"
 
@@ -234,6 +235,26 @@ int parallelJobs(const CompileOptions& o) {
   return o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
 }
 
+/// False (with a diagnostic at the call) when an hl::atomic_add of `k` targets a tensor
+/// whose dtype in `sig` has no atomic add.
+bool atomicDtypesOk(const ir::Kernel& k, const std::vector<ir::ScalarType>& sig,
+                    DiagnosticEngine& diags) {
+  bool ok = true;
+  std::function<void(const std::vector<ir::StmtRef>&)> walk = [&](const auto& body) {
+    for (const ir::StmtRef& s : body) {
+      if (s->kind == ir::StmtKind::For)
+        walk(s->body);
+      const char* dtype = s->atomicAdd ? ir::scalarTypeName(sig.at(s->param)) : "f32";
+      if (!rules::isAtomicDtype(dtype)) {
+        diags.error(s->loc, rules::atomicDtypeMessage(dtype));
+        ok = false;
+      }
+    }
+  };
+  walk(k.body);
+  return ok;
+}
+
 /// --emit cubin/ptx: entry 0 of each kernel, one instantiation per --dtype signature,
 /// --size-hint and --specialize value, each to its own file
 /// STEM.KERNEL.DTYPES[.nSIZE][.sVALUE].cubin (or .ptx; without -o the PTX is printed).
@@ -255,6 +276,9 @@ int emitDevice(const std::vector<AnalyzedKernel>& kernels,
     const std::vector<int64_t> values = codegen::readsSpecialized(ek)
                                             ? hints.specialized
                                             : std::vector<int64_t>{hints.specialized.front()};
+    for (const codegen::DtypeSpec& spec : *specs)
+      if (!atomicDtypesOk(k, codegen::signatureOf(k, spec), diags))
+        return 1;
     for (const codegen::DtypeSpec& spec : *specs)
       for (int64_t size : sizes)
         for (int64_t value : values) {

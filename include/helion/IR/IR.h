@@ -28,15 +28,19 @@ struct Stmt;
 using ExprRef = std::shared_ptr<const Expr>;
 using StmtRef = std::shared_ptr<const Stmt>;
 
-enum class UnaryOp : uint8_t { Neg, Not, Exp, Log, Sqrt, Rsqrt, Tanh, Sigmoid, Abs };
-enum class BinaryOp : uint8_t {
-  Add, Sub, Mul, Div, Maximum, Minimum, Lt, Le, Gt, Ge, Eq, Ne, And, Or
+enum class UnaryOp : uint8_t {
+  Neg, Not, Exp, Log, Sqrt, Rsqrt, Tanh, Sigmoid, Abs,
+  Erf, Floor, Ceil, Round, Sin, Cos, Log1p, Exp2, Log2, BitNot
 };
-enum class ReduceOp : uint8_t { Sum, Max, Min, Mean };
+enum class BinaryOp : uint8_t {
+  Add, Sub, Mul, Div, Maximum, Minimum, Lt, Le, Gt, Ge, Eq, Ne, And, Or,
+  Mod, BitAnd, BitOr, BitXor, Shl, Shr, Pow
+};
+enum class ReduceOp : uint8_t { Sum, Max, Min, Mean, ArgMax, ArgMin };
 
 const char* unaryOpName(UnaryOp op);   // "exp", "neg", ...
 const char* binaryOpName(BinaryOp op); // "add", "lt", ...
-const char* reduceOpName(ReduceOp op); // "sum", "amax", "amin", "mean"
+const char* reduceOpName(ReduceOp op); // "sum", "amax", "amin", "mean", "argmax", "argmin"
 
 /// One subscript of a load or store, or of a view of a block.
 struct Index {
@@ -166,6 +170,7 @@ struct Stmt {
   bool gatherAll = false;       // Store
   ExprRef mask;                 // Store (optional)
   std::vector<Dim> targetDims;  // Store: dims the subscript addresses (filled by infer-types)
+  bool atomicAdd = false;       // Store: `hl::atomic_add`: adds the value atomically
   std::vector<int> tiles;       // For
   std::vector<StmtRef> body;    // For
 };

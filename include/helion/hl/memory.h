@@ -74,6 +74,9 @@ public:
 
   /// Stores `value` through the offsets this subscript resolved.
   TensorRef& store(const Block& value);
+  /// hl::atomic_add: adds `value` (broadcast) to the tensor's elements one by one, each
+  /// read fresh, so an element indexed twice gets both additions.
+  void atomicAdd(const Block& value);
 
 private:
   TensorRef& rebind(const Block& value) {
@@ -284,6 +287,55 @@ inline TensorRef& TensorRef::store(const Block& value) {
     }
   });
   return *this;
+}
+
+inline void TensorRef::atomicAdd(const Block& value) {
+  if (!tensor_.defined())
+    detail::fail("atomic_add: this block was reassigned and no longer refers to tensor memory");
+  const DType dtype = tensor_.dtype();
+  if (!rules::isAtomicDtype(dtype_name(dtype)))
+    throw Error(rules::atomicDtypeMessage(dtype_name(dtype)));
+  if (detail::broadcastShapes(shape(), value.shape(), "atomic_add") != shape())
+    detail::fail("atomic_add: cannot add a block of shape {} into a subscript of shape {}",
+                 value.shape(), shape());
+  auto* base = static_cast<unsigned char*>(tensor_.data_ptr());
+  std::array<std::vector<int64_t>, 1> strides{detail::broadcastStrides(value.shape(), shape())};
+  detail::forEachBroadcast(shape(), strides, [&](int64_t k, const std::array<int64_t, 1>& o) {
+    int64_t at = offsets_[k];
+    if (at < 0)
+      return;  // masked out
+    if (is_floating(dtype)) {
+      // The value is rounded to the tensor's dtype, then the sum (as the GPU's atomics).
+      double v = detail::roundToDType(dtype, value.getFloat(o[0]));
+      double old = detail::loadFloat(base + at, dtype);
+      detail::storeFloat(base + at, dtype, detail::roundToDType(dtype, old + v));
+    } else {
+      int64_t v = is_floating(value.dtype()) ? detail::floatToInt(dtype, value.getFloat(o[0]))
+                                             : value.getInt(o[0]);
+      int64_t old = detail::loadInt(base + at, dtype);
+      detail::storeInt(base + at, dtype,
+                       static_cast<int64_t>(static_cast<uint64_t>(old) + static_cast<uint64_t>(v)));
+    }
+  });
+}
+
+/// `hl::atomic_add(t[i, ...], v)`: t[i, ...] += v, atomically on the GPU; elements that
+/// the subscript names several times (a gather with repeated indices) get every addition.
+inline void atomic_add(TensorRef&& target, const detail::Operand& value) {
+  target.atomicAdd(value.get());
+}
+/// `hl::atomic_add(t, {i0, i1, ...}, v[, mask])`: the same with hl::store's indices.
+inline void atomic_add(const Tensor& t, std::initializer_list<IndexArg> index,
+                       const detail::Operand& value) {
+  std::vector<int64_t> shape, offsets;
+  detail::resolveBroadcastIndex(t, index, nullptr, "atomic_add", shape, offsets);
+  TensorRef(t, std::move(shape), std::move(offsets)).atomicAdd(value.get());
+}
+inline void atomic_add(const Tensor& t, std::initializer_list<IndexArg> index,
+                       const detail::Operand& value, const Block& mask) {
+  std::vector<int64_t> shape, offsets;
+  detail::resolveBroadcastIndex(t, index, &mask, "atomic_add", shape, offsets);
+  TensorRef(t, std::move(shape), std::move(offsets)).atomicAdd(value.get());
 }
 
 /// `hl::load(t, {i0, i1, ...})`: the element at (i0, i1, ...) for every position of

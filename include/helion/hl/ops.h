@@ -28,13 +28,15 @@ private:
   bool weak_ = false;
 };
 
-enum class BinaryOp { Add, Sub, Mul, Div, Max, Min, Lt, Le, Gt, Ge, Eq, Ne, And, Or };
+enum class BinaryOp { Add, Sub, Mul, Div, Max, Min, Lt, Le, Gt, Ge, Eq, Ne, And, Or, Xor, Shl, Shr, Mod, Pow };
+
+inline bool isBitwise(BinaryOp op) { return op >= BinaryOp::And && op <= BinaryOp::Shr; }
 
 inline bool isComparison(BinaryOp op) { return op >= BinaryOp::Lt && op <= BinaryOp::Ne; }
 
 inline const char* binaryName(BinaryOp op) {
   static const char* names[] = {"+", "-", "*", "/", "maximum", "minimum", "<", "<=", ">",
-                                ">=", "==", "!=", "&", "|"};
+                                ">=", "==", "!=", "&", "|", "^", "<<", ">>", "%", "pow"};
   return names[static_cast<int>(op)];
 }
 
@@ -53,8 +55,15 @@ inline double applyFloat(BinaryOp op, double a, double b) {
   case BinaryOp::Ge: return a >= b;
   case BinaryOp::Eq: return a == b;
   case BinaryOp::Ne: return a != b;
+  case BinaryOp::Mod: return std::fmod(a, b);  // the sign of the dividend, as in C++
+  case BinaryOp::Pow: return std::pow(a, b);
   default: fail("operator {} needs integer or bool operands", binaryName(op));
   }
+}
+
+/// Bits of an integer dtype (shift amounts must be below it).
+inline int64_t intBits(DType d) {
+  return d == DType::i8 ? 8 : d == DType::i32 ? 32 : d == DType::b8 ? 1 : 64;
 }
 
 inline int64_t applyInt(BinaryOp op, int64_t a, int64_t b) {
@@ -74,7 +83,16 @@ inline int64_t applyInt(BinaryOp op, int64_t a, int64_t b) {
   case BinaryOp::Ne: return a != b;
   case BinaryOp::And: return static_cast<int64_t>(ua & ub);
   case BinaryOp::Or: return static_cast<int64_t>(ua | ub);
-  default: return 0;  // Div never takes the integer path
+  case BinaryOp::Xor: return static_cast<int64_t>(ua ^ ub);
+  // Shift amounts are checked by the caller (0 <= b < bits); >> is arithmetic.
+  case BinaryOp::Shl: return static_cast<int64_t>(ua << b);
+  case BinaryOp::Shr: return a >> b;
+  case BinaryOp::Mod:
+    // C++'s %: truncating, the sign of the dividend; INT64_MIN % -1 is 0, not UB.
+    if (b == 0)
+      fail("%: integer remainder by zero");
+    return b == -1 ? 0 : a % b;
+  default: return 0;  // Div and Pow never take the integer path
   }
 }
 
@@ -83,11 +101,12 @@ inline hl::Block binary(BinaryOp op, const Operand& lhs, const Operand& rhs) {
   const hl::Block& b = rhs.get();
   DType common = resultType(a.dtype(), lhs.weak(), b.dtype(), rhs.weak());
   // True division of integers gives the default float dtype, as in PyTorch.
-  if (op == BinaryOp::Div && !is_floating(common))
+  // so is a power (hl::pow computes in floating point).
+  if ((op == BinaryOp::Div || op == BinaryOp::Pow) && !is_floating(common))
     common = DType::f32;
-  if ((op == BinaryOp::And || op == BinaryOp::Or) && is_floating(common))
-    fail("operator {} needs integer or bool operands, got {} and {}", binaryName(op), a.dtype(),
-         b.dtype());
+  if (isBitwise(op) && !rules::isBitwiseDtype(dtype_name(common)))
+    throw Error(rules::bitwiseMessage(binaryName(op), dtype_name(common)));
+  bool shift = op == BinaryOp::Shl || op == BinaryOp::Shr;
   DType result = isComparison(op) ? DType::b8 : common;
   std::vector<int64_t> shape = broadcastShapes(a.shape(), b.shape(), binaryName(op));
   hl::Block out(result, shape);
@@ -104,16 +123,28 @@ inline hl::Block binary(BinaryOp op, const Operand& lhs, const Operand& rhs) {
     });
   } else {
     forEachBroadcast(shape, strides, [&](int64_t k, const std::array<int64_t, 2>& o) {
-      out.setInt(k, applyInt(op, a.getInt(o[0]), b.getInt(o[1])));
+      int64_t y = b.getInt(o[1]);
+      if (shift && (y < 0 || y >= intBits(common)))
+        fail("{}: shift amount {} is out of range for {} (expected 0 to {})", binaryName(op), y,
+             common, intBits(common) - 1);
+      out.setInt(k, applyInt(op, a.getInt(o[0]), y));
     });
   }
   return out;
 }
 
-enum class UnaryOp { Neg, Exp, Log, Sqrt, Rsqrt, Tanh, Sigmoid, Abs, Not };
+enum class UnaryOp {
+  Neg, Exp, Log, Sqrt, Rsqrt, Tanh, Sigmoid, Abs, Not,
+  Erf, Floor, Ceil, Round, Sin, Cos, Log1p, Exp2, Log2, BitNot
+};
 
 inline hl::Block unary(UnaryOp op, const hl::Block& a) {
-  bool keepsDType = op == UnaryOp::Neg || op == UnaryOp::Abs || op == UnaryOp::Not;
+  // floor/ceil/round of an integer is the integer itself (as in torch).
+  bool keepsDType = op == UnaryOp::Neg || op == UnaryOp::Abs || op == UnaryOp::Not ||
+                    op == UnaryOp::Floor || op == UnaryOp::Ceil || op == UnaryOp::Round ||
+                    op == UnaryOp::BitNot;
+  if (op == UnaryOp::BitNot && !rules::isBitwiseDtype(dtype_name(a.dtype())))
+    throw Error(rules::bitwiseMessage("~", dtype_name(a.dtype())));
   DType result = op == UnaryOp::Not ? DType::b8
                  : keepsDType || is_floating(a.dtype()) ? a.dtype()
                                                         : DType::f32;
@@ -123,7 +154,9 @@ inline hl::Block unary(UnaryOp op, const hl::Block& a) {
       int64_t v = a.getInt(k);
       int64_t r = op == UnaryOp::Not   ? (v == 0)
                   : op == UnaryOp::Abs ? (v < 0 ? -v : v)
-                                       : static_cast<int64_t>(0 - static_cast<uint64_t>(v));
+                  : op == UnaryOp::Neg ? static_cast<int64_t>(0 - static_cast<uint64_t>(v))
+                  : op == UnaryOp::BitNot ? (result == DType::b8 ? (v == 0) : ~v)
+                                       : v;  // floor, ceil, round
       out.setInt(k, r);
       continue;
     }
@@ -139,6 +172,16 @@ inline hl::Block unary(UnaryOp op, const hl::Block& a) {
     case UnaryOp::Sigmoid: r = 1.0 / (1.0 + std::exp(-v)); break;
     case UnaryOp::Abs: r = std::fabs(v); break;
     case UnaryOp::Not: r = v == 0; break;
+    case UnaryOp::Erf: r = std::erf(v); break;
+    case UnaryOp::Floor: r = std::floor(v); break;
+    case UnaryOp::Ceil: r = std::ceil(v); break;
+    case UnaryOp::Round: r = std::nearbyint(v); break;  // half to even, as torch.round
+    case UnaryOp::Sin: r = std::sin(v); break;
+    case UnaryOp::Cos: r = std::cos(v); break;
+    case UnaryOp::Log1p: r = std::log1p(v); break;
+    case UnaryOp::Exp2: r = std::exp2(v); break;
+    case UnaryOp::Log2: r = std::log2(v); break;
+    case UnaryOp::BitNot: break;  // rejected above
     }
     out.setFloat(k, roundForCompute(result, r));
   }
@@ -195,6 +238,28 @@ template <Arithmetic S> Block operator!=(S a, const Block& b) { return detail::b
 inline Block operator&(const Block& a, const Block& b) { return detail::binary(BinaryOp::And, a, b); }
 inline Block operator|(const Block& a, const Block& b) { return detail::binary(BinaryOp::Or, a, b); }
 inline Block operator!(const Block& a) { return detail::unary(UnaryOp::Not, a); }
+template <Arithmetic S> Block operator&(const Block& a, S b) { return detail::binary(BinaryOp::And, a, b); }
+template <Arithmetic S> Block operator&(S a, const Block& b) { return detail::binary(BinaryOp::And, a, b); }
+template <Arithmetic S> Block operator|(const Block& a, S b) { return detail::binary(BinaryOp::Or, a, b); }
+template <Arithmetic S> Block operator|(S a, const Block& b) { return detail::binary(BinaryOp::Or, a, b); }
+
+// Bitwise xor, shifts and the bitwise not of integer blocks (~ of b8 is !).
+inline Block operator^(const Block& a, const Block& b) { return detail::binary(BinaryOp::Xor, a, b); }
+template <Arithmetic S> Block operator^(const Block& a, S b) { return detail::binary(BinaryOp::Xor, a, b); }
+template <Arithmetic S> Block operator^(S a, const Block& b) { return detail::binary(BinaryOp::Xor, a, b); }
+inline Block operator<<(const Block& a, const Block& b) { return detail::binary(BinaryOp::Shl, a, b); }
+template <Arithmetic S> Block operator<<(const Block& a, S b) { return detail::binary(BinaryOp::Shl, a, b); }
+template <Arithmetic S> Block operator<<(S a, const Block& b) { return detail::binary(BinaryOp::Shl, a, b); }
+inline Block operator>>(const Block& a, const Block& b) { return detail::binary(BinaryOp::Shr, a, b); }
+template <Arithmetic S> Block operator>>(const Block& a, S b) { return detail::binary(BinaryOp::Shr, a, b); }
+template <Arithmetic S> Block operator>>(S a, const Block& b) { return detail::binary(BinaryOp::Shr, a, b); }
+inline Block operator~(const Block& a) { return detail::unary(UnaryOp::BitNot, a); }
+
+/// `%`: the remainder with the sign of the dividend (C++ `%` on integers, std::fmod on
+/// floats); an integer remainder by zero is an error.
+inline Block operator%(const Block& a, const Block& b) { return detail::binary(BinaryOp::Mod, a, b); }
+template <Arithmetic S> Block operator%(const Block& a, S b) { return detail::binary(BinaryOp::Mod, a, b); }
+template <Arithmetic S> Block operator%(S a, const Block& b) { return detail::binary(BinaryOp::Mod, a, b); }
 
 } // namespace helion::hl
 
@@ -221,6 +286,21 @@ inline Block rsqrt(const Block& x) { return detail::unary(UnaryOp::Rsqrt, x); }
 inline Block tanh(const Block& x) { return detail::unary(UnaryOp::Tanh, x); }
 inline Block sigmoid(const Block& x) { return detail::unary(UnaryOp::Sigmoid, x); }
 inline Block abs(const Block& x) { return detail::unary(UnaryOp::Abs, x); }
+inline Block erf(const Block& x) { return detail::unary(UnaryOp::Erf, x); }
+inline Block sin(const Block& x) { return detail::unary(UnaryOp::Sin, x); }
+inline Block cos(const Block& x) { return detail::unary(UnaryOp::Cos, x); }
+inline Block log1p(const Block& x) { return detail::unary(UnaryOp::Log1p, x); }
+inline Block exp2(const Block& x) { return detail::unary(UnaryOp::Exp2, x); }
+inline Block log2(const Block& x) { return detail::unary(UnaryOp::Log2, x); }
+/// floor, ceil and round (half to even) keep the dtype; of an integer block, a copy.
+inline Block floor(const Block& x) { return detail::unary(UnaryOp::Floor, x); }
+inline Block ceil(const Block& x) { return detail::unary(UnaryOp::Ceil, x); }
+inline Block round(const Block& x) { return detail::unary(UnaryOp::Round, x); }
+
+/// `a` to the power `b`, computed in floating point (integer operands give f32).
+inline Block pow(const Block& a, const Block& b) { return detail::binary(BinaryOp::Pow, a, b); }
+template <Arithmetic S> Block pow(const Block& a, S b) { return detail::binary(BinaryOp::Pow, a, b); }
+template <Arithmetic S> Block pow(S a, const Block& b) { return detail::binary(BinaryOp::Pow, a, b); }
 
 /// Elementwise maximum / minimum (NaN propagates).
 inline Block maximum(const Block& a, const Block& b) { return detail::binary(BinaryOp::Max, a, b); }

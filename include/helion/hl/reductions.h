@@ -1,4 +1,5 @@
-// Reductions over one dimension of a block: hl::sum, hl::amax, hl::amin, hl::mean.
+// Reductions over one dimension of a block: hl::sum, hl::amax, hl::amin, hl::mean,
+// hl::argmax, hl::argmin.
 //
 // Sums accumulate in double and round once at the end, so within one block the
 // result does not depend on the order (or on how a loop tiled the other dims).
@@ -11,7 +12,29 @@
 
 namespace helion::detail {
 
-enum class ReduceOp { Sum, Max, Min, Mean };
+enum class ReduceOp { Sum, Max, Min, Mean, ArgMax, ArgMin };
+
+/// The index along `len` elements (stride `inner` from `base`) of the maximum (or
+/// minimum) of x, as torch.argmax: NaN counts as the extreme, ties give the first.
+inline int64_t argExtreme(const hl::Block& x, int64_t base, int64_t len, int64_t inner, bool max) {
+  int64_t best = 0;
+  if (!is_floating(x.dtype())) {
+    for (int64_t j = 1; j < len; ++j) {
+      int64_t v = x.getInt(base + j * inner), b = x.getInt(base + best * inner);
+      if (max ? v > b : v < b)
+        best = j;
+    }
+    return best;
+  }
+  for (int64_t j = 1; j < len; ++j) {
+    double v = x.getFloat(base + j * inner), b = x.getFloat(base + best * inner);
+    if (std::isnan(b))
+      break;
+    if (std::isnan(v) || (max ? v > b : v < b))
+      best = j;
+  }
+  return best;
+}
 
 inline hl::Block reduce(ReduceOp op, const hl::Block& x, int64_t dim, bool keepdim,
                         const char* what) {
@@ -22,7 +45,8 @@ inline hl::Block reduce(ReduceOp op, const hl::Block& x, int64_t dim, bool keepd
     outer *= shape[i];
   for (size_t i = d + 1; i < shape.size(); ++i)
     inner *= shape[i];
-  if (len == 0 && (op == ReduceOp::Max || op == ReduceOp::Min))
+  const bool arg = op == ReduceOp::ArgMax || op == ReduceOp::ArgMin;
+  if (len == 0 && (op == ReduceOp::Max || op == ReduceOp::Min || arg))
     fail("{}: dimension {} of a block of shape {} is empty", what, dim, shape);
   // sum of integers gives i64 and mean gives f32, as in PyTorch.
   DType in = x.dtype();
@@ -31,6 +55,8 @@ inline hl::Block reduce(ReduceOp op, const hl::Block& x, int64_t dim, bool keepd
     result = DType::i64;
   if (op == ReduceOp::Mean && !is_floating(in))
     result = DType::f32;
+  if (arg)
+    result = DType::i64;
   std::vector<int64_t> outShape;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (static_cast<int64_t>(i) != d)
@@ -43,6 +69,10 @@ inline hl::Block reduce(ReduceOp op, const hl::Block& x, int64_t dim, bool keepd
     for (int64_t i = 0; i < inner; ++i) {
       int64_t base = o * len * inner + i;
       int64_t k = o * inner + i;
+      if (arg) {
+        out.setInt(k, argExtreme(x, base, len, inner, op == ReduceOp::ArgMax));
+        continue;
+      }
       if (!is_floating(result)) {
         int64_t acc = op == ReduceOp::Sum ? 0 : x.getInt(base);
         for (int64_t j = 0; j < len; ++j) {
@@ -87,6 +117,15 @@ inline Block amax(const Block& x, int64_t dim, bool keepdim = false) {
 /// Minimum over `dim`.
 inline Block amin(const Block& x, int64_t dim, bool keepdim = false) {
   return detail::reduce(detail::ReduceOp::Min, x, dim, keepdim, "amin");
+}
+/// The index (i64) of the maximum along `dim`, as torch.argmax: the first one on ties,
+/// the first NaN if any; an empty dim is an error. Indices count from the block's start.
+inline Block argmax(const Block& x, int64_t dim, bool keepdim = false) {
+  return detail::reduce(detail::ReduceOp::ArgMax, x, dim, keepdim, "argmax");
+}
+/// The index (i64) of the minimum along `dim` (ties and NaN as argmax).
+inline Block argmin(const Block& x, int64_t dim, bool keepdim = false) {
+  return detail::reduce(detail::ReduceOp::ArgMin, x, dim, keepdim, "argmin");
 }
 /// Mean over `dim` (integers give f32).
 inline Block mean(const Block& x, int64_t dim, bool keepdim = false) {

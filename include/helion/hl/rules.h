@@ -27,4 +27,24 @@ inline std::string negateBoolMessage() {
   return "negation (-) of a b8 block is not defined; use ! to negate a mask";
 }
 
+/// Bitwise operators (`& | ^ << >> ~`) take integer or bool blocks; floats are an error.
+inline bool isBitwiseDtype(std::string_view dtype) {
+  return dtype == "i8" || dtype == "i32" || dtype == "i64" || dtype == "b8";
+}
+/// `op` as written (`&`, `<<`, ...); `dtype` the operands' common dtype.
+inline std::string bitwiseMessage(std::string_view op, std::string_view dtype) {
+  return detail::format("operator {} needs integer or bool operands, got {}", op, dtype);
+}
+
+/// hl::atomic_add accumulates into f32, f64, f16, bf16, i32 and i64 tensors (what the
+/// GPU's atomic add instructions take); i8 and b8 are an error.
+inline bool isAtomicDtype(std::string_view dtype) {
+  return dtype == "f32" || dtype == "f64" || dtype == "f16" || dtype == "bf16" || dtype == "i32" ||
+         dtype == "i64";
+}
+inline std::string atomicDtypeMessage(std::string_view dtype) {
+  return detail::format("atomic_add: a tensor of dtype {} cannot be accumulated into atomically "
+                        "(expected f32, f64, f16, bf16, i32 or i64)", dtype);
+}
+
 } // namespace helion::rules

@@ -45,6 +45,43 @@ __device__ __forceinline__ float abs(float x) { return fabsf(x); }
 __device__ __forceinline__ double abs(double x) { return ::fabs(x); }
 __device__ __forceinline__ int64 abs(int64 x) { return x < 0 ? -x : x; }
 
+// erf, floor, ceil, round (half to even, as torch.round), sin, cos, log1p, exp2,
+// log2 and pow use CUDA's accurate functions (a few ulp at most); f16/bf16 compute
+// in f32. floor, ceil and round of an integer are the integer itself.
+__device__ __forceinline__ float erf(float x) { return ::erff(x); }
+__device__ __forceinline__ double erf(double x) { return ::erf(x); }
+__device__ __forceinline__ float floor(float x) { return ::floorf(x); }
+__device__ __forceinline__ double floor(double x) { return ::floor(x); }
+__device__ __forceinline__ int64 floor(int64 x) { return x; }
+__device__ __forceinline__ float ceil(float x) { return ::ceilf(x); }
+__device__ __forceinline__ double ceil(double x) { return ::ceil(x); }
+__device__ __forceinline__ int64 ceil(int64 x) { return x; }
+__device__ __forceinline__ float round(float x) { return ::rintf(x); }
+__device__ __forceinline__ double round(double x) { return ::rint(x); }
+__device__ __forceinline__ int64 round(int64 x) { return x; }
+__device__ __forceinline__ float sin(float x) { return ::sinf(x); }
+__device__ __forceinline__ double sin(double x) { return ::sin(x); }
+__device__ __forceinline__ float cos(float x) { return ::cosf(x); }
+__device__ __forceinline__ double cos(double x) { return ::cos(x); }
+__device__ __forceinline__ float log1p(float x) { return ::log1pf(x); }
+__device__ __forceinline__ double log1p(double x) { return ::log1p(x); }
+__device__ __forceinline__ float exp2(float x) { return ::exp2f(x); }
+__device__ __forceinline__ double exp2(double x) { return ::exp2(x); }
+__device__ __forceinline__ float log2(float x) { return ::log2f(x); }
+__device__ __forceinline__ double log2(double x) { return ::log2(x); }
+__device__ __forceinline__ float pow(float a, float b) { return ::powf(a, b); }
+__device__ __forceinline__ double pow(double a, double b) { return ::pow(a, b); }
+
+/// `%`: the remainder with the sign of the dividend (C++ and std::fmod). An integer
+/// remainder by zero is not trapped (the result is unspecified); ref mode rejects it.
+__device__ __forceinline__ float mod(float a, float b) { return ::fmodf(a, b); }
+__device__ __forceinline__ double mod(double a, double b) { return ::fmod(a, b); }
+__device__ __forceinline__ int64 mod(int64 a, int64 b) { return b == -1 ? 0 : a % b; }
+
+/// `~`: bitwise not of an integer, logical not of a bool (as torch.bitwise_not).
+__device__ __forceinline__ int64 bit_not(int64 x) { return ~x; }
+__device__ __forceinline__ bool bit_not(bool x) { return !x; }
+
 /// torch.maximum: NaN if either operand is NaN (fmaxf would drop it).
 template <class T> __device__ __forceinline__ T maximum(T a, T b) {
   return (a > b || a != a) ? a : b;
@@ -64,6 +101,23 @@ template <> __device__ __forceinline__ float minimum(float a, float b) {
   float r;
   asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
   return r;
+}
+
+/// argmax/argmin: the starting best value (no element seen yet: index -1), and
+/// whether v at a later index replaces the best b (NaN is the extreme, as in
+/// torch.argmax; equal values keep the earlier index).
+template <bool MAX, class C> __device__ __forceinline__ C arg_init() {
+  return MAX ? C(-__int_as_float(0x7f800000)) : C(__int_as_float(0x7f800000));
+}
+template <> __device__ __forceinline__ int64 arg_init<true, int64>() { return -0x7fffffffffffffffLL - 1; }
+template <> __device__ __forceinline__ int64 arg_init<false, int64>() { return 0x7fffffffffffffffLL; }
+template <> __device__ __forceinline__ bool arg_init<true, bool>() { return false; }
+template <> __device__ __forceinline__ bool arg_init<false, bool>() { return true; }
+template <bool MAX, class C> __device__ __forceinline__ bool arg_better(C v, C b, int64 bi) {
+  if (bi < 0) return true;
+  if (b != b) return false;
+  if (v != v) return true;
+  return MAX ? v > b : v < b;
 }
 
 /// Ceiling division for sizes and grid math: cdiv(10, 4) == 3.

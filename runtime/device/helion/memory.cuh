@@ -151,4 +151,40 @@ template <class T> __device__ __forceinline__ void store(T* p, T v, bool pred = 
     *p = v;
 }
 
+
+// ---------------------------------------------------------------------------
+// hl::atomic_add: *p += v, atomically (relaxed, device scope, as CUDA's atomicAdd).
+// f16 through red.add.f16 (sm_70+), bf16 through red.add.bf16 on sm_90 and a
+// compare-and-swap loop on the 32-bit word around it before; i8 and b8 are rejected.
+__device__ __forceinline__ void atomic_add(float* p, float v) { atomicAdd(p, v); }
+__device__ __forceinline__ void atomic_add(double* p, double v) { atomicAdd(p, v); }
+__device__ __forceinline__ void atomic_add(int32* p, int32 v) { atomicAdd(p, v); }
+__device__ __forceinline__ void atomic_add(int64* p, int64 v) {
+  atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+}
+__device__ __forceinline__ void atomic_add(f16* p, f16 v) {
+  asm volatile("red.relaxed.gpu.add.noftz.f16 [%0], %1;" ::"l"(p), "h"(v.bits) : "memory");
+}
+__device__ __forceinline__ void atomic_add(bf16* p, bf16 v) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("red.relaxed.gpu.add.noftz.bf16 [%0], %1;" ::"l"(p), "h"(v.bits) : "memory");
+#else
+  const uint64 addr = reinterpret_cast<uint64>(p);
+  unsigned int* word = reinterpret_cast<unsigned int*>(addr & ~uint64(3));
+  const unsigned int shift = (addr & 2) ? 16u : 0u;
+  unsigned int old = *word, assumed;
+  do {
+    assumed = old;
+    const bf16 cur{static_cast<uint16>((assumed >> shift) & 0xffffu)};
+    const unsigned int sum = to_bf16(to_float(cur) + to_float(v)).bits;
+    const unsigned int next = (assumed & ~(0xffffu << shift)) | (sum << shift);
+    old = atomicCAS(word, assumed, next);
+  } while (old != assumed);
+#endif
+}
+template <class T, class V> __device__ __forceinline__ void atomic_add(T*, V) {
+  static_assert(sizeof(T) == 0, "hl::atomic_add: a tensor of this dtype cannot be accumulated "
+                                "into atomically (expected f32, f64, f16, bf16, i32 or i64)");
+}
+
 }  // namespace helion::dev

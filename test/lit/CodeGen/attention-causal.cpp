@@ -30,7 +30,7 @@ using helion::Tensor;
 // CAUSAL: if (col == 0)
 // CAUSAL-NEXT: rows(b, row, l, m);
 // CAUSAL: void rows(int64 b, int64 row, float l, float m) const {
-// CAUSAL: lse[b * stride_lse_0 + row * stride_lse_1] = hd::from_compute<T_lse>((float(v0) + float(hd::log(v1))));
+// CAUSAL: lse[b * stride_lse_0 + row * stride_lse_1] = hd::from_compute<T_lse>((float(v0) + float(hd::log(float(v1)))));
 
 // The launcher checks the per-row output as [b, m].
 // HOST: HELION_CHECK(out.device().type == helion::DeviceType::CUDA && out.dim() == 3 && out.size(0) >= B && out.size(1) >= M && out.size(2) >= D,

@@ -39,7 +39,7 @@ using helion::Tensor;
 // A soft-capped score (Gemma 2) and two outputs: both functors follow the IR.
 // SOFTCAP: struct softcap_score {
 // SOFTCAP-NEXT: double scale;
-// SOFTCAP: return float((float(hd::tanh((float((float(x) * float(scale))) * float(0.0199999996f)))) * float(50.0f)));
+// SOFTCAP: return float((float(hd::tanh(float((float((float(x) * float(scale))) * float(0.0199999996f))))) * float(50.0f)));
 // SOFTCAP: void apply(int64 b, int64 row, int64 col, float o, float l, float m) const {
 // SOFTCAP: float [[R:v[0-9]+]] = (float(1.0f) / float(
 // SOFTCAP: out[b * stride_out_0 + row * stride_out_1 + col * stride_out_2] = hd::from_compute<T_out>((float({{v[0-9]+}}) * float([[R]])));

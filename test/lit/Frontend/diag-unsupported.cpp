@@ -19,8 +19,8 @@ HELION_KERNEL Tensor unsupported(const Tensor& x) {
     auto f = [] { return 1; };
     // CHECK: diag-unsupported.cpp:[[@LINE+1]]:10: error: unsupported construct in device code: structured bindings
     auto [a, b] = x.shape<2>();
-    // CHECK: diag-unsupported.cpp:[[@LINE+1]]:25: error: unsupported operator '%' in device code
-    auto r = tm.begin() % 2;
+    // CHECK: diag-unsupported.cpp:[[@LINE+1]]:26: error: unsupported operator ',' in device code
+    auto r = (tm.begin() , 2);
     // CHECK: diag-unsupported.cpp:[[@LINE+1]]:5: error: unsupported construct in device code: a range-based for loop over something other than hl::tile or hl::grid
     for (int v : {1, 2}) {
     }
