@@ -64,7 +64,7 @@ using helion::Tensor;
 // A sliding window: uses both indices, is not the causal mask (every key block is read).
 // WINDOW: static constexpr bool kCausal = false;
 // WINDOW-NEXT: __device__ __forceinline__ float operator()(float x, int64 row, int64 col) const {
-// WINDOW-NEXT: return float(((((int64(row) - int64(col)) < int64(256)) && (row >= col)) ? float(x) : float((-__int_as_float(0x7f800000)))));
+// WINDOW-NEXT: return float(((bool(((int64(row) - int64(col)) < int64(256))) & bool((row >= col))) ? float(x) : float((-__int_as_float(0x7f800000)))));
 HELION_KERNEL Tensor window(const Tensor& q, const Tensor& k, const Tensor& v) {
   ATTENTION_LOOP(hl::where((rows - cols < 256) & (rows >= cols), qk, -INFINITY))
 }
