@@ -21,6 +21,7 @@
 // plan has checked that the IR computes exactly that.
 //===----------------------------------------------------------------------===//
 #include "EmitAttention.h"
+#include "helion/IR/Visitor.h"
 #include "CudaLiteral.h"
 
 #include <functional>
@@ -105,11 +106,11 @@ private:
   /// the fixed ones (q, k, v, M, N and their batch and row strides).
   void collectArgs() {
     std::set<int> scoreScalars, epiScalars, stored;
-    std::function<void(const Expr&, std::set<int>&)> see = [&](const Expr& e, std::set<int>& s) {
-      if (e.kind == ExprKind::Param)
-        s.insert(e.param);
-      for (const ExprRef& op : e.operands)
-        see(*op, s);
+    auto see = [](const Expr& root, std::set<int>& s) {
+      walkExpr(root, [&](const Expr& e) {
+        if (e.kind == ExprKind::Param)
+          s.insert(e.param);
+      });
     };
     see(*p_.score, scoreScalars);
     for (const Stmt* s : p_.epilogue) {

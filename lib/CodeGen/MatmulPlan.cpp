@@ -16,6 +16,7 @@
 // hd::Gemm<T, T_out, 128, 256, 64, 4, 2, false, true, tma_store>.
 //===----------------------------------------------------------------------===//
 #include "MatmulPlan.h"
+#include "helion/IR/Visitor.h"
 
 #include <functional>
 #include <string>
@@ -27,23 +28,7 @@ using namespace ir;
 
 constexpr int kMaxSmem = 227 * 1024;
 
-bool exprHasDot(const Expr& e) {
-  if (e.kind == ExprKind::Dot)
-    return true;
-  for (const ExprRef& op : e.operands)
-    if (exprHasDot(*op))
-      return true;
-  return false;
-}
-
-bool stmtHasDot(const Stmt& s) {
-  if (s.value && exprHasDot(*s.value))
-    return true;
-  for (const StmtRef& b : s.body)
-    if (stmtHasDot(*b))
-      return true;
-  return false;
-}
+bool isDot(const Expr& e) { return e.kind == ExprKind::Dot; }
 
 /// The block size of tile `t` and its config path ("block_sizes[2]"), as the
 /// generic emitter reads them (fixed sizes are not in the config).
@@ -124,22 +109,9 @@ private:
 
   /// The first dot whose result is not 2-D, or null.
   const Expr* batchedDot() const {
-    const Expr* found = nullptr;
-    std::function<void(const Expr&)> see = [&](const Expr& e) {
-      if (!found && e.kind == ExprKind::Dot && e.type && e.type->dims.size() != 2)
-        found = &e;
-      for (const ExprRef& op : e.operands)
-        see(*op);
-    };
-    std::function<void(const std::vector<StmtRef>&)> walk = [&](const std::vector<StmtRef>& b) {
-      for (const StmtRef& s : b) {
-        if (s->value)
-          see(*s->value);
-        walk(s->body);
-      }
-    };
-    walk(k_.body);
-    return found;
+    return findExpr(k_.body, [](const Expr& e) {
+      return e.kind == ExprKind::Dot && e.type && e.type->dims.size() != 2;
+    });
   }
 
   std::nullopt_t fail(const SourceLoc& loc, const std::string& msg) {
@@ -359,12 +331,7 @@ private:
 
 } // namespace
 
-bool containsDot(const Kernel& kernel) {
-  for (const StmtRef& s : kernel.body)
-    if (stmtHasDot(*s))
-      return true;
-  return false;
-}
+bool containsDot(const Kernel& kernel) { return findExpr(kernel.body, isDot) != nullptr; }
 
 std::optional<MatmulPlan> planMatmul(const Kernel& kernel, const config::Config& config,
                                      DiagnosticEngine& diags) {
