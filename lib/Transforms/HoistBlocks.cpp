@@ -99,12 +99,4 @@ private:
 
 Kernel hoistBlocks(const Kernel& kernel, PassContext&) { return Hoister(kernel).run(); }
 
-const std::vector<Pass>& analysisPipeline() {
-  static const std::vector<Pass> passes = {
-      {"infer-types", "dims and element types of every value, reduction axes", inferTypes},
-      {"hoist-blocks", "one load, reduction, creation or dot per statement", hoistBlocks},
-  };
-  return passes;
-}
-
 } // namespace helion::ir

@@ -11,6 +11,7 @@
 
 #include "helion/Config/Config.h"
 #include "helion/IR/IR.h"
+#include "helion/Transforms/Passes.h"
 #include "helion/Support/Diagnostics.h"
 
 #include <memory>
@@ -115,10 +116,14 @@ struct EmitOptions {
   std::string version = "0.1.0";
   std::string configJson; ///< printed in the header comment
   std::string kernelSuffix = "_kernel"; ///< the __global__ name is the kernel's name + this
+  /// --print-after and --verify-each for the config passes emitCuda runs (the
+  /// defaults: print nothing, verify as PipelineOptions::defaultVerifyEach says).
+  ir::PipelineOptions pipeline;
 };
 
-/// Emits CUDA for a typed kernel (after infer-types and hoist-blocks). Unsupported
-/// constructs are reported at their location and yield nullopt.
+/// Emits CUDA for a typed kernel (after the analysis passes): runs the config passes
+/// of ir::pipeline() on it under `config`, then prints the decided IR as CUDA.
+/// Unsupported constructs are reported at their location and yield nullopt.
 std::optional<EmittedKernel> emitCuda(const ir::Kernel& kernel, const config::Config& config,
                                       const EmitOptions& options, DiagnosticEngine& diags);
 
