@@ -61,19 +61,15 @@ private:
     return false;
   }
 
-  /// The block size of tile `t` and its config key ("block_sizes[0] (tm)").
+  /// The block size of tile `t` as apply-config chose it, and its config key
+  /// ("block_sizes[0] (tm)").
   std::pair<int64_t, std::string> blockSizeOf(int t) const {
     const BlockSizeDecl& d = k_.blockSizes.at(k_.tiles.at(t).blockSize);
-    if (d.fixed)
-      return {*d.fixed, "the block size of " + k_.tiles[t].name + " fixed by the source"};
-    size_t tunable = 0;
-    for (const BlockSizeDecl& b : k_.blockSizes) {
-      if (b.id == d.id)
-        break;
-      tunable += !b.fixed;
-    }
-    int64_t v = tunable < c_.blockSizes.size() ? c_.blockSizes[tunable] : 64;
-    return {v, "block_sizes[" + std::to_string(tunable) + "] (" + k_.tiles[t].name + ")"};
+    if (d.configIndex < 0)
+      return {d.chosen.value_or(1),
+              "the block size of " + k_.tiles[t].name + " fixed by the source"};
+    return {d.chosen.value_or(1),
+            "block_sizes[" + std::to_string(d.configIndex) + "] (" + k_.tiles[t].name + ")"};
   }
 
   bool common() {

@@ -13,21 +13,10 @@ namespace helion::codegen {
 
 using namespace ir;
 
+// Block sizes as apply-config chose them (run() checks that it ran).
 int64_t Emitter::tileBlockSize(int tile) const {
   const TileVar& t = k_.tiles.at(tile);
-  if (t.isGrid)
-    return 1;
-  const BlockSizeDecl& d = k_.blockSizes.at(t.blockSize);
-  if (d.fixed)
-    return *d.fixed;
-  size_t tunable = 0;
-  for (const BlockSizeDecl& b : k_.blockSizes) {
-    if (b.id == d.id)
-      break;
-    if (!b.fixed)
-      ++tunable;
-  }
-  return tunable < cfg_.blockSizes.size() ? cfg_.blockSizes[tunable] : 64;
+  return t.isGrid ? 1 : k_.blockSizes.at(t.blockSize).chosen.value_or(1);
 }
 
 // Layout: every tile and reduction axis gets a share of the CTA's threads. Axes
@@ -349,11 +338,29 @@ void Emitter::emitLayoutConstants() {
 }
 
 std::optional<EmittedKernel> Emitter::run() {
+  for (const BlockSizeDecl& b : k_.blockSizes)
+    if (!b.chosen) {
+      error(b.loc, "internal compiler error: block size '" + b.name + "' not chosen (the "
+                   "emitter runs after apply-config)");
+      return std::nullopt;
+    }
+  for (const StmtRef& s : k_.body)
+    if (s->kind == StmtKind::For && !s->grid) {
+      error(s->loc, "internal compiler error: a grid loop without a grid mapping (the emitter "
+                    "runs after grid-mapping)");
+      return std::nullopt;
+    }
   out_.kernelName = k_.name + opts_.kernelSuffix;
   out_.numThreads = 32 * std::clamp(cfg_.numWarps, 1, 32);
-  out_.pidType = cfg_.pidType;
+  switch (gridPid()) { // the host launches the grid the mapping decided
+  case GridMapping::Pid::Flat: out_.pidType = config::PidType::Flat; break;
+  case GridMapping::Pid::Xyz: out_.pidType = config::PidType::Xyz; break;
+  case GridMapping::Pid::PersistentBlocked: out_.pidType = config::PidType::PersistentBlocked; break;
+  case GridMapping::Pid::PersistentInterleaved:
+    out_.pidType = config::PidType::PersistentInterleaved;
+    break;
+  }
   out_.numSmMultiplier = cfg_.numSmMultiplier;
-  out_.l2Grouping = cfg_.l2Groupings.empty() ? 1 : cfg_.l2Groupings[0];
   out_.maxVectorBytes = cfg_.vectorBytes > 0 ? cfg_.vectorBytes : 16;
   planLayout();
   planParams();

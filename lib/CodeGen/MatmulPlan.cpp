@@ -30,21 +30,14 @@ constexpr int kMaxSmem = 227 * 1024;
 
 bool isDot(const Expr& e) { return e.kind == ExprKind::Dot; }
 
-/// The block size of tile `t` and its config path ("block_sizes[2]"), as the
-/// generic emitter reads them (fixed sizes are not in the config).
-std::pair<int64_t, std::string> blockSizeOf(const Kernel& k, const config::Config& c, int t) {
+/// The block size of tile `t` as apply-config chose it, and its config path
+/// ("block_sizes[2] (tk)"; fixed sizes are not in the config).
+std::pair<int64_t, std::string> blockSizeOf(const Kernel& k, int t) {
   const BlockSizeDecl& d = k.blockSizes.at(k.tiles.at(t).blockSize);
-  if (d.fixed)
-    return {*d.fixed, "the block size fixed by the source"};
-  size_t tunable = 0;
-  for (const BlockSizeDecl& b : k.blockSizes) {
-    if (b.id == d.id)
-      break;
-    if (!b.fixed)
-      ++tunable;
-  }
-  int64_t v = tunable < c.blockSizes.size() ? c.blockSizes[tunable] : 64;
-  return {v, "block_sizes[" + std::to_string(tunable) + "] (" + k.tiles[t].name + ")"};
+  if (d.configIndex < 0)
+    return {d.chosen.value_or(1), "the block size fixed by the source"};
+  return {d.chosen.value_or(1),
+          "block_sizes[" + std::to_string(d.configIndex) + "] (" + k.tiles[t].name + ")"};
 }
 
 bool isZero(const ExprRef& e) { return e && e->kind == ExprKind::Const && e->value == 0; }
@@ -261,9 +254,9 @@ private:
   }
 
   bool mapConfig() {
-    auto [bm, bmKey] = blockSizeOf(k_, c_, p_.tileM);
-    auto [bn, bnKey] = blockSizeOf(k_, c_, p_.tileN);
-    auto [bk, bkKey] = blockSizeOf(k_, c_, p_.tileK);
+    auto [bm, bmKey] = blockSizeOf(k_, p_.tileM);
+    auto [bn, bnKey] = blockSizeOf(k_, p_.tileN);
+    auto [bk, bkKey] = blockSizeOf(k_, p_.tileK);
     bool ok = true;
     if (bk != 64)
       ok = configError(bkKey + " must be 64 for a tensor-core matmul (one 128-byte swizzle row "

@@ -9,6 +9,7 @@
 // one operation as alike for all).
 //===----------------------------------------------------------------------===//
 #include "helion/Config/UnrolledSize.h"
+#include "helion/Config/BlockSizes.h"
 #include "helion/IR/Visitor.h"
 
 #include <algorithm>
@@ -43,21 +44,7 @@ private:
   const Config& c_;
   int64_t threads_;
 
-  int64_t tileBlockSize(int tile) const {
-    const TileVar& t = k_.tiles.at(tile);
-    if (t.isGrid)
-      return 1;
-    const BlockSizeDecl& d = k_.blockSizes.at(t.blockSize);
-    if (d.fixed)
-      return *d.fixed;
-    size_t tunable = 0;
-    for (const BlockSizeDecl& b : k_.blockSizes) {
-      if (b.id == d.id)
-        break;
-      tunable += !b.fixed;
-    }
-    return tunable < c_.blockSizes.size() ? c_.blockSizes[tunable] : 64;
-  }
+  int64_t tileBlockSize(int tile) const { return config::tileBlockSize(k_, c_, tile); }
 
   /// Elements of a value of `type` per thread, saturating (block sizes reach 2^20).
   int64_t perThread(const std::optional<BlockType>& type) const {

@@ -58,7 +58,8 @@ bool structurallyEqual(const Stmt& a, const Stmt& b) {
   if (&a == &b)
     return true;
   if (a.kind != b.kind || a.var != b.var || a.param != b.param || a.gatherAll != b.gatherAll ||
-      a.targetDims != b.targetDims || a.tiles != b.tiles || a.body.size() != b.body.size() ||
+      a.targetDims != b.targetDims || a.tiles != b.tiles || a.grid != b.grid ||
+      a.body.size() != b.body.size() ||
       !structurallyEqual(a.value, b.value) || !structurallyEqual(a.mask, b.mask) ||
       !sameIndices(a.indices, b.indices))
     return false;

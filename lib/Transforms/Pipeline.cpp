@@ -6,7 +6,8 @@
 //   frontend        the IR as the frontend leaves it (a stage, not a pass)
 //   infer-types     analysis   once per kernel
 //   hoist-blocks    analysis   once per kernel
-//   ...             config     once per config, at the start of code generation
+//   apply-config    config     once per config, at the start of code generation
+//   grid-mapping    config     once per config
 //===----------------------------------------------------------------------===//
 #include "helion/Transforms/Passes.h"
 #include "helion/IR/Printer.h"
@@ -22,6 +23,9 @@ const std::vector<Pass>& pipeline() {
   static const std::vector<Pass> passes = {
       {"infer-types", "dims and element types of every value, reduction axes", inferTypes, false},
       {"hoist-blocks", "one load, reduction, creation or dot per statement", hoistBlocks, false},
+      {"apply-config", "every block size resolved under the config", applyConfig, true},
+      {"grid-mapping", "program ids to tiles: pid type, tile order, L2 grouping", gridMapping,
+       true},
   };
   return passes;
 }

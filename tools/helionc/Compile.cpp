@@ -1,6 +1,7 @@
 //===- Compile.cpp - helionc compile ---------------------------------------===//
 #include "DeviceCompile.h"
 #include "Driver.h"
+#include "helion/Config/BlockSizes.h"
 #include "helion/Config/DefaultEntries.h"
 #include "helion/CodeGen/HostRewriter.h"
 #include "helion/CodeGen/Instantiations.h"
@@ -380,12 +381,8 @@ int runCompile(const CompileOptions& o) {
     for (size_t e = 0; e < files[i].entries.size(); ++e) {
       const config::ShapedConfig& entry = files[i].entries[e];
       codegen::HostKernel hk{&k.typed, &k.parsed.host, &emittedAll[i][e], {}, entry.shapes};
-      size_t tunable = 0;
       for (const auto& b : k.typed.blockSizes)
-        hk.registerBlockSizes.push_back(b.fixed ? *b.fixed
-                                                : (tunable < entry.config.blockSizes.size()
-                                                       ? entry.config.blockSizes[tunable++]
-                                                       : 64));
+        hk.registerBlockSizes.push_back(config::resolveBlockSize(k.typed, entry.config, b.id).value);
       hosts.push_back(hk);
     }
   }

@@ -15,6 +15,7 @@
 #include "Tune.h"
 
 #include "helion/CodeGen/HostRewriter.h"
+#include "helion/Config/BlockSizes.h"
 #include "helion/Config/Candidates.h"
 #include "helion/Config/ConfigJson.h"
 #include "helion/Support/InstallPaths.h"
@@ -380,12 +381,9 @@ private:
     std::vector<codegen::HostKernel> hosts;
     for (size_t e = 0; e < entries.size(); ++e) {
       codegen::HostKernel hk{&k_.typed, &k_.parsed.host, &emitted[e], {}, {}};
-      size_t tunable = 0;
       for (const auto& b : k_.typed.blockSizes)
-        hk.registerBlockSizes.push_back(b.fixed ? *b.fixed
-                                                : (tunable < entries[e].blockSizes.size()
-                                                       ? entries[e].blockSizes[tunable++]
-                                                       : 64));
+        hk.registerBlockSizes.push_back(
+            config::resolveBlockSize(k_.typed, entries[e], b.id).value);
       hosts.push_back(hk);
     }
     const std::string stem = fs::path(o_.in.file).stem().string();

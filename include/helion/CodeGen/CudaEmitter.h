@@ -41,7 +41,7 @@ struct TemplateArg {
 
 /// The grid of one top-level tile loop: host expressions of each tile's extent.
 struct GridLoop {
-  std::vector<int> tiles;         ///< in pid order (the config's loop order)
+  std::vector<int> tiles;         ///< in pid order (the grid mapping's order)
   std::vector<int64_t> blockSizes;
 };
 
@@ -94,9 +94,10 @@ struct EmittedKernel {
   std::vector<GridLoop> loops;
   int numThreads = 128;
   int maxVectorBytes = 16;
+  /// How the host launches the grid: the grid mapping's pid (xyz only for the single
+  /// grid loop of at most three tiles it decided so; tensor-core kernels: flat).
   config::PidType pidType = config::PidType::Flat;
   int numSmMultiplier = 1;
-  int l2Grouping = 1;
   std::vector<int> paramRanks; ///< rank used per tensor param (-1: flat only / scalar)
   std::optional<MatmulLaunch> matmul; ///< set for a tensor-core matmul
   std::optional<AttentionLaunch> attention; ///< set for flash attention

@@ -1,0 +1,26 @@
+//===- BlockSizes.cpp - Which block size a config gives --------------------===//
+#include "helion/Config/BlockSizes.h"
+
+namespace helion::config {
+
+ResolvedBlockSize resolveBlockSize(const ir::Kernel& kernel, const Config& config, int id) {
+  const ir::BlockSizeDecl& d = kernel.blockSizes.at(static_cast<size_t>(id));
+  if (d.fixed)
+    return {*d.fixed, -1};
+  // block_sizes holds the tunable sizes only, in declaration order.
+  int tunable = 0;
+  for (const ir::BlockSizeDecl& b : kernel.blockSizes) {
+    if (b.id == d.id)
+      break;
+    tunable += !b.fixed;
+  }
+  const size_t i = static_cast<size_t>(tunable);
+  return {i < config.blockSizes.size() ? config.blockSizes[i] : 64, tunable};
+}
+
+int64_t tileBlockSize(const ir::Kernel& kernel, const Config& config, int tile) {
+  const ir::TileVar& t = kernel.tiles.at(static_cast<size_t>(tile));
+  return t.isGrid ? 1 : resolveBlockSize(kernel, config, t.blockSize).value;
+}
+
+} // namespace helion::config
