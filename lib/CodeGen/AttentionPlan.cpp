@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "AttentionPlan.h"
 #include "AttentionConfig.h"
+
 #include "helion/IR/Equality.h"
 #include "helion/IR/Mutator.h"
 #include "helion/IR/Visitor.h"

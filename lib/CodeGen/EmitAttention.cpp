@@ -21,8 +21,9 @@
 // plan has checked that the IR computes exactly that.
 //===----------------------------------------------------------------------===//
 #include "EmitAttention.h"
-#include "helion/IR/Visitor.h"
 #include "CudaLiteral.h"
+
+#include "helion/IR/Visitor.h"
 
 #include <functional>
 #include <map>

@@ -18,10 +18,10 @@
 // wgmma tf32 needs B K-major, which B [K, N] is not.
 //===----------------------------------------------------------------------===//
 #include "EmitMatmul.h"
-#include "helion/IR/Visitor.h"
 #include "CudaLiteral.h"
 
 #include "helion/IR/Printer.h"
+#include "helion/IR/Visitor.h"
 
 #include <cmath>
 #include <functional>
