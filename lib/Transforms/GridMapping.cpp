@@ -19,6 +19,8 @@
 #include "helion/Config/Config.h"
 #include "helion/Transforms/Passes.h"
 
+#include <algorithm>
+
 namespace helion::ir {
 namespace {
 

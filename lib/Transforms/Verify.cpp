@@ -50,7 +50,7 @@ public:
       if (s->kind != StmtKind::For)
         fail(s->loc, "a top-level statement that is not a tile loop");
       else if (s->grid)
-        gridMapping(*s, *s->grid);
+        checkGridMapping(*s, *s->grid);
     }
     std::set<int> defined;
     body(k_.body, defined);
@@ -72,7 +72,7 @@ private:
       fail(loc, "scalar parameter '" + k_.params[p].name + "' used as a tensor");
   }
 
-  void gridMapping(const Stmt& loop, const GridMapping& g) {
+  void checkGridMapping(const Stmt& loop, const GridMapping& g) {
     std::vector<int> a = g.order, b = loop.tiles;
     std::sort(a.begin(), a.end());
     std::sort(b.begin(), b.end());
