@@ -62,13 +62,15 @@ private:
     return false;
   }
 
-  /// The block size of tile `t` and its config key ("block_sizes[0] (tm)").
+  /// The block size of tile `t` as apply-config chose it, and its config key
+  /// ("block_sizes[0] (tm)").
   std::pair<int64_t, std::string> blockSizeOf(int t) const {
-    config::BlockSizeValue v = config::blockSizeValue(k_, c_, k_.tiles.at(t).blockSize);
-    if (!v.configIndex)
-      return {v.value, "the block size of " + k_.tiles[t].name + " fixed by the source"};
-    return {v.value,
-            "block_sizes[" + std::to_string(*v.configIndex) + "] (" + k_.tiles[t].name + ")"};
+    const BlockSizeDecl& d = k_.blockSizes.at(k_.tiles.at(t).blockSize);
+    if (d.configIndex < 0)
+      return {d.chosen.value_or(1),
+              "the block size of " + k_.tiles[t].name + " fixed by the source"};
+    return {d.chosen.value_or(1),
+            "block_sizes[" + std::to_string(d.configIndex) + "] (" + k_.tiles[t].name + ")"};
   }
 
   bool common() {

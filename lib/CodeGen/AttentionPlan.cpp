@@ -7,6 +7,10 @@
 #include "AttentionPlan.h"
 #include "AttentionConfig.h"
 
+#include "helion/IR/Equality.h"
+#include "helion/IR/Mutator.h"
+#include "helion/IR/Visitor.h"
+
 #include <cmath>
 #include <functional>
 #include <map>
@@ -23,27 +27,6 @@ bool isConst(const ExprRef& e, double v) {
 }
 
 bool isVar(const ExprRef& e, int var) { return e && e->kind == ExprKind::Var && e->var == var; }
-
-/// Structural equality of two expression trees (the symbolic values of the key
-/// loop share nodes, but two lets computing the same value need not).
-bool same(const ExprRef& a, const ExprRef& b) {
-  if (a == b)
-    return true;
-  if (!a || !b || a->kind != b->kind || a->operands.size() != b->operands.size() ||
-      a->value != b->value || a->isInt != b->isInt || a->param != b->param ||
-      a->var != b->var || a->tile != b->tile || a->dim != b->dim || a->dim2 != b->dim2 ||
-      a->unary != b->unary || a->binary != b->binary || a->reduce != b->reduce ||
-      a->castTo != b->castTo || a->indices.size() != b->indices.size())
-    return false;
-  for (size_t i = 0; i < a->indices.size(); ++i)
-    if (a->indices[i].kind != b->indices[i].kind || a->indices[i].tile != b->indices[i].tile ||
-        a->indices[i].value)
-      return false;
-  for (size_t i = 0; i < a->operands.size(); ++i)
-    if (!same(a->operands[i], b->operands[i]))
-      return false;
-  return true;
-}
 
 /// `x[:, :, newaxis]` of a 2-D value: returns x, or null.
 ExprRef unsqueezed(const ExprRef& e) {
@@ -68,32 +51,18 @@ bool commuted(const ExprRef& e, BinaryOp op, const std::function<bool(const Expr
   return false;
 }
 
-/// The first batched dot (3-D operands) in `e`, or null.
-const Expr* batchedDotIn(const Expr& e) {
-  if (e.kind == ExprKind::Dot && e.operands.size() >= 2) {
-    if (e.type && e.type->dims.size() == 3)
-      return &e;
-    const Expr& b = *e.operands[1];
-    if ((b.kind == ExprKind::Transpose && b.dim + b.dim2 == 3) ||
-        (b.kind == ExprKind::Load && b.indices.size() == 3))
-      return &e;
-  }
-  for (const ExprRef& op : e.operands)
-    if (const Expr* d = batchedDotIn(*op))
-      return d;
-  return nullptr;
+/// A dot of 3-D operands (attention's q @ k^T and p @ v).
+bool isBatchedDot(const Expr& e) {
+  if (e.kind != ExprKind::Dot || e.operands.size() < 2)
+    return false;
+  if (e.type && e.type->dims.size() == 3)
+    return true;
+  const Expr& b = *e.operands[1];
+  return (b.kind == ExprKind::Transpose && b.dim + b.dim2 == 3) ||
+         (b.kind == ExprKind::Load && b.indices.size() == 3);
 }
 
-const Expr* firstBatchedDot(const std::vector<StmtRef>& body) {
-  for (const StmtRef& s : body) {
-    if (s->value)
-      if (const Expr* d = batchedDotIn(*s->value))
-        return d;
-    if (const Expr* d = firstBatchedDot(s->body))
-      return d;
-  }
-  return nullptr;
-}
+const Expr* firstBatchedDot(const std::vector<StmtRef>& body) { return findExpr(body, isBatchedDot); }
 
 class Planner {
 public:
@@ -196,22 +165,24 @@ private:
   }
 
   /// Substitutes the loop's current symbolic values (and the prologue's q tile).
-  ExprRef subst(const ExprRef& e) {
-    if (e->kind == ExprKind::Var) {
-      if (env_.count(e->var))
-        return env_.at(e->var);
-      if (pre_.count(e->var) && pre_.at(e->var)->kind == ExprKind::Load)
-        return pre_.at(e->var);
+  class Substitute : public IRMutator {
+  public:
+    explicit Substitute(const Planner& p) : p_(p) {}
+    using IRMutator::mutate;
+    ExprRef mutate(const ExprRef& e) override {
+      if (e->kind != ExprKind::Var)
+        return mutateChildren(e);
+      if (p_.env_.count(e->var))
+        return p_.env_.at(e->var);
+      if (p_.pre_.count(e->var) && p_.pre_.at(e->var)->kind == ExprKind::Load)
+        return p_.pre_.at(e->var);
       return e;
     }
-    std::vector<ExprRef> ops;
-    bool changed = false;
-    for (const ExprRef& op : e->operands) {
-      ops.push_back(subst(op));
-      changed = changed || ops.back() != op;
-    }
-    return changed ? withOperands(e, std::move(ops)) : e;
-  }
+
+  private:
+    const Planner& p_;
+  };
+  ExprRef subst(const ExprRef& e) const { return Substitute(*this).mutate(e); }
 
   bool keyLoopBody(const Stmt& loop) {
     for (const StmtRef& s : loop.body) {
@@ -265,7 +236,7 @@ private:
         amax->keepdim)
       return error(accStmt.loc, "the running max of flash attention must be "
                                 "mi_next = hl::maximum(mi, hl::amax(s, 2))");
-    if (!lastAssign_.count(p_.maxVar) || !same(env_.at(p_.maxVar), maxNext))
+    if (!lastAssign_.count(p_.maxVar) || !structurallyEqual(env_.at(p_.maxVar), maxNext))
       return error(lastAssign_.count(p_.maxVar) ? lastAssign_.at(p_.maxVar)->loc : loop.loc,
                    "the running max of flash attention must be carried to the next key "
                    "block: mi = mi_next at the end of the loop");
@@ -279,8 +250,8 @@ private:
         return false;
       const ExprRef& d = e->operands[0];
       return d->kind == ExprKind::Binary && d->binary == BinaryOp::Sub &&
-             same(d->operands[0], p_.score) && unsqueezed(d->operands[1]) &&
-             same(unsqueezed(d->operands[1]), maxNext);
+             structurallyEqual(d->operands[0], p_.score) && unsqueezed(d->operands[1]) &&
+             structurallyEqual(unsqueezed(d->operands[1]), maxNext);
     };
     p_.v = load3(next->operands[1], p_.tileN);
     if (p_.v < 0)
@@ -305,7 +276,7 @@ private:
                        rowSum) &&
               commuted(prod, BinaryOp::Mul, [&](const ExprRef& x) { return isVar(x, var); },
                        liOld, alpha2) &&
-              same(alpha2, alpha) && rowSum->kind == ExprKind::Reduce &&
+              structurallyEqual(alpha2, alpha) && rowSum->kind == ExprKind::Reduce &&
               rowSum->reduce == ReduceOp::Sum && rowSum->dim == 2 && !rowSum->keepdim &&
               isP(rowSum->operands[0]);
       if (!sumOk)

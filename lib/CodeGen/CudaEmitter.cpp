@@ -42,8 +42,23 @@ const char* deviceTypeName(ir::ScalarType t) {
   return "float";
 }
 
-std::optional<EmittedKernel> emitCuda(const ir::Kernel& kernel, const config::Config& config,
+namespace {
+
+/// The kernel after the config passes, or nullopt (errors reported).
+std::optional<ir::Kernel> decide(const ir::Kernel& kernel, const config::Config& config,
+                                 const ir::PipelineOptions& pipeline, DiagnosticEngine& diags) {
+  ir::PassContext ctx{diags, &config};
+  return ir::runPipeline(kernel, /*configPart=*/true, ctx, pipeline);
+}
+
+} // namespace
+
+std::optional<EmittedKernel> emitCuda(const ir::Kernel& typed, const config::Config& config,
                                       const EmitOptions& options, DiagnosticEngine& diags) {
+  std::optional<ir::Kernel> decided = decide(typed, config, options.pipeline, diags);
+  if (!decided)
+    return std::nullopt;
+  const ir::Kernel& kernel = *decided;
   // Batched products (flash attention) and matrix products go to the device
   // library's kernels as a whole (AttentionPlan.h, MatmulPlan.h).
   if (containsBatchedDot(kernel))
@@ -81,8 +96,12 @@ std::optional<EmittedKernel> emitCuda(const ir::Kernel& kernel, const config::Co
     // A kernel the looped form cannot express keeps only its persistent one.
     std::ostringstream quiet;
     DiagnosticEngine longDiags(quiet);
-    Emitter l(kernel, looped, longOptions, longDiags);
-    std::optional<EmittedKernel> lr = l.run();
+    ir::PipelineOptions silent;
+    silent.verifyEach = options.pipeline.verifyEach;
+    std::optional<ir::Kernel> loopedKernel = decide(typed, looped, silent, longDiags);
+    std::optional<EmittedKernel> lr;
+    if (loopedKernel)
+      lr = Emitter(*loopedKernel, looped, longOptions, longDiags).run();
     if (lr && !longDiags.hasErrors())
       out->longRows = std::make_shared<const EmittedKernel>(std::move(*lr));
   }

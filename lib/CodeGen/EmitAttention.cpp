@@ -23,6 +23,8 @@
 #include "EmitAttention.h"
 #include "CudaLiteral.h"
 
+#include "helion/IR/Visitor.h"
+
 #include <functional>
 #include <map>
 #include <set>
@@ -107,11 +109,11 @@ private:
   void collectArgs() {
     std::set<int> scoreScalars, epiScalars;
     std::map<int, int> stored; // param -> its rank (3: out[tb, tm, :], 2: lse[tb, tm])
-    std::function<void(const Expr&, std::set<int>&)> see = [&](const Expr& e, std::set<int>& s) {
-      if (e.kind == ExprKind::Param)
-        s.insert(e.param);
-      for (const ExprRef& op : e.operands)
-        see(*op, s);
+    auto see = [](const Expr& root, std::set<int>& s) {
+      walkExpr(root, [&](const Expr& e) {
+        if (e.kind == ExprKind::Param)
+          s.insert(e.param);
+      });
     };
     see(*p_.score, scoreScalars);
     for (const Stmt* s : p_.epilogue) {

@@ -15,25 +15,13 @@ namespace helion::codegen {
 
 using namespace ir;
 
-// Program ids to tiles. Tiles of a grid loop are numbered first-tile-fastest (as
-// Helion's flat pid mapping); with l2_groupings G > 1 on two tiles, programs walk
-// G rows of tiles column by column, so neighbours share operand tiles in L2.
+// Program ids to tiles, as the grid-mapping pass decided (ir::GridMapping): tiles
+// are numbered first-tile-fastest in the mapping's order (as Helion's flat pid
+// mapping); with an L2 group G > 1 on two tiles, programs walk G rows of tiles column
+// by column, so neighbours share operand tiles in L2.
 void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& pidBase) {
-  std::vector<int> tiles = loop.tiles;
-  // loop_orders has an entry per grid loop of 2 or more tiles, l2_groupings per grid
-  // loop of exactly 2 (ConfigSpec.h): this loop's entries count the loops before it.
-  int orderEntry = 0;
-  for (int i = 0; i < loopIndex; ++i)
-    orderEntry += k_.body[static_cast<size_t>(i)]->tiles.size() >= 2;
-  if (orderEntry < static_cast<int>(cfg_.loopOrders.size()) && tiles.size() > 1) {
-    const std::vector<int>& order = cfg_.loopOrders[orderEntry];
-    if (order.size() == tiles.size()) {
-      std::vector<int> permuted;
-      for (int i : order)
-        permuted.push_back(tiles.at(i));
-      tiles = permuted;
-    }
-  }
+  const GridMapping& grid = *loop.grid;
+  const std::vector<int>& tiles = grid.order;
   GridLoop g;
   g.tiles = tiles;
   std::string total = "1";
@@ -89,7 +77,7 @@ void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& p
     line("{");
     ++indent_;
     emitStagingBuffers();
-    if (cfg_.pidType == config::PidType::PersistentInterleaved) {
+    if (grid.pid == GridMapping::Pid::PersistentInterleaved) {
       line("const int64 pid_first = blockIdx.x, pid_step = gridDim.x, pid_end = " + tot + ";");
     } else {
       line("const int64 per_cta = hd::cdiv<int64>(" + tot + ", (int64)gridDim.x);");
@@ -102,7 +90,7 @@ void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& p
     line("    const int64 pid = pid_first + stage_s * pid_step;");
     line("    if (pid < pid_end) {");
     indent_ += 3;
-    emitTileDecode(tiles, loopIndex);
+    emitTileDecode(grid);
     emitStagedIssue("stage_s");
     indent_ -= 3;
     line("    }");
@@ -117,7 +105,7 @@ void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& p
     line("  if (pid_next < pid_end) {");
     line("    const int64 pid = pid_next;");
     indent_ += 2;
-    emitTileDecode(tiles, loopIndex);
+    emitTileDecode(grid);
     emitStagedIssue("(stage_it + STG - 1) % STG");
     indent_ -= 2;
     line("  }");
@@ -125,7 +113,7 @@ void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& p
     line("  hd::cp_async_wait<STG - 1>();");
     line("}");
     line("const int stage_slot = stage_it % STG;");
-    emitTileDecode(tiles, loopIndex);
+    emitTileDecode(grid);
     stmts(loop.body);
     --indent_;
     line("}");
@@ -133,37 +121,32 @@ void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& p
     line("}");
     return;
   }
-  if (cfg_.pidType == config::PidType::PersistentInterleaved) {
+  if (grid.pid == GridMapping::Pid::PersistentInterleaved) {
     line("for (int64 pid = blockIdx.x; pid < " + tot + "; pid += gridDim.x) {");
-  } else if (cfg_.pidType == config::PidType::PersistentBlocked) {
+  } else if (grid.pid == GridMapping::Pid::PersistentBlocked) {
     // Named per grid loop: several loops share one kernel body.
     std::string perCta = "per_cta_" + std::to_string(loopIndex);
     line("const int64 " + perCta + " = hd::cdiv<int64>(" + tot + ", (int64)gridDim.x);");
     line("for (int64 pid = blockIdx.x * " + perCta + "; pid < (blockIdx.x + 1) * " + perCta +
          " && pid < " + tot + "; ++pid) {");
-  } else if (cfg_.pidType == config::PidType::Xyz && tiles.size() <= 3) {
+  } else if (grid.pid == GridMapping::Pid::Xyz) {
     line("{");
   } else {
     line("for (int64 pid = (int64)blockIdx.x - " + pidBase + "; pid >= 0 && pid < " + tot +
          "; pid += " + tot + ") {");
   }
   ++indent_;
-  emitTileDecode(tiles, loopIndex);
+  emitTileDecode(grid);
   stmts(loop.body);
   --indent_;
   line("}");
 }
 
 // The tile coordinates (id_t, tb_t, te_t) of program `pid`.
-void Emitter::emitTileDecode(const std::vector<int>& tiles, int loopIndex) {
-  const bool xyz = cfg_.pidType == config::PidType::Xyz && tiles.size() <= 3;
-  int groupEntry = 0;
-  for (int i = 0; i < loopIndex; ++i)
-    groupEntry += k_.body[static_cast<size_t>(i)]->tiles.size() == 2;
-  const int group = groupEntry < static_cast<int>(cfg_.l2Groupings.size())
-                        ? cfg_.l2Groupings[groupEntry]
-                        : 1;
-  if (xyz) {
+void Emitter::emitTileDecode(const GridMapping& grid) {
+  const std::vector<int>& tiles = grid.order;
+  const int group = grid.l2Group;
+  if (grid.pid == GridMapping::Pid::Xyz) {
     static const char* dims[] = {"x", "y", "z"};
     for (size_t i = 0; i < tiles.size(); ++i)
       line("const int64 id_t" + std::to_string(tiles[i]) + " = blockIdx." + dims[i] + ";");

@@ -6,15 +6,19 @@
 #include "EmitterState.h"
 #include "Preamble.h"
 #include "helion/Config/BlockSizes.h"
+#include "helion/IR/Visitor.h"
 
 #include <algorithm>
-#include <functional>
 
 namespace helion::codegen {
 
 using namespace ir;
 
-int64_t Emitter::tileBlockSize(int tile) const { return config::tileBlockSize(k_, cfg_, tile); }
+// Block sizes as apply-config chose them (run() checks that it ran).
+int64_t Emitter::tileBlockSize(int tile) const {
+  const TileVar& t = k_.tiles.at(tile);
+  return t.isGrid ? 1 : k_.blockSizes.at(t.blockSize).chosen.value_or(1);
+}
 
 // Layout: every tile and reduction axis gets a share of the CTA's threads. Axes
 // that index a tensor's last dim (the contiguous one in the row-major case) come
@@ -50,11 +54,11 @@ void Emitter::planLayout() {
         if (a != b)
           meet.insert({a, b});
   };
-  std::function<void(const Expr&)> seeExpr = [&](const Expr& e) {
-    if (e.type)
-      noteType(*e.type);
-    for (const ExprRef& op : e.operands)
-      seeExpr(*op);
+  auto seeExpr = [&](const Expr& root) {
+    walkExpr(root, [&](const Expr& e) {
+      if (e.type)
+        noteType(*e.type);
+    });
   };
   auto noteInner = [&](const std::vector<Index>& ix, const BlockType& type) {
     if (ix.empty())
@@ -76,30 +80,26 @@ void Emitter::planLayout() {
                    innerCandidates.end())
       innerCandidates.push_back(*key);
   };
-  std::function<void(const std::vector<StmtRef>&)> walk = [&](const std::vector<StmtRef>& body) {
-    for (const StmtRef& s : body) {
-      if (s->kind == StmtKind::For) {
-        for (int t : s->tiles)
-          if (!k_.tiles.at(t).isGrid)
-            note({true, t});
-        walk(s->body);
-        continue;
-      }
-      if (s->value)
-        seeExpr(*s->value);
-      const BlockType* type = s->value && s->value->type ? &*s->value->type : nullptr;
-      if (s->kind == StmtKind::Store && !s->gatherAll && type) {
-        BlockType target = *type;
-        target.dims = s->targetDims.empty() ? type->dims : s->targetDims;
-        noteType(target);
-        noteInner(s->indices, target);
-      } else if (s->kind == StmtKind::Let && s->value->kind == ExprKind::Load &&
-                 !s->value->gatherAll && type) {
-        noteInner(s->value->indices, *type);
-      }
+  walkStmts(k_.body, [&](const Stmt& s) {
+    if (s.kind == StmtKind::For) {
+      for (int t : s.tiles)
+        if (!k_.tiles.at(t).isGrid)
+          note({true, t});
+      return;
     }
-  };
-  walk(k_.body);
+    if (s.value)
+      seeExpr(*s.value);
+    const BlockType* type = s.value && s.value->type ? &*s.value->type : nullptr;
+    if (s.kind == StmtKind::Store && !s.gatherAll && type) {
+      BlockType target = *type;
+      target.dims = s.targetDims.empty() ? type->dims : s.targetDims;
+      noteType(target);
+      noteInner(s.indices, target);
+    } else if (s.kind == StmtKind::Let && s.value->kind == ExprKind::Load &&
+               !s.value->gatherAll && type) {
+      noteInner(s.value->indices, *type);
+    }
+  });
 
   // Inner axes first: the largest candidates win (a reduction axis over a tile of
   // one row); a candidate that meets a chosen one is not inner.
@@ -172,7 +172,7 @@ void Emitter::planLayout() {
 void Emitter::planParams() {
   std::vector<int> rank(k_.params.size(), -1);
   std::vector<bool> flat(k_.params.size(), false);
-  std::function<void(const Expr&)> seeExpr;
+  // The subscripts' own values are walked as children of their load or store.
   auto seeIndices = [&](int param, const std::vector<Index>& ix, bool gatherAll) {
     int n = 0;
     bool flatHere = false; // this subscript is `x[tile]` over x.sizes(): no dims of its own
@@ -181,41 +181,30 @@ void Emitter::planParams() {
         flatHere = flat[param] = true;
       if (i.kind != Index::Kind::NewAxis)
         ++n;
-      if (i.value)
-        seeExpr(*i.value);
     }
     if (!flatHere || gatherAll)
       rank[param] = std::max(rank[param], n);
   };
-  seeExpr = [&](const Expr& e) {
-    if (e.kind == ExprKind::Load)
-      seeIndices(e.param, e.indices, e.gatherAll);
-    if (e.kind == ExprKind::TensorSize)
-      rank[e.param] = std::max(rank[e.param], e.dim + 1);
-    for (const ExprRef& op : e.operands)
-      seeExpr(*op);
-    for (const ExprRef& s : e.shapeSizes)
-      seeExpr(*s);
+  auto seeExpr = [&](const Expr& root) {
+    walkExpr(root, [&](const Expr& e) {
+      if (e.kind == ExprKind::Load)
+        seeIndices(e.param, e.indices, e.gatherAll);
+      if (e.kind == ExprKind::TensorSize)
+        rank[e.param] = std::max(rank[e.param], e.dim + 1);
+    });
   };
-  std::function<void(const std::vector<StmtRef>&)> walk = [&](const std::vector<StmtRef>& body) {
-    for (const StmtRef& s : body) {
-      if (s->value)
-        seeExpr(*s->value);
-      if (s->mask)
-        seeExpr(*s->mask);
-      if (s->kind == StmtKind::Store) {
-        storedParams_.insert(s->param);
-        seeIndices(s->param, s->indices, s->gatherAll);
-      }
-      if (s->kind == StmtKind::For)
-        for (int t : s->tiles) {
-          seeExpr(*k_.tiles[t].begin);
-          seeExpr(*k_.tiles[t].end);
-        }
-      walk(s->body);
+  walkStmts(k_.body, [&](const Stmt& s) {
+    forEachExprOf(s, seeExpr);
+    if (s.kind == StmtKind::Store) {
+      storedParams_.insert(s.param);
+      seeIndices(s.param, s.indices, s.gatherAll);
     }
-  };
-  walk(k_.body);
+    if (s.kind == StmtKind::For)
+      for (int t : s.tiles) {
+        seeExpr(*k_.tiles[t].begin);
+        seeExpr(*k_.tiles[t].end);
+      }
+  });
   for (const Axis& a : k_.axes)
     if (a.param >= 0)
       rank[a.param] = std::max(rank[a.param], a.dim + 1);
@@ -350,46 +339,40 @@ void Emitter::emitLayoutConstants() {
 }
 
 std::optional<EmittedKernel> Emitter::run() {
+  for (const BlockSizeDecl& b : k_.blockSizes)
+    if (!b.chosen) {
+      error(b.loc, "internal compiler error: block size '" + b.name + "' not chosen (the "
+                   "emitter runs after apply-config)");
+      return std::nullopt;
+    }
+  for (const StmtRef& s : k_.body)
+    if (s->kind == StmtKind::For && !s->grid) {
+      error(s->loc, "internal compiler error: a grid loop without a grid mapping (the emitter "
+                    "runs after grid-mapping)");
+      return std::nullopt;
+    }
   out_.kernelName = k_.name + opts_.kernelSuffix;
   out_.numThreads = 32 * std::clamp(cfg_.numWarps, 1, 32);
-  out_.pidType = cfg_.pidType;
+  switch (gridPid()) { // the host launches the grid the mapping decided
+  case GridMapping::Pid::Flat: out_.pidType = config::PidType::Flat; break;
+  case GridMapping::Pid::Xyz: out_.pidType = config::PidType::Xyz; break;
+  case GridMapping::Pid::PersistentBlocked: out_.pidType = config::PidType::PersistentBlocked; break;
+  case GridMapping::Pid::PersistentInterleaved:
+    out_.pidType = config::PidType::PersistentInterleaved;
+    break;
+  }
   out_.numSmMultiplier = cfg_.numSmMultiplier;
-  out_.l2Grouping = cfg_.l2Groupings.empty() ? 1 : cfg_.l2Groupings[0];
   out_.maxVectorBytes = cfg_.vectorBytes > 0 ? cfg_.vectorBytes : 16;
   planLayout();
   planParams();
-  std::function<void(const std::vector<StmtRef>&)> findAssigned = [&](const std::vector<StmtRef>& b) {
-    for (const StmtRef& s : b) {
-      if (s->kind == StmtKind::Assign)
-        assignedVars_.insert(s->var);
-      findAssigned(s->body);
-    }
-  };
-  findAssigned(k_.body);
-  std::function<void(const Expr&)> countUses = [&](const Expr& e) {
+  walkStmts(k_.body, [&](const Stmt& s) {
+    if (s.kind == StmtKind::Assign)
+      assignedVars_.insert(s.var);
+  });
+  walkExprs(k_.body, [&](const Expr& e) {
     if (e.kind == ExprKind::Var)
       ++varUses_[e.var];
-    for (const ExprRef& op : e.operands)
-      countUses(*op);
-    for (const Index& i : e.indices)
-      if (i.value)
-        countUses(*i.value);
-    for (const ExprRef& sz : e.shapeSizes)
-      countUses(*sz);
-  };
-  std::function<void(const std::vector<StmtRef>&)> walkUses = [&](const std::vector<StmtRef>& b) {
-    for (const StmtRef& s : b) {
-      if (s->value)
-        countUses(*s->value);
-      if (s->mask)
-        countUses(*s->mask);
-      for (const Index& i : s->indices)
-        if (i.value)
-          countUses(*i.value);
-      walkUses(s->body);
-    }
-  };
-  walkUses(k_.body);
+  });
 
   os_ << "// Generated by helionc " << opts_.version << " from " << opts_.sourceFile
       << ", kernel '" << k_.name << "'. Do not edit.\n";

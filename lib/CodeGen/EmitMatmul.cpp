@@ -21,6 +21,7 @@
 #include "CudaLiteral.h"
 
 #include "helion/IR/Printer.h"
+#include "helion/IR/Visitor.h"
 
 #include <cmath>
 #include <functional>
@@ -96,7 +97,7 @@ private:
   void collectArgs() {
     std::map<int, int> rank;
     std::set<int> scalars, stored;
-    std::function<void(const Expr&)> see = [&](const Expr& e) {
+    auto see = [&](const Expr& e) {
       if (e.kind == ExprKind::Load) {
         int r = 0;
         for (const Index& ix : e.indices)
@@ -105,11 +106,9 @@ private:
       }
       if (e.kind == ExprKind::Param)
         scalars.insert(e.param);
-      for (const ExprRef& op : e.operands)
-        see(*op);
     };
     for (const Stmt* s : p_.epilogue) {
-      see(*s->value);
+      walkExpr(*s->value, see);
       if (s->kind == StmtKind::Store) {
         rank[s->param] = std::max(rank[s->param], 2);
         stored.insert(s->param);

@@ -1,6 +1,7 @@
 //===- EmitStmt.cpp - Statements: loads, stores, reductions, loops ---------===//
 #include "EmitterState.h"
 #include "helion/Config/Sites.h"
+#include "helion/IR/Visitor.h"
 
 #include <algorithm>
 #include <functional>
@@ -73,7 +74,7 @@ bool Emitter::inlinable(const Stmt& s) const {
   if (!overReduction)
     return false;
   bool cheap = true, ok = true;
-  std::function<void(const Expr&)> see = [&](const Expr& e) {
+  walkExpr(*s.value, [&](const Expr& e) {
     switch (e.kind) {
     case ExprKind::Const:
     case ExprKind::Param:
@@ -91,10 +92,7 @@ bool Emitter::inlinable(const Stmt& s) const {
     if (e.kind == ExprKind::Binary && (e.binary == BinaryOp::Div || e.binary == BinaryOp::Mod ||
                                         e.binary == BinaryOp::Pow))
       cheap = false;
-    for (const ExprRef& op : e.operands)
-      see(*op);
-  };
-  see(*s.value);
+  });
   if (!ok)
     return false;
   auto uses = varUses_.find(s.var);
@@ -170,13 +168,10 @@ int Emitter::lastSubscriptAxis(int param, const std::vector<Index>& ix) const {
 }
 
 void Emitter::collectVars(const Expr& e, std::vector<int>& out) const {
-  if (e.kind == ExprKind::Var)
-    out.push_back(e.var);
-  for (const ExprRef& op : e.operands)
-    collectVars(*op, out);
-  for (const Index& i : e.indices)
-    if (i.value)
-      collectVars(*i.value, out);
+  walkExpr(e, [&](const Expr& n) {
+    if (n.kind == ExprKind::Var)
+      out.push_back(n.var);
+  });
 }
 
 // Emits, inside a chunk loop, the deferred lets `e` needs (dependencies first).

@@ -36,15 +36,20 @@ private:
   void planLayout();
   void planParams();
   int64_t tileBlockSize(int tile) const;
-  /// pid_type persistent_blocked / persistent_interleaved: a program loops over tiles.
+  /// The pid mapping grid-mapping chose (the same for every grid loop of a kernel).
+  ir::GridMapping::Pid gridPid() const {
+    return k_.body.empty() || !k_.body.front()->grid ? ir::GridMapping::Pid::Flat
+                                                     : k_.body.front()->grid->pid;
+  }
+  /// persistent_blocked / persistent_interleaved: a program loops over tiles.
   bool persistentGrid() const {
-    return cfg_.pidType == config::PidType::PersistentBlocked ||
-           cfg_.pidType == config::PidType::PersistentInterleaved;
+    return gridPid() == ir::GridMapping::Pid::PersistentBlocked ||
+           gridPid() == ir::GridMapping::Pid::PersistentInterleaved;
   }
   void emitSignature();
   void emitLayoutConstants();
   void emitGridLoop(const ir::Stmt& loop, int loopIndex, const std::string& pidBase);
-  void emitTileDecode(const std::vector<int>& tiles, int loopIndex);
+  void emitTileDecode(const ir::GridMapping& grid);
   // EmitStaging.cpp: loads of the next tiles through shared memory (block_ptr)
   void planStaging(const ir::Stmt& loop);
   void emitStagingBuffers();

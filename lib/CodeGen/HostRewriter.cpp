@@ -226,13 +226,12 @@ std::string launcher(const HostKernel& hk, const std::string& fileName,
        << ek.numSmMultiplier << ", kernel.residentBlocksPerSm(" << ek.numThreads
        << "))) * helion::rt::deviceInfo().smCount));\n";
     break;
-  case config::PidType::Xyz:
-    if (ek.loops.size() == 1 && perTile.size() <= 3) {
-      const char* dims[] = {"x", "y", "z"};
-      for (size_t i = 0; i < perTile.size(); ++i)
-        os << "  grid." << dims[i] << " = static_cast<unsigned>(" << perTile[i] << ");\n";
-    }
+  case config::PidType::Xyz: { // the grid mapping made the single grid loop xyz
+    const char* dims[] = {"x", "y", "z"};
+    for (size_t i = 0; i < perTile.size() && i < 3; ++i)
+      os << "  grid." << dims[i] << " = static_cast<unsigned>(" << perTile[i] << ");\n";
     break;
+  }
   default: break;
   }
   os << "  helion::rt::launch(kernel, grid, helion::rt::Dim3(" << ek.numThreads

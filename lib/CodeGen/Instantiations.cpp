@@ -2,6 +2,7 @@
 #include "helion/CodeGen/Instantiations.h"
 
 #include "helion/IR/Printer.h"
+#include "helion/IR/Visitor.h"
 #include "helion/runtime/Layout.h"
 
 #include <algorithm>
@@ -213,30 +214,32 @@ std::string dtypeSpecLabel(const DtypeSpec& spec) {
 std::vector<bool> indexTensors(const Kernel& k) {
   std::vector<bool> isIndex(k.params.size(), false);
   std::map<int, int> varFromParam;
-  std::function<void(const Expr&, bool)> see = [&](const Expr& e, bool asIndex) {
-    if (asIndex && e.kind == ExprKind::Load)
-      isIndex[e.param] = true;
-    if (asIndex && e.kind == ExprKind::Var && varFromParam.count(e.var))
-      isIndex[varFromParam[e.var]] = true;
-    for (const auto& op : e.operands)
-      see(*op, asIndex);
-    for (const auto& i : e.indices)
+  // Every node under a subscript is an index expression: the tensors loaded there, and
+  // those loaded into the variables used there, hold indices.
+  auto markIndex = [&](const Expr& root) {
+    walkExpr(root, [&](const Expr& e) {
+      if (e.kind == ExprKind::Load)
+        isIndex[e.param] = true;
+      if (e.kind == ExprKind::Var && varFromParam.count(e.var))
+        isIndex[varFromParam[e.var]] = true;
+    });
+  };
+  auto markSubscripts = [&](const std::vector<Index>& ix) {
+    for (const Index& i : ix)
       if (i.value)
-        see(*i.value, e.kind == ExprKind::Load);
+        markIndex(*i.value);
   };
-  std::function<void(const std::vector<StmtRef>&)> walk = [&](const auto& body) {
-    for (const auto& s : body) {
-      if (s->kind == StmtKind::Let && s->value->kind == ExprKind::Load)
-        varFromParam[s->var] = s->value->param;
-      if (s->value)
-        see(*s->value, false);
-      for (const auto& i : s->indices)
-        if (i.value)
-          see(*i.value, true);
-      walk(s->body);
-    }
-  };
-  walk(k.body);
+  walkStmts(k.body, [&](const Stmt& s) {
+    if (s.kind == StmtKind::Let && s.value->kind == ExprKind::Load)
+      varFromParam[s.var] = s.value->param;
+    markSubscripts(s.indices);
+    forEachExprOf(s, [&](const Expr& root) {
+      walkExpr(root, [&](const Expr& e) {
+        if (e.kind == ExprKind::Load)
+          markSubscripts(e.indices);
+      });
+    });
+  });
   return isIndex;
 }
 

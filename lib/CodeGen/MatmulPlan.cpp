@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "MatmulPlan.h"
 #include "helion/Config/BlockSizes.h"
+#include "helion/IR/Visitor.h"
 
 #include <functional>
 #include <string>
@@ -28,31 +29,16 @@ using namespace ir;
 
 constexpr int kMaxSmem = 227 * 1024;
 
-bool exprHasDot(const Expr& e) {
-  if (e.kind == ExprKind::Dot)
-    return true;
-  for (const ExprRef& op : e.operands)
-    if (exprHasDot(*op))
-      return true;
-  return false;
-}
+bool isDot(const Expr& e) { return e.kind == ExprKind::Dot; }
 
-bool stmtHasDot(const Stmt& s) {
-  if (s.value && exprHasDot(*s.value))
-    return true;
-  for (const StmtRef& b : s.body)
-    if (stmtHasDot(*b))
-      return true;
-  return false;
-}
-
-/// The block size of tile `t` and its config path ("block_sizes[2]"), as the
-/// generic emitter reads them (fixed sizes are not in the config).
-std::pair<int64_t, std::string> blockSizeOf(const Kernel& k, const config::Config& c, int t) {
-  config::BlockSizeValue v = config::blockSizeValue(k, c, k.tiles.at(t).blockSize);
-  if (!v.configIndex)
-    return {v.value, "the block size fixed by the source"};
-  return {v.value, "block_sizes[" + std::to_string(*v.configIndex) + "] (" + k.tiles[t].name + ")"};
+/// The block size of tile `t` as apply-config chose it, and its config path
+/// ("block_sizes[2] (tk)"; fixed sizes are not in the config).
+std::pair<int64_t, std::string> blockSizeOf(const Kernel& k, int t) {
+  const BlockSizeDecl& d = k.blockSizes.at(k.tiles.at(t).blockSize);
+  if (d.configIndex < 0)
+    return {d.chosen.value_or(1), "the block size fixed by the source"};
+  return {d.chosen.value_or(1),
+          "block_sizes[" + std::to_string(d.configIndex) + "] (" + k.tiles[t].name + ")"};
 }
 
 bool isZero(const ExprRef& e) { return e && e->kind == ExprKind::Const && e->value == 0; }
@@ -117,22 +103,9 @@ private:
 
   /// The first dot whose result is not 2-D, or null.
   const Expr* batchedDot() const {
-    const Expr* found = nullptr;
-    std::function<void(const Expr&)> see = [&](const Expr& e) {
-      if (!found && e.kind == ExprKind::Dot && e.type && e.type->dims.size() != 2)
-        found = &e;
-      for (const ExprRef& op : e.operands)
-        see(*op);
-    };
-    std::function<void(const std::vector<StmtRef>&)> walk = [&](const std::vector<StmtRef>& b) {
-      for (const StmtRef& s : b) {
-        if (s->value)
-          see(*s->value);
-        walk(s->body);
-      }
-    };
-    walk(k_.body);
-    return found;
+    return findExpr(k_.body, [](const Expr& e) {
+      return e.kind == ExprKind::Dot && e.type && e.type->dims.size() != 2;
+    });
   }
 
   std::nullopt_t fail(const SourceLoc& loc, const std::string& msg) {
@@ -285,9 +258,9 @@ private:
   }
 
   bool mapConfig() {
-    auto [bm, bmKey] = blockSizeOf(k_, c_, p_.tileM);
-    auto [bn, bnKey] = blockSizeOf(k_, c_, p_.tileN);
-    auto [bk, bkKey] = blockSizeOf(k_, c_, p_.tileK);
+    auto [bm, bmKey] = blockSizeOf(k_, p_.tileM);
+    auto [bn, bnKey] = blockSizeOf(k_, p_.tileN);
+    auto [bk, bkKey] = blockSizeOf(k_, p_.tileK);
     bool ok = true;
     if (bk != 64)
       ok = configError(bkKey + " must be 64 for a tensor-core matmul (one 128-byte swizzle row "
@@ -355,12 +328,7 @@ private:
 
 } // namespace
 
-bool containsDot(const Kernel& kernel) {
-  for (const StmtRef& s : kernel.body)
-    if (stmtHasDot(*s))
-      return true;
-  return false;
-}
+bool containsDot(const Kernel& kernel) { return findExpr(kernel.body, isDot) != nullptr; }
 
 std::optional<MatmulPlan> planMatmul(const Kernel& kernel, const config::Config& config,
                                      DiagnosticEngine& diags) {

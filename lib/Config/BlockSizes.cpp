@@ -1,34 +1,33 @@
-//===- BlockSizes.cpp - A config's block size of each tile -----------------===//
+//===- BlockSizes.cpp - Which block size a config gives --------------------===//
 #include "helion/Config/BlockSizes.h"
 
 namespace helion::config {
 
-BlockSizeValue blockSizeValue(const ir::Kernel& kernel, const Config& config, int blockSize) {
-  const ir::BlockSizeDecl& d = kernel.blockSizes.at(static_cast<size_t>(blockSize));
+ResolvedBlockSize resolveBlockSize(const ir::Kernel& kernel, const Config& config, int id) {
+  const ir::BlockSizeDecl& d = kernel.blockSizes.at(static_cast<size_t>(id));
   if (d.fixed)
-    return {*d.fixed, std::nullopt};
-  // block_sizes lists the tunable declarations only: [fixed 16, tunable, tunable] has
-  // block_sizes[0] for the second declaration and block_sizes[1] for the third.
-  size_t tunable = 0;
+    return {*d.fixed, -1};
+  // block_sizes holds the tunable sizes only, in declaration order: [fixed 16, tunable,
+  // tunable] has block_sizes[0] for the second declaration and [1] for the third.
+  int tunable = 0;
   for (const ir::BlockSizeDecl& b : kernel.blockSizes) {
     if (b.id == d.id)
       break;
     tunable += !b.fixed;
   }
-  return {tunable < config.blockSizes.size() ? config.blockSizes[tunable] : 64, tunable};
+  const size_t i = static_cast<size_t>(tunable);
+  return {i < config.blockSizes.size() ? config.blockSizes[i] : 64, tunable};
 }
 
 int64_t tileBlockSize(const ir::Kernel& kernel, const Config& config, int tile) {
   const ir::TileVar& t = kernel.tiles.at(static_cast<size_t>(tile));
-  if (t.isGrid)
-    return 1;
-  return blockSizeValue(kernel, config, t.blockSize).value;
+  return t.isGrid ? 1 : resolveBlockSize(kernel, config, t.blockSize).value;
 }
 
 std::vector<int64_t> blockSizeValues(const ir::Kernel& kernel, const Config& config) {
   std::vector<int64_t> out;
-  for (size_t i = 0; i < kernel.blockSizes.size(); ++i)
-    out.push_back(blockSizeValue(kernel, config, static_cast<int>(i)).value);
+  for (const ir::BlockSizeDecl& b : kernel.blockSizes)
+    out.push_back(resolveBlockSize(kernel, config, b.id).value);
   return out;
 }
 

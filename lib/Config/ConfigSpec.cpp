@@ -5,10 +5,11 @@
 //===----------------------------------------------------------------------===//
 #include "helion/Config/ConfigSpec.h"
 #include "helion/Config/Sites.h"
+#include "helion/IR/Visitor.h"
 
 #include <fmt/format.h>
 
-#include <functional>
+#include <algorithm>
 #include <set>
 
 namespace helion::config {
@@ -46,50 +47,20 @@ std::optional<int64_t> constHint(const ir::ExprRef& e) {
   return std::nullopt;
 }
 
-bool containsDot(const ir::ExprRef& e) {
-  if (!e)
-    return false;
-  if (e->kind == ir::ExprKind::Dot)
-    return true;
-  for (const ir::ExprRef& op : e->operands)
-    if (containsDot(op))
-      return true;
-  return false;
-}
-
 /// A dot of 3-D operands (`k[tb, tn, :].transpose(1, 2)`, `v[tb, tn, :]`): attention.
-bool containsBatchedDot(const ir::ExprRef& e) {
-  if (!e)
+bool isBatchedDot(const ir::Expr& e) {
+  if (e.kind != ir::ExprKind::Dot || e.operands.size() < 2)
     return false;
-  if (e->kind == ir::ExprKind::Dot && e->operands.size() >= 2) {
-    const ir::Expr& b = *e->operands[1];
-    if ((e->type && e->type->dims.size() == 3) ||
-        (b.kind == ir::ExprKind::Transpose && b.dim + b.dim2 == 3) ||
-        (b.kind == ir::ExprKind::Load && b.indices.size() == 3))
-      return true;
-  }
-  for (const ir::ExprRef& op : e->operands)
-    if (containsBatchedDot(op))
-      return true;
-  return false;
+  const ir::Expr& b = *e.operands[1];
+  return (e.type && e.type->dims.size() == 3) ||
+         (b.kind == ir::ExprKind::Transpose && b.dim + b.dim2 == 3) ||
+         (b.kind == ir::ExprKind::Load && b.indices.size() == 3);
 }
 
-bool containsBatchedDot(const ir::Stmt& s) {
-  if (containsBatchedDot(s.value))
-    return true;
-  for (const ir::StmtRef& child : s.body)
-    if (containsBatchedDot(*child))
-      return true;
-  return false;
-}
+bool containsBatchedDot(const ir::Stmt& s) { return ir::findExpr(s, isBatchedDot) != nullptr; }
 
 bool containsDot(const ir::Stmt& s) {
-  if (containsDot(s.value) || containsDot(s.mask))
-    return true;
-  for (const ir::StmtRef& child : s.body)
-    if (containsDot(*child))
-      return true;
-  return false;
+  return ir::findExpr(s, [](const ir::Expr& e) { return e.kind == ir::ExprKind::Dot; });
 }
 
 std::string loopName(const ir::Kernel& k, const std::vector<int>& tiles) {
@@ -146,16 +117,12 @@ std::vector<int> stageableLoadSites(const ir::Kernel& k) {
     return out;
   const ir::Stmt& grid = *k.body[0];
   std::set<int> stored, assigned;
-  std::function<void(const std::vector<ir::StmtRef>&)> walk = [&](const auto& body) {
-    for (const ir::StmtRef& s : body) {
-      if (s->kind == ir::StmtKind::Store)
-        stored.insert(s->param);
-      if (s->kind == ir::StmtKind::Assign)
-        assigned.insert(s->var);
-      walk(s->body);
-    }
-  };
-  walk(k.body);
+  ir::walkStmts(k.body, [&](const ir::Stmt& s) {
+    if (s.kind == ir::StmtKind::Store)
+      stored.insert(s.param);
+    if (s.kind == ir::StmtKind::Assign)
+      assigned.insert(s.var);
+  });
   std::set<const ir::Expr*> candidates;
   for (const ir::StmtRef& s : grid.body) {
     if (s->kind != ir::StmtKind::Let || !s->value || s->value->kind != ir::ExprKind::Load)
@@ -189,14 +156,10 @@ std::vector<int> stageableLoadSites(const ir::Kernel& k) {
 /// their position among the loads.
 std::vector<int> hintableLoadSites(const ir::Kernel& k) {
   std::set<const ir::Expr*> lets;
-  std::function<void(const std::vector<ir::StmtRef>&)> walk = [&](const auto& body) {
-    for (const ir::StmtRef& s : body) {
-      if (s->kind == ir::StmtKind::Let && s->value && s->value->kind == ir::ExprKind::Load)
-        lets.insert(s->value.get());
-      walk(s->body);
-    }
-  };
-  walk(k.body);
+  ir::walkStmts(k.body, [&](const ir::Stmt& s) {
+    if (s.kind == ir::StmtKind::Let && s.value && s.value->kind == ir::ExprKind::Load)
+      lets.insert(s.value.get());
+  });
   std::vector<int> out;
   for (const Site& site : loadStoreSites(k)) {
     if (!site.load || !lets.count(site.load))
@@ -216,22 +179,10 @@ std::vector<int> hintableLoadSites(const ir::Kernel& k) {
 /// The tensor-core matmul's tiles (MatmulPlan.cpp): tm, tn in [64, 256] (tn from 16
 /// when B is read as [N, K]), tk 64.
 void narrowMatmul(const ir::Kernel& k, ConfigSpec& spec) {
-  std::function<bool(const ir::Expr&)> transposedB = [&](const ir::Expr& e) {
-    if (e.kind == ir::ExprKind::Dot && e.operands.size() >= 2 &&
-        e.operands[1]->kind == ir::ExprKind::Transpose)
-      return true;
-    for (const ir::ExprRef& op : e.operands)
-      if (transposedB(*op))
-        return true;
-    return false;
-  };
-  std::function<bool(const std::vector<ir::StmtRef>&)> walk = [&](const auto& body) {
-    for (const ir::StmtRef& s : body)
-      if ((s->value && transposedB(*s->value)) || walk(s->body))
-        return true;
-    return false;
-  };
-  spec.matmulBTransposed = walk(k.body);
+  spec.matmulBTransposed = ir::findExpr(k.body, [](const ir::Expr& e) {
+    return e.kind == ir::ExprKind::Dot && e.operands.size() >= 2 &&
+           e.operands[1]->kind == ir::ExprKind::Transpose;
+  });
   int grid = 0;
   for (BlockSizeSpec& bs : spec.blockSizes) {
     int64_t lo = 64, hi = 256;

@@ -4,53 +4,34 @@
 // config entry number sites with these functions, never with a walk of their own.
 //===----------------------------------------------------------------------===//
 #include "helion/Config/Sites.h"
+#include "helion/IR/Visitor.h"
 
 #include <unordered_set>
 
 namespace helion::config {
 namespace {
 
-class SiteWalker {
+/// Numbers the sites in the order of the IR walk (Visitor.h): a load when its walk
+/// ends (after the loads in its subscripts and mask), a store after its subscripts,
+/// value and mask. A node shared by two parents is one site.
+class SiteWalker : public ir::IRVisitor {
 public:
   std::vector<Site> sites;
 
-  void stmt(const ir::Stmt& s) {
-    switch (s.kind) {
-    case ir::StmtKind::For:
-      for (const ir::StmtRef& child : s.body)
-        stmt(*child);
-      return;
-    case ir::StmtKind::Let:
-    case ir::StmtKind::Assign:
-      expr(s.value);
-      return;
-    case ir::StmtKind::Store:
-      indices(s.indices);
-      expr(s.value);
-      expr(s.mask);
+protected:
+  bool enter(const ir::Expr& e) override { return seen_.insert(&e).second; }
+  void leave(const ir::Expr& e) override {
+    if (e.kind == ir::ExprKind::Load)
+      add(Site::Kind::Load, &e, nullptr, e.param, e.loc);
+  }
+  void leave(const ir::Stmt& s) override {
+    if (s.kind == ir::StmtKind::Store)
       add(Site::Kind::Store, nullptr, &s, s.param, s.loc);
-      return;
-    }
   }
 
 private:
   std::unordered_set<const ir::Expr*> seen_;
   int loads_ = 0;
-
-  void indices(const std::vector<ir::Index>& idx) {
-    for (const ir::Index& i : idx)
-      expr(i.value);
-  }
-
-  void expr(const ir::ExprRef& e) {
-    if (!e || !seen_.insert(e.get()).second)
-      return;
-    for (const ir::ExprRef& op : e->operands)
-      expr(op);
-    indices(e->indices);
-    if (e->kind == ir::ExprKind::Load)
-      add(Site::Kind::Load, e.get(), nullptr, e->param, e->loc);
-  }
 
   void add(Site::Kind kind, const ir::Expr* load, const ir::Stmt* store, int param,
            const ir::SourceLoc& loc) {
@@ -66,33 +47,42 @@ private:
   }
 };
 
-void collectLoops(const ir::Stmt& s, int depth, std::vector<LoopInfo>& out) {
-  if (s.kind != ir::StmtKind::For)
-    return;
-  LoopInfo info;
-  info.stmt = &s;
-  info.index = static_cast<int>(out.size());
-  info.isGrid = depth == 0;
-  info.depth = depth;
-  info.tiles = s.tiles;
-  out.push_back(std::move(info));
-  for (const ir::StmtRef& child : s.body)
-    collectLoops(*child, depth + 1, out);
-}
+/// The tile loops in pre-order, with their nesting depth.
+class LoopWalker : public ir::IRVisitor {
+public:
+  std::vector<LoopInfo> loops;
+
+protected:
+  bool enter(const ir::Expr&) override { return false; } // loops hold no loops in values
+  bool enter(const ir::Stmt& s) override {
+    if (s.kind != ir::StmtKind::For)
+      return false;
+    LoopInfo info;
+    info.stmt = &s;
+    info.index = static_cast<int>(loops.size());
+    info.isGrid = depth_ == 0;
+    info.depth = depth_++;
+    info.tiles = s.tiles;
+    loops.push_back(std::move(info));
+    return true;
+  }
+  void leave(const ir::Stmt&) override { --depth_; }
+
+private:
+  int depth_ = 0;
+};
 
 } // namespace
 
 std::vector<LoopInfo> tileLoops(const ir::Kernel& kernel) {
-  std::vector<LoopInfo> loops;
-  for (const ir::StmtRef& s : kernel.body)
-    collectLoops(*s, 0, loops);
-  return loops;
+  LoopWalker walker;
+  walker.visit(kernel);
+  return std::move(walker.loops);
 }
 
 std::vector<Site> loadStoreSites(const ir::Kernel& kernel) {
   SiteWalker walker;
-  for (const ir::StmtRef& s : kernel.body)
-    walker.stmt(*s);
+  walker.visit(kernel);
   return std::move(walker.sites);
 }
 

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "helion/Config/UnrolledSize.h"
 #include "helion/Config/BlockSizes.h"
+#include "helion/IR/Visitor.h"
 
 #include <algorithm>
 
@@ -32,12 +33,7 @@ public:
         loopBody(s->body, s.get());
         continue;
       }
-      for (const Expr* e : {s->value.get(), s->mask.get()})
-        if (e)
-          expr(*e, ops, elems);
-      for (const Index& i : s->indices)
-        if (i.value)
-          expr(*i.value, ops, elems);
+      forEachExprOf(*s, [&](const Expr& e) { expr(e, ops, elems); });
     }
     if (loop && ops > worst.ops)
       worst = {loop, ops, elems};
@@ -67,25 +63,22 @@ private:
     return std::max<int64_t>(1, n / threads_);
   }
 
-  void expr(const Expr& e, int64_t& ops, int64_t& elems) {
-    switch (e.kind) {
-    case ExprKind::Const:
-    case ExprKind::Param:
-    case ExprKind::Var:
-    case ExprKind::TensorSize:
-    case ExprKind::TileAttr: return; // leaves: names and scalars
-    default: break;
-    }
-    int64_t n = perThread(e.type);
-    ops = std::min<int64_t>(ops + n, int64_t{1} << 50);
-    elems = std::max(elems, n);
-    for (const ExprRef& op : e.operands)
-      if (op)
-        expr(*op, ops, elems);
-    for (const Index& i : e.indices)
-      if (i.value)
-        expr(*i.value, ops, elems);
+  void expr(const Expr& root, int64_t& ops, int64_t& elems) {
+    walkExpr(root, [&](const Expr& e) {
+      switch (e.kind) {
+      case ExprKind::Const:
+      case ExprKind::Param:
+      case ExprKind::Var:
+      case ExprKind::TensorSize:
+      case ExprKind::TileAttr: return; // leaves: names and scalars
+      default: break;
+      }
+      int64_t n = perThread(e.type);
+      ops = std::min<int64_t>(ops + n, int64_t{1} << 50);
+      elems = std::max(elems, n);
+    });
   }
+
 };
 
 } // namespace

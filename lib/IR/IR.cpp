@@ -67,6 +67,16 @@ const char* reduceOpName(ReduceOp op) {
   return "?";
 }
 
+const char* pidName(GridMapping::Pid pid) {
+  switch (pid) {
+  case GridMapping::Pid::Flat: return "flat";
+  case GridMapping::Pid::Xyz: return "xyz";
+  case GridMapping::Pid::PersistentBlocked: return "persistent_blocked";
+  case GridMapping::Pid::PersistentInterleaved: return "persistent_interleaved";
+  }
+  return "?";
+}
+
 std::vector<std::string> Kernel::paramNames() const {
   std::vector<std::string> names;
   names.reserve(params.size());

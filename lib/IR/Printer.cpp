@@ -144,6 +144,20 @@ public:
     return "?";
   }
 
+  /// `grid(flat, order [%tn, %tm] = loop_orders[0], l2_group 8 = l2_groupings[0])`
+  std::string gridMapping(const GridMapping& g) const {
+    std::string s = std::string("grid(") + pidName(g.pid) + ", order [";
+    for (size_t i = 0; i < g.order.size(); ++i)
+      s += (i ? ", %" : "%") + tileName(g.order[i]);
+    s += "]";
+    if (g.loopOrderEntry >= 0)
+      s += " = loop_orders[" + std::to_string(g.loopOrderEntry) + "]";
+    s += ", l2_group " + std::to_string(g.l2Group);
+    if (g.l2Entry >= 0)
+      s += " = l2_groupings[" + std::to_string(g.l2Entry) + "]";
+    return s + ")";
+  }
+
   void stmt(std::ostringstream& os, const Stmt& s, int depth) const {
     std::string pad(2 * depth, ' ');
     switch (s.kind) {
@@ -174,6 +188,8 @@ public:
         if (!t.isGrid)
           os << " block bs" << t.blockSize;
       }
+      if (s.grid)
+        os << " " << gridMapping(*s.grid);
       os << " {\n";
       for (const StmtRef& b : s.body)
         stmt(os, *b, depth + 1);
@@ -211,6 +227,9 @@ public:
         if (b.sizeHint)
           os << ", hint " << expr(*b.sizeHint);
         os << ")";
+        if (b.chosen)
+          os << " = " << *b.chosen
+             << (b.configIndex >= 0 ? " (block_sizes[" + std::to_string(b.configIndex) + "])" : "");
       }
       os << "\n";
     }

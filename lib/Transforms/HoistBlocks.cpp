@@ -10,6 +10,7 @@
 //   let %_t1 = sum(%_t0, dim=1)
 //   store %out[%tm] = %_t1
 //===----------------------------------------------------------------------===//
+#include "helion/IR/Mutator.h"
 #include "helion/Transforms/Passes.h"
 
 namespace helion::ir {
@@ -20,64 +21,56 @@ bool producesBlock(ExprKind k) {
          k == ExprKind::Arange || k == ExprKind::Dot;
 }
 
-class Hoister {
+/// Every operand that produces a block becomes a `let` placed before the statement
+/// that uses it; operands are rewritten before their parents, so an inner block gets
+/// its `let` (and its temporary's number) first.
+class Hoister : public IRMutator {
 public:
   explicit Hoister(const Kernel& k) : out_(k) {}
 
   Kernel run() {
-    out_.body = block(out_.body);
+    out_.body = mutateBody(out_.body);
     return out_;
   }
 
-private:
-  std::vector<StmtRef> block(const std::vector<StmtRef>& body) {
+  using IRMutator::mutate;
+
+  /// An operand: hoisted when it produces a block.
+  ExprRef mutate(const ExprRef& e) override {
+    ExprRef inner = mutateChildren(e);
+    return producesBlock(e->kind) ? hoist(inner) : inner;
+  }
+
+  void mutate(const StmtRef& s, std::vector<StmtRef>& out) override {
     std::vector<StmtRef> saved = std::move(pending_);
     pending_.clear();
-    std::vector<StmtRef> out;
-    for (const StmtRef& s : body) {
-      auto copy = std::make_shared<Stmt>(*s);
-      switch (s->kind) {
-      case StmtKind::Let:
-      case StmtKind::Assign:
-        copy->value = rootOperands(s->value);
-        if (s->kind == StmtKind::Assign && producesBlock(s->value->kind))
-          copy->value = hoist(copy->value);
-        break;
-      case StmtKind::Store:
-        copy->value = operand(s->value);
-        if (s->mask)
-          copy->mask = operand(s->mask);
-        for (Index& i : copy->indices)
-          if (i.value)
-            i.value = operand(i.value);
-        break;
-      case StmtKind::For:
-        copy->body = block(s->body);
-        break;
-      }
-      for (StmtRef& p : pending_)
-        out.push_back(std::move(p));
-      pending_.clear();
-      out.push_back(copy);
-    }
+    StmtRef rewritten = rewrite(s);
+    for (StmtRef& p : pending_)
+      out.push_back(std::move(p));
     pending_ = std::move(saved);
-    return out;
+    out.push_back(rewritten);
   }
 
-  /// The root may itself produce a block (it is already a `let`); its operands may not.
-  ExprRef rootOperands(const ExprRef& e) {
-    auto copy = std::make_shared<Expr>(*e);
-    for (ExprRef& op : copy->operands)
-      op = operand(op);
-    for (Index& i : copy->indices)
-      if (i.value)
-        i.value = operand(i.value);
+private:
+  StmtRef rewrite(const StmtRef& s) {
+    if (s->kind == StmtKind::For)
+      return mutateChildren(s);
+    auto copy = std::make_shared<Stmt>(*s);
+    if (s->kind == StmtKind::Store) { // value, mask, subscripts: the temporaries' order
+      copy->value = mutate(s->value);
+      if (s->mask)
+        copy->mask = mutate(s->mask);
+      for (Index& i : copy->indices)
+        if (i.value)
+          i.value = mutate(i.value);
+      return copy;
+    }
+    // Let, Assign: the root may itself produce a block (it is already a `let`), its
+    // operands may not; an assignment of a block assigns a new `let`.
+    copy->value = mutateChildren(s->value);
+    if (s->kind == StmtKind::Assign && producesBlock(s->value->kind))
+      copy->value = hoist(copy->value);
     return copy;
-  }
-
-  ExprRef operand(const ExprRef& e) {
-    ExprRef inner = rootOperands(e);
-    return producesBlock(e->kind) ? hoist(inner) : inner;
   }
 
   ExprRef hoist(const ExprRef& e) {
@@ -105,13 +98,5 @@ private:
 } // namespace
 
 Kernel hoistBlocks(const Kernel& kernel, PassContext&) { return Hoister(kernel).run(); }
-
-const std::vector<Pass>& analysisPipeline() {
-  static const std::vector<Pass> passes = {
-      {"infer-types", "dims and element types of every value, reduction axes", inferTypes},
-      {"hoist-blocks", "one load, reduction, creation or dot per statement", hoistBlocks},
-  };
-  return passes;
-}
 
 } // namespace helion::ir

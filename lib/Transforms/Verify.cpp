@@ -11,10 +11,15 @@
 //     mask operand, only hl::store a mask statement field;
 //   - variables are defined (by a `let` in this or an enclosing body) before use;
 //   - after infer-types: every expression is typed, and the masks of hl::load and
-//     hl::store broadcast into the shape they guard.
+//     hl::store broadcast into the shape they guard;
+//   - decisions, once a pass made them: a chosen block size is positive (and has no
+//     config entry when the source fixes it); a grid mapping sits on a top-level loop
+//     only, orders exactly that loop's tiles, is xyz only for a kernel's single loop of
+//     at most three tiles, and groups (l2Group > 1) two tiles only.
 //===----------------------------------------------------------------------===//
 #include "helion/Transforms/Passes.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -37,9 +42,16 @@ public:
       if (t.flatOfParam >= 0)
         tensorParam(t.flatOfParam, t.loc);
     }
-    for (const StmtRef& s : k_.body)
+    for (const BlockSizeDecl& b : k_.blockSizes)
+      if (b.chosen && (*b.chosen < 1 || (b.fixed && b.configIndex >= 0)))
+        fail(b.loc, "block size '" + b.name + "' chosen as " + std::to_string(*b.chosen) +
+                        " from block_sizes[" + std::to_string(b.configIndex) + "]");
+    for (const StmtRef& s : k_.body) {
       if (s->kind != StmtKind::For)
         fail(s->loc, "a top-level statement that is not a tile loop");
+      else if (s->grid)
+        checkGridMapping(*s, *s->grid);
+    }
     std::set<int> defined;
     body(k_.body, defined);
     return errors_ == 0;
@@ -58,6 +70,19 @@ private:
       fail(loc, "parameter " + std::to_string(p) + " out of range");
     else if (k_.params[p].kind != Param::Kind::Tensor)
       fail(loc, "scalar parameter '" + k_.params[p].name + "' used as a tensor");
+  }
+
+  void checkGridMapping(const Stmt& loop, const GridMapping& g) {
+    std::vector<int> a = g.order, b = loop.tiles;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    if (a != b)
+      fail(loop.loc, "a grid mapping whose order is not a permutation of its loop's tiles");
+    if (g.pid == GridMapping::Pid::Xyz && (k_.body.size() != 1 || loop.tiles.size() > 3))
+      fail(loop.loc, "an xyz grid mapping of a kernel with several grid loops or over 3 tiles");
+    if (g.l2Group < 1 || (g.l2Group > 1 && loop.tiles.size() != 2))
+      fail(loop.loc, "an l2 group of " + std::to_string(g.l2Group) + " on a loop of " +
+                         std::to_string(loop.tiles.size()) + " tiles");
   }
 
   void tile(int t, const SourceLoc& loc) {
@@ -176,6 +201,8 @@ private:
       case StmtKind::For: {
         if (s.tiles.empty())
           fail(s.loc, "a tile loop without tiles");
+        if (s.grid && &stmts != &k_.body)
+          fail(s.loc, "a grid mapping on a nested tile loop");
         for (int t : s.tiles) {
           tile(t, s.loc);
           if (t >= 0 && t < static_cast<int>(k_.tiles.size())) {

@@ -18,6 +18,8 @@ config.substitutions.append(("%benchmarks", os.path.join(config.helionc_src_root
 config.substitutions.append(("%include", os.path.join(config.helionc_src_root, "include")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.environment["NO_COLOR"] = "1"
+# The IR verifier after every pass, config passes included (Transforms/Pipeline.cpp).
+config.environment["HELIONC_VERIFY_EACH"] = "1"
 config.environment["HELIONC_CACHE_DIR"] = os.path.join(config.test_exec_root, "cache")
 if config.frontend_enabled:
     config.available_features.add("frontend")

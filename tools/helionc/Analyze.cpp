@@ -58,7 +58,7 @@ void addInputOptions(CLI::App& app, InputOptions& in) {
 }
 
 std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
-                                                   const std::vector<std::string>& printAfter,
+                                                   const ir::PipelineOptions& pipeline,
                                                    std::string* fileText, DiagnosticEngine& diags,
                                                    std::vector<std::string>* filesRead) {
   std::string why;
@@ -87,34 +87,20 @@ std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
   if (filesRead)
     *filesRead = parsed->filesRead;
   std::vector<AnalyzedKernel> out;
-  bool found = false;
-  auto wants = [&](const char* pass) {
-    return std::find(printAfter.begin(), printAfter.end(), pass) != printAfter.end() ||
-           std::find(printAfter.begin(), printAfter.end(), "all") != printAfter.end();
-  };
+  bool found = false, stopped = false;
   for (frontend::ParsedKernel& pk : parsed->kernels) {
     if (!in.kernel.empty() && pk.kernel.name != in.kernel)
       continue;
     found = true;
     ir::PassContext ctx{diags, nullptr};
-    ir::Kernel k = pk.kernel;
-    if (wants("frontend"))
-      std::cout << "// -----// IR after frontend //----- //\n" << ir::printKernel(k);
     // A kernel with errors stops its own pipeline; the file's other kernels still run,
     // so one compile reports the errors of every kernel.
-    int errorsBefore = diags.errorCount();
-    bool ok = ir::verifyKernel(k, diags, "frontend", false);
-    for (const ir::Pass& pass : ir::analysisPipeline()) {
-      if (!ok)
-        break;
-      k = pass.run(k, ctx);
-      ok = diags.errorCount() == errorsBefore && ir::verifyKernel(k, diags, pass.name, true);
-      if (ok && wants(pass.name))
-        std::cout << "// -----// IR after " << pass.name << " //----- //\n" << ir::printKernel(k);
-    }
-    if (!ok)
+    bool stoppedHere = false;
+    std::optional<ir::Kernel> k = ir::runPipeline(pk.kernel, false, ctx, pipeline, &stoppedHere);
+    stopped |= stoppedHere;
+    if (!k || stoppedHere)
       continue;
-    AnalyzedKernel ak{std::move(pk), k, config::ConfigSpec::fromKernel(k)};
+    AnalyzedKernel ak{std::move(pk), *k, config::ConfigSpec::fromKernel(*k)};
     out.push_back(std::move(ak));
   }
   if (!in.kernel.empty() && !found) {
@@ -123,7 +109,7 @@ std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
   }
   if (diags.hasErrors())
     return std::nullopt;
-  if (out.empty()) {
+  if (out.empty() && !stopped) {
     diags.warning(ir::SourceLoc{in.file, 0, 0}, "no HELION_KERNEL function found");
   }
   return out;

@@ -34,7 +34,7 @@ struct CompileOptions {
   std::string depfile; ///< --depfile: where to write the Makefile rule of this compile
   std::string arch = "sm_90a";
   std::string emit;
-  std::vector<std::string> printAfter;
+  ir::PipelineOptions pipeline;       ///< --print-after, --stop-after, --verify-each
   std::vector<std::string> dtypes;    ///< --dtype, each a DtypeSpec
   std::vector<int64_t> sizeHints;     ///< --size-hint (default 4096)
   std::vector<int64_t> specialize;    ///< --specialize: hl::specialize'd values (default 64)
@@ -362,14 +362,36 @@ int writeCompileDepfile(const CompileOptions& o, const std::string& hostFile,
   return 0;
 }
 
+/// --stop-after a config pass: each kernel's IR after it, under each entry of its
+/// config file; nothing is written. (After an analysis stage, analyze() has printed
+/// the IR and returned no kernels.)
+int stopAfterConfigPass(const CompileOptions& o, const ir::PipelineOptions& pipeline,
+                        const std::vector<AnalyzedKernel>& kernels, DiagnosticEngine& diags) {
+  for (const AnalyzedKernel& k : kernels) {
+    auto file = loadConfig(o, k, diags);
+    if (!file)
+      return 1;
+    for (const config::ShapedConfig& entry : file->entries) {
+      ir::PassContext ctx{diags, &entry.config};
+      if (!ir::runPipeline(k.typed, /*configPart=*/true, ctx, pipeline))
+        return 1;
+    }
+  }
+  return 0;
+}
+
 int runCompile(const CompileOptions& o) {
   DiagnosticEngine diags(std::cerr);
   diags.setColor(stderrWantsColor());
   std::string text;
   std::vector<std::string> filesRead;
-  auto kernels = analyze(o.in, o.printAfter, &text, diags, &filesRead);
+  ir::PipelineOptions pipeline = o.pipeline;
+  pipeline.out = &std::cout;
+  auto kernels = analyze(o.in, pipeline, &text, diags, &filesRead);
   if (!kernels)
     return 1;
+  if (!pipeline.stopAfter.empty())
+    return stopAfterConfigPass(o, pipeline, *kernels, diags);
   if (o.emit == "ir") {
     for (const AnalyzedKernel& k : *kernels)
       std::cout << ir::printKernel(k.parsed.kernel);
@@ -386,6 +408,7 @@ int runCompile(const CompileOptions& o) {
     std::vector<codegen::EmittedKernel> entries;
     for (const config::ShapedConfig& entry : file->entries) {
       codegen::EmitOptions eo;
+      eo.pipeline = pipeline;
       eo.sourceFile = o.in.file;
       eo.configJson = config::formatConfig(entry.config, k.spec);
       auto ek = codegen::emitCuda(k.typed, entry.config, eo, diags);
@@ -477,9 +500,29 @@ void registerCompile(CLI::App& app) {
                   "files are written with it) depends on FILE, every header it read and the "
                   "--config file (for Ninja, make, CMake's DEPFILE; not with --emit)")
       ->excludes(emit);
-  cmd->add_option("--print-after", o->printAfter,
-                  "print the IR after a pass (frontend, infer-types, hoist-blocks, or all)")
-      ->check(CLI::IsMember({"frontend", "infer-types", "hoist-blocks", "all"}));
+  auto stage = [](bool allowAll) {
+    return CLI::Validator(
+        [allowAll](std::string& name) {
+          if (ir::isStageName(name) || (allowAll && name == "all"))
+            return std::string();
+          return "expected " + std::string(allowAll ? "all or " : "") + "a pass (" +
+                 ir::stageNames() + "), got '" + name + "'";
+        },
+        "PASS");
+  };
+  cmd->add_option("--print-after", o->pipeline.printAfter,
+                  "print the IR after a pass, repeatable, or all: " + ir::stageNames() +
+                      " (docs/passes.md)")
+      ->check(stage(true));
+  cmd->add_option("--stop-after", o->pipeline.stopAfter,
+                  "print the IR after this pass and stop: nothing is written (the config "
+                  "passes run once per entry of the config file)")
+      ->check(stage(false))
+      ->excludes(emit);
+  cmd->add_flag("--verify-each", o->pipeline.verifyEach,
+                "run the IR verifier after every config pass too (the default in builds "
+                "without NDEBUG and with HELIONC_VERIFY_EACH=1; the frontend's IR and the "
+                "analysis passes are always verified)");
   const CLI::Validator dtypeSpec(
       [](std::string& text) {
         std::string why;

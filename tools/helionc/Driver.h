@@ -5,6 +5,7 @@
 #include "helion/Config/ConfigJson.h"
 #include "helion/Frontend/Frontend.h"
 #include "helion/Support/Diagnostics.h"
+#include "helion/Transforms/Passes.h"
 
 #include <CLI/CLI.hpp>
 #include <functional>
@@ -28,11 +29,12 @@ struct AnalyzedKernel {
   config::ConfigSpec spec;
 };
 
-/// Parses the file and runs the analysis pipeline on each selected kernel, printing
-/// the IR after the passes named in `printAfter` ("all" for every one). `filesRead`
-/// receives every file the parse read (the kernel file and each header).
+/// Parses the file and runs the analysis part of the pipeline on each selected kernel,
+/// printing the IR after the stages `pipeline` names. When pipeline.stopAfter names an
+/// analysis stage, the kernels stop there and none is returned (an empty list).
+/// `filesRead` receives every file the parse read (the kernel file and each header).
 std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
-                                                   const std::vector<std::string>& printAfter,
+                                                   const ir::PipelineOptions& pipeline,
                                                    std::string* fileText, DiagnosticEngine& diags,
                                                    std::vector<std::string>* filesRead = nullptr);
 

@@ -11,6 +11,7 @@
 
 #include "helion/Config/Config.h"
 #include "helion/IR/IR.h"
+#include "helion/Transforms/Passes.h"
 #include "helion/Support/Diagnostics.h"
 
 #include <memory>
@@ -40,7 +41,7 @@ struct TemplateArg {
 
 /// The grid of one top-level tile loop: host expressions of each tile's extent.
 struct GridLoop {
-  std::vector<int> tiles;         ///< in pid order (the config's loop order)
+  std::vector<int> tiles;         ///< in pid order (the grid mapping's order)
   std::vector<int64_t> blockSizes;
 };
 
@@ -93,9 +94,10 @@ struct EmittedKernel {
   std::vector<GridLoop> loops;
   int numThreads = 128;
   int maxVectorBytes = 16;
+  /// How the host launches the grid: the grid mapping's pid (xyz only for the single
+  /// grid loop of at most three tiles it decided so; tensor-core kernels: flat).
   config::PidType pidType = config::PidType::Flat;
   int numSmMultiplier = 1;
-  int l2Grouping = 1;
   std::vector<int> paramRanks; ///< rank used per tensor param (-1: flat only / scalar)
   std::optional<MatmulLaunch> matmul; ///< set for a tensor-core matmul
   std::optional<AttentionLaunch> attention; ///< set for flash attention
@@ -115,10 +117,14 @@ struct EmitOptions {
   std::string version = "0.1.0";
   std::string configJson; ///< printed in the header comment
   std::string kernelSuffix = "_kernel"; ///< the __global__ name is the kernel's name + this
+  /// --print-after and --verify-each for the config passes emitCuda runs (the
+  /// defaults: print nothing, verify as PipelineOptions::defaultVerifyEach says).
+  ir::PipelineOptions pipeline;
 };
 
-/// Emits CUDA for a typed kernel (after infer-types and hoist-blocks). Unsupported
-/// constructs are reported at their location and yield nullopt.
+/// Emits CUDA for a typed kernel (after the analysis passes): runs the config passes
+/// of ir::pipeline() on it under `config`, then prints the decided IR as CUDA.
+/// Unsupported constructs are reported at their location and yield nullopt.
 std::optional<EmittedKernel> emitCuda(const ir::Kernel& kernel, const config::Config& config,
                                       const EmitOptions& options, DiagnosticEngine& diags);
 

@@ -1,31 +1,31 @@
-//===- helion/Config/BlockSizes.h - A config's block size of each tile -*- C++ -*-===//
+//===- helion/Config/BlockSizes.h - Which block size a config gives ---*- C++ -*-===//
 //
-// A kernel declares block sizes (hl::register_block_size, or one per tile loop); the
-// ones the source fixes are not in the config, the others are its `block_sizes`, in
-// declaration order. The emitter, the size estimate of candidates, the matmul and
-// attention plans and the host code all read a tile's block size through here.
+// The one rule that maps the config's `block_sizes` onto a kernel's block-size
+// declarations. The apply-config pass writes its result into the IR
+// (BlockSizeDecl::chosen), and everything after the pass reads it from there; code
+// that runs before any pass (the launcher's register_block_size values, the
+// candidate filter's size estimate) calls it directly.
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "helion/Config/Config.h"
 #include "helion/IR/IR.h"
 
-#include <optional>
 #include <vector>
 
 namespace helion::config {
 
-/// The value of block-size declaration `blockSize` (an index into kernel.blockSizes)
-/// under `config`, and its index in `block_sizes` (nullopt when the source fixes it).
-/// A tunable size the config lacks counts as 64.
-struct BlockSizeValue {
+struct ResolvedBlockSize {
   int64_t value = 64;
-  std::optional<size_t> configIndex;
+  int configIndex = -1; ///< its entry of block_sizes; -1 when the source fixes it
 };
-BlockSizeValue blockSizeValue(const ir::Kernel& kernel, const Config& config, int blockSize);
 
-/// The block size of tile `tile` (an index into kernel.tiles): 1 for a grid tile (one
-/// program per index), else its declaration's value.
+/// Block size `id` of `kernel` under `config`: its fixed value when the source fixes
+/// it, else entry i of block_sizes where i counts the tunable declarations before it,
+/// else 64 (a config with too few entries; validation reports those).
+ResolvedBlockSize resolveBlockSize(const ir::Kernel& kernel, const Config& config, int id);
+
+/// The block size tile `tile` iterates by: 1 for hl::grid, else its declaration's.
 int64_t tileBlockSize(const ir::Kernel& kernel, const Config& config, int tile);
 
 /// Every declaration's value, in declaration order (what the host code's

@@ -134,6 +134,10 @@ struct BlockSizeDecl {
   std::optional<int64_t> fixed; ///< set when the source fixes it (hl::block_size(b) with a constant)
   int64_t min = 1, max = 1 << 20;
   ExprRef sizeHint;        ///< the extent it tiles (for the default config)
+  /// Set by apply-config: the size the config gives it (config::resolveBlockSize), and
+  /// its entry of block_sizes (-1: fixed by the source). Unset before that pass.
+  std::optional<int64_t> chosen;
+  int configIndex = -1;
 };
 
 /// A reduction axis: the `hl::all` dims that broadcasting shows to be one and the same
@@ -160,6 +164,26 @@ enum class StmtKind : uint8_t {
   For,    ///< a tile loop over `tiles` (several for `hl::tile({m, n})`)
 };
 
+/// How the program ids of a grid loop (a top-level `For`) enumerate its tiles, decided
+/// by the grid-mapping pass (lib/Transforms/GridMapping.cpp) from pid_type, loop_orders
+/// and l2_groupings; the device emitter and the host launcher read it.
+struct GridMapping {
+  enum class Pid : uint8_t {
+    Flat,                 ///< program id = blockIdx.x, after the earlier loops' programs
+    Xyz,                  ///< blockIdx.x/y/z index the tiles (one grid loop, <= 3 tiles)
+    PersistentBlocked,    ///< a program loops over a contiguous range of ids
+    PersistentInterleaved ///< a program loops over ids strided by the grid size
+  };
+  Pid pid = Pid::Flat;
+  std::vector<int> order;  ///< the loop's tiles as ids enumerate them, the first fastest
+  int l2Group = 1;         ///< > 1 (two tiles): ids walk l2Group rows of order[0] at a time
+  int loopOrderEntry = -1; ///< the loop_orders entry that gave `order`, or -1
+  int l2Entry = -1;        ///< the l2_groupings entry that gave `l2Group`, or -1
+  bool operator==(const GridMapping&) const = default;
+};
+
+const char* pidName(GridMapping::Pid pid); // "flat", "xyz", "persistent_blocked", ...
+
 struct Stmt {
   StmtKind kind;
   SourceLoc loc;
@@ -173,6 +197,7 @@ struct Stmt {
   bool atomicAdd = false;       // Store: `hl::atomic_add`: adds the value atomically
   std::vector<int> tiles;       // For
   std::vector<StmtRef> body;    // For
+  std::optional<GridMapping> grid; // For at the top level, set by grid-mapping
 };
 
 struct Param {

@@ -1,8 +1,10 @@
 //===- helion/Transforms/Passes.h - The lowering pipeline --------*- C++ -*-===//
 //
 // Each pass is one free function in its own file, `Kernel pass(const Kernel&,
-// PassContext&)`. `pipeline()` lists them once, in order; the CLI runs it and
-// prints the IR after any pass named by --print-after.
+// PassContext&)`. `pipeline()` lists them once, in order: the analysis passes, run
+// once per kernel before any config is known, then the config passes, run once per
+// config (PassContext::config set) at the start of code generation. The same table
+// drives `--print-after`, `--stop-after` and the verifier (runPipeline).
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -10,6 +12,8 @@
 #include "helion/Support/Diagnostics.h"
 
 #include <functional>
+#include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,9 +30,10 @@ struct PassContext {
 
 using PassFn = std::function<Kernel(const Kernel&, PassContext&)>;
 struct Pass {
-  const char* name; ///< the --print-after spelling, e.g. "infer-types"
+  const char* name; ///< the --print-after / --stop-after spelling, e.g. "infer-types"
   const char* summary;
   PassFn run;
+  bool needsConfig; ///< a config pass: runs once per config, PassContext::config set
 };
 
 /// Types every expression (dims and element types) and finds the reduction axes.
@@ -39,13 +44,54 @@ Kernel inferTypes(const Kernel& kernel, PassContext& ctx);
 /// own `let`s, so every remaining expression is elementwise.
 Kernel hoistBlocks(const Kernel& kernel, PassContext& ctx);
 
+/// Resolves every block size under the config, once (BlockSizeDecl::chosen).
+Kernel applyConfig(const Kernel& kernel, PassContext& ctx);
+
+/// Decides how program ids map to the tiles of each grid loop (Stmt::grid): pid type,
+/// tile order (loop_orders), L2 grouping (l2_groupings).
+Kernel gridMapping(const Kernel& kernel, PassContext& ctx);
+
 /// Checks the IR's structural invariants (Verify.cpp) and reports each violation as an
 /// internal compiler error naming `stage` (the pass that ran last). `typed`: the kernel
 /// has been through infer-types. Returns true when the kernel is valid.
 bool verifyKernel(const Kernel& kernel, DiagnosticEngine& diags, const std::string& stage,
                   bool typed);
 
-/// The passes that run before the config is applied (need no config).
-const std::vector<Pass>& analysisPipeline();
+/// Every pass, in pipeline order (analysis passes first, then config passes).
+const std::vector<Pass>& pipeline();
+
+/// "frontend" (the IR as the frontend leaves it) or the name of a pass of pipeline().
+bool isStageName(const std::string& name);
+/// The stage names, comma-separated, for --help and usage errors.
+std::string stageNames();
+
+/// What a driver asks of a run of the pipeline.
+struct PipelineOptions {
+  std::vector<std::string> printAfter; ///< stage names, or "all"
+  std::string stopAfter;               ///< a stage name: the run ends after it; empty: none
+  /// Verify after every config pass too (the frontend's IR and the analysis passes,
+  /// run once per kernel, are always verified). On by default in builds without
+  /// NDEBUG; `--verify-each` or HELIONC_VERIFY_EACH=1 in release builds.
+  bool verifyEach = defaultVerifyEach();
+  std::ostream* out = nullptr; ///< where --print-after output goes (null: nowhere)
+
+  static bool defaultVerifyEach();
+  bool printsAfter(const std::string& stage) const;
+};
+
+/// Runs the analysis part (`configPart` false: the frontend's IR in, the analysed IR
+/// out) or the config part (`configPart` true, ctx.config set) of the pipeline on `k`,
+/// printing and verifying as `o` asks. Returns nullopt when a pass reported an error or
+/// the verifier failed. `*stopped` (when given) is set when the run reached
+/// o.stopAfter: the kernel returned is the IR after that stage.
+std::optional<Kernel> runPipeline(Kernel k, bool configPart, PassContext& ctx,
+                                  const PipelineOptions& o, bool* stopped = nullptr);
+
+/// Runs `passes` in order on `k` as runPipeline runs its part (the pieces of it that
+/// tests exercise with passes of their own): a pass that reports an error ends the
+/// run; the verifier follows each pass that needs no config, and each config pass
+/// when o.verifyEach.
+std::optional<Kernel> runPasses(Kernel k, const std::vector<Pass>& passes, PassContext& ctx,
+                                const PipelineOptions& o, bool* stopped = nullptr);
 
 } // namespace helion::ir

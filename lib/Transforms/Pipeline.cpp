@@ -1,0 +1,119 @@
+//===- Pipeline.cpp - The pass table and how a driver runs it --------------===//
+//
+// The one list of passes. `helionc compile --print-after`, `--stop-after`, the
+// verifier and docs/passes.md all follow it:
+//
+//   frontend        the IR as the frontend leaves it (a stage, not a pass)
+//   infer-types     analysis   once per kernel
+//   hoist-blocks    analysis   once per kernel
+//   apply-config    config     once per config, at the start of code generation
+//   grid-mapping    config     once per config
+//===----------------------------------------------------------------------===//
+#include "helion/Transforms/Passes.h"
+#include "helion/IR/Printer.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <ostream>
+
+namespace helion::ir {
+
+const std::vector<Pass>& pipeline() {
+  static const std::vector<Pass> passes = {
+      {"infer-types", "dims and element types of every value, reduction axes", inferTypes, false},
+      {"hoist-blocks", "one load, reduction, creation or dot per statement", hoistBlocks, false},
+      {"apply-config", "every block size resolved under the config", applyConfig, true},
+      {"grid-mapping", "program ids to tiles: pid type, tile order, L2 grouping", gridMapping,
+       true},
+  };
+  return passes;
+}
+
+bool isStageName(const std::string& name) {
+  if (name == "frontend")
+    return true;
+  return std::any_of(pipeline().begin(), pipeline().end(),
+                     [&](const Pass& p) { return name == p.name; });
+}
+
+std::string stageNames() {
+  std::string out = "frontend";
+  for (const Pass& p : pipeline())
+    out += std::string(", ") + p.name;
+  return out;
+}
+
+bool PipelineOptions::defaultVerifyEach() {
+  const char* env = std::getenv("HELIONC_VERIFY_EACH");
+  if (env && *env)
+    return std::strcmp(env, "0") != 0;
+#ifdef NDEBUG
+  return false;
+#else
+  return true;
+#endif
+}
+
+bool PipelineOptions::printsAfter(const std::string& stage) const {
+  return std::find(printAfter.begin(), printAfter.end(), stage) != printAfter.end() ||
+         std::find(printAfter.begin(), printAfter.end(), "all") != printAfter.end();
+}
+
+namespace {
+
+/// Prints the IR after `stage` when asked to; true when the run stops there.
+bool after(const std::string& stage, const Kernel& k, const PipelineOptions& o) {
+  const bool stop = o.stopAfter == stage;
+  if (o.out && (stop || o.printsAfter(stage)))
+    *o.out << "// -----// IR after " << stage << " //----- //\n" << printKernel(k);
+  return stop;
+}
+
+} // namespace
+
+std::optional<Kernel> runPasses(Kernel k, const std::vector<Pass>& passes, PassContext& ctx,
+                                const PipelineOptions& o, bool* stopped) {
+  if (stopped)
+    *stopped = false;
+  const int errorsBefore = ctx.diags.errorCount();
+  for (const Pass& pass : passes) {
+    k = pass.run(k, ctx);
+    if (ctx.diags.errorCount() != errorsBefore)
+      return std::nullopt;
+    // Analysis passes run once per kernel and are always verified; config passes run
+    // once per config (the tuner's many candidates) and are verified on request.
+    if ((!pass.needsConfig || o.verifyEach) && !verifyKernel(k, ctx.diags, pass.name, true))
+      return std::nullopt;
+    if (after(pass.name, k, o)) {
+      if (stopped)
+        *stopped = true;
+      return k;
+    }
+  }
+  return k;
+}
+
+std::optional<Kernel> runPipeline(Kernel k, bool configPart, PassContext& ctx,
+                                  const PipelineOptions& o, bool* stopped) {
+  if (stopped)
+    *stopped = false;
+  if (!configPart) {
+    // The frontend's IR is verified whatever the flags: it is checked once per kernel,
+    // and an invalid tree would crash the passes instead of reporting an error.
+    if (!verifyKernel(k, ctx.diags, "frontend", false))
+      return std::nullopt;
+    if (after("frontend", k, o)) {
+      if (stopped)
+        *stopped = true;
+      return k;
+    }
+  }
+  std::vector<Pass> part;
+  for (const Pass& pass : pipeline())
+    if (pass.needsConfig == configPart)
+      part.push_back(pass);
+  return runPasses(std::move(k), part, ctx, o, stopped);
+}
+
+} // namespace helion::ir

@@ -1,0 +1,143 @@
+// The config passes on hand-built kernels: apply-config (block sizes resolved once) and
+// grid-mapping (pid type, tile order, L2 group per grid loop), and the verifier's
+// checks of their decisions.
+#include "../config/TestKernels.h"
+#include "helion/Config/Config.h"
+#include "helion/IR/Printer.h"
+#include "helion/Transforms/Passes.h"
+
+#include <catch2/catch.hpp>
+#include <sstream>
+
+using namespace helion;
+using namespace helion::ir;
+
+namespace {
+
+struct Ctx {
+  std::ostringstream out;
+  DiagnosticEngine diags{out};
+  config::Config config;
+  PassContext pass() { return PassContext{diags, &config}; }
+};
+
+/// The matmul kernel with a grid loop of one tile (over tk) before its 2-tile one.
+Kernel oneTileThenTwo() {
+  Kernel k = config::test::matmulKernel();
+  auto first = std::make_shared<Stmt>();
+  first->kind = StmtKind::For;
+  first->tiles = {2};
+  k.body.insert(k.body.begin(), first);
+  return k;
+}
+
+bool verifies(const Kernel& k, std::string* text = nullptr) {
+  std::ostringstream out;
+  DiagnosticEngine diags(out);
+  bool ok = verifyKernel(k, diags, "test", false);
+  if (text)
+    *text = out.str();
+  return ok;
+}
+
+} // namespace
+
+TEST_CASE("apply-config: fixed sizes keep their value, tunable ones take block_sizes", "[passes]") {
+  Ctx c;
+  c.config.blockSizes = {128};
+  PassContext ctx = c.pass();
+  Kernel k = applyConfig(config::test::twoPassKernel(), ctx);
+  REQUIRE(k.blockSizes.size() == 2);
+  CHECK(k.blockSizes[0].chosen == 16); // block_m, fixed by the source
+  CHECK(k.blockSizes[0].configIndex == -1);
+  CHECK(k.blockSizes[1].chosen == 128);
+  CHECK(k.blockSizes[1].configIndex == 0);
+  CHECK(printKernel(k).find("bs1(block_n) = 128 (block_sizes[0])") != std::string::npos);
+  c.config.blockSizes = {}; // too few entries: 64, as every reader did before the pass
+  Kernel d = applyConfig(config::test::twoPassKernel(), ctx);
+  CHECK(d.blockSizes[1].chosen == 64);
+  CHECK(verifies(d));
+}
+
+TEST_CASE("grid-mapping numbers l2_groupings over 2-tile loops, not by position", "[passes]") {
+  Ctx c;
+  c.config.l2Groupings = {4};
+  PassContext ctx = c.pass();
+  Kernel k = gridMapping(oneTileThenTwo(), ctx);
+  REQUIRE(k.body[0]->grid);
+  REQUIRE(k.body[1]->grid);
+  CHECK(k.body[0]->grid->l2Group == 1);
+  CHECK(k.body[0]->grid->l2Entry == -1);
+  CHECK(k.body[0]->grid->order == std::vector<int>{2});
+  CHECK(k.body[1]->grid->l2Group == 4);
+  CHECK(k.body[1]->grid->l2Entry == 0);
+  CHECK(k.body[1]->grid->order == std::vector<int>{0, 1});
+  CHECK(printKernel(k).find("grid(flat, order [%tm, %tn], l2_group 4 = l2_groupings[0])") !=
+        std::string::npos);
+  CHECK(verifies(k));
+}
+
+TEST_CASE("grid-mapping applies loop_orders and pid_type", "[passes]") {
+  Ctx c;
+  c.config.loopOrders = {{1, 0}};
+  c.config.pidType = config::PidType::PersistentBlocked;
+  PassContext ctx = c.pass();
+  Kernel k = gridMapping(oneTileThenTwo(), ctx);
+  CHECK(k.body[1]->grid->order == std::vector<int>{1, 0});
+  CHECK(k.body[1]->grid->loopOrderEntry == 0);
+  CHECK(k.body[0]->grid->pid == GridMapping::Pid::PersistentBlocked);
+  CHECK(k.body[1]->grid->pid == GridMapping::Pid::PersistentBlocked);
+  // A loop order that is not a permutation leaves the source order.
+  c.config.loopOrders = {{1, 1}};
+  Kernel bad = gridMapping(oneTileThenTwo(), ctx);
+  CHECK(bad.body[1]->grid->order == std::vector<int>{0, 1});
+}
+
+TEST_CASE("grid-mapping makes xyz only the single grid loop of at most 3 tiles", "[passes]") {
+  Ctx c;
+  c.config.pidType = config::PidType::Xyz;
+  c.config.l2Groupings = {8};
+  PassContext ctx = c.pass();
+  Kernel single = gridMapping(config::test::matmulKernel(), ctx);
+  CHECK(single.body[0]->grid->pid == GridMapping::Pid::Xyz);
+  CHECK(single.body[0]->grid->l2Group == 1); // blockIdx.x/y index the tiles: no grouping
+  Kernel two = gridMapping(oneTileThenTwo(), ctx);
+  CHECK(two.body[0]->grid->pid == GridMapping::Pid::Flat);
+  CHECK(two.body[1]->grid->pid == GridMapping::Pid::Flat);
+  CHECK(two.body[1]->grid->l2Group == 8);
+}
+
+TEST_CASE("the verifier checks the decisions", "[passes][verify]") {
+  Ctx c;
+  PassContext ctx = c.pass();
+  Kernel k = gridMapping(oneTileThenTwo(), ctx);
+  std::string text;
+  auto loop = std::make_shared<Stmt>(*k.body[1]);
+  loop->grid->order = {0, 0};
+  k.body[1] = loop;
+  CHECK_FALSE(verifies(k, &text));
+  CHECK(text.find("a grid mapping whose order is not a permutation of its loop's tiles") !=
+        std::string::npos);
+  loop->grid->order = {0, 1};
+  loop->grid->pid = GridMapping::Pid::Xyz;
+  CHECK_FALSE(verifies(k, &text));
+  CHECK(text.find("an xyz grid mapping of a kernel with several grid loops") != std::string::npos);
+  loop->grid->pid = GridMapping::Pid::Flat;
+  auto first = std::make_shared<Stmt>(*k.body[0]);
+  first->grid->l2Group = 2;
+  k.body[0] = first;
+  CHECK_FALSE(verifies(k, &text));
+  CHECK(text.find("an l2 group of 2 on a loop of 1 tiles") != std::string::npos);
+  first->grid->l2Group = 1;
+  // A mapping on a nested loop.
+  auto inner = std::make_shared<Stmt>(*loop->body[1]);
+  inner->grid = GridMapping{GridMapping::Pid::Flat, {2}, 1, -1, -1};
+  loop->body[1] = inner;
+  CHECK_FALSE(verifies(k, &text));
+  CHECK(text.find("a grid mapping on a nested tile loop") != std::string::npos);
+  // A chosen block size below 1.
+  Kernel a = config::test::matmulKernel();
+  a.blockSizes[0].chosen = 0;
+  CHECK_FALSE(verifies(a, &text));
+  CHECK(text.find("block size 'tm' chosen as 0") != std::string::npos);
+}
