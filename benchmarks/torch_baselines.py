@@ -18,6 +18,39 @@ def gbps(fn, nbytes):
     return nbytes / (ms * 1e-3) / 1e9
 
 
+def tflops(fn, flop):
+    # do_bench times each call alone between L2 flushes, as helionc tune does.
+    ms = tt.do_bench(fn, warmup=10, rep=100)
+    return flop / (ms * 1e-3) / 1e12
+
+
+def naive_attention(q, k, v):
+    s = (q @ k.transpose(-2, -1)) * (1.0 / q.shape[-1] ** 0.5)
+    return torch.softmax(s.float(), dim=-1).to(q.dtype) @ v
+
+
+def dot_rows():
+    """matmul 4096^3 bf16 (eager: cuBLAS) and attention q, k, v [128, 4096, 128] bf16
+    (eager: SDPA; torch.compile: the naive formula), in TFLOP/s, at the shapes
+    benchmarks/tune.sh tunes."""
+    rows = []
+    a = torch.randn(4096, 4096, device=dev, dtype=torch.bfloat16)
+    b = torch.randn(4096, 4096, device=dev, dtype=torch.bfloat16)
+    mm = lambda x, y: x @ y
+    flop = 2 * 4096 ** 3
+    cmm = torch.compile(mm)
+    cmm(a, b)
+    rows.append(("matmul", tflops(lambda: mm(a, b), flop), tflops(lambda: cmm(a, b), flop)))
+    q, k, v = (torch.randn(1, 128, 4096, 128, device=dev, dtype=torch.bfloat16) for _ in range(3))
+    flop = 4 * 128 * 4096 * 4096 * 128
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+    cna = torch.compile(naive_attention)
+    cna(q, k, v)
+    rows.append(("attention", tflops(lambda: sdpa(q, k, v), flop),
+                 tflops(lambda: cna(q, k, v), flop)))
+    return rows
+
+
 def main():
     rows = []
     x = torch.randn(8192, 8192, device=dev, dtype=torch.bfloat16)
@@ -57,10 +90,15 @@ def main():
     print(f"{'kernel':15s} {'eager GB/s':>11s} {'compile GB/s':>13s}")
     for name, _, eager, comp in rows:
         print(f"{name:15s} {eager:11.0f} {'-' if comp is None else round(comp):>13}")
+    records = [{"kernel": n, "eager_gbps": e, "compile_gbps": c} for n, _, e, c in rows]
+    if os.environ.get("TORCH_DOT_BASELINES", "1") != "0":
+        for name, eager, comp in dot_rows():
+            print(f"{name:15s} {eager:8.0f} TFLOP/s {comp:8.0f} TFLOP/s")
+            records.append({"kernel": name, "eager_tflops": eager, "compile_tflops": comp})
     out = os.environ.get("OUT")
     if out:
         with open(os.path.join(out, "torch_baselines.json"), "w") as f:
-            json.dump([{"kernel": n, "eager_gbps": e, "compile_gbps": c} for n, _, e, c in rows], f, indent=1)
+            json.dump(records, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -100,7 +100,7 @@ for r in rows:
     if r["mode"] != "quick":
         continue
     t = torch.get(names.get(r["kernel"], r["kernel"]), {})
-    comp = t.get("compile_gbps") if r["unit"] == "GB/s" else None
+    comp = t.get("compile_gbps") if r["unit"] == "GB/s" else t.get("compile_tflops")
     vs_full = r["tuned_rate"] / full[key(r)]["tuned_rate"] if key(r) in full else None
     row = dict(r, vs_full=vs_full, default_ratio=r["default_rate"] / r["tuned_rate"],
                compile_gbps=comp, vs_compile=r["tuned_rate"] / comp if comp else None)
