@@ -18,28 +18,12 @@ void Emitter::emitArgReduce(const Stmt& s, const Expr& red, bool declare) {
     declareVar(s.var, *red.type);
   std::vector<int> outAxes = varAxes_[s.var];
   const Dim& d = operand.type->dims.at(red.dim);
-  int axis = -1;
-  if (d.kind == Dim::Kind::Tile && tileAxis_.count(d.tile))
-    axis = tileAxis_.at(d.tile);
-  else if (d.kind == Dim::Kind::Full)
-    axis = fullAxis_.at(d.axis);
+  const int axis = reducedAxis(d);
   const bool isMax = red.reduce == ReduceOp::ArgMax;
   const std::string vt = computeType(operand.type->elem);
   const std::string mx = isMax ? "true" : "false";
-  auto openOut = [&] {
-    openElementLoops(outAxes);
-    if (outAxes.empty()) {
-      line("{");
-      ++indent_;
-    }
-  };
-  auto closeOut = [&] {
-    if (outAxes.empty()) {
-      --indent_;
-      line("}");
-    }
-    closeElementLoops(outAxes);
-  };
+  auto openOut = [&] { openReductionOutput(outAxes); };
+  auto closeOut = [&] { closeReductionOutput(outAxes); };
   std::string dst = elementRef(varName(s.var), outAxes);
   if (axis < 0) { // a dim of size one: its only index
     openOut();

@@ -60,28 +60,10 @@ void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
     declareVar(s.var, *red.type);
   std::vector<int> outAxes = varAxes_[s.var];
   const Dim& d = inType.dims.at(red.dim);
-  int axis = -1;
-  if (d.kind == Dim::Kind::Tile && tileAxis_.count(d.tile))
-    axis = tileAxis_.at(d.tile);
-  else if (d.kind == Dim::Kind::Full)
-    axis = fullAxis_.at(d.axis);
+  const int axis = reducedAxis(d);
   std::string ct = computeType(red.type->elem);
-  // A scalar result (a row of hl::grid) opens no element loop: its locals (acc, m_all,
-  // ...) get a block of their own, so two reductions in one body do not collide.
-  auto openOut = [&] {
-    openElementLoops(outAxes);
-    if (outAxes.empty()) {
-      line("{");
-      ++indent_;
-    }
-  };
-  auto closeOut = [&] {
-    if (outAxes.empty()) {
-      --indent_;
-      line("}");
-    }
-    closeElementLoops(outAxes);
-  };
+  auto openOut = [&] { openReductionOutput(outAxes); };
+  auto closeOut = [&] { closeReductionOutput(outAxes); };
   std::string dst = elementRef(varName(s.var), outAxes);
   if (axis < 0) { // reducing a dim of size one: a copy
     openOut();
@@ -197,6 +179,30 @@ void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
   }
   line(dst + " = " + finish + ";");
   closeOut();
+}
+
+int Emitter::reducedAxis(const Dim& d) const {
+  if (d.kind == Dim::Kind::Tile && tileAxis_.count(d.tile))
+    return tileAxis_.at(d.tile);
+  if (d.kind == Dim::Kind::Full)
+    return fullAxis_.at(d.axis);
+  return -1;
+}
+
+void Emitter::openReductionOutput(const std::vector<int>& outAxes) {
+  openElementLoops(outAxes);
+  if (outAxes.empty()) {
+    line("{");
+    ++indent_;
+  }
+}
+
+void Emitter::closeReductionOutput(const std::vector<int>& outAxes) {
+  if (outAxes.empty()) {
+    --indent_;
+    line("}");
+  }
+  closeElementLoops(outAxes);
 }
 
 } // namespace helion::codegen

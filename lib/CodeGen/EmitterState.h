@@ -73,6 +73,13 @@ private:
 
   // EmitReduce.cpp
   void emitReduce(const ir::Stmt& s, const ir::Expr& red, bool declare);
+  /// The layout axis a reduction over dim `d` runs along; -1 for a dim of size one.
+  int reducedAxis(const ir::Dim& d) const;
+  /// The element loops over a reduction's output axes; a scalar output (a row of
+  /// hl::grid) gets a block of its own instead, so that the locals of two reductions in
+  /// one body (acc, m_all, ...) do not collide.
+  void openReductionOutput(const std::vector<int>& outAxes);
+  void closeReductionOutput(const std::vector<int>& outAxes);
   // EmitArgReduce.cpp
   void emitArgReduce(const ir::Stmt& s, const ir::Expr& red, bool declare);
   const ir::Stmt* onlineSumPartner(const ir::Stmt& maxLet, const ir::Expr& red) const;
