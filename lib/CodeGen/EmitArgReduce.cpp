@@ -47,12 +47,7 @@ void Emitter::emitArgReduce(const Stmt& s, const Expr& red, bool declare) {
     line(elementRef(accV, outAxes) + " = hd::arg_init<" + mx + ", " + vt + ">();");
     line(elementRef(accI, outAxes) + " = -1;");
     closeOut();
-    line("for (int64 off_" + x + " = 0; off_" + x + " < ext_" + x + "; off_" + x + " += S_" + x +
-         ") {");
-    ++indent_;
-    activeChunks_.insert(axis);
-    std::set<int> emitted;
-    emitDeferredFor(operand, emitted);
+    openChunkLoop(axis, operand);
   }
   openOut();
   line(vt + " arg_best = " + (chunked ? elementRef(accV, outAxes) : "hd::arg_init<" + mx + ", " + vt + ">()") + ";");
@@ -71,9 +66,7 @@ void Emitter::emitArgReduce(const Stmt& s, const Expr& red, bool declare) {
     line(elementRef(accV, outAxes) + " = arg_best;");
     line(elementRef(accI, outAxes) + " = arg_bi;");
     closeOut();
-    activeChunks_.erase(axis);
-    --indent_;
-    line("}");
+    closeChunkLoop(axis);
     openOut();
     line(vt + " arg_best = " + elementRef(accV, outAxes) + ";");
     line("int64 arg_bi = " + elementRef(accI, outAxes) + ";");

@@ -104,12 +104,7 @@ void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
     line(elementRef(acc, outAxes) + " = " + ident + ";");
     line(elementRef(accS, outAxes) + " = " + ct + "(0);");
     closeOut();
-    line("for (int64 off_" + k + " = 0; off_" + k + " < ext_" + k + "; off_" + k + " += S_" + k +
-         ") {");
-    ++indent_;
-    activeChunks_.insert(axis);
-    std::set<int> emitted;
-    emitDeferredFor(x, emitted);
+    openChunkLoop(axis, x);
     openOut();
     line(ct + " cm = " + ident + ";");
     line("#pragma unroll");
@@ -130,9 +125,7 @@ void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
          elementRef(accS, outAxes) + " * hd::exp(m_old - m_new)) + cs;");
     line(elementRef(acc, outAxes) + " = m_new;");
     closeOut();
-    activeChunks_.erase(axis);
-    --indent_;
-    line("}");
+    closeChunkLoop(axis);
     openOut();
     line("const " + ct + " m_all = axis_reduce<T_" + k + ", ST_" + k + ">(" +
          elementRef(acc, outAxes) + ", OpMax(), (" + ct + "*)smem_raw[red_phase++ & 1]);");
@@ -152,12 +145,7 @@ void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
     openOut();
     line(elementRef(acc, outAxes) + " = " + ident + ";");
     closeOut();
-    line("for (int64 off_" + x + " = 0; off_" + x + " < ext_" + x + "; off_" + x + " += S_" + x +
-         ") {");
-    ++indent_;
-    activeChunks_.insert(axis);
-    std::set<int> emitted;
-    emitDeferredFor(operand, emitted);
+    openChunkLoop(axis, operand);
   }
   openOut();
   line(ct + " acc = " + (chunked ? elementRef(acc, outAxes) : ident) + ";");
@@ -171,9 +159,7 @@ void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
   if (chunked) {
     line(elementRef(acc, outAxes) + " = acc;");
     closeOut();
-    activeChunks_.erase(axis);
-    --indent_;
-    line("}");
+    closeChunkLoop(axis);
     openOut();
     line(ct + " acc = " + elementRef(acc, outAxes) + ";");
   }
@@ -203,6 +189,22 @@ void Emitter::closeReductionOutput(const std::vector<int>& outAxes) {
     line("}");
   }
   closeElementLoops(outAxes);
+}
+
+void Emitter::openChunkLoop(int axis, const Expr& operand) {
+  const std::string& k = axes_[axis].key;
+  line("for (int64 off_" + k + " = 0; off_" + k + " < ext_" + k + "; off_" + k + " += S_" + k +
+       ") {");
+  ++indent_;
+  activeChunks_.insert(axis);
+  std::set<int> emitted;
+  emitDeferredFor(operand, emitted);
+}
+
+void Emitter::closeChunkLoop(int axis) {
+  activeChunks_.erase(axis);
+  --indent_;
+  line("}");
 }
 
 } // namespace helion::codegen

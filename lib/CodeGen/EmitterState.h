@@ -80,6 +80,11 @@ private:
   /// one body (acc, m_all, ...) do not collide.
   void openReductionOutput(const std::vector<int>& outAxes);
   void closeReductionOutput(const std::vector<int>& outAxes);
+  /// A looped reduction's loop over the chunks of `axis` (off_<axis> += S_<axis>), with
+  /// the deferred values `operand` needs emitted inside it; the chunk is active until
+  /// closeChunkLoop.
+  void openChunkLoop(int axis, const ir::Expr& operand);
+  void closeChunkLoop(int axis);
   // EmitArgReduce.cpp
   void emitArgReduce(const ir::Stmt& s, const ir::Expr& red, bool declare);
   const ir::Stmt* onlineSumPartner(const ir::Stmt& maxLet, const ir::Expr& red) const;
