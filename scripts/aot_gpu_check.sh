@@ -49,11 +49,7 @@ mkdir -p "$work" "$out"
   { echo "error: $helionc has no --aot-arch: pack it from this checkout" >&2; exit 1; }
 
 echo "== 1. runtime"
-headers=$(sed -n '/^set(HELION_DEVICE_HEADERS/,/)/p' "$root/runtime/CMakeLists.txt" |
-  grep -o 'helion/[a-z0-9_]*\.cuh' | paste -sd';')
-cmake -DDEVICE_DIR="$root/runtime/device" -DOUTPUT="$work/DeviceLibrary.cpp" "-DHEADERS=$headers" \
-  -P "$root/runtime/EmbedDeviceLibrary.cmake"
-bash "$root/scripts/build_runtime.sh" "$work/rt" "$work/DeviceLibrary.cpp"
+bash "$root/scripts/build_runtime.sh" "$work/rt"
 rtlib=$work/rt/libhelion_runtime.a
 
 echo "== 2. helionc compile, with images for $arch and without"

@@ -17,11 +17,7 @@ work=${BUILD_DIR:-/tmp/attention-causal-build}
 out=${OUT:-/tmp/attention-causal}
 rm -rf "$work"
 mkdir -p "$work" "$out"
-headers=$(sed -n '/^set(HELION_DEVICE_HEADERS/,/)/p' "$root/runtime/CMakeLists.txt" |
-  grep -o 'helion/[a-z0-9_]*\.cuh' | paste -sd';')
-cmake -DDEVICE_DIR="$root/runtime/device" -DOUTPUT="$work/DeviceLibrary.cpp" "-DHEADERS=$headers" \
-  -P "$root/runtime/EmbedDeviceLibrary.cmake"
-bash "$root/scripts/build_runtime.sh" "$work/rt" "$work/DeviceLibrary.cpp" > /dev/null
+bash "$root/scripts/build_runtime.sh" "$work/rt" > /dev/null
 # Images for sm_90a embedded for the checked dtypes and head dims (no NVRTC at first call).
 HELIONC=$helionc bash "$root/examples/python/build.sh" "$root/examples/attention_causal.cpp" \
   "$work/py" "$work/rt/libhelion_runtime.a" --aot-arch sm_90a \

@@ -25,11 +25,7 @@ mkdir -p "$work/gen" "$out"
 export HELIONC_HL_INCLUDE=${HELIONC_HL_INCLUDE:-$root/include}
 
 echo "== runtime"
-headers=$(sed -n '/^set(HELION_DEVICE_HEADERS/,/)/p' "$root/runtime/CMakeLists.txt" |
-  grep -o 'helion/[a-z0-9_]*\.cuh' | paste -sd';')
-cmake -DDEVICE_DIR="$root/runtime/device" -DOUTPUT="$work/DeviceLibrary.cpp" "-DHEADERS=$headers" \
-  -P "$root/runtime/EmbedDeviceLibrary.cmake" > /dev/null
-bash "$root/scripts/build_runtime.sh" "$work/rt" "$work/DeviceLibrary.cpp"
+bash "$root/scripts/build_runtime.sh" "$work/rt"
 
 echo "== helionc compile (choose entries)"
 "$helionc" compile "$root/test/gpu/kernels/accumulate.cpp" \
