@@ -18,26 +18,6 @@ using namespace clang;
 
 namespace {
 constexpr size_t kMaxInlineDepth = 16;
-
-std::optional<ir::ScalarType> builtinScalar(QualType t, const ASTContext& ctx) {
-  t = t.getNonReferenceType().getCanonicalType();
-  const auto* b = t->getAs<BuiltinType>();
-  if (!b)
-    return std::nullopt;
-  if (b->getKind() == BuiltinType::Bool)
-    return ir::ScalarType::B8;
-  if (b->getKind() == BuiltinType::Float)
-    return ir::ScalarType::F32;
-  if (b->getKind() == BuiltinType::Double)
-    return ir::ScalarType::F64;
-  if (b->isInteger())
-    switch (ctx.getTypeSize(t)) {
-    case 64: return ir::ScalarType::I64;
-    case 32: return ir::ScalarType::I32;
-    case 8: return ir::ScalarType::I8;
-    }
-  return std::nullopt;
-}
 } // namespace
 
 bool KernelLowering::isHelperCall(const CallExpr* call) const {
@@ -116,7 +96,7 @@ ir::ExprRef KernelLowering::inlineHelper(const CallExpr* call, SourceLocation wh
       ok = false;
       continue;
     }
-    if (auto st = builtinScalar(pt, ctx_))
+    if (auto st = scalarTypeOf(pt, ctx_))
       v = ir::makeCast(v, *st, loc(arg->getBeginLoc()));
     int id = static_cast<int>(kernel_.vars.size());
     kernel_.vars.push_back({id, p->getNameAsString(), loc(p->getLocation())});
@@ -162,7 +142,7 @@ ir::ExprRef KernelLowering::inlineHelper(const CallExpr* call, SourceLocation wh
   if (ret && ret->getRetValue() && !isVoid) {
     value = lowerExpr(ret->getRetValue());
     if (value)
-      if (auto st = builtinScalar(def->getReturnType(), ctx_))
+      if (auto st = scalarTypeOf(def->getReturnType(), ctx_))
         value = ir::makeCast(value, *st, loc(ret->getRetValue()->getBeginLoc()));
   } else if (!isVoid) {
     error(def->getLocation(), "helper '" + name + "' must end in 'return value;'");

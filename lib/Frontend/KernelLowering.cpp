@@ -130,7 +130,7 @@ bool KernelLowering::isHostDecl(const ValueDecl* d) const {
   return false;
 }
 
-static std::optional<ir::ScalarType> scalarTypeOf(QualType t, const ASTContext& ctx) {
+std::optional<ir::ScalarType> scalarTypeOf(QualType t, const ASTContext& ctx) {
   t = t.getNonReferenceType().getCanonicalType();
   const auto* b = t->getAs<BuiltinType>();
   if (!b)

@@ -40,6 +40,9 @@ std::vector<const clang::Expr*> writtenArgs(const clang::CallExpr* call);
 std::shared_ptr<ir::Expr> makeExpr(ir::ExprKind kind, ir::SourceLoc loc);
 /// True when `e` (wrappers stripped) names the declaration `qualifiedName` ("helion::hl::all").
 bool isNamed(const clang::Expr* e, llvm::StringRef qualifiedName);
+/// The scalar type of a builtin C++ type (references and cv stripped): bool, float,
+/// double, 8/32/64-bit integers; nullopt for anything else.
+std::optional<ir::ScalarType> scalarTypeOf(clang::QualType t, const clang::ASTContext& ctx);
 
 class KernelLowering {
 public:
