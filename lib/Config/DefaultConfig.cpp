@@ -35,6 +35,7 @@
 //    (tensor_descriptor) everywhere.
 //===----------------------------------------------------------------------===//
 #include "helion/Config/ConfigSpec.h"
+#include "helion/Config/UnrolledSize.h"
 
 #include <algorithm>
 #include <numeric>
@@ -82,21 +83,21 @@ void splitBudget(const ConfigSpec& spec, const std::vector<int>& grid, int64_t b
 }
 
 /// Rows too long to hold in registers: the launcher runs them looped in chunks of
-/// 32 x threads (CudaEmitter.h, kLongRowElems = 64 elements a thread at most), which
+/// longRowsChunk(threads) (kLongRowElems elements a thread at most, UnrolledSize.h), which
 /// pads a row to a multiple of the chunk. A known row that such chunks would pad by
 /// more than 10 % is looped here in the widest power-of-two chunk that pads it by 10 %
 /// at most: cross_entropy over 50257 classes at 16 warps pads to 65536 in 16384-wide
 /// chunks (1.30x the work) but to 53248 in 4096-wide ones (1.06x); tuned, the latter
 /// measured 1.33x faster than the persistent default (H100, 2048 rows).
 void chunkLongRows(const ConfigSpec& spec, Config& c) {
-  constexpr int64_t kLongRowElems = 64, kMinChunk = 1024;
-  const int64_t threads = 32 * int64_t{c.numWarps};
+  constexpr int64_t kMinChunk = 1024;
+  const int threads = 32 * c.numWarps;
   for (size_t i = 0; i < spec.reductionLoops.size(); ++i) {
     const std::optional<int64_t> n = spec.reductionLoops[i].hint;
     if (!n || nextPowerOfTwo(*n) <= kLongRowElems * threads)
       continue;
     auto padded = [&](int64_t chunk) { return (*n + chunk - 1) / chunk * chunk; };
-    int64_t chunk = 32 * threads;
+    int64_t chunk = longRowsChunk(threads);
     if (padded(chunk) * 10 <= *n * 11)
       continue; // the launcher's chunks pad it little
     while (chunk > kMinChunk && padded(chunk) * 10 > *n * 11)

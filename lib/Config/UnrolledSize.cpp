@@ -100,7 +100,7 @@ Config longRowsConfig(const Kernel& kernel, const Config& config, int numThreads
     }
     return looped;
   };
-  int64_t chunk = int64_t(32) * numThreads;
+  int64_t chunk = longRowsChunk(numThreads);
   while (chunk > numThreads &&
          estimateUnrolledSize(kernel, withChunks(chunk), numThreads).ops > kMaxUnrolledOps)
     chunk /= 2;

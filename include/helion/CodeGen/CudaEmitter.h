@@ -10,6 +10,7 @@
 #pragma once
 
 #include "helion/Config/Config.h"
+#include "helion/Config/UnrolledSize.h"
 #include "helion/IR/IR.h"
 #include "helion/Transforms/Passes.h"
 #include "helion/Support/Diagnostics.h"
@@ -110,7 +111,7 @@ struct EmittedKernel {
 };
 
 /// Row elements per thread above which a persistent reduction runs looped.
-inline constexpr int kLongRowElems = 64;
+using config::kLongRowElems;
 
 struct EmitOptions {
   std::string sourceFile; ///< for #line directives

@@ -35,6 +35,12 @@ struct UnrolledSize {
 UnrolledSize estimateUnrolledSize(const ir::Kernel& kernel, const Config& config,
                                   int numThreads);
 
+/// Row elements per thread above which the launcher runs a persistent reduction looped
+/// (the long-rows variant below).
+inline constexpr int kLongRowElems = 64;
+/// The long-rows variant's chunk before any halving: 32 elements per thread.
+inline int64_t longRowsChunk(int numThreads) { return int64_t{32} * numThreads; }
+
 /// The config of the long-rows variant of a kernel whose reduction axes
 /// `persistentAxes` are persistent under `config`: those axes looped in chunks of
 /// 32 x numThreads, halved (down to numThreads) while it unrolls past kMaxUnrolledOps.
