@@ -64,7 +64,7 @@ class HelioncLibrary:
                 c_args.append(a)
         if stream is None:
             stream = torch.cuda.current_stream(device)
-        # Room for a kernel that returns several tensors (result[0..N-1]); the entry
+        # Room for a kernel that returns up to 8 tensors (result[0..N-1]); the entry
         # clears result[0] and writes as many as the kernel returns.
         results = (ctypes.c_void_p * 8)()
         entry = getattr(self.lib, "helionc_" + kernel)
