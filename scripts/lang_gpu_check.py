@@ -106,7 +106,8 @@ def main():
     ap.add_argument("--json")
     args = ap.parse_args()
     lib = {n: HelioncLibrary(os.path.join(args.libdir, f"lib{n}.so"))
-           for n in ("gelu_helper", "pointwise_math", "int_hash", "argmax", "histogram")}
+           for n in ("gelu_helper", "pointwise_math", "int_hash", "argmax", "histogram",
+                     "quant_fp8")}
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     rows = []
 
@@ -202,6 +203,38 @@ def main():
                "zeros", lambda: lib["histogram"].call("scatter_add", src, index, out_rows),
                lambda: torch.zeros(out_rows, d, device=DEV, dtype=torch.float32).index_add_(
                    0, index, src.float()))
+
+    # quant_fp8: per-row f8e4m3 quantization, bit-exact against the same arithmetic in
+    # torch (amax, 448 / amax, the product rounded by .to(float8_e4m3fn)); dequant_fp8
+    # against float64.
+    def torch_quant(x):
+        row = x.float()
+        amax = row.abs().amax(1).clamp_min(1e-12)
+        return (row * (448.0 / amax)[:, None]).to(torch.float8_e4m3fn), amax / 448.0
+
+    for dt, tol in ((torch.bfloat16, 4e-3), (torch.float32, 1e-6)):
+        m, n = 8192, 4096
+        x = (torch.randn(m, n, device=DEV) * 3).to(dt)
+        x[7, 11] = 1e4
+        x[9] = 0  # an all-zero row: scale 1e-12 / 448, zeros
+        q, s = lib["quant_fp8"].call("quant_fp8", x)
+        torch.cuda.synchronize()
+        wq, ws = torch_quant(x)
+        # The scale is amax / 448: a division by a constant, which the kernel computes as
+        # a product with the rounded reciprocal (div_bcast, within 1.5 ulp).
+        bad = int((q.view(torch.uint8) != wq.view(torch.uint8)).sum().item() +
+                  ((s - ws).abs() > 2.4e-7 * ws).sum().item())
+        record("quant_fp8", dt, [m, n], bad, 0, bad == 0 and q.dtype == torch.float8_e4m3fn,
+               "n/a", lambda: lib["quant_fp8"].call("quant_fp8", x), lambda: torch_quant(x))
+        out = torch.empty(m, n, device=DEV, dtype=dt)
+        poison_(out)
+        lib["quant_fp8"].call("dequant_fp8", q, s, out)
+        torch.cuda.synchronize()
+        want = q.double() * s.double()[:, None]
+        err = ((out.double() - want).abs() / (want.abs() + 1e-30)).max().item()
+        record("dequant_fp8", dt, [m, n], err, tol, err <= tol, "passed in",
+               lambda: lib["quant_fp8"].call("dequant_fp8", q, s, out),
+               lambda: out.copy_(q.float() * s[:, None]))
 
     dev = torch.cuda.get_device_name()
     print(f"\n{dev}: helionc vs torch (median us; lower is better)")

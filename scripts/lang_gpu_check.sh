@@ -6,6 +6,7 @@
 #   examples/int_hash.cpp        hash_bucket   (integer % & | ^ ~ << >>)
 #   examples/argmax.cpp          arg_extremes  (hl::argmax / hl::argmin)
 #   examples/histogram.cpp       histogram, scatter_add   (hl::atomic_add)
+#   examples/quant_fp8.cpp       quant_fp8, dequant_fp8   (f8e4m3 tensors)
 # it compiles the kernel file with helionc, builds a shared library with its C entries
 # (examples/python/build.sh), and runs scripts/lang_gpu_check.py: each kernel on fresh
 # random inputs against a float64 (or exact integer) torch reference, outputs NaN- or
@@ -46,7 +47,7 @@ cubin() { # FILE KERNEL DTYPE...: one cubin per --dtype signature
   "$helionc" compile "$root/examples/$file" --kernel "$kernel" --emit cubin --arch "$arch" \
     "${flags[@]}" -o "$work/cubin" || status=1
 }
-for file in gelu_helper pointwise_math int_hash argmax histogram; do
+for file in gelu_helper pointwise_math int_hash argmax histogram quant_fp8; do
   HELIONC=$helionc bash "$root/examples/python/build.sh" "$root/examples/$file.cpp" "$work/py" \
     "$rtlib" || status=1
 done
@@ -56,6 +57,8 @@ cubin int_hash.cpp hash_bucket i32 i64
 cubin argmax.cpp arg_extremes f32,imax=i64,imin=i64 bf16,imax=i64,imin=i64
 cubin histogram.cpp histogram f32,counts=i32
 cubin histogram.cpp scatter_add f32,index=i64 bf16,index=i64,out=f32
+cubin quant_fp8.cpp quant_fp8 bf16,q=f8e4m3,scale=f32 f32,q=f8e4m3,scale=f32
+cubin quant_fp8.cpp dequant_fp8 f8e4m3,scale=f32,out=bf16
 ls "$work/py"/*.so
 [[ $status == 0 ]] || { echo "error: a compile failed" >&2; exit 1; }
 if [[ ${DRY_RUN:-0} == 1 ]]; then

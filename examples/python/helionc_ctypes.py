@@ -29,6 +29,19 @@ class HelioncError(RuntimeError):
     pass
 
 
+# The 8-bit floats travel as DLPack 1.1's codes (kDLFloat8_e4m3fn 10, kDLFloat8_e5m2
+# 12), which not every torch exports or imports: they cross as uint8 with the code
+# written into the DLTensor's dtype (offset 20: data, device, ndim come first).
+_FLOAT8_CODES = {getattr(torch, n): c for n, c in
+                 (("float8_e4m3fn", 10), ("float8_e5m2", 12)) if hasattr(torch, n)}
+_FLOAT8_DTYPES = {c: d for d, c in _FLOAT8_CODES.items()}
+_DTYPE_CODE_OFFSET = 20
+
+
+def _dtype_code(dltensor):
+    return ctypes.c_uint8.from_address(dltensor + _DTYPE_CODE_OFFSET)
+
+
 class HelioncLibrary:
     def __init__(self, path):
         self.lib = ctypes.CDLL(path)
@@ -48,10 +61,14 @@ class HelioncLibrary:
         device = None
         for a in args:
             if isinstance(a, torch.Tensor):
-                capsule = torch.utils.dlpack.to_dlpack(a)
+                code = _FLOAT8_CODES.get(a.dtype)
+                capsule = torch.utils.dlpack.to_dlpack(a if code is None else a.view(torch.uint8))
                 keep.append(capsule)
                 # A DLManagedTensor starts with its DLTensor.
-                c_args.append(ctypes.c_void_p(_capsule_pointer(capsule, b"dltensor")))
+                ptr = _capsule_pointer(capsule, b"dltensor")
+                if code is not None:
+                    _dtype_code(ptr).value = code
+                c_args.append(ctypes.c_void_p(ptr))
                 if a.is_cuda and device is None:
                     device = a.device
             elif isinstance(a, bool):
@@ -75,11 +92,18 @@ class HelioncLibrary:
             raise HelioncError(self.lib.helion_rt_last_error().decode())
         # torch takes each DLManagedTensor (renames the capsule) and calls its deleter
         # when the tensor dies; the memory returns to helion's allocator then.
-        outs = [torch.utils.dlpack.from_dlpack(_capsule_new(r, b"dltensor", None))
-                for r in results if r]
+        outs = [self._from_dlpack(r) for r in results if r]
         if not outs:
             return None
         return outs[0] if len(outs) == 1 else tuple(outs)
+
+    @staticmethod
+    def _from_dlpack(ptr):
+        float8 = _FLOAT8_DTYPES.get(_dtype_code(ptr).value)
+        if float8 is not None:
+            _dtype_code(ptr).value = 1  # kDLUInt: imported as uint8, viewed back
+        t = torch.utils.dlpack.from_dlpack(_capsule_new(ptr, b"dltensor", None))
+        return t if float8 is None else t.view(float8)
 
     def aot_images(self):
         """The embedded images, one "PROGRAM ARCH BYTES NAME" line each."""

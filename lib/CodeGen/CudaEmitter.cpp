@@ -38,6 +38,9 @@ const char* deviceTypeName(ir::ScalarType t) {
   case ir::ScalarType::I32: return "hd::int32";
   case ir::ScalarType::I64: return "hd::int64";
   case ir::ScalarType::B8: return "bool";
+  case ir::ScalarType::U8: return "hd::uint8";
+  case ir::ScalarType::F8E4M3: return "hd::f8e4m3";
+  case ir::ScalarType::F8E5M2: return "hd::f8e5m2";
   }
   return "float";
 }

@@ -39,6 +39,8 @@ inline std::string cudaComputeType(const ir::ElemType& t, const ir::Kernel& k) {
     switch (t.scalar()) {
     case ir::ScalarType::F16:
     case ir::ScalarType::BF16:
+    case ir::ScalarType::F8E4M3:
+    case ir::ScalarType::F8E5M2:
     case ir::ScalarType::F32: return "float";
     case ir::ScalarType::F64: return "double";
     case ir::ScalarType::B8: return "bool";
@@ -103,7 +105,9 @@ inline std::string hostScalarType(ir::ScalarType st) {
   case ir::ScalarType::F64: return "double";
   case ir::ScalarType::F32:
   case ir::ScalarType::F16:
-  case ir::ScalarType::BF16: return "float";
+  case ir::ScalarType::BF16:
+  case ir::ScalarType::F8E4M3:
+  case ir::ScalarType::F8E5M2: return "float";
   case ir::ScalarType::B8: return "bool";
   default: return "int64_t";
   }

@@ -13,13 +13,17 @@ const char* scalarTypeName(ScalarType t) {
   case ScalarType::I32: return "i32";
   case ScalarType::I64: return "i64";
   case ScalarType::B8: return "b8";
+  case ScalarType::U8: return "u8";
+  case ScalarType::F8E4M3: return "f8e4m3";
+  case ScalarType::F8E5M2: return "f8e5m2";
   }
   return "?";
 }
 
 std::optional<ScalarType> parseScalarType(const std::string& name) {
   for (ScalarType t : {ScalarType::F16, ScalarType::BF16, ScalarType::F32, ScalarType::F64,
-                       ScalarType::I8, ScalarType::I32, ScalarType::I64, ScalarType::B8})
+                       ScalarType::I8, ScalarType::I32, ScalarType::I64, ScalarType::B8,
+                       ScalarType::U8, ScalarType::F8E4M3, ScalarType::F8E5M2})
     if (name == scalarTypeName(t))
       return t;
   return std::nullopt;
@@ -27,8 +31,10 @@ std::optional<ScalarType> parseScalarType(const std::string& name) {
 
 bool isFloat(ScalarType t) {
   return t == ScalarType::F16 || t == ScalarType::BF16 || t == ScalarType::F32 ||
-         t == ScalarType::F64;
+         t == ScalarType::F64 || isFloat8(t);
 }
+
+bool isFloat8(ScalarType t) { return t == ScalarType::F8E4M3 || t == ScalarType::F8E5M2; }
 
 int scalarTypeBytes(ScalarType t) {
   switch (t) {
@@ -39,7 +45,10 @@ int scalarTypeBytes(ScalarType t) {
   case ScalarType::F64:
   case ScalarType::I64: return 8;
   case ScalarType::I8:
-  case ScalarType::B8: return 1;
+  case ScalarType::B8:
+  case ScalarType::U8:
+  case ScalarType::F8E4M3:
+  case ScalarType::F8E5M2: return 1;
   }
   return 4;
 }
@@ -59,18 +68,22 @@ ElemType ElemType::ofParam(int param) {
 }
 
 // PyTorch promotion between concrete types: bool < ints < floats; among floats,
-// f16 and bf16 promote to f32.
+// f16 and bf16 promote to f32. u8 with i8 gives i32 (torch: i16, which helion lacks).
+// The 8-bit floats never meet arithmetic (infer-types rejects it); they rank as f16.
 static ScalarType promoteConcrete(ScalarType a, ScalarType b) {
   if (a == b)
     return a;
   auto rank = [](ScalarType t) {
     switch (t) {
     case ScalarType::B8: return 0;
-    case ScalarType::I8: return 1;
+    case ScalarType::I8:
+    case ScalarType::U8: return 1;
     case ScalarType::I32: return 2;
     case ScalarType::I64: return 3;
     case ScalarType::F16: return 4;
-    case ScalarType::BF16: return 4;
+    case ScalarType::BF16:
+    case ScalarType::F8E4M3:
+    case ScalarType::F8E5M2: return 4;
     case ScalarType::F32: return 5;
     case ScalarType::F64: return 6;
     }
@@ -78,6 +91,8 @@ static ScalarType promoteConcrete(ScalarType a, ScalarType b) {
   };
   if (rank(a) == 4 && rank(b) == 4)
     return ScalarType::F32;
+  if (rank(a) == 1 && rank(b) == 1)
+    return ScalarType::I32; // u8 and i8
   return rank(a) >= rank(b) ? a : b;
 }
 

@@ -94,6 +94,13 @@ private:
       ctx_.diags.error(loc, msg);
   }
 
+  /// Arithmetic on a block of 8-bit floats is an error, as in ref mode (a block of a
+  /// tensor's own dtype is generic here: the CUDA code computes it in float).
+  void noFloat8(const BlockType& t, const char* op, const SourceLoc& loc) {
+    if (t.elem.isConcrete() && isFloat8(t.elem.scalar()))
+      error(loc, rules::float8Message(op, scalarTypeName(t.elem.scalar())));
+  }
+
   std::string dimsStr(const std::vector<Dim>& dims) {
     BlockType t{ElemType::concrete(ScalarType::F32), dims};
     std::string s = printType(in_, t);
@@ -259,6 +266,7 @@ private:
     }
     case ExprKind::Unary: {
       BlockType t = opType(0);
+      noFloat8(t, unaryOpName(e.unary), e.loc);
       if (e.unary == UnaryOp::Not)
         t.elem = ElemType::concrete(ScalarType::B8);
       if (e.unary == UnaryOp::Neg && t.elem.isConcrete() &&
@@ -278,6 +286,8 @@ private:
       return t;
     }
     case ExprKind::Binary: {
+      noFloat8(opType(0), binaryOpName(e.binary), e.loc);
+      noFloat8(opType(1), binaryOpName(e.binary), e.loc);
       BlockType t{promoteOperands(*e.operands[0], *e.operands[1]),
                   broadcast(opType(0).dims, opType(1).dims, e.loc)};
       switch (e.binary) {
@@ -310,6 +320,7 @@ private:
       return {e.castTo ? ElemType::concrete(*e.castTo) : ElemType::ofParam(e.param), opType(0).dims};
     case ExprKind::Reduce: {
       BlockType t = opType(0);
+      noFloat8(t, reduceOpName(e.reduce), e.loc);
       int d = normDim(e.dim, t.rank(), e.loc);
       e.dim = d;
       if (t.rank() == 0)

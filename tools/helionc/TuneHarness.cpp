@@ -35,6 +35,9 @@ std::string dtypeName(ir::ScalarType t) {
   case ir::ScalarType::I32: return "helion::DType::i32";
   case ir::ScalarType::I64: return "helion::DType::i64";
   case ir::ScalarType::B8: return "helion::DType::b8";
+  case ir::ScalarType::U8: return "helion::DType::u8";
+  case ir::ScalarType::F8E4M3: return "helion::DType::f8e4m3";
+  case ir::ScalarType::F8E5M2: return "helion::DType::f8e5m2";
   }
   return "helion::DType::f32";
 }
@@ -85,6 +88,11 @@ Tensor makeInput(std::vector<int64_t> sizes, DType dt, uint64_t seed, int64_t hi
     case DType::i32: t.data_ptr<int32_t>()[i] = int32_t(r % uint64_t(hi)); break;
     case DType::i8: t.data_ptr<int8_t>()[i] = int8_t(r % uint64_t(hi < 127 ? hi : 127)); break;
     case DType::b8: t.data_ptr<bool>()[i] = (r & 1) != 0; break;
+    case DType::u8: t.data_ptr<uint8_t>()[i] = uint8_t(r % uint64_t(hi < 255 ? hi : 255)); break;
+    case DType::f8e4m3:
+    case DType::f8e5m2:
+      helion::detail::storeFloat(static_cast<char*>(t.data_ptr()) + i, dt, 4 * u - 2);
+      break;
     }
   }
     });
@@ -109,8 +117,8 @@ double get(const Tensor& t, int64_t i) {
   case DType::i32: return double(t.data_ptr<int32_t>()[i]);
   case DType::i8: return double(t.data_ptr<int8_t>()[i]);
   case DType::b8: return t.data_ptr<bool>()[i] ? 1 : 0;
+  default: return helion::detail::loadFloat(static_cast<const char*>(t.data_ptr()) + i, t.dtype());
   }
-  return NAN;
 }
 
 /// max over i in [0, n) of f(i), on every core (outputs have up to ~10^8 elements).

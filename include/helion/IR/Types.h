@@ -27,12 +27,15 @@ struct SourceLoc {
   bool valid() const { return line > 0; }
 };
 
-enum class ScalarType : uint8_t { F16, BF16, F32, F64, I8, I32, I64, B8 };
+/// F8E4M3 / F8E5M2: torch.float8_e4m3fn / torch.float8_e5m2, storage only (a block of
+/// them is cast before arithmetic); U8: torch.uint8.
+enum class ScalarType : uint8_t { F16, BF16, F32, F64, I8, I32, I64, B8, U8, F8E4M3, F8E5M2 };
 
 /// `f16`, `bf16`, ... as spelled in the language (`hl::f16`).
 const char* scalarTypeName(ScalarType t);
 std::optional<ScalarType> parseScalarType(const std::string& name);
 bool isFloat(ScalarType t);
+bool isFloat8(ScalarType t);
 int scalarTypeBytes(ScalarType t);
 
 /// The element type of a block: concrete, a tensor parameter's dtype, or a

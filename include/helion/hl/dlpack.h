@@ -21,7 +21,8 @@ struct DLDevice {
 };
 
 enum class DLDataTypeCode : uint8_t {
-  kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLOpaqueHandle = 3, kDLBfloat = 4, kDLComplex = 5, kDLBool = 6
+  kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLOpaqueHandle = 3, kDLBfloat = 4, kDLComplex = 5, kDLBool = 6,
+  kDLFloat8_e4m3fn = 10, kDLFloat8_e5m2 = 12 // DLPack 1.1
 };
 
 struct DLDataType {
@@ -64,6 +65,9 @@ inline DLDataType toDLDataType(DType d) {
     return {static_cast<uint8_t>(DLDataTypeCode::kDLFloat), bits, 1};
   case DType::bf16: return {static_cast<uint8_t>(DLDataTypeCode::kDLBfloat), 16, 1};
   case DType::b8: return {static_cast<uint8_t>(DLDataTypeCode::kDLBool), 8, 1};
+  case DType::u8: return {static_cast<uint8_t>(DLDataTypeCode::kDLUInt), 8, 1};
+  case DType::f8e4m3: return {static_cast<uint8_t>(DLDataTypeCode::kDLFloat8_e4m3fn), 8, 1};
+  case DType::f8e5m2: return {static_cast<uint8_t>(DLDataTypeCode::kDLFloat8_e5m2), 8, 1};
   default: return {static_cast<uint8_t>(DLDataTypeCode::kDLInt), bits, 1};
   }
 }
@@ -80,6 +84,9 @@ inline DType fromDLDataType(DLDataType t) {
   if (code == DLDataTypeCode::kDLInt && t.bits == 32) return DType::i32;
   if (code == DLDataTypeCode::kDLInt && t.bits == 64) return DType::i64;
   if (code == DLDataTypeCode::kDLBool && t.bits == 8) return DType::b8;
+  if (code == DLDataTypeCode::kDLUInt && t.bits == 8) return DType::u8;
+  if (code == DLDataTypeCode::kDLFloat8_e4m3fn && t.bits == 8) return DType::f8e4m3;
+  if (code == DLDataTypeCode::kDLFloat8_e5m2 && t.bits == 8) return DType::f8e5m2;
   fail("from_dlpack: unsupported dtype (code {}, {} bits)", static_cast<int>(t.code), t.bits);
 }
 

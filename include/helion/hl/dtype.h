@@ -15,7 +15,9 @@
 namespace helion {
 
 /// Element type of a tensor or a block.
-enum class DType : int8_t { f16, bf16, f32, f64, i8, i32, i64, b8 };
+/// f8e4m3 and f8e5m2 are torch.float8_e4m3fn and torch.float8_e5m2: storage only,
+/// blocks of them are cast (`.to()`) before any arithmetic.
+enum class DType : int8_t { f16, bf16, f32, f64, i8, i32, i64, b8, u8, f8e4m3, f8e5m2 };
 
 namespace hl {
 inline constexpr DType f16 = DType::f16;
@@ -26,6 +28,9 @@ inline constexpr DType i8 = DType::i8;
 inline constexpr DType i32 = DType::i32;
 inline constexpr DType i64 = DType::i64;
 inline constexpr DType b8 = DType::b8;
+inline constexpr DType u8 = DType::u8;
+inline constexpr DType f8e4m3 = DType::f8e4m3;
+inline constexpr DType f8e5m2 = DType::f8e5m2;
 } // namespace hl
 
 constexpr std::string_view dtype_name(DType d) {
@@ -38,6 +43,9 @@ constexpr std::string_view dtype_name(DType d) {
   case DType::i32: return "i32";
   case DType::i64: return "i64";
   case DType::b8: return "b8";
+  case DType::u8: return "u8";
+  case DType::f8e4m3: return "f8e4m3";
+  case DType::f8e5m2: return "f8e5m2";
   }
   return "?";
 }
@@ -50,14 +58,19 @@ constexpr int64_t element_size(DType d) {
   case DType::f16: case DType::bf16: return 2;
   case DType::f32: case DType::i32: return 4;
   case DType::f64: case DType::i64: return 8;
-  case DType::i8: case DType::b8: return 1;
+  case DType::i8: case DType::b8: case DType::u8: case DType::f8e4m3: case DType::f8e5m2:
+    return 1;
   }
   return 1;
 }
 
 constexpr bool is_floating(DType d) {
-  return d == DType::f16 || d == DType::bf16 || d == DType::f32 || d == DType::f64;
+  return d == DType::f16 || d == DType::bf16 || d == DType::f32 || d == DType::f64 ||
+         d == DType::f8e4m3 || d == DType::f8e5m2;
 }
+
+/// The 8-bit floats: storage only (no arithmetic before a `.to()`).
+constexpr bool is_float8(DType d) { return d == DType::f8e4m3 || d == DType::f8e5m2; }
 
 namespace detail {
 
@@ -71,6 +84,7 @@ template <> struct DTypeOf<int8_t> { static constexpr DType value = DType::i8; }
 template <> struct DTypeOf<int32_t> { static constexpr DType value = DType::i32; };
 template <> struct DTypeOf<int64_t> { static constexpr DType value = DType::i64; };
 template <> struct DTypeOf<bool> { static constexpr DType value = DType::b8; };
+template <> struct DTypeOf<uint8_t> { static constexpr DType value = DType::u8; };
 
 /// PyTorch's categories: bool < integer < floating.
 constexpr int category(DType d) { return d == DType::b8 ? 0 : is_floating(d) ? 2 : 1; }
@@ -81,8 +95,12 @@ constexpr DType promoteTypes(DType a, DType b) {
     return a;
   if (category(a) != category(b))
     return category(a) > category(b) ? a : b;
-  if (category(a) == 1)
+  if (category(a) == 1) {
+    // u8 with i8: torch gives i16, which helion lacks; i32 holds both ranges.
+    if ((a == DType::u8 && b == DType::i8) || (a == DType::i8 && b == DType::u8))
+      return DType::i32;
     return element_size(a) > element_size(b) ? a : b;
+  }
   if ((a == DType::f16 && b == DType::bf16) || (a == DType::bf16 && b == DType::f16))
     return DType::f32;
   return element_size(a) > element_size(b) ? a : b;
@@ -114,6 +132,8 @@ inline double roundToDType(DType d, double v) {
   case DType::f16: return static_cast<double>(Half(v));
   case DType::bf16: return static_cast<double>(BFloat16(v));
   case DType::f32: return static_cast<double>(static_cast<float>(v));
+  case DType::f8e4m3: return detail::f8e4m3BitsToDouble(detail::f8e4m3BitsFromDouble(v));
+  case DType::f8e5m2: return detail::f8e5m2BitsToDouble(detail::f8e5m2BitsFromDouble(v));
   default: return v;
   }
 }
@@ -128,6 +148,7 @@ inline int64_t floatToInt(DType d, double v) {
   double lo = -9223372036854775808.0, hi = 9223372036854775807.0;
   if (d == DType::i8) { lo = -128; hi = 127; }
   if (d == DType::i32) { lo = -2147483648.0; hi = 2147483647.0; }
+  if (d == DType::u8) { lo = 0; hi = 255; }
   if (v <= lo)
     return static_cast<int64_t>(lo);
   if (v >= hi)
@@ -140,6 +161,7 @@ inline int64_t wrapInt(DType d, int64_t v) {
   switch (d) {
   case DType::i8: return static_cast<int8_t>(v);
   case DType::i32: return static_cast<int32_t>(v);
+  case DType::u8: return static_cast<uint8_t>(v);
   case DType::b8: return v != 0;
   default: return v;
   }
@@ -163,6 +185,9 @@ inline double loadFloat(const void* p, DType d) {
   case DType::i32: return loadRaw<int32_t>(p);
   case DType::i64: return static_cast<double>(loadRaw<int64_t>(p));
   case DType::b8: return loadRaw<uint8_t>(p) != 0;
+  case DType::u8: return loadRaw<uint8_t>(p);
+  case DType::f8e4m3: return detail::f8e4m3BitsToDouble(loadRaw<uint8_t>(p));
+  case DType::f8e5m2: return detail::f8e5m2BitsToDouble(loadRaw<uint8_t>(p));
   }
   return 0;
 }
@@ -174,6 +199,7 @@ inline int64_t loadInt(const void* p, DType d) {
   case DType::i32: return loadRaw<int32_t>(p);
   case DType::i64: return loadRaw<int64_t>(p);
   case DType::b8: return loadRaw<uint8_t>(p) != 0;
+  case DType::u8: return loadRaw<uint8_t>(p);
   default: return floatToInt(DType::i64, loadFloat(p, d));
   }
 }
@@ -189,6 +215,9 @@ inline void storeFloat(void* p, DType d, double v) {
   case DType::i32: storeRaw(p, static_cast<int32_t>(floatToInt(d, v))); return;
   case DType::i64: storeRaw(p, floatToInt(d, v)); return;
   case DType::b8: storeRaw(p, static_cast<uint8_t>(v != 0)); return;
+  case DType::u8: storeRaw(p, static_cast<uint8_t>(floatToInt(d, v))); return;
+  case DType::f8e4m3: storeRaw(p, detail::f8e4m3BitsFromDouble(v)); return;
+  case DType::f8e5m2: storeRaw(p, detail::f8e5m2BitsFromDouble(v)); return;
   }
 }
 
@@ -198,6 +227,7 @@ inline void storeInt(void* p, DType d, int64_t v) {
   case DType::i32: storeRaw(p, static_cast<int32_t>(v)); return;
   case DType::i64: storeRaw(p, v); return;
   case DType::b8: storeRaw(p, static_cast<uint8_t>(v != 0)); return;
+  case DType::u8: storeRaw(p, static_cast<uint8_t>(v)); return;
   default: storeFloat(p, d, static_cast<double>(v)); return;
   }
 }

@@ -77,6 +77,65 @@ inline double bfloat16BitsToDouble(uint16_t bits) {
   return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16);
 }
 
+// The 8-bit floats of torch.float8_e4m3fn (4 exponent bits, bias 7, 3 mantissa bits,
+// no infinities, S.1111.111 the only NaN, largest 448) and torch.float8_e5m2 (IEEE-like:
+// 5 exponent bits, bias 15, 2 mantissa bits, largest 57344). Rounding is to nearest
+// even, as PyTorch's `.to()`; a value that rounds past the largest finite one becomes
+// NaN in e4m3 (it has no infinity) and an infinity in e5m2, as in PyTorch.
+inline constexpr double kF8E4M3Max = 448.0;
+inline constexpr double kF8E5M2Max = 57344.0;
+
+/// Encodes an already rounded, finite, nonzero magnitude `r` with `mantissaBits` and
+/// exponent bias `bias` (subnormals below 2^(1 - bias)).
+inline uint8_t encodeMinifloat(double r, int mantissaBits, int bias) {
+  int exponent = 0;
+  double fraction = std::frexp(r, &exponent); // r = fraction * 2^exponent, [0.5, 1)
+  if (exponent - 1 < 1 - bias) // subnormal: a multiple of 2^(1 - bias - mantissaBits)
+    return static_cast<uint8_t>(std::ldexp(r, bias - 1 + mantissaBits));
+  auto mantissa = static_cast<unsigned>((fraction * 2 - 1) * (1 << mantissaBits));
+  return static_cast<uint8_t>(((exponent - 1 + bias) << mantissaBits) | mantissa);
+}
+
+inline uint8_t f8e4m3BitsFromDouble(double x) {
+  const uint8_t sign = std::signbit(x) ? 0x80 : 0;
+  if (!std::isfinite(x))
+    return sign | 0x7F; // NaN, and infinities too: e4m3fn has none
+  const double r = std::fabs(roundToFormat(x, 3, -6, kF8E4M3Max));
+  if (std::isinf(r))
+    return sign | 0x7F;
+  return r == 0 ? sign : sign | encodeMinifloat(r, 3, 7);
+}
+
+inline double f8e4m3BitsToDouble(uint8_t bits) {
+  const double sign = (bits & 0x80) ? -1.0 : 1.0;
+  const int exponent = (bits >> 3) & 0xF, mantissa = bits & 0x7;
+  if (exponent == 0xF && mantissa == 0x7)
+    return std::copysign(NAN, sign);
+  if (exponent == 0)
+    return sign * std::ldexp(mantissa, -9);
+  return sign * std::ldexp(8 + mantissa, exponent - 10);
+}
+
+inline uint8_t f8e5m2BitsFromDouble(double x) {
+  const uint8_t sign = std::signbit(x) ? 0x80 : 0;
+  if (std::isnan(x))
+    return sign | 0x7F;
+  const double r = std::fabs(roundToFormat(x, 2, -14, kF8E5M2Max));
+  if (std::isinf(r))
+    return sign | 0x7C;
+  return r == 0 ? sign : sign | encodeMinifloat(r, 2, 15);
+}
+
+inline double f8e5m2BitsToDouble(uint8_t bits) {
+  const double sign = (bits & 0x80) ? -1.0 : 1.0;
+  const int exponent = (bits >> 2) & 0x1F, mantissa = bits & 0x3;
+  if (exponent == 0x1F)
+    return mantissa ? std::copysign(NAN, sign) : sign * INFINITY;
+  if (exponent == 0)
+    return sign * std::ldexp(mantissa, -16);
+  return sign * std::ldexp(4 + mantissa, exponent - 17);
+}
+
 } // namespace detail
 
 /// IEEE binary16 stored as its bits (dtype hl::f16).

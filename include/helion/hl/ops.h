@@ -99,6 +99,9 @@ inline int64_t applyInt(BinaryOp op, int64_t a, int64_t b) {
 inline hl::Block binary(BinaryOp op, const Operand& lhs, const Operand& rhs) {
   const hl::Block& a = lhs.get();
   const hl::Block& b = rhs.get();
+  for (DType d : {a.dtype(), b.dtype()})
+    if (is_float8(d))
+      throw Error(rules::float8Message(binaryName(op), dtype_name(d)));
   DType common = resultType(a.dtype(), lhs.weak(), b.dtype(), rhs.weak());
   // True division of integers gives the default float dtype, as in PyTorch.
   // so is a power (hl::pow computes in floating point).
@@ -143,6 +146,8 @@ inline hl::Block unary(UnaryOp op, const hl::Block& a) {
   bool keepsDType = op == UnaryOp::Neg || op == UnaryOp::Abs || op == UnaryOp::Not ||
                     op == UnaryOp::Floor || op == UnaryOp::Ceil || op == UnaryOp::Round ||
                     op == UnaryOp::BitNot;
+  if (is_float8(a.dtype()))
+    throw Error(rules::float8Message("a unary operation", dtype_name(a.dtype())));
   if (op == UnaryOp::BitNot && !rules::isBitwiseDtype(dtype_name(a.dtype())))
     throw Error(rules::bitwiseMessage("~", dtype_name(a.dtype())));
   DType result = op == UnaryOp::Not ? DType::b8

@@ -50,6 +50,8 @@ inline hl::Block reduce(ReduceOp op, const hl::Block& x, int64_t dim, bool keepd
     fail("{}: dimension {} of a block of shape {} is empty", what, dim, shape);
   // sum of integers gives i64 and mean gives f32, as in PyTorch.
   DType in = x.dtype();
+  if (is_float8(in))
+    throw Error(rules::float8Message(what, dtype_name(in)));
   DType result = in;
   if (op == ReduceOp::Sum && !is_floating(in))
     result = DType::i64;

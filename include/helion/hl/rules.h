@@ -29,11 +29,21 @@ inline std::string negateBoolMessage() {
 
 /// Bitwise operators (`& | ^ << >> ~`) take integer or bool blocks; floats are an error.
 inline bool isBitwiseDtype(std::string_view dtype) {
-  return dtype == "i8" || dtype == "i32" || dtype == "i64" || dtype == "b8";
+  return dtype == "i8" || dtype == "i32" || dtype == "i64" || dtype == "b8" || dtype == "u8";
 }
 /// `op` as written (`&`, `<<`, ...); `dtype` the operands' common dtype.
 inline std::string bitwiseMessage(std::string_view op, std::string_view dtype) {
   return detail::format("operator {} needs integer or bool operands, got {}", op, dtype);
+}
+
+/// The 8-bit floats hold values only: a block of them is cast (`.to(hl::f32)`) before
+/// any arithmetic, comparison or reduction (PyTorch has no arithmetic on them either).
+inline bool isFloat8Dtype(std::string_view dtype) { return dtype == "f8e4m3" || dtype == "f8e5m2"; }
+/// `op` as written (`+`, `exp`, `sum`, ...).
+inline std::string float8Message(std::string_view op, std::string_view dtype) {
+  return detail::format("{} of a {} block: 8-bit floats hold values only, cast them first "
+                        "(.to(hl::f32))",
+                        op, dtype);
 }
 
 /// hl::atomic_add accumulates into f32, f64, f16, bf16, i32 and i64 tensors (what the

@@ -41,6 +41,12 @@ inline const char *deviceTypeName(DType t) {
     return "hd::int64";
   case DType::b8:
     return "bool";
+  case DType::u8:
+    return "hd::uint8";
+  case DType::f8e4m3:
+    return "hd::f8e4m3";
+  case DType::f8e5m2:
+    return "hd::f8e5m2";
   }
   return "float";
 }

@@ -52,6 +52,68 @@ __device__ __forceinline__ bf16 to_bf16(float f) {
   return h;
 }
 
+/// torch.float8_e4m3fn (bias 7, 3 mantissa bits, no infinity, S.1111.111 is NaN,
+/// largest 448) and torch.float8_e5m2 (bias 15, 2 mantissa bits, IEEE-like), storage
+/// only. Converted in software, to match PyTorch's `.to()` on every target: round to
+/// nearest even; past the largest finite value, NaN for e4m3 and infinity for e5m2
+/// (the hardware cvt.rn.satfinite saturates instead, and needs sm_89).
+struct alignas(1) f8e4m3 {
+  uint8 bits;
+};
+struct alignas(1) f8e5m2 {
+  uint8 bits;
+};
+
+/// Float to an 8-bit float with M mantissa bits and exponent bias B; `nanAbove` (the
+/// bits of the first float that rounds past the largest finite value) and `overflow`
+/// (its encoding then) set the format's top end.
+template <int M, int B>
+__device__ __forceinline__ uint8 to_minifloat(float f, uint32 nanAbove, uint8 overflow) {
+  uint32 x = __float_as_uint(f);
+  const uint32 sign = (x >> 24) & 0x80u;
+  x &= 0x7fffffffu;
+  uint32 r;
+  if (x > 0x7f800000u) {
+    r = 0x7fu; // NaN
+  } else if (x >= nanAbove) {
+    r = overflow;
+  } else if (x < static_cast<uint32>(127 + 1 - B) << 23) {
+    // Subnormal (or zero): adding 2^(23 - (B - 1 + M)) puts the format's smallest
+    // step at the float's last mantissa bit, so the float add rounds to nearest even.
+    const uint32 magic = static_cast<uint32>(127 + 23 - (B - 1 + M)) << 23;
+    r = __float_as_uint(__uint_as_float(x) + __uint_as_float(magic)) - magic;
+  } else {
+    const uint32 odd = (x >> (23 - M)) & 1u; // ties to even
+    x += (static_cast<uint32>(B - 127) << 23) + ((1u << (22 - M)) - 1u) + odd;
+    r = x >> (23 - M);
+  }
+  return static_cast<uint8>(r | sign);
+}
+
+/// An 8-bit float with M mantissa bits and bias B to float (exact); `e4m3`: the top
+/// exponent holds normal values and only its all-ones mantissa is NaN.
+template <int M, int B, bool E4M3>
+__device__ __forceinline__ float from_minifloat(uint8 v) {
+  const uint32 sign = static_cast<uint32>(v & 0x80u) << 24;
+  const uint32 e = (v & 0x7fu) >> M, m = v & ((1u << M) - 1u);
+  constexpr uint32 kTop = (1u << (7 - M)) - 1u;
+  uint32 bits;
+  if (e == kTop && (!E4M3 || m == (1u << M) - 1u))
+    bits = (E4M3 || m) ? 0x7fc00000u : 0x7f800000u;
+  else if (e == 0) // subnormal: m * 2^(1 - B - M), exact in float
+    return __uint_as_float(sign | __float_as_uint(static_cast<float>(m) *
+                                                  __uint_as_float(static_cast<uint32>(127 + 1 - B - M) << 23)));
+  else
+    bits = ((e + 127 - B) << 23) | (m << (23 - M));
+  return __uint_as_float(sign | bits);
+}
+
+__device__ __forceinline__ float to_float(f8e4m3 x) { return from_minifloat<3, 7, true>(x.bits); }
+__device__ __forceinline__ float to_float(f8e5m2 x) { return from_minifloat<2, 15, false>(x.bits); }
+/// 480 = 0x43f00000 rounds past 448; 61440 = 0x47700000 past 57344.
+__device__ __forceinline__ f8e4m3 to_f8e4m3(float f) { return {to_minifloat<3, 7>(f, 0x43f00000u, 0x7fu)}; }
+__device__ __forceinline__ f8e5m2 to_f8e5m2(float f) { return {to_minifloat<2, 15>(f, 0x47700000u, 0x7cu)}; }
+
 // ---------------------------------------------------------------------------
 // Compute types: f16/bf16/f32 compute in float, f64 in double, integers in
 // int64 (PyTorch's accumulation types), bool stays bool.
@@ -59,6 +121,8 @@ __device__ __forceinline__ bf16 to_bf16(float f) {
 template <class T> struct compute_type { typedef T type; };
 template <> struct compute_type<f16> { typedef float type; };
 template <> struct compute_type<bf16> { typedef float type; };
+template <> struct compute_type<f8e4m3> { typedef float type; };
+template <> struct compute_type<f8e5m2> { typedef float type; };
 template <> struct compute_type<float> { typedef float type; };
 template <> struct compute_type<double> { typedef double type; };
 template <> struct compute_type<int8> { typedef int64 type; };
@@ -77,7 +141,8 @@ template <class A> inline constexpr bool is_same_v<A, A> = true;
 
 /// Widens a stored value to its compute type: `to_compute(h)` is a float for an f16 h.
 template <class T> __device__ __forceinline__ compute_t<T> to_compute(T x) {
-  if constexpr (is_same_v<T, f16> || is_same_v<T, bf16>)
+  if constexpr (is_same_v<T, f16> || is_same_v<T, bf16> || is_same_v<T, f8e4m3> ||
+                is_same_v<T, f8e5m2>)
     return to_float(x);
   else
     return static_cast<compute_t<T>>(x);
@@ -90,7 +155,12 @@ template <class T, class C> __device__ __forceinline__ T from_compute(C v) {
     return to_f16(static_cast<float>(v));
   else if constexpr (is_same_v<T, bf16>)
     return to_bf16(static_cast<float>(v));
-  else if constexpr (is_same_v<C, f16> || is_same_v<C, bf16>)
+  else if constexpr (is_same_v<T, f8e4m3>)
+    return to_f8e4m3(static_cast<float>(v));
+  else if constexpr (is_same_v<T, f8e5m2>)
+    return to_f8e5m2(static_cast<float>(v));
+  else if constexpr (is_same_v<C, f16> || is_same_v<C, bf16> || is_same_v<C, f8e4m3> ||
+                     is_same_v<C, f8e5m2>)
     return static_cast<T>(to_float(v));
   else
     return static_cast<T>(v);

@@ -1,12 +1,13 @@
 // The language-feature examples in ref mode against double (or exact integer)
 // references: a user helper (gelu_helper), the math functions (pointwise_math), the
-// integer operators (int_hash), argmax/argmin (argmax) and atomics (histogram), under
-// several block sizes.
+// integer operators (int_hash), argmax/argmin (argmax), atomics (histogram) and fp8
+// tensors (quant_fp8), under several block sizes.
 #include "examples/argmax.cpp"
 #include "examples/gelu_helper.cpp"
 #include "examples/histogram.cpp"
 #include "examples/int_hash.cpp"
 #include "examples/pointwise_math.cpp"
+#include "examples/quant_fp8.cpp"
 
 #include "RefTestUtil.h"
 
@@ -232,4 +233,48 @@ TEST_CASE("hl::atomic_add rejects dtypes without an atomic add", "[refmode][exam
   CHECK(values(f)[0] == static_cast<double>(helion::BFloat16(0.3)));
   CHECK(values(f)[3] == static_cast<double>(helion::BFloat16(
                             static_cast<double>(helion::BFloat16(0.3)) * 2)));
+}
+
+TEST_CASE("example quant_fp8 rounds rows to f8e4m3 as torch does, dequant_fp8 undoes it",
+          "[refmode][examples]") {
+  uint64_t seed = reftest::freshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  for (DType dtype : kFloatDTypes) {
+    INFO("dtype " << reftest::name(dtype));
+    helion::Tensor x = reftest::randomTensor({6, 37}, dtype, rng);
+    auto* px = static_cast<unsigned char*>(x.data_ptr());
+    helion::detail::storeFloat(px + 3 * x.element_size(), dtype, 300.0); // row 0's amax
+    for (int64_t j = 0; j < 37; ++j) // row 2 all zeros
+      helion::detail::storeFloat(px + (2 * 37 + j) * x.element_size(), dtype, 0.0);
+    std::vector<double> xs = values(x);
+    for (int64_t bs : {4, 1}) {
+      helion::ref::ScopedBlockSize scoped(bs);
+      auto [q, scale] = quant_fp8(x);
+      REQUIRE(q.dtype() == DType::f8e4m3);
+      REQUIRE(scale.dtype() == DType::f32);
+      std::vector<double> qs = values(q), ss = values(scale);
+      for (int64_t i = 0; i < 6; ++i) {
+        float amax = 0;
+        for (int64_t j = 0; j < 37; ++j)
+          amax = std::max(amax, std::fabs(static_cast<float>(xs[i * 37 + j])));
+        amax = std::max(amax, 1e-12f);
+        const float inv = 448.0f / amax;
+        CHECK(ss[i] == static_cast<double>(amax / 448.0f));
+        for (int64_t j = 0; j < 37; ++j) {
+          const float v = static_cast<float>(xs[i * 37 + j]) * inv;
+          INFO("row " << i << " col " << j << " value " << v);
+          CHECK(qs[i * 37 + j] ==
+                helion::detail::f8e4m3BitsToDouble(helion::detail::f8e4m3BitsFromDouble(v)));
+          CHECK(std::fabs(qs[i * 37 + j]) <= 448.0);
+        }
+      }
+      helion::Tensor out = helion::empty({6, 37}, dtype);
+      dequant_fp8(q, scale, out);
+      std::vector<double> expected(qs.size());
+      for (size_t k = 0; k < qs.size(); ++k)
+        expected[k] = qs[k] * ss[k / 37];
+      reftest::requireClose(values(out), expected, reftest::toleranceFor(dtype));
+    }
+  }
 }
