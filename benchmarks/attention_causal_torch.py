@@ -19,10 +19,11 @@ import argparse
 import json
 import math
 import os
-import statistics
 import sys
 
 import torch
+
+from timing import bench_ms
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples",
@@ -30,25 +31,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from helionc_ctypes import HelioncLibrary  # noqa: E402
 
 SHAPES = [(4, 32, 4096, 128), (8, 16, 2048, 64)]
-
-
-def bench_ms(fn, runs=30, warmup=5, calls=10):
-    """Median over `runs` of the time of `calls` back-to-back calls, per call: the GPU
-    time of each, with the host's per-call work (Python, ctypes, the launcher's checks)
-    overlapped by the previous call's kernel as in a real stream of calls."""
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(runs):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        for _ in range(calls):
-            fn()
-        e.record()
-        e.synchronize()
-        times.append(s.elapsed_time(e) / calls)
-    return statistics.median(times)
 
 
 def reference(q, k, v):
@@ -107,18 +89,18 @@ def main():
             q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=dt) for _ in range(3))
             q3, k3, v3 = (t.reshape(b * h, s, d) for t in (q, k, v))
             flop = 2 * b * h * s * s * d
-            hc = flop / bench_ms(lambda: lib.call("attention_causal", q3, k3, v3)) / 1e9
+            hc = flop / bench_ms(lambda: lib.call("attention_causal", q3, k3, v3), calls=10) / 1e9
             sdpa = flop / bench_ms(
-                lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True)) / 1e9
+                lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True), calls=10) / 1e9
             eager = flop / bench_ms(lambda: naive(q, k, v), runs=10, warmup=2, calls=2) / 1e9
             comp = None
             if not args.no_compile:
-                comp = flop / bench_ms(lambda: compiled(q, k, v), runs=10, warmup=2) / 1e9
+                comp = flop / bench_ms(lambda: compiled(q, k, v), runs=10, warmup=2, calls=10) / 1e9
             plain = plain_sdpa = None
             if args.plain:
                 full = 2 * flop
-                plain = full / bench_ms(lambda: plain_lib.call("attention", q3, k3, v3)) / 1e9
-                plain_sdpa = full / bench_ms(lambda: F.scaled_dot_product_attention(q, k, v)) / 1e9
+                plain = full / bench_ms(lambda: plain_lib.call("attention", q3, k3, v3), calls=10) / 1e9
+                plain_sdpa = full / bench_ms(lambda: F.scaled_dot_product_attention(q, k, v), calls=10) / 1e9
             rows.append(dict(dtype=dt_name, b=b, h=h, s=s, d=d, helionc=hc, sdpa=sdpa,
                              plain_helionc=plain, plain_sdpa=plain_sdpa,
                              eager_naive=eager, torch_compile=comp, vs_sdpa=hc / sdpa,

@@ -9,25 +9,14 @@ torch.nn.functional.scaled_dot_product_attention, then torch.compile of the naiv
 formula) and each round's ratios are reported, for each helionc variant named by
 --variants (attention_check's names). JSON to $OUT/attention_bench.json.
 """
-import argparse, json, math, os, statistics, subprocess, time
+import argparse, json, math, os, subprocess, time
 
 import torch
+
+from timing import bench_ms
 import torch.nn.functional as F
 
 SHAPES = [(4, 32, 4096, 128), (8, 16, 2048, 64)]
-
-
-def bench_ms(fn, runs=30, warmup=5):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(runs):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record(); fn(); e.record()
-        e.synchronize()
-        times.append(s.elapsed_time(e))
-    return statistics.median(times)
 
 
 def naive(q, k, v):

@@ -11,22 +11,11 @@ clocks move more between runs than the differences), and torch / torch.compile
 from this process, with helionc's ratio to them (not paired: another process,
 some seconds later). JSON to $OUT/matmul_report.json.
 """
-import argparse, json, os, statistics
+import argparse, json, os
 
 import torch
 
-
-def bench_ms(fn, runs=50, warmup=10):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(runs):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record(); fn(); e.record()
-        e.synchronize()
-        times.append(s.elapsed_time(e))
-    return statistics.median(times)
+from timing import bench_ms
 
 
 def main():
@@ -46,8 +35,8 @@ def main():
             flop = 2 * n ** 3
             eager, comp = [], []
             for _ in range(args.rounds):
-                eager.append(flop / bench_ms(lambda: torch.matmul(a, b)) / 1e9)
-                comp.append(flop / bench_ms(lambda: compiled(a, b)) / 1e9)
+                eager.append(flop / bench_ms(lambda: torch.matmul(a, b), runs=50, warmup=10) / 1e9)
+                comp.append(flop / bench_ms(lambda: compiled(a, b), runs=50, warmup=10) / 1e9)
             torch_rows[(dt_name, n)] = dict(torch=max(eager), torch_compile=max(comp),
                                             torch_rounds=eager, compile_rounds=comp)
     paired = []

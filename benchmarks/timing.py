@@ -1,0 +1,37 @@
+"""GPU timing shared by the benchmark and check scripts (torch CUDA events).
+
+bench_ms(fn, runs, warmup, calls): the median over `runs` of the time of `calls`
+back-to-back calls of fn(), per call, in milliseconds. calls > 1 overlaps the host's
+per-call work (Python, ctypes, the launcher's checks) with the previous call's kernel,
+as in a real stream of calls.
+
+bench_us(fn): triton.testing.do_bench's median (one call between L2 flushes, the
+tuner's method) in microseconds, or bench_ms's when Triton is missing.
+"""
+import statistics
+
+import torch
+
+
+def bench_ms(fn, runs=30, warmup=5, calls=1):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(runs):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        for _ in range(calls):
+            fn()
+        e.record()
+        e.synchronize()
+        times.append(s.elapsed_time(e) / calls)
+    return statistics.median(times)
+
+
+def bench_us(fn):
+    try:
+        from triton.testing import do_bench
+        return do_bench(fn, warmup=25, rep=100, return_mode="median") * 1e3
+    except Exception:  # noqa: BLE001 - no Triton: CUDA events
+        return bench_ms(fn, runs=30, warmup=5) * 1e3
