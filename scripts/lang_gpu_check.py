@@ -218,6 +218,21 @@ def main():
                lambda: lib["quant_fp8"].call("dequant_fp8", q, s, out),
                lambda: out.copy_(q.float() * s[:, None]))
 
+    # dequant_fp8 of an f8e5m2 tensor made by torch: every code's decoding.
+    m, n = 4096, 4096
+    q5 = torch.randint(0, 256, (m, n), device=DEV, dtype=torch.uint8).view(torch.float8_e5m2)
+    q5.view(torch.uint8)[0, :256] = torch.arange(256, device=DEV, dtype=torch.uint8)
+    s5 = torch.rand(m, device=DEV) + 0.5
+    out = torch.empty(m, n, device=DEV, dtype=torch.float32)
+    poison_(out)
+    lib["quant_fp8"].call("dequant_fp8", q5, s5, out)
+    torch.cuda.synchronize()
+    want = q5.float() * s5[:, None]
+    bad = int(((out != want) & ~(out.isnan() & want.isnan())).sum().item())
+    record("dequant_fp8", torch.float8_e5m2, [m, n], bad, 0, bad == 0, "passed in",
+           lambda: lib["quant_fp8"].call("dequant_fp8", q5, s5, out),
+           lambda: out.copy_(q5.float() * s5[:, None]))
+
     dev = torch.cuda.get_device_name()
     print(f"\n{dev}: helionc vs torch (median us; lower is better)")
     hdr = (f"{'kernel':13} {'dtype':9} {'shape':14} {'check':5} {'max_err':>9} {'poison':10} "

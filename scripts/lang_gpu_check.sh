@@ -58,7 +58,7 @@ cubin argmax.cpp arg_extremes f32,imax=i64,imin=i64 bf16,imax=i64,imin=i64
 cubin histogram.cpp histogram f32,counts=i32
 cubin histogram.cpp scatter_add f32,index=i64 bf16,index=i64,out=f32
 cubin quant_fp8.cpp quant_fp8 bf16,q=f8e4m3,scale=f32 f32,q=f8e4m3,scale=f32
-cubin quant_fp8.cpp dequant_fp8 f8e4m3,scale=f32,out=bf16
+cubin quant_fp8.cpp dequant_fp8 f8e4m3,scale=f32,out=bf16 f8e5m2,scale=f32,out=f32
 ls "$work/py"/*.so
 [[ $status == 0 ]] || { echo "error: a compile failed" >&2; exit 1; }
 if [[ ${DRY_RUN:-0} == 1 ]]; then
