@@ -192,7 +192,10 @@ def main():
     def torch_quant(x):
         row = x.float()
         amax = row.abs().amax(1).clamp_min(1e-12)
-        return (row * (448.0 / amax)[:, None]).to(torch.float8_e4m3fn), amax / 448.0
+        # torch computes `448.0 / amax` as reciprocal(amax) * 448 (two roundings); the
+        # kernel's 448.0f / amax is one correctly rounded division, as tensor / tensor.
+        inv = torch.full_like(amax, 448.0) / amax
+        return (row * inv[:, None]).to(torch.float8_e4m3fn), amax / 448.0
 
     for dt, tol in ((torch.bfloat16, 4e-3), (torch.float32, 1e-6)):
         m, n = 8192, 4096

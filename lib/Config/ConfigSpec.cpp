@@ -211,7 +211,7 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
     spec.hasDot = spec.hasDot || containsDot(*s);
     spec.attention = spec.attention || containsBatchedDot(*s);
   }
-  spec.atomicOnlyTargets = !ir::atomicOnlyTargets(k).empty();
+  spec.contendedAtomics = ir::hasContendedAtomics(k);
 
   std::vector<LoopInfo> loops = tileLoops(k);
   std::vector<bool> inGrid(k.blockSizes.size(), false);

@@ -197,7 +197,7 @@ Config ConfigSpec::defaultConfig() const {
   c.pidType = PidType::Flat;
   c.indexing.assign(numSites, Indexing::Pointer);
   c.loadEvictionPolicies.assign(numLoadSites, EvictionPolicy::Default);
-  if (atomicOnlyTargets && !hasDot && !pidTypes.empty() &&
+  if (contendedAtomics && !hasDot && !pidTypes.empty() &&
       pidTypes.back() == PidType::PersistentInterleaved) {
     // Contended atomics (a histogram): persistent programs add into shared-memory
     // copies (privatize-atomics), flushed once per program; 4 programs of 8 warps per

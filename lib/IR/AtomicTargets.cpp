@@ -2,6 +2,7 @@
 #include "helion/IR/AtomicTargets.h"
 #include "helion/IR/Visitor.h"
 
+#include <algorithm>
 #include <set>
 
 namespace helion::ir {
@@ -33,6 +34,27 @@ std::vector<int> atomicOnlyTargets(const Kernel& k) {
     if (!touched.count(p))
       out.push_back(p);
   return out;
+}
+
+bool hasContendedAtomics(const Kernel& k) {
+  const std::vector<int> targets = atomicOnlyTargets(k);
+  bool found = false;
+  walkStmts(k.body, [&](const Stmt& s) {
+    if (found || s.kind != StmtKind::Store || !s.atomicAdd ||
+        !std::binary_search(targets.begin(), targets.end(), s.param))
+      return;
+    bool byData = true;
+    for (const Index& i : s.indices) {
+      if (i.kind == Index::Kind::Tile || i.kind == Index::Kind::Flat)
+        byData = false;
+      if (i.value && findExpr(*i.value, [](const Expr& e) {
+            return e.kind == ExprKind::TileIndex || e.kind == ExprKind::TileAttr;
+          }))
+        byData = false;
+    }
+    found = byData;
+  });
+  return found;
 }
 
 } // namespace helion::ir

@@ -413,9 +413,11 @@ std::string harnessSource(const ir::Kernel& k, const tune::ArgSpec& args,
        << "));\n";
   }
   os << "  return t;\n}\n\n";
-  // The call, in parameter order (bindArgs ordered them).
-  os << "static auto callKernel(const std::vector<helion::Tensor>& t) {\n  return candidates::"
-     << k.name << "(";
+  // The call, in parameter order (bindArgs ordered them). Tensors are the program's
+  // own (a kernel may write its Tensor& parameters); a kernel that returns nothing
+  // gives 0, which collect() skips like any non-tensor.
+  os << "static auto callKernel(std::vector<helion::Tensor>& t) {\n"
+     << "  auto call = [&] { return candidates::" << k.name << "(";
   int tensor = 0;
   bool firstArg = true;
   for (const tune::Arg& a : args.args) {
@@ -426,7 +428,9 @@ std::string harnessSource(const ir::Kernel& k, const tune::ArgSpec& args,
     else
       os << scalarLiteral(a.scalar());
   }
-  os << ");\n}\n";
+  os << "); };\n"
+     << "  if constexpr (std::is_void_v<decltype(call())>) {\n    call();\n    return 0;\n  } else {\n"
+     << "    return call();\n  }\n}\n";
   // The glue goes between the helpers it calls and main, which calls it.
   std::string body = kHarnessBody;
   const std::string marker = "// -- kernel glue --\n";

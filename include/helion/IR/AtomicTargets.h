@@ -4,7 +4,7 @@
 // load, plain store or tile bound of the kernel touches them. Their final value
 // is the sum of every addition, in any order, so a program may first add into its
 // own copy and add that copy to the tensor once at the end (privatize-atomics).
-// The config spec asks the same question to pick a persistent grid by default.
+// The config spec asks hasContendedAtomics to pick a persistent grid by default.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -17,5 +17,11 @@ namespace helion::ir {
 /// The tensor parameters (indices into Kernel::params) that only atomic_add writes and
 /// nothing else in the kernel reads or writes, in increasing order.
 std::vector<int> atomicOnlyTargets(const Kernel& k);
+
+/// True when some atomic_add into an atomic-only target is addressed by data alone: no
+/// subscript is a tile or uses a tile's coordinates (a histogram's `counts[bin]`, not
+/// scatter_add's `out[rows, td]`). Such adds collide on few elements, which is when a
+/// shared-memory copy pays; addresses that follow the tiles spread over the tensor.
+bool hasContendedAtomics(const Kernel& k);
 
 } // namespace helion::ir
