@@ -85,6 +85,8 @@ private:
   /// closeChunkLoop.
   void openChunkLoop(int axis, const ir::Expr& operand);
   void closeChunkLoop(int axis);
+  // EmitScan.cpp
+  void emitScan(const ir::Stmt& s, const ir::Expr& scan, bool declare);
   // EmitArgReduce.cpp
   void emitArgReduce(const ir::Stmt& s, const ir::Expr& red, bool declare);
   const ir::Stmt* onlineSumPartner(const ir::Stmt& maxLet, const ir::Expr& red) const;

@@ -1,0 +1,84 @@
+//===- EmitScan.cpp - Inclusive scans along a layout axis -------------------===//
+//
+// hl::cumsum / hl::cumprod along an axis whose S elements are spread over T threads,
+// V at a time (Preamble.h: per-thread element i sits at ((i / V) * T + th) * V + i % V).
+// Round r = i / V covers the T*V consecutive coordinates [r*T*V, (r+1)*T*V): each
+// thread scans its V elements, axis_scan_excl gives the combination of the threads
+// before it in that round, and `carry` the combination of the earlier rounds:
+//
+//   S = 16, T = 2, V = 4; round 0: thread 0 holds 0-3, thread 1 holds 4-7;
+//   out[5] = carry (identity) op excl (x0..x3, from thread 0) op part (x4, x5).
+//
+// The axis must be whole in the CTA (a tile axis, or a reduction axis that is not
+// looped): a looped axis would need a prefix carried across its chunk loop.
+//===----------------------------------------------------------------------===//
+#include "EmitterState.h"
+
+#include <algorithm>
+
+namespace helion::codegen {
+
+using namespace ir;
+
+void Emitter::emitScan(const Stmt& s, const Expr& scan, bool declare) {
+  const Expr& operand = *scan.operands.at(0);
+  const char* what = scan.binary == BinaryOp::Mul ? "hl::cumprod" : "hl::cumsum";
+  const int axis = reducedAxis(operand.type->dims.at(scan.dim));
+  if (loopedAxisOf(axesOf(*scan.type)) >= 0) {
+    error(scan.loc, std::string(what) + " over a looped reduction axis is not supported yet: give that "
+                                    "axis reduction_loops null (persistent) in the config");
+    return;
+  }
+  if (declare)
+    declareVar(s.var, *scan.type);
+  const std::vector<int> all = varAxes_[s.var];
+  const std::string ct = computeType(scan.type->elem);
+  const std::string dst = elementRef(varName(s.var), all);
+  if (axis < 0) { // a dim of size one: a copy
+    openElementLoops(all);
+    line(dst + " = " + ct + "(" + expr(operand) + ");");
+    closeElementLoops(all);
+    return;
+  }
+  std::vector<int> other = all;
+  other.erase(std::remove(other.begin(), other.end(), axis), other.end());
+  const std::string op = scan.binary == BinaryOp::Mul ? "OpProd()" : "OpSum()";
+  const std::string ident = std::string(scan.binary == BinaryOp::Mul ? "OpProd" : "OpSum") +
+                            "::identity<" + ct + ">()";
+  const std::string& x = axes_[axis].key;
+  auto element = [&] {
+    line("const int i_" + x + " = r_" + x + " * V_" + x + " + u_" + x + ";");
+    line("const int c_" + x + " = coord(i_" + x + ", th_" + x + ", T_" + x + ", V_" + x + ");");
+  };
+  openReductionOutput(other);
+  line(ct + " carry = " + ident + ";");
+  line("#pragma unroll");
+  line("for (int r_" + x + " = 0; r_" + x + " < E_" + x + " / V_" + x + "; ++r_" + x + ") {");
+  ++indent_;
+  line(ct + " part[V_" + x + "];");
+  line(ct + " run = " + ident + ";");
+  line("#pragma unroll");
+  line("for (int u_" + x + " = 0; u_" + x + " < V_" + x + "; ++u_" + x + ") {");
+  ++indent_;
+  element();
+  line("if " + inBounds(axis) + " run = " + op + "(run, " + ct + "(" + expr(operand) + "));");
+  line("part[u_" + x + "] = run;");
+  --indent_;
+  line("}");
+  line(ct + " total;");
+  line("const " + ct + " before = " + op + "(carry, axis_scan_excl<T_" + x + ", ST_" + x + ">(run, " +
+       op + ", (" + ct + "*)smem_raw[red_phase++ & 1], total));");
+  line("#pragma unroll");
+  line("for (int u_" + x + " = 0; u_" + x + " < V_" + x + "; ++u_" + x + ") {");
+  ++indent_;
+  line("const int i_" + x + " = r_" + x + " * V_" + x + " + u_" + x + ";");
+  line(dst + " = " + op + "(before, part[u_" + x + "]);");
+  --indent_;
+  line("}");
+  line("carry = " + op + "(carry, total);");
+  --indent_;
+  line("}");
+  closeReductionOutput(other);
+}
+
+} // namespace helion::codegen
