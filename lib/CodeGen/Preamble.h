@@ -65,8 +65,6 @@ struct OpMax { template <class C> __device__ __forceinline__ C operator()(C a, C
   template <class C> __device__ __forceinline__ static C identity() { return C(-__int_as_float(0x7f800000)); } };
 struct OpMin { template <class C> __device__ __forceinline__ C operator()(C a, C b) const { return hd::minimum(a, b); }
   template <class C> __device__ __forceinline__ static C identity() { return C(__int_as_float(0x7f800000)); } };
-struct OpProd { template <class C> __device__ __forceinline__ C operator()(C a, C b) const { return a * b; }
-  template <class C> __device__ __forceinline__ static C identity() { return C(1); } };
 /// Combines the values of the T threads th, th+ST, ..., th+(T-1)*ST (one axis of
 /// the layout): shuffles inside a warp, then shared memory across warps. Calls
 /// alternate between two buffers (smem_raw[red_phase++ & 1]), so one barrier per
@@ -93,6 +91,15 @@ __device__ __forceinline__ C axis_reduce(C v, Op op, C* smem) {
     }
   }
 }
+template <class T, class C> __device__ __forceinline__ C round_to(C v) {
+  return hd::to_compute(hd::from_compute<T>(v));
+}
+)CUDA";
+
+/// Emitted after kPreamble only in kernels with a scan (hl::cumsum, hl::cumprod), so
+/// that the others' source and NVRTC time stay as they were.
+inline constexpr const char* kScanPreamble = R"CUDA(struct OpProd { template <class C> __device__ __forceinline__ C operator()(C a, C b) const { return a * b; }
+  template <class C> __device__ __forceinline__ static C identity() { return C(1); } };
 /// The exclusive scan of v over the T threads th = 0..T-1 of one layout axis (as
 /// axis_reduce: stride ST), in th order, and their total. Inside a warp a shuffle-up
 /// scan (Hillis-Steele over lanes ST apart); across warps each warp group's total goes
@@ -135,9 +142,6 @@ __device__ __forceinline__ C axis_scan_excl(C v, Op op, C* smem, C& total) {
       return op(before, excl);
     }
   }
-}
-template <class T, class C> __device__ __forceinline__ C round_to(C v) {
-  return hd::to_compute(hd::from_compute<T>(v));
 }
 )CUDA";
 
