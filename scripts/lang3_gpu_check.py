@@ -198,7 +198,7 @@ def main():
 
     # cumsum_rows / cumprod_rows: against float64 scans.
     for dt, tol in ((torch.float32, 1e-4), (torch.bfloat16, 2e-2)):
-        for m, n in ((8192, 1024), (2048, 4096)):
+        for m, n in ((8192, 1024), (2048, 4096), (256, 32768)):  # the last: looped (long rows)
             x = torch.randn(m, n, device=DEV).to(dt)
             got, pz = poisoned_call(lambda: lib["cumsum"].call("cumsum_rows", x))
             want = x.double().cumsum(1)

@@ -9,8 +9,9 @@
 //   S = 16, T = 2, V = 4; round 0: thread 0 holds 0-3, thread 1 holds 4-7;
 //   out[5] = carry (identity) op excl (x0..x3, from thread 0) op part (x4, x5).
 //
-// The axis must be whole in the CTA (a tile axis, or a reduction axis that is not
-// looped): a looped axis would need a prefix carried across its chunk loop.
+// Over a looped reduction axis the scan is deferred like any value over that axis and
+// computed in each chunk loop that uses it, from the prefix the previous chunk left in
+// `<var>_carry` (reset at off == 0, so each chunk loop that recomputes it starts over).
 //===----------------------------------------------------------------------===//
 #include "EmitterState.h"
 
@@ -24,9 +25,27 @@ void Emitter::emitScan(const Stmt& s, const Expr& scan, bool declare) {
   const Expr& operand = *scan.operands.at(0);
   const char* what = scan.binary == BinaryOp::Mul ? "hl::cumprod" : "hl::cumsum";
   const int axis = reducedAxis(operand.type->dims.at(scan.dim));
-  if (loopedAxisOf(axesOf(*scan.type)) >= 0) {
-    error(scan.loc, std::string(what) + " over a looped reduction axis is not supported yet: give that "
-                                    "axis reduction_loops null (persistent) in the config");
+  const std::vector<int> axes = axesOf(*scan.type);
+  if (int looped = loopedAxisOf(axes); looped >= 0) {
+    // Seen outside its chunk loops: the value is computed chunk by chunk where it is
+    // used (deferred, as any value over a looped axis), each chunk's scan starting from
+    // the carry the chunk before left (reset at the first chunk).
+    int loopedCount = 0;
+    for (int a : axes)
+      loopedCount += axes_[a].looped;
+    if (looped != axis || loopedCount != 1) {
+      error(scan.loc, std::string(what) + " over a looped reduction axis other than the one it "
+                      "scans is not supported yet: give that axis reduction_loops null");
+      return;
+    }
+    std::vector<int> other = axes;
+    other.erase(std::remove(other.begin(), other.end(), axis), other.end());
+    std::string decl = computeType(scan.type->elem) + " " + varName(s.var) + "_carry";
+    for (int a : other)
+      decl += "[E_" + axes_[a].key + "]";
+    line(decl + "; // the scan's prefix from the chunks before");
+    deferred_[s.var] = &s;
+    varAxes_[s.var] = axes;
     return;
   }
   if (declare)
@@ -50,8 +69,12 @@ void Emitter::emitScan(const Stmt& s, const Expr& scan, bool declare) {
     line("const int i_" + x + " = r_" + x + " * V_" + x + " + u_" + x + ";");
     line("const int c_" + x + " = coord(i_" + x + ", th_" + x + ", T_" + x + ", V_" + x + ");");
   };
+  // Inside a chunk loop of a looped axis: start from the earlier chunks' prefix.
+  const bool chunked = axes_[axis].looped;
+  const std::string carried = elementRef(varName(s.var) + "_carry", other);
   openReductionOutput(other);
-  line(ct + " carry = " + ident + ";");
+  line(ct + " carry = " +
+       (chunked ? "off_" + axes_[axis].key + " == 0 ? " + ident + " : " + carried : ident) + ";");
   line("#pragma unroll");
   line("for (int r_" + x + " = 0; r_" + x + " < E_" + x + " / V_" + x + "; ++r_" + x + ") {");
   ++indent_;
@@ -78,6 +101,8 @@ void Emitter::emitScan(const Stmt& s, const Expr& scan, bool declare) {
   line("carry = " + op + "(carry, total);");
   --indent_;
   line("}");
+  if (chunked)
+    line(carried + " = carry;");
   closeReductionOutput(other);
 }
 
