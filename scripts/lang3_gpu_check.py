@@ -117,23 +117,31 @@ def philox_uniform(seed, offsets):
     return m.to(torch.float32) * torch.tensor(4.6566127342e-10, dtype=torch.float32, device=offsets.device)
 
 
-def triton_rand(seed, n):
-    """tl.rand(seed, arange(n)) with Triton, or None without it."""
-    try:
-        import triton
-        import triton.language as tl
-    except Exception:  # noqa: BLE001
-        return None
+try:  # Triton, when installed: its tl.rand is the reference hl::rand follows
+    import triton
+    import triton.language as tl
 
     @triton.jit
-    def k(out, seed, n, BLOCK: tl.constexpr):
+    def _triton_rand_kernel(out, seed, n, BLOCK: tl.constexpr):
         offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
         tl.store(out + offs, tl.rand(seed, offs), mask=offs < n)
+except Exception:  # noqa: BLE001
+    triton = None
 
-    out = torch.empty(n, device=DEV, dtype=torch.float32)
-    k[(triton.cdiv(n, 1024),)](out, seed, n, BLOCK=1024)
-    torch.cuda.synchronize()
-    return out
+
+def triton_rand(seed, n):
+    """tl.rand(seed, arange(n)) with Triton (a seed below 2^31, int32 offsets), or None
+    without Triton or when it fails (the reason is printed)."""
+    if triton is None:
+        return None
+    try:
+        out = torch.empty(n, device=DEV, dtype=torch.float32)
+        _triton_rand_kernel[(triton.cdiv(n, 1024),)](out, seed, n, BLOCK=1024)
+        torch.cuda.synchronize()
+        return out
+    except Exception as e:  # noqa: BLE001
+        print(f"note: Triton's tl.rand could not run ({str(e).splitlines()[0][:120]})")
+        return None
 
 
 def main():
