@@ -384,6 +384,7 @@ std::optional<EmittedKernel> Emitter::run() {
   emitSignature();
   ++indent_;
   emitLayoutConstants();
+  emitPrivateCopies();
   std::string pidSum; // total_0 + ... + total_{i-1}
   int loopIndex = 0;
   for (const StmtRef& s : k_.body) {
@@ -398,6 +399,7 @@ std::optional<EmittedKernel> Emitter::run() {
     pidSum += (pidSum.empty() ? "total_" : " + total_") + std::to_string(loopIndex);
     ++loopIndex;
   }
+  flushPrivateCopies();
   --indent_;
   line("}");
   if (!ok_)

@@ -434,9 +434,20 @@ void Emitter::emitAtomicAdd(const Stmt& s, const std::vector<int>& axes, std::st
   openElementLoops(axes);
   if (s.mask)
     m += " && bool(" + expr(*s.mask) + ")";
-  line("if (" + m + ") hd::atomic_add(&" + name + "[" +
-       tensorOffset(s.param, s.indices, s.gatherAll) + "], hd::from_compute<T_" + name + ">(" +
-       expr(*s.value) + "));");
+  const std::string offset = tensorOffset(s.param, s.indices, s.gatherAll);
+  if (s.privateAtomic) { // into this program's copy when the tensor fits (EmitPrivateAtomics.cpp)
+    line("if (" + m + ") {");
+    line("  const hd::compute_t<T_" + name + "> v = " + expr(*s.value) + ";");
+    // the copy's word: the tensor's type (float for f16/bf16)
+    line("  if (use_priv_" + name + ") hd::atomic_add(&priv_" + name + "[" + offset +
+         "], hd::private_acc_t<T_" + name + ">(v));");
+    line("  else hd::atomic_add(&" + name + "[" + offset + "], hd::from_compute<T_" + name +
+         ">(v));");
+    line("}");
+  } else {
+    line("if (" + m + ") hd::atomic_add(&" + name + "[" + offset + "], hd::from_compute<T_" +
+         name + ">(" + expr(*s.value) + "));");
+  }
   closeElementLoops(axes);
   --indent_;
   line("}");

@@ -98,6 +98,11 @@ private:
   void emitLoad(const ir::Stmt& s, const ir::Expr& load, bool declare);
   void emitStore(const ir::Stmt& s);
   void emitAtomicAdd(const ir::Stmt& s, const std::vector<int>& axes, std::string mask);
+  // EmitPrivateAtomics.cpp
+  std::vector<int> privateAtomicTargets() const; ///< params of the private atomic adds
+  std::string privateSpan(int param) const;
+  void emitPrivateCopies();  ///< before the grid loops
+  void flushPrivateCopies(); ///< after them
   void emitInnerLoop(const ir::Stmt& s);
   void openElementLoops(const std::vector<int>& axes, int vectorAxis = -1);
   void closeElementLoops(const std::vector<int>& axes);

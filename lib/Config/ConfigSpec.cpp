@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "helion/Config/ConfigSpec.h"
 #include "helion/Config/Sites.h"
+#include "helion/IR/AtomicTargets.h"
 #include "helion/IR/Visitor.h"
 
 #include <fmt/format.h>
@@ -214,6 +215,7 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
     spec.hasDot = spec.hasDot || containsDot(*s);
     spec.attention = spec.attention || containsBatchedDot(*s);
   }
+  spec.atomicOnlyTargets = !ir::atomicOnlyTargets(k).empty();
 
   std::vector<LoopInfo> loops = tileLoops(k);
   std::vector<bool> inGrid(k.blockSizes.size(), false);

@@ -202,6 +202,15 @@ Config ConfigSpec::defaultConfig() const {
   c.pidType = PidType::Flat;
   c.indexing.assign(numSites, Indexing::Pointer);
   c.loadEvictionPolicies.assign(numLoadSites, EvictionPolicy::Default);
+  if (atomicOnlyTargets && !hasDot && !pidTypes.empty() &&
+      pidTypes.back() == PidType::PersistentInterleaved) {
+    // Contended atomics (a histogram): persistent programs add into shared-memory
+    // copies (privatize-atomics), flushed once per program; 4 programs of 8 warps per
+    // SM keep the loads in flight.
+    c.pidType = PidType::PersistentInterleaved;
+    c.numSmMultiplier = kMaxNumSmMultiplier;
+    c.numWarps = std::max(c.numWarps, 8);
+  }
   if (attention)
     attentionDefaults(c);
   else if (hasDot && !innerLoops.empty())

@@ -58,6 +58,7 @@ bool structurallyEqual(const Stmt& a, const Stmt& b) {
   if (&a == &b)
     return true;
   if (a.kind != b.kind || a.var != b.var || a.param != b.param || a.gatherAll != b.gatherAll ||
+      a.atomicAdd != b.atomicAdd || a.privateAtomic != b.privateAtomic ||
       a.targetDims != b.targetDims || a.tiles != b.tiles || a.grid != b.grid ||
       a.body.size() != b.body.size() ||
       !structurallyEqual(a.value, b.value) || !structurallyEqual(a.mask, b.mask) ||

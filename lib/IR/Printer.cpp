@@ -174,7 +174,7 @@ public:
       return;
     }
     case StmtKind::Store:
-      os << pad << (s.atomicAdd ? "atomic_add " : "") << (s.gatherAll ? "store_scatter " : "store ")
+      os << pad << (s.atomicAdd ? (s.privateAtomic ? "atomic_add private " : "atomic_add ") : "") << (s.gatherAll ? "store_scatter " : "store ")
          << paramName(s.param) << "[" << indices(s.indices) << "] "
          << (s.atomicAdd ? "+= " : "= ") << expr(*s.value);
       if (s.mask)

@@ -8,6 +8,7 @@
 //   hoist-blocks    analysis   once per kernel
 //   apply-config    config     once per config, at the start of code generation
 //   grid-mapping    config     once per config
+//   privatize-atomics config   once per config
 //===----------------------------------------------------------------------===//
 #include "helion/Transforms/Passes.h"
 #include "helion/IR/Printer.h"
@@ -26,6 +27,8 @@ const std::vector<Pass>& pipeline() {
       {"apply-config", "every block size resolved under the config", applyConfig, true},
       {"grid-mapping", "program ids to tiles: pid type, tile order, L2 grouping", gridMapping,
        true},
+      {"privatize-atomics", "atomic adds of persistent programs into shared-memory copies",
+       privatizeAtomics, true},
   };
   return passes;
 }

@@ -108,6 +108,9 @@ struct ConfigSpec {
   std::vector<PidType> pidTypes; ///< legal pid_type values
   bool hasDot = false;  ///< the kernel multiplies matrices (tensor-core defaults)
   bool attention = false; ///< a batched (3-D) hl::dot: flash attention (AttentionPlan.h)
+  /// Some tensor only hl::atomic_add writes (ir::atomicOnlyTargets): persistent programs
+  /// add into shared-memory copies of it (privatize-atomics), so the default is persistent.
+  bool atomicOnlyTargets = false;
   bool matmulBTransposed = false; ///< a matmul reading B as y[tn, tk].transpose(0, 1)
   int64_t fixedGridElements = 1; ///< product of the fixed block sizes of grid tiles
   /// The kernel this spec describes (the size limit of candidates, UnrolledSize.h);

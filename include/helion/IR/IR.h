@@ -198,6 +198,8 @@ struct Stmt {
   ExprRef mask;                 // Store (optional)
   std::vector<Dim> targetDims;  // Store: dims the subscript addresses (filled by infer-types)
   bool atomicAdd = false;       // Store: `hl::atomic_add`: adds the value atomically
+  bool privateAtomic = false;   // atomic Store: into the program's shared-memory copy of the
+                                // tensor, flushed once at the end (privatize-atomics)
   std::vector<int> tiles;       // For
   std::vector<StmtRef> body;    // For
   std::optional<GridMapping> grid; // For at the top level, set by grid-mapping

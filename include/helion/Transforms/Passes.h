@@ -51,6 +51,11 @@ Kernel applyConfig(const Kernel& kernel, PassContext& ctx);
 /// tile order (loop_orders), L2 grouping (l2_groupings).
 Kernel gridMapping(const Kernel& kernel, PassContext& ctx);
 
+/// Marks the hl::atomic_add statements of a persistent kernel into tensors nothing else
+/// touches `private`: each program adds into its own shared-memory copy and flushes it
+/// once (PrivatizeAtomics.cpp).
+Kernel privatizeAtomics(const Kernel& kernel, PassContext& ctx);
+
 /// Checks the IR's structural invariants (Verify.cpp) and reports each violation as an
 /// internal compiler error naming `stage` (the pass that ran last). `typed`: the kernel
 /// has been through infer-types. Returns true when the kernel is valid.

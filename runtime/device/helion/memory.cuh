@@ -182,6 +182,14 @@ __device__ __forceinline__ void atomic_add(bf16* p, bf16 v) {
   } while (old != assumed);
 #endif
 }
+/// The word type of a program's private copy of a tensor that only atomic adds write
+/// (privatize-atomics): the tensor's own, float for f16 and bf16 (one rounding, at the
+/// flush, and the native shared-memory float add).
+template <class T> struct private_acc { typedef T type; };
+template <> struct private_acc<f16> { typedef float type; };
+template <> struct private_acc<bf16> { typedef float type; };
+template <class T> using private_acc_t = typename private_acc<T>::type;
+
 template <class T, class V> __device__ __forceinline__ void atomic_add(T*, V) {
   static_assert(sizeof(T) == 0, "hl::atomic_add: a tensor of this dtype cannot be accumulated "
                                 "into atomically (expected f32, f64, f16, bf16, i32 or i64)");

@@ -14,7 +14,8 @@
 
 // CUDA-LABEL: void histogram_kernel(
 // CUDA:      if (int(threadIdx.x) == th_t0 * ST_t0) {
-// CUDA:      if ((X_t0 || tb_t0 + c_t0 < te_t0)) hd::atomic_add(&counts[int64(v0_bin[i_t0]) * stride_counts_0], hd::from_compute<T_counts>(int64(1)));
+// CUDA:      if ((X_t0 || tb_t0 + c_t0 < te_t0)) {
+// CUDA-NEXT:   const hd::compute_t<T_counts> v = int64(1);
 // CUDA-LABEL: void scatter_add_kernel(
 // CUDA:      if (int(threadIdx.x) == th_t1 * ST_t1 + th_t0 * ST_t0) {
 // CUDA:      hd::atomic_add(&out[
