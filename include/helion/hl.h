@@ -25,6 +25,7 @@
 #include <utility>  // ... or std::pair<Tensor, Tensor>
 
 #include "helion/hl/block.h"
+#include "helion/hl/bounds.h"
 #include "helion/hl/device.h"
 #include "helion/hl/dlpack.h"
 #include "helion/hl/dot.h"
@@ -33,7 +34,9 @@
 #include "helion/hl/half.h"
 #include "helion/hl/memory.h"
 #include "helion/hl/ops.h"
+#include "helion/hl/random.h"
 #include "helion/hl/reductions.h"
+#include "helion/hl/scans.h"
 #include "helion/hl/tensor.h"
 #include "helion/hl/tile.h"
 #include "helion/hl/views.h"

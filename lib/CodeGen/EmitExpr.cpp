@@ -142,6 +142,8 @@ std::string Emitter::expr(const Expr& e) {
     return "round_to<" + storage + ">(" + computeType(e.operands[0]->type->elem) + "(" + op(0) +
            "))";
   }
+  case ExprKind::Rand:
+    return "hd::rand_uniform(int64(" + op(0) + "), int64(" + op(1) + "))";
   case ExprKind::View:
   case ExprKind::Transpose:
     // Dims are relabelled, elements stay where they are: axes name them, not positions.
@@ -150,6 +152,7 @@ std::string Emitter::expr(const Expr& e) {
   case ExprKind::Arange:
   case ExprKind::Load:
   case ExprKind::Reduce:
+  case ExprKind::Scan:
   case ExprKind::Dot:
     error(e.loc, "internal compiler error: block op left inside an expression");
     return "0";

@@ -379,6 +379,8 @@ std::optional<EmittedKernel> Emitter::run() {
   if (!opts_.configJson.empty())
     os_ << "// config: " << opts_.configJson << "\n";
   os_ << kPreamble << "\n";
+  if (ir::findExpr(k_.body, [](const ir::Expr& e) { return e.kind == ir::ExprKind::Scan; }))
+    os_ << kScanPreamble << "\n";
   emitSignature();
   ++indent_;
   emitLayoutConstants();

@@ -222,6 +222,8 @@ void Emitter::stmt(const Stmt& s) {
 void Emitter::emitLet(const Stmt& s, bool declare) {
   const Expr& v = *s.value;
   std::vector<int> axes = axesOf(*v.type);
+  if (v.kind == ExprKind::Scan) // defers itself over a looped axis (EmitScan.cpp)
+    return emitScan(s, v, declare);
   if (declare && loopedAxisOf(axes) >= 0) {
     deferred_[s.var] = &s; // recomputed inside the chunk loops that use it
     varAxes_[s.var] = axes;

@@ -85,6 +85,10 @@ private:
   /// closeChunkLoop.
   void openChunkLoop(int axis, const ir::Expr& operand);
   void closeChunkLoop(int axis);
+  // EmitScan.cpp
+  void emitScan(const ir::Stmt& s, const ir::Expr& scan, bool declare);
+  void deferLoopedScan(const ir::Stmt& s, const ir::Expr& scan, int axis, int looped);
+  void emitScanRounds(const ir::Stmt& s, const ir::Expr& scan, int axis, const std::string& ident);
   // EmitArgReduce.cpp
   void emitArgReduce(const ir::Stmt& s, const ir::Expr& red, bool declare);
   const ir::Stmt* onlineSumPartner(const ir::Stmt& maxLet, const ir::Expr& red) const;

@@ -84,6 +84,10 @@ BlockSizeSpec blockSizeSpec(const ir::Kernel& k, const ir::BlockSizeDecl& decl,
     spec.hint = it->second;
   else
     spec.hint = constHint(decl.sizeHint);
+  if (decl.sizeHint)
+    ir::walkExpr(*decl.sizeHint, [&](const ir::Expr& e) {
+      spec.jagged |= e.kind == ir::ExprKind::Var || e.kind == ir::ExprKind::Load;
+    });
   spec.min = nextPowerOfTwo(std::max<int64_t>(1, decl.min));
   spec.max = prevPowerOfTwo(std::max<int64_t>(1, decl.max));
   if (spec.hint)

@@ -44,6 +44,9 @@ namespace helion::config {
 namespace {
 
 constexpr int64_t kInnerTile = 4096;
+// A jagged inner loop (bounds loaded by the kernel, extent unknown until run time):
+// short tiles, so that short rows waste little and the grid tiles get the threads.
+constexpr int64_t kJaggedTile = 32;
 // An axis without a hint, for budgets only. Rows of 4096+ are the common case of
 // the row kernels (anchors.md: 8192, 10240), where one row per program at 8 warps
 // measured best (docs/performance.md); 1024 gave 4-row programs at 0.66x.
@@ -161,7 +164,9 @@ Config ConfigSpec::defaultConfig() const {
       grid.push_back(static_cast<int>(i));
       c.blockSizes[i] = hasDot ? clampTo(bs, 64) : bs.min;
     } else {
-      int64_t want = hasDot ? 32 : std::min(kInnerTile, bs.hint ? nextPowerOfTwo(*bs.hint) : kInnerTile);
+      int64_t want = hasDot      ? 32
+                     : bs.jagged ? kJaggedTile
+                                 : std::min(kInnerTile, bs.hint ? nextPowerOfTwo(*bs.hint) : kInnerTile);
       c.blockSizes[i] = clampTo(bs, want);
       innerWork = std::max(innerWork, c.blockSizes[i]);
     }

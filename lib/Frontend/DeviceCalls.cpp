@@ -129,6 +129,32 @@ ir::ExprRef KernelLowering::lowerCall(const CallExpr* call) {
     ir::ExprRef a = lowerExpr(args[0]);
     return a ? ir::makeReduce(it->second, a, static_cast<int>(*dim), *keep != 0, at) : nullptr;
   }
+  if (name == "cumsum" || name == "cumprod") {
+    if (!arity(2, 2, ("hl::" + name.str() + "(block, dim)").c_str()))
+      return nullptr;
+    auto dim = constantInt(args[1]);
+    if (!dim)
+      return error(args[1]->getBeginLoc(), "expected a constant scan dim, found '" +
+                                               spelling(args[1]) + "'");
+    ir::ExprRef a = lowerExpr(args[0]);
+    if (!a)
+      return nullptr;
+    auto e = makeExpr(ir::ExprKind::Scan, at);
+    e->binary = name == "cumsum" ? ir::BinaryOp::Add : ir::BinaryOp::Mul;
+    e->dim = static_cast<int>(*dim);
+    e->operands = {a};
+    return e;
+  }
+  if (name == "rand") {
+    if (!arity(2, 2, "hl::rand(seed, offsets)"))
+      return nullptr;
+    auto ops = operands();
+    if (!ops)
+      return nullptr;
+    auto e = makeExpr(ir::ExprKind::Rand, at);
+    e->operands = std::move(*ops);
+    return e;
+  }
   if (name == "zeros" || name == "full") {
     bool full = name == "full";
     if (!arity(full ? 2 : 1, full ? 3 : 2,

@@ -158,7 +158,9 @@ std::pair<size_t, size_t> operandArity(ExprKind kind) {
   case ExprKind::View:
   case ExprKind::Transpose:
   case ExprKind::Reshape: return {1, 1};
-  case ExprKind::Binary: return {2, 2};
+  case ExprKind::Scan: return {1, 1};
+  case ExprKind::Binary:
+  case ExprKind::Rand: return {2, 2};
   case ExprKind::Where: return {3, 3};
   case ExprKind::Dot: return {2, 3};
   }

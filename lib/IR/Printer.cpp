@@ -140,6 +140,10 @@ public:
     case ExprKind::Reshape: return op(0) + ".reshape(" + shape(e) + ")";
     case ExprKind::Dot:
       return "dot(" + op(0) + ", " + op(1) + (e.operands.size() > 2 ? ", " + op(2) : "") + ")";
+    case ExprKind::Scan:
+      return std::string(e.binary == BinaryOp::Mul ? "cumprod" : "cumsum") + "(" + op(0) +
+             ", dim=" + std::to_string(e.dim) + ")";
+    case ExprKind::Rand: return "rand(" + op(0) + ", " + op(1) + ")";
     }
     return "?";
   }

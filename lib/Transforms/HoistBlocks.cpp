@@ -1,7 +1,7 @@
 //===- HoistBlocks.cpp - One block-producing op per statement --------------===//
 //
 // The CUDA emitter evaluates an elementwise expression tree one element at a
-// time, but loads, reductions, creations and dots produce whole blocks with
+// time, but loads, reductions, scans, creations and dots produce whole blocks with
 // their own access pattern. This pass gives each of them its own `let`:
 //
 //   out[tm] = hl::sum(x[tm, hl::all], 1)
@@ -18,7 +18,7 @@ namespace {
 
 bool producesBlock(ExprKind k) {
   return k == ExprKind::Load || k == ExprKind::Reduce || k == ExprKind::Full ||
-         k == ExprKind::Arange || k == ExprKind::Dot;
+         k == ExprKind::Arange || k == ExprKind::Dot || k == ExprKind::Scan;
 }
 
 /// Every operand that produces a block becomes a `let` placed before the statement
@@ -53,8 +53,18 @@ public:
 
 private:
   StmtRef rewrite(const StmtRef& s) {
-    if (s->kind == StmtKind::For)
+    if (s->kind == StmtKind::For) {
+      // A jagged loop's bounds (typed: they read device values) may load: `hl::tile(
+      // offsets[row], offsets[row + 1])` gets its loads as lets before the loop.
+      for (int t : s->tiles) {
+        TileVar& tv = out_.tiles.at(t);
+        if (tv.begin && tv.begin->type)
+          tv.begin = mutate(tv.begin);
+        if (tv.end && tv.end->type)
+          tv.end = mutate(tv.end);
+      }
       return mutateChildren(s);
+    }
     auto copy = std::make_shared<Stmt>(*s);
     if (s->kind == StmtKind::Store) { // value, mask, subscripts: the temporaries' order
       copy->value = mutate(s->value);

@@ -11,6 +11,7 @@
 //   row*w                         -> unify a(x,1) ~ a(weight,0) -> [tm, a0]
 //===----------------------------------------------------------------------===//
 #include "helion/IR/Printer.h"
+#include "helion/IR/Visitor.h"
 #include "helion/Transforms/Passes.h"
 #include "helion/hl/rules.h"
 
@@ -33,6 +34,10 @@ public:
     varTypes_.clear();
     Kernel out = in_;
     out.body = walk(in_.body);
+    for (const auto& [t, bounds] : deviceBounds_) {
+      out.tiles[t].begin = bounds.first;
+      out.tiles[t].end = bounds.second;
+    }
     out.axes = axes_;
     return out;
   }
@@ -392,6 +397,26 @@ private:
         std::swap(t.dims[a], t.dims[b]);
       return t;
     }
+    case ExprKind::Scan: { // the operand's shape; integers and bools scan in i64, as torch
+      BlockType t = opType(0);
+      e.dim = normDim(e.dim, t.rank(), e.loc);
+      if (t.elem.isConcrete() && !isFloat(t.elem.scalar()))
+        t.elem = ElemType::concrete(ScalarType::I64);
+      return t;
+    }
+    case ExprKind::Rand: {
+      const BlockType &seed = opType(0), &offsets = opType(1);
+      if (seed.rank() != 0)
+        error(e.operands[0]->loc, "hl::rand: the seed must be a scalar, got a block of shape " +
+                                      dimsStr(seed.dims));
+      else if (seed.elem.isConcrete() && isFloat(seed.elem.scalar()))
+        error(e.operands[0]->loc, std::string("hl::rand: the seed must be an integer, got ") +
+                                      scalarTypeName(seed.elem.scalar()));
+      if (offsets.elem.isConcrete() && isFloat(offsets.elem.scalar()))
+        error(e.operands[1]->loc, std::string("hl::rand: offsets must be an integer block, got ") +
+                                      scalarTypeName(offsets.elem.scalar()));
+      return {ElemType::concrete(ScalarType::F32), offsets.dims};
+    }
     case ExprKind::Dot: {
       const BlockType &a = opType(0), &b = opType(1);
       if (a.rank() < 2 || b.rank() < 2 || a.rank() != b.rank()) {
@@ -481,19 +506,44 @@ private:
       break;
     }
     case StmtKind::For:
-      for (int t : s.tiles) {
-        const TileVar& tv = in_.tiles.at(t);
-        if (tv.isGrid) // the loop variable of hl::grid is a scalar index
-          (void)tv;
-      }
+      for (int t : s.tiles)
+        typeDeviceBounds(t);
       out->body = walk(s.body);
       break;
     }
     return out;
   }
 
+  /// Bounds over host values stay untyped (the launcher and the emitter print them as
+  /// they are); a bound that reads device values (`hl::tile(start, end)` after `auto
+  /// start = offsets[row];`, a jagged loop) is typed here and must be a 0-d integer.
+  void typeDeviceBounds(int t) {
+    const TileVar& tv = in_.tiles.at(t);
+    auto typed = [&](const ExprRef& b) -> ExprRef {
+      bool device = false;
+      if (b)
+        walkExpr(*b, [&](const Expr& e) {
+          device |= e.kind == ExprKind::Var || e.kind == ExprKind::Load ||
+                    e.kind == ExprKind::Reduce || e.kind == ExprKind::TileIndex;
+        });
+      if (!device)
+        return b;
+      ExprRef e = expr(b);
+      const BlockType& bt = *e->type;
+      if (bt.rank() != 0)
+        error(b->loc, "a loop bound must be a scalar (a 0-d integer block), found a block of "
+                      "shape " + dimsStr(bt.dims));
+      else if (bt.elem.isConcrete() && isFloat(bt.elem.scalar()))
+        error(b->loc, std::string("a loop bound must be an integer, found ") +
+                          scalarTypeName(bt.elem.scalar()));
+      return e;
+    };
+    deviceBounds_[t] = {typed(tv.begin), typed(tv.end)};
+  }
+
   const Kernel& in_;
   PassContext& ctx_;
+  std::map<int, std::pair<ExprRef, ExprRef>> deviceBounds_;
   bool finalAxes_ = false;
   std::map<int, BlockType> varTypes_;
   std::map<std::string, int> keyIds_;

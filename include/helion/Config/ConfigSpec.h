@@ -39,6 +39,7 @@ struct BlockSizeSpec {
   int64_t min = 1, max = 1;
   std::optional<int64_t> hint;
   bool inGridLoop = false; ///< tiles a grid loop (else only inner loops)
+  bool jagged = false;     ///< its loop's bounds are device values (`hl::tile(start, end)`)
   /// Why [min, max] is narrower than the source's ("a tensor-core matmul"), or "".
   std::string narrowedFor;
 };

@@ -84,6 +84,9 @@ enum class ExprKind : uint8_t {
   Transpose,  ///< `operands[0].transpose(dim, dim2)`
   Reshape,    ///< `operands[0].reshape(shape)`
   Dot,        ///< `hl::dot(a, b[, acc])`, `hl::addmm(acc, a, b)` as dot(a, b, acc)
+  Scan,       ///< inclusive scan of operands[0] along `dim` combining with `binary`
+              ///< (Add: `hl::cumsum`, Mul: `hl::cumprod`)
+  Rand,       ///< `hl::rand(operands[0] = seed, operands[1] = offsets)`: uniform f32
 };
 
 enum class TileAttr : uint8_t { Begin, End, BlockSize, Id };
@@ -102,10 +105,10 @@ struct Expr {
   int var = -1;          // Var
   int tile = -1;         // TileAttr, TileIndex
   TileAttr attr = TileAttr::Begin;
-  int dim = 0, dim2 = 0; // TensorSize, Reduce, Transpose
+  int dim = 0, dim2 = 0; // TensorSize, Reduce, Scan, Transpose
   bool keepdim = false;  // Reduce
   UnaryOp unary = UnaryOp::Neg;
-  BinaryOp binary = BinaryOp::Add;
+  BinaryOp binary = BinaryOp::Add; // Binary; Scan: the combining op
   ReduceOp reduce = ReduceOp::Sum;
   std::optional<ScalarType> castTo; // Cast, Full (nullopt: the value's type)
   std::vector<Index> indices;       // Load, View

@@ -6,5 +6,6 @@
 #include "helion/async.cuh"
 #include "helion/math.cuh"
 #include "helion/memory.cuh"
+#include "helion/random.cuh"
 #include "helion/reduce.cuh"
 #include "helion/types.cuh"

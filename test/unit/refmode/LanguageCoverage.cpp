@@ -104,6 +104,23 @@ HELION_KERNEL Tensor scale(const Tensor& x, float s) {
   return out;
 }
 
+// Jagged loop bounds (0-d blocks, a tile and a grid), scans and hl::rand.
+HELION_KERNEL Tensor jagged(const Tensor& values, const Tensor& offsets, int64_t seed) {
+  const int64_t rows = offsets.size(0) - 1;
+  Tensor out = helion::zeros({rows, 3}, hl::f32, values.device());
+  for (int64_t r : hl::grid(rows)) {
+    auto start = offsets[r];
+    auto acc = hl::zeros({3}, hl::f32);
+    for (auto tk : hl::tile(start, offsets[r + 1]))
+      acc = acc + hl::sum(hl::cumsum(values[tk], 0)[hl::all, hl::newaxis] *
+                              hl::full({3}, 1.0, hl::f32)[hl::newaxis, hl::all], 0);
+    for (int64_t i : hl::grid(start, start + 1))
+      acc = acc + hl::cumprod(hl::rand(seed, hl::arange(3) + i), 0) * 0;
+    out[r, hl::all] = acc;
+  }
+  return out;
+}
+
 int main() {
   try {
     for (int64_t bs : {1, 7, 64}) {
@@ -131,6 +148,15 @@ int main() {
       Tensor a = helion::zeros({2, 20, 18}, hl::f32), b = helion::zeros({2, 18, 21}, hl::f32);
       Tensor c = products(a, b);
       expect(c.sizes() == std::vector<int64_t>({2, 20, 21}) && at(c, 7) == 0, "products");
+
+      Tensor vals = helion::zeros({4}, hl::f32), offs = helion::zeros({3}, hl::i64);
+      for (int64_t k = 0; k < 4; ++k)
+        helion::detail::storeFloat(static_cast<char*>(vals.data_ptr()) + 4 * k, hl::f32, 1);
+      helion::detail::storeInt(static_cast<char*>(offs.data_ptr()) + 8, hl::i64, 1);
+      helion::detail::storeInt(static_cast<char*>(offs.data_ptr()) + 16, hl::i64, 4);
+      Tensor j = jagged(vals, offs, 7);
+      // row 1 covers values[1:4]: with one tile, cumsum 1 2 3 sums to 6; tiles of 1 give 3
+      expect(at(j, 0) == 1 && (at(j, 3) == 6 || bs < 3) && at(j, 5) == at(j, 3), "jagged");
 
       Tensor h = scale(helion::zeros({3, 2, 5}, hl::f16), 2.0f);
       expect(h.dtype() == hl::f16 && at(h, 29) == 0, "scale");

@@ -1,0 +1,39 @@
+// The device library's hl::rand (runtime/device/helion/random.cuh) compiled for the CPU
+// against a shim of the few CUDA intrinsics it uses (__umulhi, __int2float_rn,
+// __fmul_rn: IEEE round-to-nearest, as on the GPU) and compared bit for bit with ref
+// mode's hl::rand (include/helion/hl/random.h) over seeds and offsets, negative and
+// above 2^32 included. CI has no GPU; scripts/lang3_gpu_check.sh checks the GPU itself.
+#include <cstdint>
+#include <cstring>
+#include <cstdio>
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define asm(...) ((void)0) // the f16/bf16 conversions of types.cuh, unused here
+inline unsigned __umulhi(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a * b) >> 32); }
+inline float __int2float_rn(int x) { return (float)x; }
+inline float __fmul_rn(float a, float b) { return a * b; }
+inline float __uint_as_float(unsigned u) { float f; std::memcpy(&f, &u, 4); return f; }
+inline unsigned __float_as_uint(float f) { unsigned u; std::memcpy(&u, &f, 4); return u; }
+inline float __int_as_float(int u) { float f; std::memcpy(&f, &u, 4); return f; }
+#include "helion/random.cuh"
+#include <helion/hl/random.h>
+int main() {
+  int bad = 0;
+  unsigned long long seeds[] = {0, 1, 42, 0x123456789abcdefULL, ~0ULL};
+  long long far[] = {1LL << 32, (1LL << 32) + 5, 0x7fffffffffffffffLL, -(1LL << 40)};
+  for (auto s : seeds)
+    for (long long o : far) {
+      float g = helion::dev::rand_uniform((long long)s, o);
+      float r = helion::detail::randAt(s, (unsigned long long)o);
+      bad += std::memcmp(&g, &r, 4) != 0;
+    }
+  for (auto s : seeds)
+    for (long long o = -3; o < 200000; o += 7) {
+      float g = helion::dev::rand_uniform((long long)s, o);
+      float r = helion::detail::randAt(s, (unsigned long long)o);
+      bad += std::memcmp(&g, &r, 4) != 0;
+    }
+  printf("%d mismatches\n", bad);
+  return bad != 0;
+}
