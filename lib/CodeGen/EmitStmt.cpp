@@ -306,9 +306,17 @@ void Emitter::emitLoad(const Stmt& s, const Expr& load, bool declare) {
   };
   if (vec < 0) {
     openElementLoops(axes, vec);
-    line(dst + " = " + mask(-1) + " ? " +
-         conv(name + "[" + tensorOffset(load.param, load.indices, load.gatherAll) + "]") + " : " +
-         zero + ";");
+    const std::string at = tensorOffset(load.param, load.indices, load.gatherAll);
+    const std::string evict = load.gatherAll ? "" : evictionOf(load);
+    if (evict.empty()) {
+      line(dst + " = " + mask(-1) + " ? " + conv(name + "[" + at + "]") + " : " + zero + ";");
+    } else { // one element, with the site's eviction hint (a vector of one)
+      line(dst + " = " +
+           conv("load_hint<" + evict + ", " + (storedParams_.count(load.param) ? "false" : "true") +
+                ">(reinterpret_cast<const hvec<T_" + name + ", 1>*>(" + name + " + " + at + "), " +
+                mask(-1) + ").v[0]") +
+           ";");
+    }
     closeElementLoops(axes);
     return;
   }

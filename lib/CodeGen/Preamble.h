@@ -51,6 +51,11 @@ __device__ __forceinline__ hvec<T, N> load_hint(const hvec<T, N>* p, bool pred) 
     u.r[0] = u.r[1] = u.r[2] = u.r[3] = 0;
     hd::detail::ld16<E, NC>(u.r, p, pred);
     return u.h;
+  } else if constexpr (sizeof(hvec<T, N>) <= 8 && (sizeof(hvec<T, N>) & (sizeof(hvec<T, N>) - 1)) == 0) {
+    union { hvec<T, N> h; hd::uint64 r; } u;
+    u.r = 0;
+    hd::detail::ld_word<E, NC, int(sizeof(hvec<T, N>))>(u.r, p, pred);
+    return u.h;
   } else {
     return pred ? *p : hvec<T, N>{};
   }

@@ -47,6 +47,44 @@ __device__ __forceinline__ void ld16(uint32 (&r)[4], const void* p, bool pred) {
 #undef HELION_LD16
 }
 
+/// One 1-, 2-, 4- or 8-byte word with the same qualifiers as ld16 (a scalar or narrow
+/// vector access of a load with an eviction hint); `r` holds the default on entry.
+template <Evict E, bool NonCoherent, int Bytes>
+__device__ __forceinline__ void ld_word(uint64& r, const void* p, bool pred) {
+  uint64 policy = l2_policy<E>();
+  constexpr bool hinted = E != Evict::normal;
+#define HELION_LDW(TYPE, CON, VAR)                                                                 \
+  if constexpr (NonCoherent && hinted)                                                             \
+    asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %1, 0;\n @p ld.global.nc.L2::cache_hint" TYPE \
+                 " %0, [%2], %3;\n}" : "+" CON(VAR) : "r"((int)pred), "l"(p), "l"(policy));     \
+  else if constexpr (NonCoherent)                                                                  \
+    asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %1, 0;\n @p ld.global.nc" TYPE " %0, [%2];\n}" \
+                 : "+" CON(VAR) : "r"((int)pred), "l"(p));                                       \
+  else if constexpr (hinted)                                                                       \
+    asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %1, 0;\n @p ld.global.L2::cache_hint" TYPE \
+                 " %0, [%2], %3;\n}" : "+" CON(VAR) : "r"((int)pred), "l"(p), "l"(policy));     \
+  else                                                                                             \
+    asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %1, 0;\n @p ld.global" TYPE " %0, [%2];\n}"  \
+                 : "+" CON(VAR) : "r"((int)pred), "l"(p));
+  if constexpr (Bytes == 8) {
+    HELION_LDW(".b64", "l", r)
+  } else if constexpr (Bytes == 4) {
+    uint32 w = static_cast<uint32>(r);
+    HELION_LDW(".b32", "r", w)
+    r = w;
+  } else if constexpr (Bytes == 2) {
+    uint16 w = static_cast<uint16>(r);
+    HELION_LDW(".b16", "h", w)
+    r = w;
+  } else {
+    static_assert(Bytes == 1, "ld_word: 1, 2, 4 or 8 bytes");
+    uint32 w = static_cast<uint32>(r) & 0xffu; // u8 into a 32-bit register, zero-extended
+    HELION_LDW(".u8", "r", w)
+    r = w & 0xffu;
+  }
+#undef HELION_LDW
+}
+
 template <Evict E>
 __device__ __forceinline__ void st16(void* p, const uint32 (&r)[4], bool pred) {
   uint64 policy = l2_policy<E>();
