@@ -379,9 +379,12 @@ std::optional<EmittedKernel> Emitter::run() {
   if (!opts_.configJson.empty())
     os_ << "// config: " << opts_.configJson << "\n";
   os_ << kPreamble << "\n";
+  if (findExpr(k_.body, [](const Expr& e) { return e.kind == ExprKind::Dot; }))
+    os_ << "#include \"helion/dot.cuh\" // the general hl::dot (EmitDot.cpp)\n";
   emitSignature();
   ++indent_;
   emitLayoutConstants();
+  emitDotStaging();
   std::string pidSum; // total_0 + ... + total_{i-1}
   int loopIndex = 0;
   for (const StmtRef& s : k_.body) {

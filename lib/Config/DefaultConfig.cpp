@@ -183,7 +183,7 @@ Config ConfigSpec::defaultConfig() const {
                             ? std::clamp<int64_t>(rowElems / 1024, 4, 16)
                             : std::max(std::min<int64_t>(elements / 256, 8), elements / 1024);
   c.numWarps = hasDot ? 4 : static_cast<int>(std::clamp<int64_t>(floorPowerOfTwo(warps), 1, 16));
-  c.numStages = hasDot && !innerLoops.empty() ? 3 : 1;
+  c.numStages = matmul() ? 3 : 1;
   if (!hasDot)
     chunkLongRows(*this, c);
 
@@ -199,7 +199,7 @@ Config ConfigSpec::defaultConfig() const {
   c.loadEvictionPolicies.assign(numLoadSites, EvictionPolicy::Default);
   if (attention)
     attentionDefaults(c);
-  else if (hasDot && !innerLoops.empty())
+  else if (matmul())
     matmulDefaults(c);
   return c;
 }

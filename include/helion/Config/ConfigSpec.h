@@ -114,7 +114,10 @@ struct ConfigSpec {
   std::shared_ptr<const ir::Kernel> kernel;
 
   /// A 2-D tensor-core matmul (hl::dot with a K loop; MatmulPlan.h).
-  bool matmul() const { return hasDot && !attention && !innerLoops.empty(); }
+  /// Dots of no template's shape (ir::dotHasMatmulShape): the generic emitter's
+  /// general lowering (EmitDot.cpp), with the defaults of a dot without a K loop.
+  bool generalDot = false;
+  bool matmul() const { return hasDot && !attention && !generalDot && !innerLoops.empty(); }
 
   // Scalar keys that change the generated code of this kernel. The others are not
   // in the spec: a config may name them (with a legal value), and they are ignored.
