@@ -382,9 +382,9 @@ private:
                                                   const TensorMap* mapC, uint8* base, const E& epi,
                                                   int batch) {
     if constexpr (Form == EpilogueForm::pairs)
-      epilogue_store_pairs<kMmaM, BN, kWgM>(acc, row0, col0, M, N, tid, epi);
+      sm90::epilogue_store_pairs<kMmaM, BN, kWgM>(acc, row0, col0, M, N, tid, epi);
     else
-      epilogue_store_tma<TOut, kMmaM, BN, kWgM, kEpilogueParts>(
+      sm90::epilogue_store_tma<TOut, kMmaM, BN, kWgM, kEpilogueParts>(
           acc, row0, col0, N, tid, consumer, mapC, base + Stages * kStageBytes, epi, batch);
   }
 
