@@ -63,6 +63,10 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
     os << "  HELION_CHECK(" << t << ".device().type == helion::DeviceType::CUDA && " << t
        << ".dim() == " << rank << ", \"" << kn << ": tensor '" << t << "' must be a " << rank
        << "-D CUDA tensor\");\n";
+  if (batched) // the tensor maps and batch strides assume B batches in both
+    for (const std::string& t : {a, b})
+      os << "  HELION_CHECK(" << t << ".size(0) >= B, \"" << kn << ": tensor '" << t
+         << "' holds {} batches, the kernel's batch loop runs {}\", " << t << ".size(0), B);\n";
   os << "  HELION_CHECK((" << a << ".dtype() == helion::DType::bf16 || " << a
      << ".dtype() == helion::DType::f16 || " << a << ".dtype() == helion::DType::f32) && " << b
      << ".dtype() == " << a << ".dtype(), \"" << kn
