@@ -368,14 +368,14 @@ private:
         epilogue(acc, row0, col0, M, N, tid, consumer, mapC, base, BatchEpilogue<Epi>{epi, tb},
                  tb);
       else
-        epilogue(acc, row0, col0, M, N, tid, consumer, mapC, base, epi, -1);
+        epilogue(acc, row0, col0, M, N, tid, consumer, mapC, base, epi, 0);
     }
     if constexpr (Form == EpilogueForm::tma_store)
       if (tid == 0)
         tma_store_wait<0>(); // the last tile's shared memory is read before exit
   }
 
-  /// The finished tile to the epilogue functor; `batch` >= 0 stores through a 3-D mapC.
+  /// The finished tile to the epilogue functor (Batched: through a 3-D mapC to `batch`).
   template <class E>
   __device__ static __forceinline__ void epilogue(float (&acc)[kMmaM][BN / 2], int row0, int col0,
                                                   int M, int N, int tid, int consumer,
@@ -384,7 +384,7 @@ private:
     if constexpr (Form == EpilogueForm::pairs)
       sm90::epilogue_store_pairs<kMmaM, BN, kWgM>(acc, row0, col0, M, N, tid, epi);
     else
-      sm90::epilogue_store_tma<TOut, kMmaM, BN, kWgM, kEpilogueParts>(
+      sm90::epilogue_store_tma<TOut, kMmaM, BN, kWgM, kEpilogueParts, Batched>(
           acc, row0, col0, N, tid, consumer, mapC, base + Stages * kStageBytes, epi, batch);
   }
 
