@@ -5,7 +5,9 @@
 // RUN: %helionc compile %examples/bmm.cpp --emit ptx --dtype f32 | FileCheck %s --check-prefix=BMM-TF32
 // RUN: %helionc compile %examples/bmm.cpp -o %t
 // RUN: FileCheck %s --check-prefix=BMM-HOST < %t/bmm.helion.cpp
-// RUN: %host_cxx %t/bmm.helion.cpp
+// RUN: %host_cxx -DHELIONC_C_API %t/bmm.helion.cpp
+// RUN: %helionc compile %examples/dot_generic.cpp -o %t
+// RUN: %host_cxx -DHELIONC_C_API %t/dot_generic.helion.cpp
 // RUN: %helionc compile %examples/matmul_bias_relu.cpp --emit cuda | FileCheck %s --check-prefix=RELU
 // RUN: %helionc compile %examples/dot_generic.cpp --emit cuda | FileCheck %s --check-prefix=GEN
 // RUN: %helionc compile %examples/dot_generic.cpp --emit ptx --dtype bf16 | FileCheck %s --check-prefix=GEN-BF16
@@ -84,3 +86,30 @@
 // tiles 64, inner tiles 32, 4 warps), not the matmul template's rules.
 // GEN-SPEC-NOT: tensor-core matmul (hl::dot) restrictions
 // GEN-SPEC: {"block_sizes": [64, 64, 32, 32], "l2_groupings": [1], "num_warps": 4, "num_stages": 1, "pid_type": "flat", "indexing": "pointer"}
+
+// bmm with B read as [B, N, K] (x @ y^T per batch): BTransposed, 3-D map of y as
+// {B, N, K}; and a bias by column in the batched epilogue.
+// RUN: %helionc compile %s --kernel bmm_bt --emit cuda | FileCheck %s --check-prefix=BT
+// RUN: %helionc compile %s --kernel bmm_bt --emit host | FileCheck %s --check-prefix=BT-HOST
+// RUN: %helionc compile %s --kernel bmm_bt --emit cubin --dtype bf16 -o %t/bt
+// RUN: %helionc compile %s --kernel bmm_bt --emit cubin --dtype bf16 --arch sm_80 -o %t/bt80
+// BT: tensor-core batched matmul: A = x [B, M, K], B = y [B, N, K]
+// BT: (row < M && col < N ? hd::to_compute(bias[batch * stride_bias_0 + col * stride_bias_1])
+// BT: using G = hd::Gemm<T_x, T_out, 128, 256, 64, 4, 2, true, true,
+// BT-HOST: CUtensorMap mapB = map(y, N, K, 256, 64);
+#include <helion/hl.h>
+
+using helion::Tensor;
+
+HELION_KERNEL Tensor bmm_bt(const Tensor& x, const Tensor& y, const Tensor& bias) {
+  auto [b, m, k] = x.shape<3>();
+  auto n = y.size(1);
+  Tensor out = helion::empty({b, m, n}, x.dtype(), x.device());
+  for (auto [tb, tm, tn] : hl::tile({b, m, n}, hl::block_size({1, hl::tunable, hl::tunable}))) {
+    auto acc = hl::zeros({tb, tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k))
+      acc = hl::dot(x[tb, tm, tk], y[tb, tn, tk].transpose(1, 2), acc);
+    out[tb, tm, tn] = acc + bias[tb, tn][hl::all, hl::newaxis, hl::all];
+  }
+  return out;
+}
