@@ -22,18 +22,15 @@
 //===----------------------------------------------------------------------===//
 #include "EmitterState.h"
 
+#include "helion/Config/DotStaging.h"
 #include "helion/IR/Visitor.h"
+
+#include <optional>
 
 namespace helion::codegen {
 
 using namespace ir;
 
-namespace {
-
-/// Static shared memory of a CTA, the staging area's limit.
-constexpr int64_t kStaticSmem = 48 * 1024;
-
-} // namespace
 
 Emitter::DotDim Emitter::dotDim(const Dim& d) const {
   int axis = -1;
@@ -76,6 +73,28 @@ bool Emitter::checkDot(const Expr& dot) {
                      "reduction_loops: null (persistent) for this kernel");
       return false;
     }
+  // Sizes known here (tiles; whole reduction dims are template arguments): too
+  // large even in 16-bit operands (f32 ones also fail the kernel's static_assert).
+  auto known = [&](const Dim& d) -> std::optional<int64_t> {
+    DotDim dd = dotDim(d);
+    if (dd.axis < 0)
+      return 1;
+    if (!axes_[dd.axis].isTile)
+      return std::nullopt;
+    return tileBlockSize(axes_[dd.axis].id);
+  };
+  auto m = known(a.dims[0]), n = known(b.dims[1]), k = known(a.dims[1]);
+  if (m && n && k) {
+    const int64_t bytes = config::dotStagingBytes(*m, *n, *k, 2);
+    if (bytes > config::kDotStagingLimit) {
+      error(dot.loc, "config too large: the blocks of this hl::dot ([" + std::to_string(*m) +
+                         ", " + std::to_string(*k) + "] x [" + std::to_string(*k) + ", " +
+                         std::to_string(*n) + "]) need " + std::to_string(bytes) +
+                         " bytes of shared memory in the general lowering, more than " +
+                         std::to_string(config::kDotStagingLimit) + "; lower block_sizes");
+      return false;
+    }
+  }
   return true;
 }
 
@@ -105,7 +124,7 @@ void Emitter::emitDotStaging() {
   if (bytes.empty())
     return;
   line("constexpr int DOT_SMEM = " + bytes + ";");
-  line("static_assert(DOT_SMEM <= " + std::to_string(kStaticSmem) +
+  line("static_assert(DOT_SMEM <= " + std::to_string(config::kDotStagingLimit) +
        ", \"helionc: the blocks of a general hl::dot need more than 48 KB of shared memory; "
        "use smaller block sizes\");");
   line("__shared__ __align__(16) hd::uint8 dot_smem[DOT_SMEM];");
