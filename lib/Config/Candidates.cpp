@@ -84,9 +84,7 @@ std::vector<int64_t> powersOfTwo(int64_t lo, int64_t hi) {
 bool isCandidate(const Config& config, const ConfigSpec& spec) {
   if (!validate(config, spec).empty())
     return false;
-  // The templates' kernels do not unroll blocks; the general dot's (generic) do.
-  return (spec.hasDot && !spec.generalDot) || !spec.kernel ||
-         fitsCandidateLimits(*spec.kernel, config);
+  return spec.hasDot || !spec.kernel || fitsCandidateLimits(*spec.kernel, config);
 }
 
 std::vector<Config> neighbors(const Config& config, const ConfigSpec& spec) {

@@ -218,6 +218,8 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
   // Dots of other shapes are the generic emitter's (the general lowering,
   // EmitDot.cpp): the generic kernel's keys and defaults, not the templates'.
   spec.generalDot = spec.hasDot && !spec.attention && !ir::dotHasMatmulShape(k);
+  if (spec.generalDot)
+    spec.hasDot = false;
 
   std::vector<LoopInfo> loops = tileLoops(k);
   std::vector<bool> inGrid(k.blockSizes.size(), false);

@@ -110,27 +110,28 @@ Config longRowsConfig(const Kernel& kernel, const Config& config, int numThreads
 
 namespace {
 
-/// Whether every 2-D dot's staging area fits for f32 operands (the largest): dims
-/// of a tile count its block size, of a looped reduction axis its chunk; a whole
-/// (persistent) reduction dim is sized at run time and not counted here.
+/// Whether every 2-D dot's staging area fits for f32 operands (the largest), and
+/// none is over a looped reduction axis (the general lowering takes none): dims of
+/// a tile count its block size; a whole (persistent) reduction dim is sized at run
+/// time and not counted here.
 bool dotsFitStaging(const Kernel& kernel, const Config& config) {
+  bool fits = true;
   auto size = [&](const Dim& d) -> int64_t {
     if (d.kind == Dim::Kind::Tile)
       return tileBlockSize(kernel, config, d.tile);
     if (d.kind == Dim::Kind::Full && d.axis >= 0 &&
         d.axis < static_cast<int>(config.reductionLoops.size()) && config.reductionLoops[d.axis])
-      return *config.reductionLoops[d.axis];
+      fits = false;
     return 1;
   };
-  bool fits = true;
   walkExprs(kernel.body, [&](const Expr& e) {
     if (e.kind != ExprKind::Dot || e.operands.size() < 2 || !e.operands[0]->type ||
         !e.operands[1]->type || e.operands[0]->type->rank() != 2 ||
         e.operands[1]->type->rank() != 2)
       return;
     const BlockType &a = *e.operands[0]->type, &b = *e.operands[1]->type;
-    fits = fits && dotStagingBytes(size(a.dims[0]), size(b.dims[1]), size(a.dims[1]), 4) <=
-                       kDotStagingLimit;
+    const int64_t bytes = dotStagingBytes(size(a.dims[0]), size(b.dims[1]), size(a.dims[1]), 4);
+    fits = fits && bytes <= kDotStagingLimit; // after size(), which may clear `fits`
   });
   return fits;
 }

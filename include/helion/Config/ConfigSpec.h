@@ -105,7 +105,7 @@ struct ConfigSpec {
   /// masked load or a scalar subscript never is).
   std::vector<int> hintableLoads;
   std::vector<PidType> pidTypes; ///< legal pid_type values
-  bool hasDot = false;  ///< the kernel multiplies matrices (tensor-core defaults)
+  bool hasDot = false;  ///< the kernel's dots run a template (matmul or attention)
   bool attention = false; ///< a batched (3-D) hl::dot: flash attention (AttentionPlan.h)
   bool matmulBTransposed = false; ///< a matmul reading B as y[tn, tk].transpose(0, 1)
   int64_t fixedGridElements = 1; ///< product of the fixed block sizes of grid tiles
@@ -115,7 +115,9 @@ struct ConfigSpec {
 
   /// A 2-D tensor-core matmul (hl::dot with a K loop; MatmulPlan.h).
   /// Dots of no template's shape (ir::dotHasMatmulShape): the generic emitter's
-  /// general lowering (EmitDot.cpp), with the defaults of a dot without a K loop.
+  /// general lowering (EmitDot.cpp). Such a kernel has hasDot false (the generic
+  /// kernel's keys and rules) and a dot's defaults (grid tiles 64, inner tiles 32,
+  /// 4 warps, reductions not looped).
   bool generalDot = false;
   bool matmul() const { return hasDot && !attention && !generalDot && !innerLoops.empty(); }
 
