@@ -85,7 +85,7 @@
 // The general lowering's kernels have the generic keys with a dot's defaults (grid
 // tiles 64, inner tiles 32, 4 warps), not the matmul template's rules.
 // GEN-SPEC-NOT: tensor-core matmul (hl::dot) restrictions
-// GEN-SPEC: {"block_sizes": [64, 64, 32, 32], "l2_groupings": [1], "num_warps": 4, "num_stages": 1, "pid_type": "flat", "indexing": "pointer"}
+// GEN-SPEC: {"block_sizes": [64, 64, 32, 32], "loop_orders": {{\[\[0, 1\]\]}}, "l2_groupings": [1], "range_unroll_factors": [0, 0], "num_warps": 4, "pid_type": "flat", "num_sm_multiplier": 1, "indexing": "pointer", "load_eviction_policies": ["", "", ""], "vector_bytes": 0}
 
 // bmm with B read as [B, N, K] (x @ y^T per batch): BTransposed, 3-D map of y as
 // {B, N, K}; and a bias by column in the batched epilogue.
