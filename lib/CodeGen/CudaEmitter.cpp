@@ -20,6 +20,7 @@
 
 #include "EmitAttention.h"
 #include "EmitMatmul.h"
+#include "helion/IR/DotShape.h"
 #include "EmitterState.h"
 #include "Preamble.h"
 #include "ResourceCheck.h"
@@ -63,10 +64,12 @@ std::optional<EmittedKernel> emitCuda(const ir::Kernel& typed, const config::Con
     return std::nullopt;
   const ir::Kernel& kernel = *decided;
   // Batched products (flash attention) and matrix products go to the device
-  // library's kernels as a whole (AttentionPlan.h, MatmulPlan.h).
-  if (containsBatchedDot(kernel))
+  // library's kernels as a whole (AttentionPlan.h, MatmulPlan.h); a grid loop
+  // over [tb, tm, tn] with batched dots is a bmm, the matmul's batched form.
+  // Dots of any other shape stay in the generic emitter (EmitDot.cpp).
+  if (containsBatchedDot(kernel) && !isBatchedMatmulLoop(kernel))
     return emitAttention(kernel, config, options, diags);
-  if (containsDot(kernel))
+  if (containsDot(kernel) && ir::dotHasMatmulShape(kernel))
     return emitMatmul(kernel, config, options, diags);
   Emitter e(kernel, config, options, diags);
   std::optional<EmittedKernel> out = e.run();

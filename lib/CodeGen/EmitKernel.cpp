@@ -381,10 +381,13 @@ std::optional<EmittedKernel> Emitter::run() {
   os_ << kPreamble << "\n";
   if (ir::findExpr(k_.body, [](const ir::Expr& e) { return e.kind == ir::ExprKind::Scan; }))
     os_ << kScanPreamble << "\n";
+  if (findExpr(k_.body, [](const Expr& e) { return e.kind == ExprKind::Dot; }))
+    os_ << "#include \"helion/dot.cuh\" // the general hl::dot (EmitDot.cpp)\n";
   emitSignature();
   ++indent_;
   emitLayoutConstants();
   emitPrivateCopies();
+  emitDotStaging();
   std::string pidSum; // total_0 + ... + total_{i-1}
   int loopIndex = 0;
   for (const StmtRef& s : k_.body) {

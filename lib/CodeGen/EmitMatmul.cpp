@@ -46,8 +46,10 @@ public:
        << k_.name << "'. Do not edit.\n";
     if (!o_.configJson.empty())
       os << "// config: " << o_.configJson << "\n";
-    os << "// tensor-core matmul: A = " << name(p_.a) << " [M, K], B = " << name(p_.b)
-       << (p_.bTransposed ? " [N, K]" : " [K, N]") << "; epilogue "
+    const std::string bt = batched() ? "B, " : "";
+    os << "// tensor-core " << (batched() ? "batched matmul" : "matmul") << ": A = " << name(p_.a)
+       << " [" << bt << "M, K], B = " << name(p_.b) << " [" << bt
+       << (p_.bTransposed ? "N, K]" : "K, N]") << "; epilogue "
        << (p_.tmaStoreParam >= 0 ? "tma_store (TMA_STORE = 1) or pairs" : "pairs") << "\n";
     os << "// f32 operands: tf32 on the sm80 kernel (mma.sync m16n8k8) on every GPU\n";
     os << "#include \"helion/gemm_sm90.cuh\"\n#include \"helion/math.cuh\"\nnamespace hd = helion::dev;\n"
@@ -66,6 +68,8 @@ public:
     m.m = k_.tiles[p_.tileM].end;
     m.n = k_.tiles[p_.tileN].end;
     m.k = k_.tiles[p_.tileK].end;
+    if (batched())
+      m.batch = k_.tiles[p_.tileB].end;
     m.sm90 = p_.sm90;
     m.sm80KernelName = k_.name + "_kernel_sm80";
     if (!p_.sm90)
@@ -92,6 +96,19 @@ private:
   std::vector<std::string> fields_; // epilogue arguments: "type name"
 
   const std::string& name(int param) const { return k_.params.at(param).name; }
+  bool batched() const { return p_.tileB >= 0; }
+  /// The functor's leading coordinate parameters: "int64 row, int64 col", batched
+  /// "int64 batch, int64 row, int64 col" (and the same names as arguments).
+  std::string coordParams() const {
+    return batched() ? "int64 batch, int64 row, int64 col" : "int64 row, int64 col";
+  }
+  std::string coordArgs(const std::string& col) const {
+    return (batched() ? "batch, row, " : "row, ") + col;
+  }
+  /// The variable that holds tile `t`'s index inside the functor.
+  std::string coordOf(int t) const {
+    return t == p_.tileM ? "row" : t == p_.tileN ? "col" : "batch";
+  }
 
   /// Tensors and scalars the epilogue reads or writes, as kernel arguments.
   void collectArgs() {
@@ -110,7 +127,7 @@ private:
     for (const Stmt* s : p_.epilogue) {
       walkExpr(*s->value, see);
       if (s->kind == StmtKind::Store) {
-        rank[s->param] = std::max(rank[s->param], 2);
+        rank[s->param] = std::max(rank[s->param], batched() ? 3 : 2);
         stored.insert(s->param);
       }
     }
@@ -179,7 +196,7 @@ private:
     for (const Index& i : ix) {
       if (i.kind == Index::Kind::NewAxis)
         continue;
-      std::string coord = i.tile == p_.tileM ? "row" : "col";
+      std::string coord = coordOf(i.tile);
       off += (off.empty() ? "" : " + ") + coord + " * stride_" + name(param) + "_" +
              std::to_string(d++);
     }
@@ -192,7 +209,8 @@ private:
     case ExprKind::Const: return cudaLiteral(e.value, e.isInt);
     case ExprKind::Param: return name(e.param);
     case ExprKind::Var: return "v" + std::to_string(e.var);
-    case ExprKind::TileIndex: return e.tile == p_.tileM ? "row" : "col";
+    case ExprKind::TileIndex: return coordOf(e.tile);
+    case ExprKind::Full: return ctype(e.type->elem) + "(" + op(0) + ")"; // a constant tile
     case ExprKind::Load: {
       std::string ct = "hd::compute_t<T_" + name(e.param) + ">";
       return "(row < M && col < N ? hd::to_compute(" + name(e.param) + "[" +
@@ -237,17 +255,18 @@ private:
     os << "  int64 M, N;\n";
     for (const std::string& f : fields_)
       os << "  " << f << ";\n";
-    os << "  __device__ __forceinline__ void apply(int64 row, int64 col, float acc) const {\n";
+    os << "  __device__ __forceinline__ void apply(" << coordParams() << ", float acc) const {\n";
     body(os, [&](const Stmt& s) {
       os << "    " << name(s.param) << "[" << offset(s.param, s.indices)
          << "] = hd::from_compute<T_" << name(s.param) << ">(" << ex(*s.value) << ");\n";
     });
     os << "  }\n";
-    os << "  __device__ __forceinline__ void operator()(int64 row, int64 col, float v0, float v1) "
-          "const {\n    apply(row, col, v0);\n    if (col + 1 < N) apply(row, col + 1, v1);\n  }\n";
+    os << "  __device__ __forceinline__ void operator()(" << coordParams()
+       << ", float v0, float v1) const {\n    apply(" << coordArgs("col") << ", v0);\n"
+       << "    if (col + 1 < N) apply(" << coordArgs("col + 1") << ", v1);\n  }\n";
     if (p_.tmaStoreParam >= 0) {
-      os << "  __device__ __forceinline__ float transform(int64 row, int64 col, float acc) const "
-            "{\n";
+      os << "  __device__ __forceinline__ float transform(" << coordParams()
+         << ", float acc) const {\n";
       body(os, [&](const Stmt& s) { os << "    return float(" << ex(*s.value) << ");\n"; });
       os << "  }\n";
     }
@@ -295,13 +314,14 @@ private:
                     ", " + std::to_string(p_.bn) + ", 64, " + std::to_string(p_.stages) + ", " +
                     std::to_string(p_.consumers) + ", " + (p_.bTransposed ? "true" : "false") +
                     ", " + (p_.persistent ? "true" : "false") +
-                    ", TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>";
+                    ", TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs" +
+                    (batched() ? ", 1, true>" : ">");
     os << "/// sm_90a: TMA + wgmma, " << p_.consumers << " consumer warpgroup(s) + 1 producer.\n";
     os << "template <" << templateParams() << ">\n__global__ void __launch_bounds__("
        << 128 * (p_.consumers + 1) << ", 1) " << out_.kernelName
        << "(\n    const __grid_constant__ hd::TensorMap map_a, const __grid_constant__ "
           "hd::TensorMap map_b,\n    const __grid_constant__ hd::TensorMap map_c, int M, int N, "
-          "int K, int groupM" << argList() << ") {\n";
+          "int K, int groupM" << (batched() ? ", int batches" : "") << argList() << ") {\n";
     os << dtypeAsserts(true);
     os << "  using G = " << g << ";\n";
     os << "  extern __shared__ __align__(1024) hd::uint8 smem[];\n";
@@ -310,7 +330,8 @@ private:
           "  asm(\"mov.u32 %0, %%dynamic_smem_size;\" : \"=r\"(dynamic_smem));\n"
           "  if (dynamic_smem < G::kSmemBytes) __trap();\n#endif\n";
     os << epilogueInit();
-    os << "  G::run(&map_a, &map_b, &map_c, M, N, K, groupM, epi, smem);\n}\n\n";
+    os << "  G::run(&map_a, &map_b, &map_c, M, N, K, groupM, epi, smem"
+       << (batched() ? ", batches" : "") << ");\n}\n\n";
   }
 
   void emitSm80(std::ostringstream& os) {
@@ -327,14 +348,18 @@ private:
           "/// f32 operands on every GPU as tf32 (mma.sync m16n8k8).\n";
     os << "template <" << templateParams() << ">\n__global__ void __launch_bounds__(256, 1) "
        << k_.name << "_kernel_sm80(\n    const T_" << name(p_.a) << "* __restrict__ a, const T_"
-       << name(p_.b) << "* __restrict__ b, int M, int N, int K, int64 lda, int64 ldb, int groupM"
-       << argList() << ") {\n";
+       << name(p_.b) << "* __restrict__ b, int M, int N, int K, int64 lda, int64 ldb, "
+       << (batched() ? "int64 stride_a, int64 stride_b, " : "") << "int groupM" << argList()
+       << ") {\n";
     os << dtypeAsserts(false);
     os << "  constexpr bool kTf32 = hd::is_same_v<T_" << name(p_.a) << ", float>;\n";
     os << "  using G = " << g << ";\n";
     os << "  extern __shared__ __align__(128) hd::uint8 smem[];\n";
     os << epilogueInit();
-    os << "  G::run(a, b, M, N, K, lda, ldb, groupM, epi, smem);\n}\n";
+    if (batched())
+      os << "  G::run_batched(a, b, M, N, K, lda, ldb, stride_a, stride_b, groupM, epi, smem);\n}\n";
+    else
+      os << "  G::run(a, b, M, N, K, lda, ldb, groupM, epi, smem);\n}\n";
   }
 };
 

@@ -238,11 +238,8 @@ void Emitter::emitLet(const Stmt& s, bool declare) {
     return emitLoad(s, v, declare);
   if (v.kind == ExprKind::Reduce)
     return emitReduce(s, v, declare);
-  if (v.kind == ExprKind::Dot) {
-    error(v.loc, "hl::dot is not supported by the CUDA backend yet (tensor-core lowering is "
-                 "tracked separately)");
-    return;
-  }
+  if (v.kind == ExprKind::Dot)
+    return emitDot(s, v, declare);
   if (declare)
     declareVar(s.var, *v.type);
   std::vector<int> target = varAxes_[s.var];

@@ -93,6 +93,19 @@ private:
   void emitArgReduce(const ir::Stmt& s, const ir::Expr& red, bool declare);
   const ir::Stmt* onlineSumPartner(const ir::Stmt& maxLet, const ir::Expr& red) const;
 
+  // EmitDot.cpp: dots the templates do not take, through shared memory (mma.sync)
+  struct DotDim {
+    int axis;          ///< layout axis, or -1 for a dim of size one
+    std::string size;  ///< S_<axis> or 1
+    std::string coord; ///< c_<axis> or 0 (inside the axis's element loop)
+    std::string bound; ///< inBounds(axis) or true
+  };
+  DotDim dotDim(const ir::Dim& d) const;
+  bool checkDot(const ir::Expr& dot);
+  void emitDotStaging(); ///< the BlockDot types and the staging area, at the kernel's top
+  void stageDotOperand(const ir::Expr& op, const std::string& site, const char* setter);
+  void emitDot(const ir::Stmt& s, const ir::Expr& dot, bool declare);
+
   // EmitStmt.cpp
   void stmts(const std::vector<ir::StmtRef>& body);
   void stmt(const ir::Stmt& s);
@@ -153,6 +166,7 @@ private:
   std::set<int> activeChunks_;              ///< looped axes whose chunk loop is open
   std::set<int> openAxes_;                  ///< axes whose element loop is open
   std::map<int, int> vectorLane_;           ///< axis -> inside a vector group (lane var `v_<key>`)
+  std::map<const ir::Expr*, int> dotSite_;  ///< general dot -> its BlockDot (D<n>)
 };
 
 } // namespace helion::codegen

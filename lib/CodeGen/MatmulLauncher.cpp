@@ -1,7 +1,7 @@
 //===- MatmulLauncher.cpp - Host launcher of a tensor-core matmul ----------===//
 //
 // The generated launcher, at each call:
-//   1. checks the operands (CUDA, 2-D, bf16/f16/f32, one dtype, unit column stride,
+//   1. checks the operands (CUDA, 2-D or batched 3-D, bf16/f16/f32, one dtype, unit column stride,
 //      16-byte aligned data and row strides: what TMA and cp.async need);
 //   2. picks the kernel: f32 operands always the sm80 kernel as tf32 (tf32Tile);
 //      else sm90 on a compute capability 9.x device when the config
@@ -36,6 +36,8 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   const EmittedKernel& ek = *hk.emitted;
   const MatmulLaunch& mm = *ek.matmul;
   auto pname = [&](int p) { return k.params.at(p).name; };
+  const bool batched = mm.batch != nullptr;
+  const std::string rank = batched ? "3" : "2";
   const std::string a = pname(mm.a), b = pname(mm.b), kn = k.name;
   std::ostringstream os;
   os << "// helionc: launcher of tensor-core matmul '" << kn << "' (generated, do not edit)\n";
@@ -45,28 +47,55 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
      << "\";\n";
   os << "  const int64_t M = " << hostExpr(*mm.m) << ", N = " << hostExpr(*mm.n)
      << ", K = " << hostExpr(*mm.k) << ";\n";
-  os << "  if (M <= 0 || N <= 0) return;\n";
+  if (batched) {
+    os << "  const int64_t B = " << hostExpr(*mm.batch) << ";\n";
+    os << "  if (M <= 0 || N <= 0 || B <= 0) return;\n";
+    os << "  HELION_CHECK(B < (int64_t(1) << 31), \"" << kn
+       << ": the batch size must be below 2^31, got {}\", B);\n";
+  } else {
+    os << "  if (M <= 0 || N <= 0) return;\n";
+  }
   os << "  HELION_CHECK(K > 0 && M < (int64_t(1) << 31) && N < (int64_t(1) << 31) && K < "
         "(int64_t(1) << 31), \""
      << kn << ": matrix sizes must be in [1, 2^31), got M = {}, N = {}, K = {}\", M, N, K);\n";
   // 1. Operands.
   for (const std::string& t : {a, b})
     os << "  HELION_CHECK(" << t << ".device().type == helion::DeviceType::CUDA && " << t
-       << ".dim() == 2, \"" << kn << ": tensor '" << t << "' must be a 2-D CUDA tensor\");\n";
+       << ".dim() == " << rank << ", \"" << kn << ": tensor '" << t << "' must be a " << rank
+       << "-D CUDA tensor\");\n";
+  if (batched) // the tensor maps and batch strides assume B batches in both
+    for (const std::string& t : {a, b})
+      os << "  HELION_CHECK(" << t << ".size(0) >= B, \"" << kn << ": tensor '" << t
+         << "' holds {} batches, the kernel's batch loop runs {}\", " << t << ".size(0), B);\n";
   os << "  HELION_CHECK((" << a << ".dtype() == helion::DType::bf16 || " << a
      << ".dtype() == helion::DType::f16 || " << a << ".dtype() == helion::DType::f32) && " << b
      << ".dtype() == " << a << ".dtype(), \"" << kn
      << ": hl::dot on the tensor cores needs bf16, f16 or f32 (computed as tf32) operands of one "
         "dtype\");\n";
-  os << "  auto tmaReady = [](const helion::Tensor& t) {\n"
-        "    return t.stride(1) == 1 && reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0 &&\n"
-        "           (t.stride(0) * int64_t(t.element_size())) % 16 == 0;\n  };\n";
-  for (const std::string& t : {a, b})
-    os << "  HELION_CHECK(tmaReady(" << t << "), \"" << kn << ": tensor '" << t
-       << "' must have unit column stride, 16-byte aligned data and a row stride that is a "
-          "multiple of 16 bytes for the tensor-core matmul (strides [{}, {}], {}-byte "
-          "elements)\", "
-       << t << ".stride(0), " << t << ".stride(1), " << t << ".element_size());\n";
+  if (batched) {
+    // Batched: each batch's base 16-byte aligned too (its stride a multiple of 16 bytes).
+    os << "  auto tmaReady = [](const helion::Tensor& t) {\n"
+          "    const int64_t es = int64_t(t.element_size());\n"
+          "    return t.stride(2) == 1 && reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0 &&\n"
+          "           (t.stride(1) * es) % 16 == 0 && (t.stride(0) * es) % 16 == 0;\n  };\n";
+    for (const std::string& t : {a, b})
+      os << "  HELION_CHECK(tmaReady(" << t << "), \"" << kn << ": tensor '" << t
+         << "' must have unit column stride, 16-byte aligned data and row and batch strides "
+            "that are multiples of 16 bytes for the tensor-core matmul (strides [{}, {}, {}], "
+            "{}-byte elements)\", "
+         << t << ".stride(0), " << t << ".stride(1), " << t << ".stride(2), " << t
+         << ".element_size());\n";
+  } else {
+    os << "  auto tmaReady = [](const helion::Tensor& t) {\n"
+          "    return t.stride(1) == 1 && reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0 &&\n"
+          "           (t.stride(0) * int64_t(t.element_size())) % 16 == 0;\n  };\n";
+    for (const std::string& t : {a, b})
+      os << "  HELION_CHECK(tmaReady(" << t << "), \"" << kn << ": tensor '" << t
+         << "' must have unit column stride, 16-byte aligned data and a row stride that is a "
+            "multiple of 16 bytes for the tensor-core matmul (strides [{}, {}], {}-byte "
+            "elements)\", "
+         << t << ".stride(0), " << t << ".stride(1), " << t << ".element_size());\n";
+  }
   for (const KernelArg& arg : ek.args)
     if (arg.kind == KernelArg::Kind::Pointer)
       os << "  HELION_CHECK(" << pname(arg.param) << ".device().type == helion::DeviceType::CUDA, \""
@@ -81,9 +110,17 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   os << "  const bool sm90 = " << (mm.sm90 ? "dev.major == 9 && !tf32" : "false") << ";\n";
   if (mm.tmaStoreParam >= 0) {
     std::string c = pname(mm.tmaStoreParam);
-    os << "  const bool tmaStore = sm90 && " << c << ".dim() == 2 && " << c << ".stride(1) == 1 && "
-       << c << ".stride(0) == N && (N * int64_t(" << c << ".element_size())) % 16 == 0 && "
-       << "reinterpret_cast<uintptr_t>(" << c << ".data_ptr()) % 16 == 0;\n";
+    if (batched)
+      os << "  const bool tmaStore = sm90 && " << c << ".dim() == 3 && " << c
+         << ".stride(2) == 1 && " << c << ".stride(1) == N && (N * int64_t(" << c
+         << ".element_size())) % 16 == 0 && (" << c << ".stride(0) * int64_t(" << c
+         << ".element_size())) % 16 == 0 && reinterpret_cast<uintptr_t>(" << c
+         << ".data_ptr()) % 16 == 0;\n";
+    else
+      os << "  const bool tmaStore = sm90 && " << c << ".dim() == 2 && " << c
+         << ".stride(1) == 1 && " << c << ".stride(0) == N && (N * int64_t(" << c
+         << ".element_size())) % 16 == 0 && "
+         << "reinterpret_cast<uintptr_t>(" << c << ".data_ptr()) % 16 == 0;\n";
   } else {
     os << "  const bool tmaStore = false;\n";
   }
@@ -148,16 +185,22 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
     epiArgs += ", &" + v;
   }
   os << "  int iM = int(M), iN = int(N), iK = int(K), groupM = " << mm.groupM << ";\n";
+  if (batched)
+    os << "  int iB = int(B);\n";
   os << "  if (sm90) {\n";
   os << "    using helion::rt::Swizzle;\n";
-  os << "    auto map = [](const helion::Tensor& t, int64_t rows, int64_t cols, int32_t boxRows, "
-        "int32_t boxCols) {\n"
+  os << "    auto map = [" << (batched ? "B" : "") << "](const helion::Tensor& t, int64_t rows, "
+        "int64_t cols, int32_t boxRows, int32_t boxCols) {\n"
         "      helion::rt::TensorMapDesc d;\n"
         "      d.base = const_cast<void*>(static_cast<const void*>(t.data_ptr()));\n"
-        "      d.elementBytes = static_cast<int>(t.element_size());\n"
-        "      d.sizes = {rows, cols};\n      d.strides = {t.stride(0), 1};\n"
-        "      d.box = {boxRows, boxCols};\n      d.swizzle = Swizzle::b128;\n"
-        "      return helion::rt::makeTensorMap(d);\n    };\n";
+        "      d.elementBytes = static_cast<int>(t.element_size());\n";
+  if (batched) // one batch deep boxes: the same shared-memory bytes as the 2-D boxes
+    os << "      d.sizes = {B, rows, cols};\n      d.strides = {t.stride(0), t.stride(1), 1};\n"
+          "      d.box = {1, boxRows, boxCols};\n      d.swizzle = Swizzle::b128;\n";
+  else
+    os << "      d.sizes = {rows, cols};\n      d.strides = {t.stride(0), 1};\n"
+          "      d.box = {boxRows, boxCols};\n      d.swizzle = Swizzle::b128;\n";
+  os << "      return helion::rt::makeTensorMap(d);\n    };\n";
   os << "    CUtensorMap mapA = map(" << a << ", M, K, " << mm.bm << ", 64);\n";
   if (mm.bTransposed)
     os << "    CUtensorMap mapB = map(" << b << ", N, K, " << mm.bn << ", 64);\n";
@@ -169,9 +212,10 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
        << ".element_size())) : mapA;\n";
   else
     os << "    CUtensorMap mapC = mapA; // unused by the pairs epilogue\n";
-  os << "    void* args[] = {&mapA, &mapB, &mapC, &iM, &iN, &iK, &groupM" << epiArgs << "};\n";
+  os << "    void* args[] = {&mapA, &mapB, &mapC, &iM, &iN, &iK, &groupM"
+     << (batched ? ", &iB" : "") << epiArgs << "};\n";
   os << "    const int64_t units = helion::rt::cdiv(M, " << mm.bm << ") * helion::rt::cdiv(N, "
-     << mm.bn << ");\n";
+     << mm.bn << ")" << (batched ? " * B" : "") << ";\n";
   os << "    const int64_t ctas = " << (mm.persistent ? "std::min<int64_t>(units, dev.smCount)" : "units")
      << ";\n";
   os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), "
@@ -181,10 +225,21 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   os << "  } else {\n";
   os << "    void* pa = const_cast<void*>(static_cast<const void*>(" << a << ".data_ptr()));\n";
   os << "    void* pb = const_cast<void*>(static_cast<const void*>(" << b << ".data_ptr()));\n";
-  os << "    int64_t lda = " << a << ".stride(0), ldb = " << b << ".stride(0);\n";
-  os << "    void* args[] = {&pa, &pb, &iM, &iN, &iK, &lda, &ldb, &groupM" << epiArgs << "};\n";
+  if (batched) {
+    // One grid row per batch (blockIdx.y): at most 65535 of them.
+    os << "    HELION_CHECK(B <= 65535, \"" << kn
+       << ": the sm80 batched matmul runs at most 65535 batches, got {}\", B);\n";
+    os << "    int64_t lda = " << a << ".stride(1), ldb = " << b << ".stride(1);\n";
+    os << "    int64_t sa = " << a << ".stride(0), sb = " << b << ".stride(0);\n";
+    os << "    void* args[] = {&pa, &pb, &iM, &iN, &iK, &lda, &ldb, &sa, &sb, &groupM" << epiArgs
+       << "};\n";
+  } else {
+    os << "    int64_t lda = " << a << ".stride(0), ldb = " << b << ".stride(0);\n";
+    os << "    void* args[] = {&pa, &pb, &iM, &iN, &iK, &lda, &ldb, &groupM" << epiArgs << "};\n";
+  }
   os << "    const int64_t tiles = helion::rt::cdiv(M, bm80) * helion::rt::cdiv(N, bn80);\n";
-  os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(tiles)), "
+  os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(tiles)"
+     << (batched ? ", static_cast<unsigned>(B)" : "") << "), "
         "helion::rt::Dim3(256), static_cast<unsigned>(smem), args, "
         "helion::rt::currentStream());\n";
   os << "  }\n}\n\n";

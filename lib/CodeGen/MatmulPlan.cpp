@@ -48,24 +48,30 @@ public:
   Planner(const Kernel& k, const config::Config& c, DiagnosticEngine& d) : k_(k), c_(c), d_(d) {}
 
   std::optional<MatmulPlan> run() {
-    if (const Expr* d = batchedDot())
-      return fail(d->loc, "batched (3-D) hl::dot is not supported by the CUDA backend yet; only "
-                          "2-D matmul loops lower to the tensor cores (docs/gemm.md)");
     if (k_.body.size() != 1 || k_.body[0]->kind != StmtKind::For)
       return fail(k_.loc, "a kernel with hl::dot must have exactly one top-level tile loop");
     const Stmt& grid = *k_.body[0];
     p_.grid = &grid;
-    if (grid.tiles.size() != 2)
-      return fail(grid.loc, "hl::dot is supported in a grid loop over two tiles [tm, tn] only "
-                            "(batched and attention-style dots are not supported yet)");
-    p_.tileM = grid.tiles[0];
-    p_.tileN = grid.tiles[1];
+    if (grid.tiles.size() != 2 && grid.tiles.size() != 3)
+      return fail(grid.loc, "a tensor-core matmul needs a grid loop over [tm, tn] or, batched, "
+                            "[tb, tm, tn]; found " + std::to_string(grid.tiles.size()) + " tiles");
+    const size_t first = grid.tiles.size() - 2;
+    if (first == 1)
+      p_.tileB = grid.tiles[0];
+    p_.tileM = grid.tiles[first];
+    p_.tileN = grid.tiles[first + 1];
+    if (const Expr* d = wrongRankDot())
+      return fail(d->loc, std::string("a dot in a grid loop over ") +
+                              (batched() ? "[tb, tm, tn] must be batched (3-D)"
+                                         : "[tm, tn] must be 2-D"));
     size_t i = 0;
-    // let %acc = full([tm, tn], 0, f32)
+    // let %acc = full([tm, tn], 0, f32) (batched: [tb, tm, tn])
     if (i >= grid.body.size() || grid.body[i]->kind != StmtKind::Let ||
         grid.body[i]->value->kind != ExprKind::Full || !isZero(grid.body[i]->value->operands[0]))
       return fail(grid.body.empty() ? grid.loc : grid.body[0]->loc,
-                  "a tensor-core matmul starts with its accumulator, hl::zeros({tm, tn}, hl::f32)");
+                  std::string("a tensor-core matmul starts with its accumulator, ") +
+                      (batched() ? "hl::zeros({tb, tm, tn}, hl::f32)"
+                                 : "hl::zeros({tm, tn}, hl::f32)"));
     p_.accVar = grid.body[i]->var;
     ++i;
     if (i >= grid.body.size() || grid.body[i]->kind != StmtKind::For)
@@ -76,8 +82,9 @@ public:
     for (++i; i < grid.body.size(); ++i)
       if (!epilogueStmt(*grid.body[i]))
         return std::nullopt;
-    for (int t : {p_.tileM, p_.tileN, p_.tileK})
-      if (!isZero(k_.tiles[t].begin) || k_.tiles[t].isGrid || k_.tiles[t].flatOfParam >= 0)
+    for (int t : {p_.tileB, p_.tileM, p_.tileN, p_.tileK})
+      if (t >= 0 &&
+          (!isZero(k_.tiles[t].begin) || k_.tiles[t].isGrid || k_.tiles[t].flatOfParam >= 0))
         return fail(k_.tiles[t].loc, "tile '" + k_.tiles[t].name +
                                          "' of a tensor-core matmul must be hl::tile(end) from 0");
     int stores = 0;
@@ -101,10 +108,13 @@ private:
   MatmulPlan p_;
   std::map<int, ExprRef> lets_; // K-loop lets, by var
 
-  /// The first dot whose result is not 2-D, or null.
-  const Expr* batchedDot() const {
-    return findExpr(k_.body, [](const Expr& e) {
-      return e.kind == ExprKind::Dot && e.type && e.type->dims.size() != 2;
+  bool batched() const { return p_.tileB >= 0; }
+
+  /// The first dot whose result is not 2-D (batched: 3-D), or null.
+  const Expr* wrongRankDot() const {
+    const size_t rank = batched() ? 3 : 2;
+    return findExpr(k_.body, [rank](const Expr& e) {
+      return e.kind == ExprKind::Dot && e.type && e.type->dims.size() != rank;
     });
   }
 
@@ -123,22 +133,34 @@ private:
     return ix.kind == Index::Kind::Tile && ix.tile == tile;
   }
 
-  /// `x[tm, tk]` (A), `y[tk, tn]` (B) or `y[tn, tk].transpose(0, 1)` (B as [N, K]).
+  /// Whether transpose dims (d1, d2) swap the last two of `rank` dims.
+  static bool swapsLastTwo(int d1, int d2, int rank) {
+    auto norm = [rank](int d) { return d < 0 ? d + rank : d; };
+    return std::min(norm(d1), norm(d2)) == rank - 2 && std::max(norm(d1), norm(d2)) == rank - 1;
+  }
+
+  /// `x[tm, tk]` (A), `y[tk, tn]` (B) or `y[tn, tk].transpose(0, 1)` (B as [N, K]);
+  /// batched: `x[tb, tm, tk]`, `y[tb, tk, tn]`, `y[tb, tn, tk].transpose(1, 2)`.
   bool operand(const ExprRef& raw, bool isA) {
     ExprRef e = resolve(raw);
+    const int rank = batched() ? 3 : 2;
     bool transposed = false;
-    if (!isA && e->kind == ExprKind::Transpose && e->dim + e->dim2 == 1) {
+    if (!isA && e->kind == ExprKind::Transpose && swapsLastTwo(e->dim, e->dim2, rank)) {
       e = resolve(e->operands[0]);
       transposed = true;
     }
     const int row = isA ? p_.tileM : transposed ? p_.tileN : p_.tileK;
     const int col = isA ? p_.tileK : transposed ? p_.tileK : p_.tileN;
-    if (e->kind != ExprKind::Load || e->gatherAll || e->indices.size() != 2 ||
-        !isTile(e->indices[0], row) || !isTile(e->indices[1], col)) {
+    const size_t o = batched() ? 1 : 0;
+    if (e->kind != ExprKind::Load || e->gatherAll || e->indices.size() != o + 2 ||
+        (batched() && !isTile(e->indices[0], p_.tileB)) || !isTile(e->indices[o], row) ||
+        !isTile(e->indices[o + 1], col)) {
+      const char* want = batched() ? (isA ? "x[tb, tm, tk]"
+                                          : "y[tb, tk, tn] (or y[tb, tn, tk].transpose(1, 2))")
+                                   : (isA ? "x[tm, tk]" : "y[tk, tn] (or y[tn, tk].transpose(0, 1))");
       fail(raw->loc, std::string("the ") + (isA ? "first" : "second") +
-                         " operand of a tensor-core hl::dot must be a load " +
-                         (isA ? "x[tm, tk]" : "y[tk, tn] (or y[tn, tk].transpose(0, 1))") +
-                         " of a 2-D tensor");
+                         " operand of a tensor-core hl::dot must be a load " + want + " of a " +
+                         (batched() ? "3-D" : "2-D") + " tensor");
       return false;
     }
     (isA ? p_.a : p_.b) = e->param;
@@ -197,17 +219,35 @@ private:
     case ExprKind::Var:
       return true;
     case ExprKind::TileIndex:
-      if (e.tile == p_.tileM || e.tile == p_.tileN)
+      if (e.tile == p_.tileM || e.tile == p_.tileN || (batched() && e.tile == p_.tileB))
         return true;
       break;
     case ExprKind::Load:
       if (!e.gatherAll) {
         for (const Index& ix : e.indices)
-          if (!(isTile(ix, p_.tileM) || isTile(ix, p_.tileN) || ix.kind == Index::Kind::NewAxis))
-            return fail(e.loc, "a matmul epilogue may load only at [tm, tn], [tm] or [tn]"), false;
+          if (!(isTile(ix, p_.tileM) || isTile(ix, p_.tileN) ||
+                (batched() && isTile(ix, p_.tileB)) || ix.kind == Index::Kind::NewAxis))
+            return fail(e.loc, batched() ? "a batched matmul epilogue may load only at tiles "
+                                           "tb, tm and tn ([tb, tm, tn], [tn], ...)"
+                                         : "a matmul epilogue may load only at [tm, tn], [tm] "
+                                           "or [tn]"),
+                   false;
         return true;
       }
       break;
+    case ExprKind::Full: {
+      // A constant tile (hl::zeros / hl::full) is pointwise: the same value at
+      // every element. Its dims must be tiles of the epilogue (or size one).
+      for (const Dim& d : e.type ? e.type->dims : std::vector<Dim>{})
+        if (!(d.kind == Dim::Kind::One ||
+              (d.kind == Dim::Kind::Tile &&
+               (d.tile == p_.tileM || d.tile == p_.tileN || (batched() && d.tile == p_.tileB)))))
+          return fail(e.loc, std::string("a constant tile in a matmul epilogue must have the "
+                                         "shape of the epilogue tile (") +
+                                 (batched() ? "{tb, tm, tn}" : "{tm, tn}") + " or a part of it)"),
+                 false;
+      return epilogueExpr(*e.operands[0]);
+    }
     case ExprKind::Unary:
     case ExprKind::Binary:
     case ExprKind::Where:
@@ -228,6 +268,14 @@ private:
            false;
   }
 
+  /// out[tm, tn], or batched out[tb, tm, tn].
+  bool storeTarget(const Stmt& s) const {
+    const size_t o = batched() ? 1 : 0;
+    return !s.gatherAll && !s.mask && s.indices.size() == o + 2 &&
+           (!batched() || isTile(s.indices[0], p_.tileB)) && isTile(s.indices[o], p_.tileM) &&
+           isTile(s.indices[o + 1], p_.tileN);
+  }
+
   bool epilogueStmt(const Stmt& s) {
     switch (s.kind) {
     case StmtKind::Let:
@@ -239,9 +287,11 @@ private:
       if (s.atomicAdd)
         return fail(s.loc, "a tensor-core matmul cannot end in hl::atomic_add (split-K is not "
                            "lowered yet): store its result to out[tm, tn]"), false;
-      if (s.gatherAll || s.mask || s.indices.size() != 2 || !isTile(s.indices[0], p_.tileM) ||
-          !isTile(s.indices[1], p_.tileN))
-        return fail(s.loc, "a tensor-core matmul may store only to out[tm, tn]"), false;
+      if (!storeTarget(s))
+        return fail(s.loc, batched() ? "a batched tensor-core matmul may store only to "
+                                       "out[tb, tm, tn]"
+                                     : "a tensor-core matmul may store only to out[tm, tn]"),
+             false;
       if (!epilogueExpr(*s.value))
         return false;
       break;
@@ -262,6 +312,13 @@ private:
     auto [bn, bnKey] = blockSizeOf(k_, p_.tileN);
     auto [bk, bkKey] = blockSizeOf(k_, p_.tileK);
     bool ok = true;
+    if (batched()) {
+      auto [bb, bbKey] = blockSizeOf(k_, p_.tileB);
+      if (bb != 1)
+        ok = configError(bbKey + " (the batch tile) must be 1 for a batched tensor-core matmul, "
+                                 "got " + std::to_string(bb) +
+                         "; fix it in the source: hl::block_size({1, hl::tunable, hl::tunable})");
+    }
     if (bk != 64)
       ok = configError(bkKey + " must be 64 for a tensor-core matmul (one 128-byte swizzle row "
                                "of 16-bit elements), got " + std::to_string(bk));
@@ -329,6 +386,11 @@ private:
 } // namespace
 
 bool containsDot(const Kernel& kernel) { return findExpr(kernel.body, isDot) != nullptr; }
+
+bool isBatchedMatmulLoop(const Kernel& kernel) {
+  return kernel.body.size() == 1 && kernel.body[0]->kind == StmtKind::For &&
+         kernel.body[0]->tiles.size() == 3;
+}
 
 std::optional<MatmulPlan> planMatmul(const Kernel& kernel, const config::Config& config,
                                      DiagnosticEngine& diags) {

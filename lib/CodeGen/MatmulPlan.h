@@ -13,6 +13,11 @@
 //     store out[tm, tn] = <pointwise of %acc, %e, ...>     // one or more stores
 //   }
 //
+// or batched (bmm): a grid loop over [tb, tm, tn] whose batch tile has block
+// size 1, a 3-D accumulator full([tb, tm, tn], 0.0, f32), operands x[tb, tm, tk]
+// and y[tb, tk, tn] (or y[tb, tn, tk].transpose(1, 2)), stores to out[tb, tm, tn];
+// epilogue loads may also index tb.
+//
 // planMatmul checks that shape (reporting anything else at its location, never
 // crashing) and the config (block sizes, warps, stages), and says which template
 // instantiation the config maps to.
@@ -32,6 +37,7 @@ namespace helion::codegen {
 
 struct MatmulPlan {
   const ir::Stmt* grid = nullptr; ///< the top-level loop
+  int tileB = -1;            ///< the batch tile of a batched matmul (bmm), else -1
   int tileM = -1, tileN = -1, tileK = -1;
   int a = -1, b = -1;        ///< tensor params read as A [M, K] and B [K, N]
   bool bTransposed = false;  ///< B read as y[tn, tk].transpose(0, 1): [N, K]
@@ -63,6 +69,10 @@ inline Tf32Tile tf32Tile(int sm80Bm, int sm80Bn) {
 
 /// Whether any statement of `kernel` contains an `hl::dot`.
 bool containsDot(const ir::Kernel& kernel);
+
+/// Whether the kernel is one grid loop over three tiles [tb, tm, tn]: its batched
+/// dots are a bmm for planMatmul, not flash attention (a grid loop over [tb, tm]).
+bool isBatchedMatmulLoop(const ir::Kernel& kernel);
 
 /// The plan of a kernel whose device code contains `hl::dot`; nullopt after
 /// reporting why it is not supported.

@@ -6,6 +6,7 @@
 #include "helion/Config/ConfigSpec.h"
 #include "helion/Config/Sites.h"
 #include "helion/IR/AtomicTargets.h"
+#include "helion/IR/DotShape.h"
 #include "helion/IR/Visitor.h"
 
 #include <fmt/format.h>
@@ -216,6 +217,15 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
     spec.attention = spec.attention || containsBatchedDot(*s);
   }
   spec.contendedAtomics = ir::hasContendedAtomics(k);
+  // One grid loop over [tb, tm, tn]: batched dots there are a bmm (the matmul's
+  // batched form, MatmulPlan.h), not flash attention (a grid loop over [tb, tm]).
+  if (k.body.size() == 1 && k.body[0]->kind == ir::StmtKind::For && k.body[0]->tiles.size() == 3)
+    spec.attention = false;
+  // Dots of other shapes are the generic emitter's (the general lowering,
+  // EmitDot.cpp): the generic kernel's keys and defaults, not the templates'.
+  spec.generalDot = spec.hasDot && !spec.attention && !ir::dotHasMatmulShape(k);
+  if (spec.generalDot)
+    spec.hasDot = false;
 
   std::vector<LoopInfo> loops = tileLoops(k);
   std::vector<bool> inGrid(k.blockSizes.size(), false);
@@ -304,7 +314,7 @@ std::vector<int> ConfigSpec::numWarpsChoices() const {
 
 std::vector<int> ConfigSpec::numStagesChoices() const {
   std::vector<int> out;
-  for (int s = hasDot ? 2 : 1; s <= (attention ? 4 : kMaxNumStages); ++s)
+  for (int s = matmul() || attention ? 2 : 1; s <= (attention ? 4 : kMaxNumStages); ++s)
     out.push_back(s);
   return out;
 }

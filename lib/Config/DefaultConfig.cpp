@@ -156,15 +156,16 @@ Config ConfigSpec::defaultConfig() const {
   }
 
   std::vector<int> grid;
+  const bool dot = hasDot || generalDot; // a dot's defaults (tiles 64 x 64, inner 32)
   int64_t innerWork = 1; // the widest inner loop's tile
   c.blockSizes.resize(blockSizes.size());
   for (size_t i = 0; i < blockSizes.size(); ++i) {
     const BlockSizeSpec& bs = blockSizes[i];
     if (bs.inGridLoop) {
       grid.push_back(static_cast<int>(i));
-      c.blockSizes[i] = hasDot ? clampTo(bs, 64) : bs.min;
+      c.blockSizes[i] = dot ? clampTo(bs, 64) : bs.min;
     } else {
-      int64_t want = hasDot      ? 32
+      int64_t want = dot         ? 32
                      : bs.jagged ? kJaggedTile
                                  : std::min(kInnerTile, bs.hint ? nextPowerOfTwo(*bs.hint) : kInnerTile);
       c.blockSizes[i] = clampTo(bs, want);
@@ -172,7 +173,7 @@ Config ConfigSpec::defaultConfig() const {
     }
   }
   rowWork = mulSat(rowWork, innerWork);
-  if (!hasDot) {
+  if (!dot) {
     int64_t budget = rowWork > 1 ? std::clamp<int64_t>(4096 / rowWork, 1, 1024) : 1024;
     budget = std::max<int64_t>(1, budget / fixedGridElements);
     splitBudget(*this, grid, floorPowerOfTwo(budget), c);
@@ -187,9 +188,9 @@ Config ConfigSpec::defaultConfig() const {
   const int64_t warps = oneRow && rowWork >= 4096
                             ? std::clamp<int64_t>(rowElems / 1024, 4, 16)
                             : std::max(std::min<int64_t>(elements / 256, 8), elements / 1024);
-  c.numWarps = hasDot ? 4 : static_cast<int>(std::clamp<int64_t>(floorPowerOfTwo(warps), 1, 16));
-  c.numStages = hasDot && !innerLoops.empty() ? 3 : 1;
-  if (!hasDot)
+  c.numWarps = dot ? 4 : static_cast<int>(std::clamp<int64_t>(floorPowerOfTwo(warps), 1, 16));
+  c.numStages = matmul() ? 3 : 1;
+  if (!dot)
     chunkLongRows(*this, c);
 
   for (const LoopSpec& loop : multiTileLoops) {
@@ -213,7 +214,7 @@ Config ConfigSpec::defaultConfig() const {
   }
   if (attention)
     attentionDefaults(c);
-  else if (hasDot && !innerLoops.empty())
+  else if (matmul())
     matmulDefaults(c);
   return c;
 }

@@ -38,7 +38,7 @@ const std::vector<int64_t>& defaultRowLengths() {
 std::vector<ShapedConfig> defaultEntries(const ir::Kernel& k) {
   const ConfigSpec unhinted = ConfigSpec::fromKernel(k);
   std::vector<ShapedConfig> entries = {{{}, unhinted.defaultConfig()}};
-  if (unhinted.hasDot)
+  if (unhinted.hasDot || unhinted.generalDot)
     return entries;
   std::set<std::pair<int, int>> rows = rowDims(k, unhinted);
   // Only tensors of known rank, not captured (the launcher's shape key names parameters).

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "helion/Config/UnrolledSize.h"
 #include "helion/Config/BlockSizes.h"
+#include "helion/Config/DotStaging.h"
 #include "helion/IR/Visitor.h"
 
 #include <algorithm>
@@ -107,8 +108,40 @@ Config longRowsConfig(const Kernel& kernel, const Config& config, int numThreads
   return withChunks(chunk);
 }
 
+namespace {
+
+/// Whether every 2-D dot's staging area fits for f32 operands (the largest), and
+/// none is over a looped reduction axis (the general lowering takes none): dims of
+/// a tile count its block size; a whole (persistent) reduction dim is sized at run
+/// time and not counted here.
+bool dotsFitStaging(const Kernel& kernel, const Config& config) {
+  bool fits = true;
+  auto size = [&](const Dim& d) -> int64_t {
+    if (d.kind == Dim::Kind::Tile)
+      return tileBlockSize(kernel, config, d.tile);
+    if (d.kind == Dim::Kind::Full && d.axis >= 0 &&
+        d.axis < static_cast<int>(config.reductionLoops.size()) && config.reductionLoops[d.axis])
+      fits = false;
+    return 1;
+  };
+  walkExprs(kernel.body, [&](const Expr& e) {
+    if (e.kind != ExprKind::Dot || e.operands.size() < 2 || !e.operands[0]->type ||
+        !e.operands[1]->type || e.operands[0]->type->rank() != 2 ||
+        e.operands[1]->type->rank() != 2)
+      return;
+    const BlockType &a = *e.operands[0]->type, &b = *e.operands[1]->type;
+    const int64_t bytes = dotStagingBytes(size(a.dims[0]), size(b.dims[1]), size(a.dims[1]), 4);
+    fits = fits && bytes <= kDotStagingLimit; // after size(), which may clear `fits`
+  });
+  return fits;
+}
+
+} // namespace
+
 bool fitsCandidateLimits(const Kernel& kernel, const Config& config) {
   const int threads = 32 * std::clamp(config.numWarps, 1, 32); // as the emitter launches
+  if (!dotsFitStaging(kernel, config))
+    return false;
   const UnrolledSize size = estimateUnrolledSize(kernel, config, threads);
   if (size.ops > kMaxUnrolledOps || size.elems > kMaxCandidateElems)
     return false;

@@ -55,6 +55,10 @@ struct MatmulLaunch {
   int a = -1, b = -1;       ///< tensor params: A [M, K], B [K, N] (or [N, K] when bTransposed)
   bool bTransposed = false;
   ir::ExprRef m, n, k;      ///< extents (ends of the tiles tm, tn, tk)
+  /// Batched (bmm): the batch extent (end of tile tb); A [B, M, K], B [B, K, N]
+  /// (or [B, N, K]), 3-D tensor maps, `int batches` after groupM (sm90) and
+  /// `int64 strideA, strideB` after ldb (sm80, batch = blockIdx.y). Null: 2-D.
+  ir::ExprRef batch;
   bool sm90 = true;
   std::string sm80KernelName;
   int bm = 128, bn = 256, stages = 4, consumers = 2;

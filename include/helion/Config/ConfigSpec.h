@@ -106,7 +106,7 @@ struct ConfigSpec {
   /// masked load or a scalar subscript never is).
   std::vector<int> hintableLoads;
   std::vector<PidType> pidTypes; ///< legal pid_type values
-  bool hasDot = false;  ///< the kernel multiplies matrices (tensor-core defaults)
+  bool hasDot = false;  ///< the kernel's dots run a template (matmul or attention)
   bool attention = false; ///< a batched (3-D) hl::dot: flash attention (AttentionPlan.h)
   /// Atomic adds that collide (ir::hasContendedAtomics, a histogram): persistent
   /// programs add into shared-memory copies (privatize-atomics), so the default is
@@ -119,7 +119,12 @@ struct ConfigSpec {
   std::shared_ptr<const ir::Kernel> kernel;
 
   /// A 2-D tensor-core matmul (hl::dot with a K loop; MatmulPlan.h).
-  bool matmul() const { return hasDot && !attention && !innerLoops.empty(); }
+  /// Dots of no template's shape (ir::dotHasMatmulShape): the generic emitter's
+  /// general lowering (EmitDot.cpp). Such a kernel has hasDot false (the generic
+  /// kernel's keys and rules) and a dot's defaults (grid tiles 64, inner tiles 32,
+  /// 4 warps, reductions not looped).
+  bool generalDot = false;
+  bool matmul() const { return hasDot && !attention && !generalDot && !innerLoops.empty(); }
 
   // Scalar keys that change the generated code of this kernel. The others are not
   // in the spec: a config may name them (with a legal value), and they are ignored.

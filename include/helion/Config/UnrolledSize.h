@@ -56,8 +56,10 @@ inline constexpr int64_t kMaxCandidateElems = 256;
 /// Whether `config` is small enough to be a tuning candidate: the generic CUDA
 /// emitter's size checks accept it (its kernel and, with persistent reductions, its
 /// long-rows variant: lib/CodeGen/CudaEmitter.cpp) and no value holds more than
-/// kMaxCandidateElems elements per thread. Only for kernels without hl::dot (those
-/// run the device library's templates).
+/// kMaxCandidateElems elements per thread, and the operands of each general
+/// hl::dot fit its staging area in every dtype (DotStaging.h). Only for kernels
+/// without hl::dot or with dots of the general lowering (the others run the device
+/// library's templates).
 bool fitsCandidateLimits(const ir::Kernel& kernel, const Config& config);
 
 } // namespace helion::config

@@ -179,12 +179,32 @@ struct GemmSm80 {
   template <class Epi>
   __device__ static void run(const TIn* a, const TIn* b, int M, int N, int K, int64 lda, int64 ldb,
                              int groupM, const Epi& epi, void* smem) {
+    run_tile(a, b, M, N, K, lda, ldb, groupM, static_cast<int>(blockIdx.x), epi, smem);
+  }
+
+  /// Batched: C[tb] = A[tb] @ B[tb] for tb = blockIdx.y (grid (gridSize(M, N),
+  /// batches)), A[tb] at a + tb * strideA, B[tb] at b + tb * strideB; the functor
+  /// takes the batch first, epi(batch, row, col, v0, v1) (BatchEpilogue).
+  template <class Epi>
+  __device__ static void run_batched(const TIn* a, const TIn* b, int M, int N, int K, int64 lda,
+                                     int64 ldb, int64 strideA, int64 strideB, int groupM,
+                                     const Epi& epi, void* smem) {
+    const int64 tb = blockIdx.y;
+    run_tile(a + tb * strideA, b + tb * strideB, M, N, K, lda, ldb, groupM,
+             static_cast<int>(blockIdx.x), BatchEpilogue<Epi>{epi, tb}, smem);
+  }
+
+  /// One BM x BN tile, number `tile` in GemmTiles order.
+  template <class Epi>
+  __device__ static __forceinline__ void run_tile(const TIn* a, const TIn* b, int M, int N, int K,
+                                                  int64 lda, int64 ldb, int groupM, int tile,
+                                                  const Epi& epi, void* smem) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     using namespace sm80;
     uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 127) & ~127ull);
     const GemmTiles tiles{(M + BM - 1) / BM, (N + BN - 1) / BN, groupM < 1 ? 1 : groupM};
     int tm, tn;
-    tiles.coords(blockIdx.x, tm, tn);
+    tiles.coords(tile, tm, tn);
     const int m0 = tm * BM, n0 = tn * BN;
     const int kBlocks = (K + BK - 1) / BK;
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;

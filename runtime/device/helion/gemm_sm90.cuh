@@ -47,6 +47,11 @@
 //                along M; each loads half of the B k-block and multicasts it to
 //                both (B is read from L2 once per cluster). Launch with cluster
 //                dimension (2, 1, 1) (cuLaunchKernelEx attribute)
+//   Batched      false; or true: C[b] = A[b] @ B[b] for b < `batches` (the last
+//                argument of run), the maps 3-D (batch outermost, box 1 deep),
+//                tiles walked batch by batch (GemmTiles::coords), and the
+//                epilogue functor called with the batch first: epi(batch, row,
+//                col, v0, v1), epi.transform(batch, row, col, v). Cluster 1 only
 //
 // Epilogue (the finished f32 accumulator tile goes to a user functor `epi`):
 //   pairs:     epi(int64 row, int64 col, float v0, float v1) for each pair of
@@ -106,7 +111,7 @@ namespace helion::dev {
 /// The GEMM: constants for the host and the device function `run` (see the top).
 template <class TIn, class TOut, int BM, int BN, int BK = 64, int Stages = 4, int Consumers = 2,
           bool BTransposed = false, bool Persistent = true,
-          EpilogueForm Form = EpilogueForm::pairs, int Cluster = 1>
+          EpilogueForm Form = EpilogueForm::pairs, int Cluster = 1, bool Batched = false>
 struct Gemm {
   static_assert(is_same_v<TIn, bf16> || is_same_v<TIn, f16>, "Gemm: TIn must be bf16 or f16");
   static_assert(BK == 64, "Gemm: BK must be 64 (one 128-byte swizzle row of 16-bit elements)");
@@ -116,6 +121,7 @@ struct Gemm {
   static_assert(BTransposed || BN % 64 == 0, "Gemm: BN must be a multiple of 64 for [K, N] B");
   static_assert(Stages >= 2, "Gemm: at least 2 stages");
   static_assert(Cluster == 1 || Cluster == 2, "Gemm: clusters of 1 or 2 CTAs");
+  static_assert(!Batched || Cluster == 1, "Gemm: a batched GEMM runs without clusters");
   static_assert(BTransposed ? (BN / Cluster) % 8 == 0 : (BN / 64) % Cluster == 0,
                 "Gemm: each CTA of a cluster loads an equal, whole part of B");
 
@@ -165,9 +171,10 @@ struct Gemm {
   /// The grid: Cluster CTAs per unit, or when persistent at most `maxCtas`
   /// (#SMs; with clusters, cudaOccupancyMaxActiveClusters * Cluster), rounded
   /// down to whole clusters.
-  __host__ __device__ static constexpr int gridSize(int M, int N, int maxCtas) {
-    return Persistent && maxCtas / Cluster < units(M, N) ? maxCtas / Cluster * Cluster
-                                                         : units(M, N) * Cluster;
+  __host__ __device__ static constexpr int gridSize(int M, int N, int maxCtas, int batches = 1) {
+    return Persistent && maxCtas / Cluster < units(M, N) * batches
+               ? maxCtas / Cluster * Cluster
+               : units(M, N) * batches * Cluster;
   }
   /// Row and column within the BM x BN tile of accumulator acc[mi][reg] of
   /// thread `thread` (0..127) of consumer warpgroup `consumer`.
@@ -180,9 +187,11 @@ struct Gemm {
 
   /// The whole kernel body; every thread of the CTA calls it. `smem` is the
   /// dynamic shared memory (kSmemBytes). Uses named barriers 1..Consumers.
+  /// `batches`: the number of products when Batched (else 1).
   template <class Epi>
   __device__ static void run(const TensorMap* mapA, const TensorMap* mapB, const TensorMap* mapC,
-                             int M, int N, int K, int groupM, const Epi& epi, void* smem) {
+                             int M, int N, int K, int groupM, const Epi& epi, void* smem,
+                             int batches = 1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 1023) & ~1023ull);
     uint64* full = reinterpret_cast<uint64*>(base + Stages * kStageBytes + kEpilogueBytes);
@@ -208,17 +217,18 @@ struct Gemm {
     const GemmTiles units{(M + BM * Cluster - 1) / (BM * Cluster), (N + BN - 1) / BN,
                           groupM < Cluster ? 1 : groupM / Cluster};
     const int first = blockIdx.x / Cluster;
-    const int step = Persistent ? static_cast<int>(gridDim.x) / Cluster : units.count();
+    const int total = Batched ? units.count() * batches : units.count();
+    const int step = Persistent ? static_cast<int>(gridDim.x) / Cluster : total;
     const int kBlocks = (K + BK - 1) / BK;
     if (threadIdx.x < 128) {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_dec<kProducerRegs>();
       if (threadIdx.x == 0)
-        produce(mapA, mapB, units, first, step, rank, kBlocks, base, full, empty);
+        produce(mapA, mapB, units, total, first, step, rank, kBlocks, base, full, empty);
     } else {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_inc<kConsumerRegs>();
-      consume(mapC, M, N, units, first, step, rank, kBlocks, epi, base, full, empty);
+      consume(mapC, M, N, units, total, first, step, rank, kBlocks, epi, base, full, empty);
     }
     if constexpr (Cluster > 1)
       sm90::cluster_sync(); // no CTA leaves while its peer may still arrive on its barriers
@@ -229,21 +239,26 @@ struct Gemm {
 private:
   /// One thread: waits for a free stage, then loads A's and B's k-block into it.
   __device__ static void produce(const TensorMap* mapA, const TensorMap* mapB, GemmTiles units,
-                                 int first, int step, int rank, int kBlocks, uint8* base,
-                                 uint64* full, uint64* empty) {
+                                 int total, int first, int step, int rank, int kBlocks,
+                                 uint8* base, uint64* full, uint64* empty) {
     int s = 0;
     uint32 phase = 0;
-    for (int t = first; t < units.count(); t += step) {
-      int tm, tn;
-      units.coords(t, tm, tn);
+    for (int t = first; t < total; t += step) {
+      int tb = 0, tm, tn;
+      if constexpr (Batched)
+        units.coords(t, tb, tm, tn);
+      else
+        units.coords(t, tm, tn);
       tm = tm * Cluster + rank;
       for (int kb = 0; kb < kBlocks; ++kb) {
         mbarrier_wait(&empty[s], phase ^ 1); // a fresh barrier passes parity 1 at once
         uint8* a = base + s * kStageBytes;
         uint8* b = a + kStageBytesA;
         mbarrier_arrive_expect_tx(&full[s], kStageBytes); // whole boxes, zero-filled or not
-        tma_load_2d(a, mapA, &full[s], kb * BK, tm * BM);
-        if constexpr (Cluster > 1) {
+        if constexpr (Batched) {
+          load_batch(a, b, mapA, mapB, &full[s], kb, tm, tn, tb);
+        } else if constexpr (Cluster > 1) {
+          tma_load_2d(a, mapA, &full[s], kb * BK, tm * BM);
           // This CTA loads its 1/Cluster of B for the whole cluster (the peers
           // load the rest into our ring): the cluster reads B from L2 once.
           constexpr uint16 kMask = (1u << Cluster) - 1;
@@ -258,8 +273,10 @@ private:
                                     kMask);
           }
         } else if constexpr (BTransposed) {
+          tma_load_2d(a, mapA, &full[s], kb * BK, tm * BM);
           tma_load_2d(b, mapB, &full[s], kb * BK, tn * BN);
         } else {
+          tma_load_2d(a, mapA, &full[s], kb * BK, tm * BM);
           // BN / 64 boxes of 64 K-rows x 64 columns (8 KB each, side by side).
 #pragma unroll
           for (int c = 0; c < BN / 64; ++c)
@@ -273,8 +290,23 @@ private:
     }
   }
 
+  /// Batched: k-block kb of A[tb] and B[tb] through the 3-D maps (boxes one
+  /// batch deep: the same bytes in shared memory as the 2-D boxes).
+  __device__ static __forceinline__ void load_batch(uint8* a, uint8* b, const TensorMap* mapA,
+                                                    const TensorMap* mapB, uint64* bar, int kb,
+                                                    int tm, int tn, int tb) {
+    tma_load_3d(a, mapA, bar, kb * BK, tm * BM, tb);
+    if constexpr (BTransposed) {
+      tma_load_3d(b, mapB, bar, kb * BK, tn * BN, tb);
+    } else {
+#pragma unroll
+      for (int c = 0; c < BN / 64; ++c)
+        tma_load_3d(b + c * BK * 128, mapB, bar, tn * BN + 64 * c, kb * BK, tb);
+    }
+  }
+
   template <class Epi>
-  __device__ static void consume(const TensorMap* mapC, int M, int N, GemmTiles units,
+  __device__ static void consume(const TensorMap* mapC, int M, int N, GemmTiles units, int total,
                                  int first, int step, int rank, int kBlocks, const Epi& epi,
                                  uint8* base, uint64* full, uint64* empty) {
     using namespace sm90;
@@ -283,9 +315,12 @@ private:
     float acc[kMmaM][BN / 2];
     int s = 0;
     uint32 phase = 0;
-    for (int t = first; t < units.count(); t += step) {
-      int tm, tn;
-      units.coords(t, tm, tn);
+    for (int t = first; t < total; t += step) {
+      int tb = 0, tm, tn;
+      if constexpr (Batched)
+        units.coords(t, tb, tm, tn);
+      else
+        units.coords(t, tm, tn);
       tm = tm * Cluster + rank;
 #pragma unroll
       for (int mi = 0; mi < kMmaM; ++mi)
@@ -329,15 +364,28 @@ private:
 
       const int row0 = tm * BM + consumer * kWgM; // this warpgroup's first row
       const int col0 = tn * BN;
-      if constexpr (Form == EpilogueForm::pairs)
-        epilogue_store_pairs<kMmaM, BN, kWgM>(acc, row0, col0, M, N, tid, epi);
+      if constexpr (Batched)
+        epilogue(acc, row0, col0, M, N, tid, consumer, mapC, base, BatchEpilogue<Epi>{epi, tb},
+                 tb);
       else
-        epilogue_store_tma<TOut, kMmaM, BN, kWgM, kEpilogueParts>(
-            acc, row0, col0, N, tid, consumer, mapC, base + Stages * kStageBytes, epi);
+        epilogue(acc, row0, col0, M, N, tid, consumer, mapC, base, epi, 0);
     }
     if constexpr (Form == EpilogueForm::tma_store)
       if (tid == 0)
         tma_store_wait<0>(); // the last tile's shared memory is read before exit
+  }
+
+  /// The finished tile to the epilogue functor (Batched: through a 3-D mapC to `batch`).
+  template <class E>
+  __device__ static __forceinline__ void epilogue(float (&acc)[kMmaM][BN / 2], int row0, int col0,
+                                                  int M, int N, int tid, int consumer,
+                                                  const TensorMap* mapC, uint8* base, const E& epi,
+                                                  int batch) {
+    if constexpr (Form == EpilogueForm::pairs)
+      sm90::epilogue_store_pairs<kMmaM, BN, kWgM>(acc, row0, col0, M, N, tid, epi);
+    else
+      sm90::epilogue_store_tma<TOut, kMmaM, BN, kWgM, kEpilogueParts, Batched>(
+          acc, row0, col0, N, tid, consumer, mapC, base + Stages * kStageBytes, epi, batch);
   }
 
   /// Frees a stage: in every CTA of the cluster, since each one's producer

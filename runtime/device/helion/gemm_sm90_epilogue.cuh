@@ -75,12 +75,13 @@ __device__ __forceinline__ void epilogue_store_pairs(float (&acc)[MmaM][BN / 2],
 /// `tid` is the thread (0..127) in consumer warpgroup `consumer`, which uses named
 /// barrier 1 + consumer and the buffer at cBase + consumer * WgM * BN / Parts elements;
 /// mapC's box is {WgM, 128 / sizeof(TOut)}. The caller waits for the last stores
-/// (tma_store_wait<0>, thread 0) before its shared memory goes away.
-template <class TOut, int MmaM, int BN, int WgM, int Parts, class Epi>
+/// (tma_store_wait<0>, thread 0) before its shared memory goes away. Batched: mapC
+/// is 3-D {batches, M, N} (box one batch deep) and the boxes go to batch `batch`.
+template <class TOut, int MmaM, int BN, int WgM, int Parts, bool Batched = false, class Epi>
 __device__ __forceinline__ void epilogue_store_tma(float (&acc)[MmaM][BN / 2], int row0, int col0,
                                                    int N, int tid, int consumer,
                                                    const TensorMap* mapC, uint8* cBase,
-                                                   const Epi& epi) {
+                                                   const Epi& epi, int batch = 0) {
   constexpr int kBoxCCols = 128 / static_cast<int>(sizeof(TOut));
   constexpr int kBoxBytes = WgM * 128;
   constexpr int kPartCols = BN / Parts;
@@ -145,8 +146,12 @@ __device__ __forceinline__ void epilogue_store_tma(float (&acc)[MmaM][BN / 2], i
 #pragma unroll
       for (int b = 0; b < kBoxes; ++b) {
         const int col = col0 + (part * kBoxes + b) * kBoxCCols;
-        if (col < N)
-          tma_store_2d(mapC, buf + b * kBoxBytes, col, row0);
+        if (col < N) {
+          if constexpr (Batched)
+            tma_store_3d(mapC, buf + b * kBoxBytes, col, row0, batch);
+          else
+            tma_store_2d(mapC, buf + b * kBoxBytes, col, row0);
+        }
       }
       tma_store_commit();
     }

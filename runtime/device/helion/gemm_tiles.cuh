@@ -23,6 +23,26 @@ struct GemmTiles {
     tm = firstM + local % rows;
     tn = local / rows;
   }
+  /// Batched GEMMs: tiles of batch 0 first, then batch 1, ... (each batch in
+  /// the grouped order above). Example: 4 x 4 tiles, t = 37 is tile 5 of batch 2.
+  __device__ __forceinline__ void coords(int t, int& tb, int& tm, int& tn) const {
+    tb = t / count();
+    coords(t - tb * count(), tm, tn);
+  }
+};
+
+/// The epilogue functor of one batch of a batched GEMM: the GEMMs call
+/// epi(row, col, v0, v1) and epi.transform(row, col, v) per tile; a batched
+/// kernel's functor takes the batch first: epi(batch, row, col, ...).
+template <class Epi> struct BatchEpilogue {
+  const Epi& epi;
+  int64 batch;
+  __device__ __forceinline__ void operator()(int64 row, int64 col, float v0, float v1) const {
+    epi(batch, row, col, v0, v1);
+  }
+  __device__ __forceinline__ float transform(int64 row, int64 col, float v) const {
+    return epi.transform(batch, row, col, v);
+  }
 };
 
 } // namespace helion::dev

@@ -1,0 +1,30 @@
+//===- DotShape.h - Which lowering a kernel's hl::dot takes -----*- C++ -*-===//
+//
+// The CUDA backend has three lowerings of hl::dot: flash attention
+// (AttentionPlan.h), the GEMM templates (MatmulPlan.h: a matmul or a bmm) and
+// the general lowering of the generic emitter (EmitDot.cpp). The GEMM shape is
+// decided here from the loop structure alone, so that the config spec (which
+// keys and defaults a kernel has) and the emitter agree:
+//
+//   for tiles in grid {            // the kernel's only top-level loop
+//     ...                          // no dot here
+//     for tk in tile(k) { ... }    // the one inner loop with a dot: the only dot,
+//                                  // of two tensor loads (one may be transposed)
+//     ...                          // no dot here either
+//   }
+//
+// Whether the loop then fits the template in every detail is MatmulPlan's to
+// say, with located errors; kernels of any other shape with dots (two chained
+// dots, a dot of computed blocks outside a K loop, dots in nested loops) take the
+// general lowering.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "helion/IR/IR.h"
+
+namespace helion::ir {
+
+/// Whether `k`'s dots have the matmul template's loop shape (above).
+bool dotHasMatmulShape(const Kernel& k);
+
+} // namespace helion::ir

@@ -1,0 +1,178 @@
+//===- EmitDot.cpp - The general hl::dot of the generic emitter ------------===//
+//
+// Dots the GEMM and attention templates do not take (MatmulPlan.h, DotShape.h):
+// a dot of computed blocks, chained dots, a dot in any loop. Each one goes
+// through shared memory to the tensor cores (hd::BlockDot, helion/dot.cuh):
+//
+//   let %d = dot(%a, %b, %acc)        // %a: [tm, tk], %b: [tk, tn]
+// becomes
+//   __syncthreads();                  // the staging area is free again
+//   D0::zero_padding(dot_smem, ...);  // rows / columns past the mma shape
+//   for my elements (m, k) of %a: D0::set_a(dot_smem, c_m, c_k, in bounds ? a : 0)
+//   for my elements (k, n) of %b: D0::set_b(dot_smem, c_k, c_n, in bounds ? b : 0)
+//   __syncthreads();
+//   D0::mma(dot_smem, threadIdx.x, NT);   // every warp: 16 x 8 fragments, mma.sync
+//   __syncthreads();
+//   for my elements (m, n) of %d: d[...] = D0::get_c(dot_smem, c_m, c_n) + acc[...]
+//
+// Elements past a tile's end are staged as zeros, so they add nothing along K.
+// One staging area (dot_smem, the largest site's bytes) serves every dot of the
+// kernel; the barrier before each dot keeps one from overwriting another's
+// result while a thread still reads it.
+//===----------------------------------------------------------------------===//
+#include "EmitterState.h"
+
+#include "helion/Config/DotStaging.h"
+#include "helion/IR/Visitor.h"
+
+#include <optional>
+
+namespace helion::codegen {
+
+using namespace ir;
+
+
+Emitter::DotDim Emitter::dotDim(const Dim& d) const {
+  int axis = -1;
+  if (d.kind == Dim::Kind::Tile && tileAxis_.count(d.tile))
+    axis = tileAxis_.at(d.tile);
+  else if (d.kind == Dim::Kind::Full && fullAxis_.count(d.axis))
+    axis = fullAxis_.at(d.axis);
+  if (axis < 0)
+    return {-1, "1", "0", "true"}; // a dim of size one (or a grid tile's one row)
+  const std::string& x = axes_[axis].key;
+  return {axis, "S_" + x, "c_" + x, inBounds(axis)};
+}
+
+bool Emitter::checkDot(const Expr& dot) {
+  const BlockType &a = *dot.operands[0]->type, &b = *dot.operands[1]->type;
+  if (a.rank() != 2 || b.rank() != 2) {
+    error(dot.loc, "the general hl::dot lowering takes 2-D blocks; a batched (3-D) dot lowers "
+                   "only as a bmm (a grid loop over [tb, tm, tn] with a K loop, docs/gemm.md) "
+                   "or as flash attention (docs/attention.md)");
+    return false;
+  }
+  for (const Expr* op : {dot.operands[0].get(), dot.operands[1].get()}) {
+    const ElemType& t = op->type->elem;
+    if (t.isConcrete() && !isFloat(t.scalar())) {
+      error(op->loc, "hl::dot on the tensor cores needs floating operands");
+      return false;
+    }
+    if (t.isConcrete() && t.scalar() == ScalarType::F64) {
+      error(op->loc, "hl::dot of f64 blocks is not supported by the CUDA backend (the tensor "
+                     "cores take bf16, f16 and f32 as tf32)");
+      return false;
+    }
+  }
+  std::vector<int> all = axesOf(a), bAxes = axesOf(b), out = axesOf(*dot.type);
+  all.insert(all.end(), bAxes.begin(), bAxes.end());
+  all.insert(all.end(), out.begin(), out.end());
+  for (int ax : all)
+    if (axes_[ax].looped) {
+      error(dot.loc, "a general hl::dot over a looped reduction axis is not supported; use "
+                     "reduction_loops: null (persistent) for this kernel");
+      return false;
+    }
+  // Sizes known here (tiles; whole reduction dims are template arguments): too
+  // large even in 16-bit operands (f32 ones also fail the kernel's static_assert).
+  auto known = [&](const Dim& d) -> std::optional<int64_t> {
+    DotDim dd = dotDim(d);
+    if (dd.axis < 0)
+      return 1;
+    if (!axes_[dd.axis].isTile)
+      return std::nullopt;
+    return tileBlockSize(axes_[dd.axis].id);
+  };
+  auto m = known(a.dims[0]), n = known(b.dims[1]), k = known(a.dims[1]);
+  if (m && n && k) {
+    const int64_t bytes = config::dotStagingBytes(*m, *n, *k, 2);
+    if (bytes > config::kDotStagingLimit) {
+      error(dot.loc, "config too large: the blocks of this hl::dot ([" + std::to_string(*m) +
+                         ", " + std::to_string(*k) + "] x [" + std::to_string(*k) + ", " +
+                         std::to_string(*n) + "]) need " + std::to_string(bytes) +
+                         " bytes of shared memory in the general lowering, more than " +
+                         std::to_string(config::kDotStagingLimit) + "; lower block_sizes");
+      return false;
+    }
+  }
+  return true;
+}
+
+void Emitter::emitDotStaging() {
+  std::vector<const Expr*> dots;
+  walkStmts(k_.body, [&](const Stmt& s) {
+    if (s.kind == StmtKind::Let && s.value && s.value->kind == ExprKind::Dot)
+      dots.push_back(s.value.get());
+  });
+  if (dots.empty())
+    return;
+  std::string bytes;
+  for (const Expr* d : dots) {
+    if (!checkDot(*d))
+      continue;
+    const int site = static_cast<int>(dotSite_.size());
+    dotSite_[d] = site;
+    const BlockType &a = *d->operands[0]->type, &b = *d->operands[1]->type;
+    const std::string name = "D" + std::to_string(site);
+    line("// general hl::dot #" + std::to_string(site) + " (EmitDot.cpp): operands staged in "
+         "shared memory, mma.sync");
+    line("using " + name + " = hd::BlockDot<" + storageType(a.elem) + ", " +
+         storageType(b.elem) + ", " + dotDim(a.dims[0]).size + ", " + dotDim(b.dims[1]).size +
+         ", " + dotDim(a.dims[1]).size + ">;");
+    bytes = bytes.empty() ? name + "::kBytes" : "hmax(" + bytes + ", " + name + "::kBytes)";
+  }
+  if (bytes.empty())
+    return;
+  line("constexpr int DOT_SMEM = " + bytes + ";");
+  line("static_assert(DOT_SMEM <= " + std::to_string(config::kDotStagingLimit) +
+       ", \"helionc: the blocks of a general hl::dot need more than 48 KB of shared memory; "
+       "use smaller block sizes\");");
+  line("__shared__ __align__(16) hd::uint8 dot_smem[DOT_SMEM];");
+}
+
+/// Stages one operand: each thread writes its elements (zeros past the tile ends).
+void Emitter::stageDotOperand(const Expr& op, const std::string& site, const char* setter) {
+  const BlockType& t = *op.type;
+  DotDim r = dotDim(t.dims[0]), c = dotDim(t.dims[1]);
+  std::vector<int> axes = axesOf(t);
+  openElementLoops(axes);
+  std::string bound = r.bound == "true" ? c.bound
+                      : c.bound == "true" ? r.bound
+                                          : r.bound + " && " + c.bound;
+  std::string value = expr(op);
+  if (bound != "true")
+    value = "(" + bound + " ? " + computeType(t.elem) + "(" + value + ") : " +
+            computeType(t.elem) + "(0))";
+  line(site + "::" + setter + "(dot_smem, " + r.coord + ", " + c.coord + ", " + value + ");");
+  closeElementLoops(axes);
+}
+
+void Emitter::emitDot(const Stmt& s, const Expr& dot, bool declare) {
+  auto it = dotSite_.find(&dot);
+  if (it == dotSite_.end()) {
+    if (ok_) // checkDot reported why; otherwise this is a bug
+      error(dot.loc, "internal compiler error: a dot without a staging site");
+    return;
+  }
+  const std::string site = "D" + std::to_string(it->second);
+  line("__syncthreads(); // the staging area is free (an earlier dot's readers are done)");
+  line(site + "::zero_padding(dot_smem, threadIdx.x, NT);");
+  stageDotOperand(*dot.operands[0], site, "set_a");
+  stageDotOperand(*dot.operands[1], site, "set_b");
+  line("__syncthreads();");
+  line(site + "::mma(dot_smem, threadIdx.x, NT);");
+  line("__syncthreads();");
+  if (declare)
+    declareVar(s.var, *dot.type);
+  std::vector<int> target = varAxes_[s.var];
+  DotDim m = dotDim(dot.operands[0]->type->dims[0]), n = dotDim(dot.operands[1]->type->dims[1]);
+  openElementLoops(target);
+  std::string value = site + "::get_c(dot_smem, " + m.coord + ", " + n.coord + ")";
+  if (dot.operands.size() > 2)
+    value += " + " + expr(*dot.operands[2]);
+  line(elementRef(varName(s.var), target) + " = " + computeType(dot.type->elem) + "(" + value +
+       ");");
+  closeElementLoops(target);
+}
+
+} // namespace helion::codegen

@@ -1,0 +1,62 @@
+//===- DotShape.cpp - Which lowering a kernel's hl::dot takes --------------===//
+#include "helion/IR/DotShape.h"
+#include "helion/IR/Visitor.h"
+
+#include <map>
+
+namespace helion::ir {
+namespace {
+
+int countDots(const std::vector<StmtRef>& body) {
+  int n = 0;
+  walkExprs(body, [&](const Expr& e) { n += e.kind == ExprKind::Dot; });
+  return n;
+}
+
+/// The dot of `loop`'s body (its only one), with the lets of that body.
+const Expr* loopDot(const Stmt& loop, std::map<int, const Expr*>& lets) {
+  const Expr* dot = nullptr;
+  for (const StmtRef& s : loop.body) {
+    if (s->kind == StmtKind::Let)
+      lets[s->var] = s->value.get();
+    if (s->value)
+      if (const Expr* d = findExpr(*s->value, [](const Expr& e) { return e.kind == ExprKind::Dot; }))
+        dot = d;
+  }
+  return dot;
+}
+
+/// A load, possibly transposed, seen through the loop's lets (hoist-blocks names them).
+bool isLoadOperand(const Expr* e, const std::map<int, const Expr*>& lets) {
+  for (int depth = 0; e && depth < 8; ++depth) {
+    if (e->kind == ExprKind::Var) {
+      auto it = lets.find(e->var);
+      e = it == lets.end() ? nullptr : it->second;
+    } else if (e->kind == ExprKind::Transpose) {
+      e = e->operands[0].get();
+    } else {
+      return e->kind == ExprKind::Load;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+bool dotHasMatmulShape(const Kernel& k) {
+  if (k.body.size() != 1 || k.body[0]->kind != StmtKind::For || countDots(k.body) != 1)
+    return false;
+  for (const StmtRef& s : k.body[0]->body) {
+    if (s->kind != StmtKind::For || countDots(s->body) != 1)
+      continue;
+    // The one dot sits in an inner loop of the grid loop's own body; its operands
+    // are tensor loads (a dot of computed blocks is the general lowering's).
+    std::map<int, const Expr*> lets;
+    const Expr* dot = loopDot(*s, lets);
+    return dot && dot->operands.size() >= 2 && isLoadOperand(dot->operands[0].get(), lets) &&
+           isLoadOperand(dot->operands[1].get(), lets);
+  }
+  return false;
+}
+
+} // namespace helion::ir

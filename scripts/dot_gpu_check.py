@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""The hl::dot examples on the GPU (scripts/dot_gpu_check.sh runs this).
+
+Each case calls a helionc kernel through its C entry (examples/python/helionc_ctypes.py)
+on fresh random inputs, compares it with a float64 torch reference (max |error| over
+max |reference|), and times it next to the same computation in torch eager (torch.bmm
+and torch.matmul are cuBLAS) and under torch.compile. Outputs are allocated by the
+kernels: the first call's output is NaN-poisoned and dropped, and the caching
+allocator hands its block to the checked call (`poison`: whether it did).
+
+    python3 scripts/dot_gpu_check.py --libdir BUILD/py [--json OUT.json]
+"""
+import argparse
+import json
+import os
+import sys
+
+import torch
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(here)
+sys.path.insert(0, os.path.join(root, "examples", "python"))
+sys.path.insert(0, here)
+from helionc_ctypes import HelioncLibrary  # noqa: E402
+from lang_gpu_check import bench_us, compiled, poisoned_call  # noqa: E402
+
+DEV = "cuda"
+TOL = {torch.bfloat16: 1.6e-2, torch.float16: 2e-3, torch.float32: 2e-3}  # f32: tf32
+
+
+def rel_err(got, want):
+    if torch.isnan(got).any():
+        return float("inf")
+    return ((got.double() - want).abs().max() / want.abs().max().clamp_min(1e-30)).item()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--libdir", required=True)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    lib = {n: HelioncLibrary(os.path.join(args.libdir, f"lib{n}.so"))
+           for n in ("bmm", "matmul_bias_relu", "dot_generic")}
+    torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
+    rows = []
+
+    def record(kernel, dtype, shape, flops, err, poison, h_fn, eager_fn, timed=True):
+        tol = TOL[dtype]
+        row = {"kernel": kernel, "dtype": str(dtype).replace("torch.", ""), "shape": list(shape),
+               "max_rel_err": err, "tol": tol, "ok": err <= tol, "poison": poison,
+               "flops": flops, "helionc_us": None, "eager_us": None, "compile_us": None}
+        if timed:
+            row["helionc_us"] = bench_us(h_fn)
+            row["eager_us"] = bench_us(eager_fn)
+            comp = compiled(eager_fn)
+            if comp is not None:
+                try:
+                    row["compile_us"] = bench_us(comp)
+                except Exception as e:  # noqa: BLE001
+                    row["compile_error"] = str(e).splitlines()[0][:200]
+        rows.append(row)
+
+    # bmm: timed at the large shapes next to torch.bmm (cuBLAS); the odd shapes check
+    # partial tiles (M, N, K not multiples of the tile) and batches of one.
+    bmm_shapes = [((16, 1024, 1024, 1024), True), ((64, 512, 512, 512), True),
+                  ((3, 333, 200, 72), False), ((5, 127, 136, 264), False),
+                  ((1, 256, 512, 128), False)]
+    for dt in (torch.bfloat16, torch.float16, torch.float32):
+        for (b, m, n, k), timed in bmm_shapes:
+            if dt == torch.float32 and timed and b * m * n * k > 2**33:
+                timed = False  # tf32 on the sm80 kernel: checked, not timed at the largest
+            x = torch.randn(b, m, k, device=DEV, dtype=dt)
+            y = torch.randn(b, k, n, device=DEV, dtype=dt)
+            got, pz = poisoned_call(lambda: lib["bmm"].call("bmm", x, y))
+            err = rel_err(got, torch.bmm(x.double(), y.double()))
+            record("bmm", dt, [b, m, n, k], 2.0 * b * m * n * k, err, pz,
+                   lambda: lib["bmm"].call("bmm", x, y), lambda: torch.bmm(x, y), timed)
+
+    # matmul_bias_relu: the constant zero tile of the epilogue.
+    for dt in (torch.bfloat16, torch.float32):
+        for (m, n, k), timed in (((4096, 4096, 4096), True), ((333, 200, 72), False)):
+            x = torch.randn(m, k, device=DEV, dtype=dt)
+            y = torch.randn(k, n, device=DEV, dtype=dt)
+            bias = torch.randn(n, device=DEV, dtype=dt)
+            call = lambda: lib["matmul_bias_relu"].call("matmul_bias_relu", x, y, bias)  # noqa: E731
+            got, pz = poisoned_call(call)
+            want = torch.relu(x.double() @ y.double() + bias.double())
+            err = rel_err(got, want)
+            record("matmul_bias_relu", dt, [m, n, k], 2.0 * m * n * k, err, pz, call,
+                   lambda: torch.relu(x @ y + bias), timed)
+
+    # mlp_relu: two chained dots on the general lowering (shared memory + mma.sync).
+    for dt in (torch.bfloat16, torch.float16, torch.float32):
+        for (m, k, h, n), timed in (((8192, 256, 256, 256), True), ((1000, 72, 40, 24), False)):
+            x = torch.randn(m, k, device=DEV, dtype=dt) / 4
+            w1 = torch.randn(k, h, device=DEV, dtype=dt) / 4
+            w2 = torch.randn(h, n, device=DEV, dtype=dt) / 4
+            call = lambda: lib["dot_generic"].call("mlp_relu", x, w1, w2)  # noqa: E731
+            got, pz = poisoned_call(call)
+            act = torch.relu(x.double() @ w1.double()).to(dt).double()
+            err = rel_err(got, act @ w2.double())
+            record("mlp_relu", dt, [m, k, h, n], 2.0 * m * h * (k + n), err, pz, call,
+                   lambda: torch.relu(x @ w1) @ w2, timed)
+
+    dev = torch.cuda.get_device_name()
+    print(f"\n{dev}: helionc vs torch (median us; TFLOP/s; eager = torch.bmm / torch.matmul "
+          "(cuBLAS))")
+    hdr = (f"{'kernel':17} {'dtype':9} {'shape':20} {'check':5} {'max_err':>9} {'poison':6} "
+           f"{'helionc':>9} {'eager':>9} {'compile':>9} {'TF/s':>7} {'eager/h':>7} {'comp/h':>7}")
+    print(hdr)
+    print("-" * len(hdr))
+    for r in rows:
+        h, e, c = r["helionc_us"], r["eager_us"], r["compile_us"]
+        shape = "x".join(map(str, r["shape"]))
+        check = "ok" if r["ok"] else "FAIL"
+        fmt = lambda v: f"{v:9.1f}" if v else "      n/a"  # noqa: E731
+        tf = f"{r['flops'] / h / 1e6:7.1f}" if h else "    n/a"
+        er = f"{e / h:7.2f}" if h and e else "    n/a"
+        cr = f"{c / h:7.2f}" if h and c else "    n/a"
+        print(f"{r['kernel']:17} {r['dtype']:9} {shape:20} {check:5} {r['max_rel_err']:9.2g} "
+              f"{str(r['poison']):6} {fmt(h)} {fmt(e)} {fmt(c)} {tf} {er} {cr}")
+    ok = all(r["ok"] for r in rows)
+    print("all checks passed" if ok else "SOME CHECKS FAILED")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": dev, "rows": rows, "ok": ok}, f, indent=1)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# On the GPU machine: the hl::dot examples (issue 14) checked and timed in one run:
+#   examples/bmm.cpp               bmm               (batched dot on the GEMM templates)
+#   examples/matmul_bias_relu.cpp  matmul_bias_relu  (a constant tile in the epilogue)
+#   examples/dot_generic.cpp       mlp_relu          (chained dots: the general lowering)
+# It compiles each kernel file with helionc, builds a shared library with its C entries
+# (examples/python/build.sh), and runs scripts/dot_gpu_check.py: each kernel on fresh
+# random inputs against a float64 torch reference, outputs NaN-poisoned first, then
+# timed next to torch.bmm (cuBLAS) / torch eager and torch.compile.
+#
+#   bash scripts/unpack_helionc.sh && HELIONC=/tmp/helionc/bin/helionc OUT=$OUT bash scripts/dot_gpu_check.sh
+#
+# Needs: helionc from this checkout ($HELIONC, default /tmp/helionc/bin/helionc), g++,
+# cmake (to embed the device library), CUDA 13 ($CUDA_HOME, default /usr/local/cuda),
+# python3 with torch ($PYTHON) for step 3. $ARCH (default sm_90a): the cubins of step 2.
+# Work files: $BUILD_DIR (default /tmp/dot-gpu-check-build). Results: a table on stdout
+# and $OUT/dot_gpu_check.json (default OUT=/tmp/dot-gpu-check). Exit 1 when a check
+# fails. DRY_RUN=1 stops after step 2 (no GPU or torch needed: what this script can do
+# on the development machine).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+helionc=${HELIONC:-/tmp/helionc/bin/helionc}
+python=${PYTHON:-python3}
+arch=${ARCH:-sm_90a}
+work=${BUILD_DIR:-/tmp/dot-gpu-check-build}
+out=${OUT:-/tmp/dot-gpu-check}
+rm -rf "$work"
+mkdir -p "$work" "$out"
+[[ -x $helionc ]] || { echo "error: no helionc at $helionc (set HELIONC)" >&2; exit 1; }
+
+echo "== 1. runtime"
+bash "$root/scripts/build_runtime.sh" "$work/rt"
+rtlib=$work/rt/libhelion_runtime.a
+
+echo "== 2. helionc: host files and libraries; cubins for $arch and sm_80 (NVRTC)"
+status=0
+cubin() { # FILE KERNEL ARCH DTYPE...: one cubin per --dtype
+  local file=$1 kernel=$2 a=$3
+  shift 3
+  local flags=()
+  for d in "$@"; do flags+=(--dtype "$d"); done
+  "$helionc" compile "$root/examples/$file" --kernel "$kernel" --emit cubin --arch "$a" \
+    "${flags[@]}" -o "$work/cubin/$a" || status=1
+}
+for file in bmm matmul_bias_relu dot_generic; do
+  HELIONC=$helionc bash "$root/examples/python/build.sh" "$root/examples/$file.cpp" "$work/py" \
+    "$rtlib" || status=1
+done
+for a in "$arch" sm_80; do
+  cubin bmm.cpp bmm "$a" bf16 f16 f32
+  cubin matmul_bias_relu.cpp matmul_bias_relu "$a" bf16 f32
+  cubin dot_generic.cpp mlp_relu "$a" bf16 f16 f32
+done
+ls "$work/py"/*.so
+[[ $status == 0 ]] || { echo "error: a compile failed" >&2; exit 1; }
+if [[ ${DRY_RUN:-0} == 1 ]]; then
+  echo "DRY_RUN=1: stopping before the GPU runs"
+  exit 0
+fi
+
+echo "== 3. checks and timings"
+"$python" "$root/scripts/dot_gpu_check.py" --libdir "$work/py" --json "$out/dot_gpu_check.json"

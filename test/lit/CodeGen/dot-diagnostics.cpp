@@ -1,0 +1,84 @@
+// REQUIRES: frontend
+// RUN: not %helionc compile %s --kernel bmm_tunable_batch --emit cuda 2>&1 | FileCheck %s --check-prefix=TB
+// RUN: not %helionc compile %s --kernel bmm_bad_store --emit cuda 2>&1 | FileCheck %s --check-prefix=STORE
+// RUN: not %helionc compile %s --kernel bmm_bad_operand --emit cuda 2>&1 | FileCheck %s --check-prefix=OPERAND
+// RUN: echo '{"block_sizes": [16], "reduction_loops": [32, null]}' > %t.looped.json
+// RUN: not %helionc compile %s --kernel dot_rows --config %t.looped.json --emit cuda 2>&1 | FileCheck %s --check-prefix=LOOPED
+// RUN: not %helionc compile %s --kernel dot_f64 --emit cuda 2>&1 | FileCheck %s --check-prefix=F64
+// RUN: echo '{"block_sizes": [256, 256, 64, 64]}' > %t.big.json
+// RUN: not %helionc compile %examples/dot_generic.cpp --config %t.big.json --emit cuda 2>&1 | FileCheck %s --check-prefix=BIG
+// BIG: dot_generic.cpp:22:22: error: config too large: the blocks of this hl::dot ([256, 64] x [64, 64]) need 115712 bytes of shared memory in the general lowering, more than 49152; lower block_sizes
+// What stays unsupported around hl::dot is diagnosed at the source, never a crash:
+// the bmm form of the GEMM templates (MatmulPlan.cpp) and the general lowering
+// (EmitDot.cpp).
+#include <helion/hl.h>
+
+using helion::Tensor;
+
+// The batch tile must have block size 1, fixed by the source.
+// TB: :[[@LINE+5]]:3: error: config: block_sizes[0] (tb) (the batch tile) must be 1 for a batched tensor-core matmul, got {{[0-9]+}}; fix it in the source: hl::block_size({1, hl::tunable, hl::tunable})
+HELION_KERNEL Tensor bmm_tunable_batch(const Tensor& x, const Tensor& y) {
+  auto [b, m, k] = x.shape<3>();
+  auto n = y.size(2);
+  Tensor out = helion::empty({b, m, n}, x.dtype(), x.device());
+  for (auto [tb, tm, tn] : hl::tile({b, m, n})) {
+    auto acc = hl::zeros({tb, tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k))
+      acc = hl::dot(x[tb, tm, tk], y[tb, tk, tn], acc);
+    out[tb, tm, tn] = acc;
+  }
+  return out;
+}
+
+HELION_KERNEL Tensor bmm_bad_store(const Tensor& x, const Tensor& y) {
+  auto [b, m, k] = x.shape<3>();
+  auto n = y.size(2);
+  Tensor out = helion::empty({b, n, m}, x.dtype(), x.device());
+  for (auto [tb, tm, tn] : hl::tile({b, m, n}, hl::block_size({1, hl::tunable, hl::tunable}))) {
+    auto acc = hl::zeros({tb, tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k))
+      acc = hl::dot(x[tb, tm, tk], y[tb, tk, tn], acc);
+    // STORE: :[[@LINE+1]]:5: error: a batched tensor-core matmul may store only to out[tb, tm, tn]
+    out[tb, tn, tm] = acc.transpose(1, 2);
+  }
+  return out;
+}
+
+HELION_KERNEL Tensor bmm_bad_operand(const Tensor& x, const Tensor& y) {
+  auto [b, m, k] = x.shape<3>();
+  auto n = y.size(2);
+  Tensor out = helion::empty({b, m, n}, x.dtype(), x.device());
+  for (auto [tb, tm, tn] : hl::tile({b, m, n}, hl::block_size({1, hl::tunable, hl::tunable}))) {
+    auto acc = hl::zeros({tb, tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k))
+      // OPERAND: :[[@LINE+1]]:50: error: the second operand of a tensor-core hl::dot must be a load y[tb, tk, tn] (or y[tb, tn, tk].transpose(1, 2)) of a 3-D tensor
+      acc = hl::dot(x[tb, tm, tk], y[tk, tb, tn].transpose(0, 1), acc);
+    out[tb, tm, tn] = acc;
+  }
+  return out;
+}
+
+// A dot of whole rows over a looped reduction axis.
+// LOOPED: :[[@LINE+8]]:28: error: a general hl::dot over a looped reduction axis is not supported; use reduction_loops: null (persistent) for this kernel
+HELION_KERNEL Tensor dot_rows(const Tensor& x, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto n = w.size(1);
+  Tensor out = helion::empty({m, n}, x.dtype(), x.device());
+  for (auto tm : hl::tile(m)) {
+    auto xs = x[tm, hl::all];
+    auto ws = w[hl::all, hl::all];
+    out[tm, hl::all] = hl::dot(xs, ws);
+  }
+  return out;
+}
+
+HELION_KERNEL Tensor dot_f64(const Tensor& x, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto n = w.size(1);
+  Tensor out = helion::empty({m, n}, x.dtype(), x.device());
+  for (auto tm : hl::tile(m)) {
+    // F64: :[[@LINE+1]]:47: error: hl::dot of f64 blocks is not supported by the CUDA backend (the tensor cores take bf16, f16 and f32 as tf32)
+    out[tm, hl::all] = hl::dot(x[tm, hl::all].to(hl::f64), w[hl::all, hl::all]);
+  }
+  return out;
+}

@@ -1,0 +1,115 @@
+// REQUIRES: frontend, host-cxx
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %helionc compile %examples/bmm.cpp --emit cuda | FileCheck %s --check-prefix=BMM
+// RUN: %helionc compile %examples/bmm.cpp --emit ptx --dtype bf16 | FileCheck %s --check-prefix=BMM-PTX
+// RUN: %helionc compile %examples/bmm.cpp --emit ptx --dtype f32 | FileCheck %s --check-prefix=BMM-TF32
+// RUN: %helionc compile %examples/bmm.cpp -o %t
+// RUN: FileCheck %s --check-prefix=BMM-HOST < %t/bmm.helion.cpp
+// RUN: %host_cxx -DHELIONC_C_API %t/bmm.helion.cpp
+// RUN: %helionc compile %examples/dot_generic.cpp -o %t
+// RUN: %host_cxx -DHELIONC_C_API %t/dot_generic.helion.cpp
+// RUN: %helionc compile %examples/matmul_bias_relu.cpp --emit cuda | FileCheck %s --check-prefix=RELU
+// RUN: %helionc compile %examples/dot_generic.cpp --emit cuda | FileCheck %s --check-prefix=GEN
+// RUN: %helionc compile %examples/dot_generic.cpp --emit ptx --dtype bf16 | FileCheck %s --check-prefix=GEN-BF16
+// RUN: %helionc compile %examples/dot_generic.cpp --emit ptx --dtype f32 --arch sm_80 | FileCheck %s --check-prefix=GEN-TF32
+// RUN: %helionc spec %examples/dot_generic.cpp | FileCheck %s --check-prefix=GEN-SPEC
+// Which lowering each form of hl::dot takes (docs/gemm.md): a bmm goes to the GEMM
+// templates' batched form, a relu epilogue's zero tile is a constant, and chained
+// dots take the general lowering (shared memory + mma.sync).
+
+// bmm: Gemm<..., Cluster 1, Batched>, the batch count after groupM; the sm80 kernel's
+// batch strides and run_batched (blockIdx.y).
+// BMM: tensor-core batched matmul: A = x [B, M, K], B = y [B, K, N]
+// BMM: void apply(int64 batch, int64 row, int64 col, float acc) const {
+// BMM: out[batch * stride_out_0 + row * stride_out_1 + col * stride_out_2] =
+// BMM: int K, int groupM, int batches, T_out* __restrict__ out,
+// BMM: using G = hd::Gemm<T_x, T_out, 128, 256, 64, 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, 1, true>;
+// BMM: G::run(&map_a, &map_b, &map_c, M, N, K, groupM, epi, smem, batches);
+// BMM: int64 lda, int64 ldb, int64 stride_a, int64 stride_b, int groupM,
+// BMM: G::run_batched(a, b, M, N, K, lda, ldb, stride_a, stride_b, groupM, epi, smem);
+//
+// 3-D TMA loads and stores, wgmma; f32 as tf32 on the sm80 kernel, batch = blockIdx.y.
+// BMM-PTX: cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes
+// BMM-PTX: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// BMM-PTX: cp.async.bulk.tensor.3d.global.shared::cta.bulk_group
+// BMM-TF32: %ctaid.y
+// BMM-TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+//
+// The launcher: 3-D operands holding B batches, 3-D tensor maps, B times the tiles.
+// BMM-HOST: const int64_t B = (b);
+// BMM-HOST: if (M <= 0 || N <= 0 || B <= 0) return;
+// BMM-HOST: x.dim() == 3, "bmm: tensor 'x' must be a 3-D CUDA tensor");
+// BMM-HOST: HELION_CHECK(y.size(0) >= B, "bmm: tensor 'y' holds {} batches, the kernel's batch loop runs {}", y.size(0), B);
+// BMM-HOST: (t.stride(1) * es) % 16 == 0 && (t.stride(0) * es) % 16 == 0;
+// BMM-HOST: const bool tmaStore = sm90 && out.dim() == 3 && out.stride(2) == 1 && out.stride(1) == N
+// BMM-HOST: d.sizes = {B, rows, cols};
+// BMM-HOST: d.strides = {t.stride(0), t.stride(1), 1};
+// BMM-HOST: d.box = {1, boxRows, boxCols};
+// BMM-HOST: void* args[] = {&mapA, &mapB, &mapC, &iM, &iN, &iK, &groupM, &iB,
+// BMM-HOST: const int64_t units = helion::rt::cdiv(M, 128) * helion::rt::cdiv(N, 256) * B;
+// BMM-HOST: HELION_CHECK(B <= 65535, "bmm: the sm80 batched matmul runs at most 65535 batches, got {}", B);
+// BMM-HOST: int64_t lda = x.stride(1), ldb = y.stride(1);
+// BMM-HOST: void* args[] = {&pa, &pb, &iM, &iN, &iK, &lda, &ldb, &sa, &sb, &groupM,
+// BMM-HOST: helion::rt::Dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(B))
+
+// relu(acc + bias): the zero tile is a constant of the accumulator's type.
+// RELU: tensor-core matmul: A = x [M, K], B = y [K, N]; epilogue tma_store
+// RELU: float v{{[0-9]+}} = float(0.0f);
+// RELU: hd::maximum<
+// RELU: using G = hd::Gemm<T_x, T_out, 128, 256, 64, 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
+
+// Chained dots: one BlockDot per dot and one staging area; each dot stages its
+// operands (zeros past the tile ends), multiplies between barriers and reads back.
+// GEN: #include "helion/dot.cuh"
+// GEN: using D0 = hd::BlockDot<T_x, T_w1, S_t0, S_t2, S_t3>;
+// GEN: using D1 = hd::BlockDot<T_x, T_w2, S_t0, S_t1, S_t2>;
+// GEN: constexpr int DOT_SMEM = hmax(D0::kBytes, D1::kBytes);
+// GEN: __shared__ __align__(16) hd::uint8 dot_smem[DOT_SMEM];
+// GEN: __syncthreads(); // the staging area is free
+// GEN-NEXT: D0::zero_padding(dot_smem, threadIdx.x, NT);
+// GEN: D0::set_a(dot_smem, c_t0, c_t3, ((X_t0 || tb_t0 + c_t0 < te_t0) && (X_t3 || tb_t3 + c_t3 < te_t3) ?
+// GEN: D0::set_b(dot_smem, c_t3, c_t2,
+// GEN: __syncthreads();
+// GEN-NEXT: D0::mma(dot_smem, threadIdx.x, NT);
+// GEN-NEXT: __syncthreads();
+// GEN: = float(D0::get_c(dot_smem, c_t0, c_t2) + v1_hidden[i_t0][i_t2]);
+// GEN: D1::set_a(dot_smem, c_t0, c_t2,
+// GEN: D1::mma(dot_smem, threadIdx.x, NT);
+// GEN: = float(D1::get_c(dot_smem, c_t0, c_t1) + v0_acc[i_t1][i_t0]);
+//
+// GEN-BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// GEN-BF16-NOT: wgmma
+// GEN-TF32: cvt.rna.tf32.f32
+// GEN-TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+//
+// The general lowering's kernels have the generic keys with a dot's defaults (grid
+// tiles 64, inner tiles 32, 4 warps), not the matmul template's rules.
+// GEN-SPEC-NOT: tensor-core matmul (hl::dot) restrictions
+// GEN-SPEC: {"block_sizes": [64, 64, 32, 32], "loop_orders": {{\[\[0, 1\]\]}}, "l2_groupings": [1], "range_unroll_factors": [0, 0], "num_warps": 4, "pid_type": "flat", "num_sm_multiplier": 1, "indexing": "pointer", "load_eviction_policies": ["", "", ""], "vector_bytes": 0}
+
+// bmm with B read as [B, N, K] (x @ y^T per batch): BTransposed, 3-D map of y as
+// {B, N, K}; and a bias by column in the batched epilogue.
+// RUN: %helionc compile %s --kernel bmm_bt --emit cuda | FileCheck %s --check-prefix=BT
+// RUN: %helionc compile %s --kernel bmm_bt --emit host | FileCheck %s --check-prefix=BT-HOST
+// RUN: %helionc compile %s --kernel bmm_bt --emit cubin --dtype bf16 -o %t/bt
+// RUN: %helionc compile %s --kernel bmm_bt --emit cubin --dtype bf16 --arch sm_80 -o %t/bt80
+// BT: tensor-core batched matmul: A = x [B, M, K], B = y [B, N, K]
+// BT: (row < M && col < N ? hd::to_compute(bias[batch * stride_bias_0 + col * stride_bias_1])
+// BT: using G = hd::Gemm<T_x, T_out, 128, 256, 64, 4, 2, true, true,
+// BT-HOST: CUtensorMap mapB = map(y, N, K, 256, 64);
+#include <helion/hl.h>
+
+using helion::Tensor;
+
+HELION_KERNEL Tensor bmm_bt(const Tensor& x, const Tensor& y, const Tensor& bias) {
+  auto [b, m, k] = x.shape<3>();
+  auto n = y.size(1);
+  Tensor out = helion::empty({b, m, n}, x.dtype(), x.device());
+  for (auto [tb, tm, tn] : hl::tile({b, m, n}, hl::block_size({1, hl::tunable, hl::tunable}))) {
+    auto acc = hl::zeros({tb, tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k))
+      acc = hl::dot(x[tb, tm, tk], y[tb, tn, tk].transpose(1, 2), acc);
+    out[tb, tm, tn] = acc + bias[tb, tn][hl::all, hl::newaxis, hl::all];
+  }
+  return out;
+}
