@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "EmitterState.h"
 
+#include "helion/Config/ConfigSpec.h"
 #include "helion/Config/Sites.h"
 
 #include <algorithm>
@@ -102,10 +103,12 @@ void Emitter::emitStagingBuffers() {
 std::string Emitter::evictionOf(const Expr& load) {
   if (cfg_.loadEvictionPolicies.empty())
     return "";
-  if (loadSite_.empty())
+  if (loadSite_.empty()) { // the hintable sites only (the spec offers the key there)
+    const std::vector<int> hintable = config::hintableLoadSites(k_);
     for (const config::Site& site : config::loadStoreSites(k_))
-      if (site.load)
+      if (site.load && std::count(hintable.begin(), hintable.end(), site.loadIndex))
         loadSite_[site.load] = site.loadIndex;
+  }
   auto it = loadSite_.find(&load);
   if (it == loadSite_.end() || it->second >= static_cast<int>(cfg_.loadEvictionPolicies.size()))
     return "";

@@ -158,30 +158,6 @@ std::vector<int> stageableLoadSites(const ir::Kernel& k) {
   return out;
 }
 
-/// The load sites that can take an eviction hint (ConfigSpec::hintableLoads), by
-/// their position among the loads.
-std::vector<int> hintableLoadSites(const ir::Kernel& k) {
-  std::set<const ir::Expr*> lets;
-  ir::walkStmts(k.body, [&](const ir::Stmt& s) {
-    if (s.kind == ir::StmtKind::Let && s.value && s.value->kind == ir::ExprKind::Load)
-      lets.insert(s.value.get());
-  });
-  std::vector<int> out;
-  for (const Site& site : loadStoreSites(k)) {
-    if (!site.load || !lets.count(site.load))
-      continue;
-    const ir::Expr& load = *site.load;
-    if (load.gatherAll || ir::loadMask(load) || load.indices.empty())
-      continue;
-    const ir::Index& last = load.indices.back();
-    const bool tile = (last.kind == ir::Index::Kind::Tile || last.kind == ir::Index::Kind::Flat) &&
-                      !k.tiles.at(last.tile).isGrid;
-    if (tile || last.kind == ir::Index::Kind::All)
-      out.push_back(site.loadIndex);
-  }
-  return out;
-}
-
 /// The tensor-core matmul's tiles (MatmulPlan.cpp): tm, tn in [64, 256] (tn from 16
 /// when B is read as [N, K]), tk 64.
 void narrowMatmul(const ir::Kernel& k, ConfigSpec& spec) {
@@ -207,6 +183,30 @@ void narrowMatmul(const ir::Kernel& k, ConfigSpec& spec) {
 }
 
 } // namespace
+
+/// The load sites that can take an eviction hint (ConfigSpec::hintableLoads), by
+/// their position among the loads.
+std::vector<int> hintableLoadSites(const ir::Kernel& k) {
+  std::set<const ir::Expr*> lets;
+  ir::walkStmts(k.body, [&](const ir::Stmt& s) {
+    if (s.kind == ir::StmtKind::Let && s.value && s.value->kind == ir::ExprKind::Load)
+      lets.insert(s.value.get());
+  });
+  std::vector<int> out;
+  for (const Site& site : loadStoreSites(k)) {
+    if (!site.load || !lets.count(site.load))
+      continue;
+    const ir::Expr& load = *site.load;
+    if (load.gatherAll || ir::loadMask(load) || load.indices.empty())
+      continue;
+    const ir::Index& last = load.indices.back();
+    const bool tile = (last.kind == ir::Index::Kind::Tile || last.kind == ir::Index::Kind::Flat) &&
+                      !k.tiles.at(last.tile).isGrid;
+    if (tile || last.kind == ir::Index::Kind::All)
+      out.push_back(site.loadIndex);
+  }
+  return out;
+}
 
 ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
   ConfigSpec spec;

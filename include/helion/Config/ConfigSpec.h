@@ -101,9 +101,10 @@ struct ConfigSpec {
   /// has no effect outside tensor-core kernels.
   std::vector<int> stageableSites;
   /// Load sites (indices into `load_eviction_policies`) that can take an eviction
-  /// hint: a `let` of a load whose last subscript is a tile or a whole dim, which the
-  /// emitter reads as vectors when that dim is the program's innermost (a gather, a
-  /// masked load or a scalar subscript never is).
+  /// hint (hintableLoadSites): a `let` of a load whose last subscript is a tile or a
+  /// whole dim, which the emitter reads as vectors when that dim is the program's
+  /// innermost and element by element otherwise, with the hint either way (a gather, a
+  /// masked load or a scalar subscript never takes one).
   std::vector<int> hintableLoads;
   std::vector<PidType> pidTypes; ///< legal pid_type values
   bool hasDot = false;  ///< the kernel's dots run a template (matmul or attention)
@@ -170,6 +171,10 @@ inline constexpr int kMaxRangeUnroll = 4;
 inline constexpr int kMinMaxnreg = 32, kMaxMaxnreg = 255;
 
 bool isPowerOfTwo(int64_t v);
+
+/// The load sites of `k` that take `load_eviction_policies` (ConfigSpec::hintableLoads);
+/// the emitter applies the key there and nowhere else.
+std::vector<int> hintableLoadSites(const ir::Kernel& k);
 int64_t nextPowerOfTwo(int64_t v); ///< smallest power of two >= v (1 for v <= 1)
 
 } // namespace helion::config
