@@ -31,54 +31,9 @@ import torch.nn.functional as F
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(root, "examples", "python"))
 from helionc_ctypes import HelioncLibrary  # noqa: E402
+from lang_gpu_check import bench_us, compiled, poison_, poisoned_call  # noqa: E402
 
 DEV = "cuda"
-
-
-def bench_us(fn):
-    """Median time of fn() in microseconds (triton.testing.do_bench when available)."""
-    try:
-        from triton.testing import do_bench
-        return do_bench(fn, warmup=25, rep=100, return_mode="median") * 1e3
-    except Exception:  # noqa: BLE001 - fall back to CUDA events
-        for _ in range(5):
-            fn()
-        torch.cuda.synchronize()
-        times = []
-        for _ in range(30):
-            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            a.record()
-            fn()
-            b.record()
-            torch.cuda.synchronize()
-            times.append(a.elapsed_time(b) * 1e3)
-        return sorted(times)[len(times) // 2]
-
-
-def compiled(fn):
-    try:
-        return torch.compile(fn)
-    except Exception:  # noqa: BLE001
-        return None
-
-
-def poison_(t):
-    if t.is_floating_point():
-        t.fill_(float("nan"))
-    else:
-        t.fill_(0x5A5A5A5A if t.dtype != torch.bool else True)
-
-
-def poisoned_call(call):
-    """call() twice: the first result poisoned and dropped, its block reused by the second."""
-    first = call()
-    ptr = first.data_ptr()
-    poison_(first)
-    torch.cuda.synchronize()
-    del first
-    got = call()
-    torch.cuda.synchronize()
-    return got, got.data_ptr() == ptr
 
 
 M32 = 0xFFFFFFFF
