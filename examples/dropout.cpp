@@ -1,6 +1,7 @@
 // Dropout with counter-based random numbers: each element of x is kept with
 // probability 1 - p and scaled by 1 / (1 - p), else zeroed. The random number of
-// element (i, j) is hl::rand(seed, i * n + j) (Philox4x32-10, as Triton's tl.rand), so
+// element (i, j) is hl::rand(seed, i * n + j) (Philox4x32-10; a row's consecutive offsets
+// share one evaluation per four), so
 // the same seed gives the same mask in ref mode, on the GPU, and under any block sizes.
 #include <helion/hl.h>
 

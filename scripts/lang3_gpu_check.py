@@ -12,9 +12,10 @@ next call on the stream, whose result is then checked (`poison` says whether the
 was reused).
 
 dropout: the kernel's mask (out != 0, x never 0) must equal, bit for bit, the mask of a
-Philox4x32-10 in torch integer ops (key = seed, counter = {flat index, 0, 0}, the uniform conversion of
-include/helion/hl/random.h), and the kept values x / (1 - p) within rounding; when Triton
-is importable, tl.rand(seed, offsets) of the same offsets must give the same numbers.
+Philox4x32-10 in torch integer ops (key = seed, offset o is word o % 4 at counter
+{o / 4, 0, 0}, the uniform conversion of include/helion/hl/random.h), and the kept values
+x / (1 - p) within rounding; when Triton is importable, tl.rand4x(seed, q) must give
+hl::rand's numbers of offsets 4q .. 4q + 3.
 
     python3 scripts/lang3_gpu_check.py --libdir BUILD/py [--json OUT.json]
 """
@@ -65,33 +66,41 @@ def philox4x32_10(c, k):
 def philox_uniform(seed, offsets):
     """hl::rand(seed, offsets) in torch (int64 offsets): f32 in [0, 1), bit for bit."""
     zero = torch.zeros_like(offsets)
-    w = philox4x32_10((offsets & M32, (offsets >> 32) & M32, zero, zero),
-                      (seed & M32, (seed >> 32) & M32))[0]
+    block = offsets >> 2
+    words = philox4x32_10((block & M32, (block >> 32) & M32, zero, zero),
+                          (seed & M32, (seed >> 32) & M32))
+    sel = offsets & 3
+    w = torch.where(sel == 0, words[0], torch.where(sel == 1, words[1],
+                    torch.where(sel == 2, words[2], words[3])))
     x = torch.where(w >= 2**31, w - 2**32, w)  # the word as a signed int32
     m = torch.where(x < 0, -x - 1, x)
     return m.to(torch.float32) * torch.tensor(4.6566127342e-10, dtype=torch.float32, device=offsets.device)
 
 
-try:  # Triton, when installed: its tl.rand is the reference hl::rand follows
+try:  # Triton, when installed: its tl.rand4x is an independent Philox for the check
     import triton
     import triton.language as tl
 
     @triton.jit
     def _triton_rand_kernel(out, seed, n, BLOCK: tl.constexpr):
-        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-        tl.store(out + offs, tl.rand(seed, offs), mask=offs < n)
+        q = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        r0, r1, r2, r3 = tl.rand4x(seed, q)
+        tl.store(out + 4 * q, r0, mask=4 * q < n)
+        tl.store(out + 4 * q + 1, r1, mask=4 * q + 1 < n)
+        tl.store(out + 4 * q + 2, r2, mask=4 * q + 2 < n)
+        tl.store(out + 4 * q + 3, r3, mask=4 * q + 3 < n)
 except Exception:  # noqa: BLE001
     triton = None
 
 
 def triton_rand(seed, n):
-    """tl.rand(seed, arange(n)) with Triton (a seed below 2^31, int32 offsets), or None
+    """tl.rand4x(seed, q) for q < n / 4 interleaved (a seed below 2^31), or None
     without Triton or when it fails (the reason is printed)."""
     if triton is None:
         return None
     try:
         out = torch.empty(n, device=DEV, dtype=torch.float32)
-        _triton_rand_kernel[(triton.cdiv(n, 1024),)](out, seed, n, BLOCK=1024)
+        _triton_rand_kernel[(triton.cdiv(n, 4096),)](out, seed, n, BLOCK=1024)
         torch.cuda.synchronize()
         return out
     except Exception as e:  # noqa: BLE001
@@ -178,7 +187,7 @@ def main():
             record("cumprod_rows", dt, [m, n], err, 2 * tol, err <= 2 * tol, pz,
                    lambda: lib["cumsum"].call("cumprod_rows", y), lambda: torch.cumprod(y, 1))
 
-    # dropout: the mask bit for bit (Philox in torch, Triton's tl.rand), the kept values.
+    # dropout: the mask bit for bit (Philox in torch, Triton's tl.rand4x), the kept values.
     seed = int.from_bytes(os.urandom(8), "little") & ((1 << 62) - 1)
     p = 0.25
     for dt, tol in ((torch.float32, 1e-6), (torch.bfloat16, 8e-3)):

@@ -143,7 +143,8 @@ std::string Emitter::expr(const Expr& e) {
            "))";
   }
   case ExprKind::Rand:
-    return "hd::rand_uniform(int64(" + op(0) + "), int64(" + op(1) + "))";
+    return (randStream_.empty() ? "hd::rand_uniform(" : randStream_ + ".uniform(") + "int64(" +
+           op(0) + "), int64(" + op(1) + "))";
   case ExprKind::View:
   case ExprKind::Transpose:
     // Dims are relabelled, elements stay where they are: axes name them, not positions.

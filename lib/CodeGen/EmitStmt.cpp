@@ -243,6 +243,10 @@ void Emitter::emitLet(const Stmt& s, bool declare) {
   if (declare)
     declareVar(s.var, *v.type);
   std::vector<int> target = varAxes_[s.var];
+  if (v.kind == ExprKind::Rand) { // one Philox block per four consecutive offsets
+    randStream_ = "rs_" + std::to_string(s.var);
+    line("hd::RandStream " + randStream_ + ";");
+  }
   openElementLoops(target);
   std::string value;
   if (v.kind == ExprKind::Full)
@@ -255,6 +259,7 @@ void Emitter::emitLet(const Stmt& s, bool declare) {
                                                                                  : v.type->elem) +
        "(" + value + ");");
   closeElementLoops(target);
+  randStream_.clear();
 }
 
 // A variable that holds a load and is never reassigned keeps the tensor's own

@@ -163,6 +163,7 @@ private:
   std::map<const ir::Stmt*, int> innerLoop_; ///< inner tile loop -> range_unroll_factors index
   std::map<int, std::vector<int>> varAxes_;
   std::map<int, const ir::Stmt*> deferred_; ///< lets over a looped axis, by var
+  std::string randStream_; ///< the hd::RandStream of the hl::rand let being printed, or empty
   std::set<int> activeChunks_;              ///< looped axes whose chunk loop is open
   std::set<int> openAxes_;                  ///< axes whose element loop is open
   std::map<int, int> vectorLane_;           ///< axis -> inside a vector group (lane var `v_<key>`)

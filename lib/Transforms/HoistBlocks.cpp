@@ -1,8 +1,9 @@
 //===- HoistBlocks.cpp - One block-producing op per statement --------------===//
 //
 // The CUDA emitter evaluates an elementwise expression tree one element at a
-// time, but loads, reductions, scans, creations and dots produce whole blocks with
-// their own access pattern. This pass gives each of them its own `let`:
+// time, but loads, reductions, scans, creations, dots and random numbers produce
+// whole blocks with their own access pattern (hl::rand walks a thread's offsets in
+// order, one Philox evaluation per four). This pass gives each of them its own `let`:
 //
 //   out[tm] = hl::sum(x[tm, hl::all], 1)
 // becomes
@@ -18,7 +19,8 @@ namespace {
 
 bool producesBlock(ExprKind k) {
   return k == ExprKind::Load || k == ExprKind::Reduce || k == ExprKind::Full ||
-         k == ExprKind::Arange || k == ExprKind::Dot || k == ExprKind::Scan;
+         k == ExprKind::Arange || k == ExprKind::Dot || k == ExprKind::Scan ||
+         k == ExprKind::Rand;
 }
 
 /// Every operand that produces a block becomes a `let` placed before the statement

@@ -2,7 +2,7 @@
 // against a shim of the few CUDA intrinsics it uses (__umulhi, __int2float_rn,
 // __fmul_rn: IEEE round-to-nearest, as on the GPU) and compared bit for bit with ref
 // mode's hl::rand (include/helion/hl/random.h) over seeds and offsets, negative and
-// above 2^32 included. CI has no GPU; scripts/lang3_gpu_check.sh checks the GPU itself.
+// above 2^32 included, one offset at a time and through a RandStream. CI has no GPU; scripts/lang3_gpu_check.sh checks the GPU itself.
 #include <cstdint>
 #include <cstring>
 #include <cstdio>
@@ -34,6 +34,25 @@ int main() {
       float r = helion::detail::randAt(s, (unsigned long long)o);
       bad += std::memcmp(&g, &r, 4) != 0;
     }
+  // A RandStream walking offsets in the orders a thread meets them: consecutive (one
+  // Philox per four), strided, backwards, and jumping between seeds.
+  for (auto s : seeds)
+    for (long long step : {1LL, 2LL, 3LL, 5LL, -1LL, 1LL << 33}) {
+      helion::dev::RandStream rs;
+      for (long long i = 0; i < 5000; ++i) {
+        long long o = -7 + i * step;
+        float g = rs.uniform((long long)s, o);
+        float r = helion::detail::randAt(s, (unsigned long long)o);
+        bad += std::memcmp(&g, &r, 4) != 0;
+      }
+    }
+  helion::dev::RandStream rs;
+  for (long long o = 0; o < 64; ++o) {
+    unsigned long long s = seeds[o % 5];
+    float g = rs.uniform((long long)s, o / 3);
+    float r = helion::detail::randAt(s, (unsigned long long)(o / 3));
+    bad += std::memcmp(&g, &r, 4) != 0;
+  }
   printf("%d mismatches\n", bad);
   return bad != 0;
 }

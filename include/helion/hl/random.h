@@ -1,12 +1,13 @@
 // Counter-based random numbers: hl::rand(seed, offsets), uniform in [0, 1) as f32,
-// the same bits in ref mode and on the GPU (as Triton's tl.rand).
+// the same bits in ref mode and on the GPU.
 //
-// Each element is Philox4x32-10 (Salmon et al., SC'11) keyed by the seed
-// (key = {low 32 bits, high 32 bits}) at the counter {low 32 bits of the offset,
-// high 32 bits, 0, 0}; the first of the four outputs, read as a signed 32-bit x,
-// becomes (x < 0 ? -x - 1 : x) * 4.6566127342e-10f, computed in f32: an integer in
-// [0, 2^31 - 1] times about 2^-31, so never 1. The same (seed, offset) always gives the
-// same number, and different offsets are independent streams.
+// The numbers of one seed are the 32-bit words of the Philox4x32-10 stream (Salmon et
+// al., SC'11) keyed by the seed (key = {low 32 bits, high 32 bits}): offset o is word
+// o % 4 of the block at counter {low 32 bits of o / 4, high 32 bits, 0, 0}, so four
+// consecutive offsets share one Philox evaluation (the GPU computes it once). The
+// word, read as a signed 32-bit x, becomes (x < 0 ? -x - 1 : x) * 4.6566127342e-10f,
+// computed in f32: an integer in [0, 2^31 - 1] times about 2^-31, so never 1. The same
+// (seed, offset) always gives the same number, and different offsets independent ones.
 #pragma once
 
 #include <array>
@@ -39,9 +40,10 @@ inline float uint32ToUniform(uint32_t bits) {
 }
 
 inline float randAt(uint64_t seed, uint64_t offset) {
-  auto out = philox4x32({static_cast<uint32_t>(offset), static_cast<uint32_t>(offset >> 32), 0, 0},
+  const uint64_t block = offset >> 2;
+  auto out = philox4x32({static_cast<uint32_t>(block), static_cast<uint32_t>(block >> 32), 0, 0},
                         {static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)});
-  return uint32ToUniform(out[0]);
+  return uint32ToUniform(out[offset & 3]);
 }
 
 } // namespace helion::detail

@@ -1,16 +1,22 @@
 // helion/random.cuh: counter-based random numbers for hl::rand.
 //
-// Philox4x32-10 (Salmon et al., SC'11), bit for bit what ref mode computes
-// (include/helion/hl/random.h): key {seed low, seed high}, counter {offset low,
-// offset high, 0, 0}; the first output word becomes a float in [0, 1) as Triton's
-// tl.rand does.
+// Bit for bit what ref mode computes (include/helion/hl/random.h): offset o of a seed
+// is word o % 4 of Philox4x32-10 (Salmon et al., SC'11) under key {seed low, seed
+// high} at counter {o / 4 low, o / 4 high, 0, 0}, mapped into [0, 1). One Philox
+// evaluation gives four numbers: a thread that walks consecutive offsets (a dropout
+// mask along a row) keeps the last block in a RandStream and evaluates Philox once
+// per four offsets.
 #pragma once
 #include "helion/types.cuh"
 
 namespace helion::dev {
 
-/// The first word of Philox4x32-10 of counter {c0, c1, 0, 0} under key {k0, k1}.
-__device__ __forceinline__ uint32 philox4x32_10_first(uint32 c0, uint32 c1, uint32 k0, uint32 k1) {
+/// The four words of Philox4x32-10 of counter {c0, c1, 0, 0} under key {k0, k1}.
+struct Philox4 {
+  uint32 w0, w1, w2, w3;
+};
+
+__device__ __forceinline__ Philox4 philox4x32_10(uint32 c0, uint32 c1, uint32 k0, uint32 k1) {
   uint32 c2 = 0, c3 = 0;
 #pragma unroll
   for (int r = 0; r < 10; ++r) {
@@ -23,17 +29,49 @@ __device__ __forceinline__ uint32 philox4x32_10_first(uint32 c0, uint32 c1, uint
     k0 += 0x9E3779B9u;
     k1 += 0xBB67AE85u;
   }
-  return c0;
+  return {c0, c1, c2, c3};
 }
 
-/// hl::rand: uniform in [0, 1), (x < 0 ? -x - 1 : x) * 4.6566127342e-10f for the
-/// output read as a signed x; round-to-nearest conversion and product, no contraction.
-__device__ __forceinline__ float rand_uniform(int64 seed, int64 offset) {
-  const uint64 s = static_cast<uint64>(seed), o = static_cast<uint64>(offset);
-  const int x = static_cast<int>(philox4x32_10_first(static_cast<uint32>(o), static_cast<uint32>(o >> 32),
-                                                     static_cast<uint32>(s), static_cast<uint32>(s >> 32)));
+/// A Philox word as hl::rand's uniform in [0, 1): (x < 0 ? -x - 1 : x) * 4.6566127342e-10f
+/// for the word read as a signed x; round-to-nearest conversion and product, no contraction.
+__device__ __forceinline__ float philox_uniform(uint32 word) {
+  const int x = static_cast<int>(word);
   const int m = x < 0 ? -(x + 1) : x;
   return __fmul_rn(__int2float_rn(m), 4.6566127342e-10f);
 }
+
+/// Word `i % 4` of `p`, selected without indexing (an indexed array would go to local memory).
+__device__ __forceinline__ uint32 philox_word(const Philox4& p, uint64 i) {
+  const uint32 s = static_cast<uint32>(i & 3);
+  return s == 0 ? p.w0 : s == 1 ? p.w1 : s == 2 ? p.w2 : p.w3;
+}
+
+__device__ __forceinline__ Philox4 philox_block(uint64 seed, uint64 block) {
+  return philox4x32_10(static_cast<uint32>(block), static_cast<uint32>(block >> 32),
+                       static_cast<uint32>(seed), static_cast<uint32>(seed >> 32));
+}
+
+/// hl::rand of one offset.
+__device__ __forceinline__ float rand_uniform(int64 seed, int64 offset) {
+  const uint64 o = static_cast<uint64>(offset);
+  return philox_uniform(philox_word(philox_block(static_cast<uint64>(seed), o >> 2), o));
+}
+
+/// hl::rand of a thread's offsets in turn, remembering the last Philox block: offsets
+/// that fall in the same block of four as the one before cost a select, not a Philox.
+struct RandStream {
+  uint64 seed = 0, block = ~0ull; // o >> 2 < 2^62: never ~0 before the first call
+  Philox4 words{0, 0, 0, 0};
+
+  __device__ __forceinline__ float uniform(int64 s, int64 offset) {
+    const uint64 o = static_cast<uint64>(offset), b = o >> 2;
+    if (b != block || static_cast<uint64>(s) != seed) {
+      seed = static_cast<uint64>(s);
+      block = b;
+      words = philox_block(seed, b);
+    }
+    return philox_uniform(philox_word(words, o));
+  }
+};
 
 } // namespace helion::dev

@@ -132,12 +132,16 @@ TEST_CASE("hl::rand maps Philox outputs into [0, 1) exactly as specified", "[ref
   CHECK(uint32ToUniform(0x80000000u) == uint32ToUniform(0x7fffffffu));
   CHECK(uint32ToUniform(0x7fffffffu) < 1.0f);
   CHECK(uint32ToUniform(12345) == 12345.0f * 4.6566127342e-10f);
-  // The counter is {offset low, offset high, 0, 0}, the key {seed low, seed high}.
-  const uint64_t seed = 0x123456789abcdefULL, offset = 0x500000007ULL;
-  auto words = helion::detail::philox4x32({7, 5, 0, 0}, {0x89abcdef, 0x1234567});
-  hl::Block r = hl::rand(static_cast<int64_t>(seed), hl::full({1}, static_cast<int64_t>(offset), hl::i64));
-  CHECK(r.dtype() == DType::f32);
-  CHECK(r.values()[0] == static_cast<double>(uint32ToUniform(words[0])));
+  // Offset o is word o % 4 of the block at counter {o / 4 low, o / 4 high, 0, 0}, key
+  // {seed low, seed high}: the four offsets 0x1400000018 + 0..3 share one block.
+  const uint64_t seed = 0x123456789abcdefULL, offset = 0x1400000018ULL; // 4 * 0x500000006
+  auto words = helion::detail::philox4x32({6, 5, 0, 0}, {0x89abcdef, 0x1234567});
+  for (int w = 0; w < 4; ++w) {
+    hl::Block r = hl::rand(static_cast<int64_t>(seed),
+                           hl::full({1}, static_cast<int64_t>(offset + w), hl::i64));
+    CHECK(r.dtype() == DType::f32);
+    CHECK(r.values()[0] == static_cast<double>(uint32ToUniform(words[w])));
+  }
   CHECK_THROWS_WITH(hl::rand(1, hl::full({2}, 1.0, hl::f32)),
                     "rand: offsets must be an integer block, got f32");
 }
