@@ -481,6 +481,7 @@ void Emitter::emitInnerLoop(const Stmt& s) {
                    ? cfg_.rangeUnrollFactors[found->second]
                    : 0;
   for (int t : s.tiles) {
+    openInnerTiles_.insert(t);
     const TileVar& tv = k_.tiles.at(t);
     std::string n = "t" + std::to_string(t);
     std::string bs = std::to_string(tileBlockSize(t));
@@ -498,6 +499,8 @@ void Emitter::emitInnerLoop(const Stmt& s) {
     --indent_;
     line("}");
   }
+  for (int t : s.tiles)
+    openInnerTiles_.erase(t);
 }
 
 } // namespace helion::codegen

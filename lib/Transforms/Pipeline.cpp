@@ -6,6 +6,7 @@
 //   frontend        the IR as the frontend leaves it (a stage, not a pass)
 //   infer-types     analysis   once per kernel
 //   hoist-blocks    analysis   once per kernel
+//   accumulate-partials analysis once per kernel
 //   apply-config    config     once per config, at the start of code generation
 //   grid-mapping    config     once per config
 //   privatize-atomics config   once per config
@@ -24,6 +25,8 @@ const std::vector<Pass>& pipeline() {
   static const std::vector<Pass> passes = {
       {"infer-types", "dims and element types of every value, reduction axes", inferTypes, false},
       {"hoist-blocks", "one load, reduction, creation or dot per statement", hoistBlocks, false},
+      {"accumulate-partials", "sums over a tile loop kept per element, reduced after it",
+       accumulatePartials, false},
       {"apply-config", "every block size resolved under the config", applyConfig, true},
       {"grid-mapping", "program ids to tiles: pid type, tile order, L2 grouping", gridMapping,
        true},

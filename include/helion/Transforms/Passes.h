@@ -44,6 +44,10 @@ Kernel inferTypes(const Kernel& kernel, PassContext& ctx);
 /// own `let`s, so every remaining expression is elementwise.
 Kernel hoistBlocks(const Kernel& kernel, PassContext& ctx);
 
+/// Keeps the sums a tile loop adds to an accumulator as elementwise partial sums over
+/// the tile and reduces them once after the loop (AccumulatePartials.cpp).
+Kernel accumulatePartials(const Kernel& kernel, PassContext& ctx);
+
 /// Resolves every block size under the config, once (BlockSizeDecl::chosen).
 Kernel applyConfig(const Kernel& kernel, PassContext& ctx);
 

@@ -12,11 +12,15 @@
 // CHECK-NEXT: kernel softmax(
 // CHECK:      // -----// IR after hoist-blocks //----- //
 // CHECK-NEXT: kernel softmax(
+// CHECK:      // -----// IR after accumulate-partials //----- //
+// CHECK-NEXT: kernel softmax(
 // CHECK:      // -----// IR after frontend //----- //
 // CHECK-NEXT: kernel softmax_two_pass(
 // CHECK:      // -----// IR after infer-types //----- //
 // CHECK-NEXT: kernel softmax_two_pass(
 // CHECK:      // -----// IR after hoist-blocks //----- //
+// CHECK-NEXT: kernel softmax_two_pass(
+// CHECK:      // -----// IR after accumulate-partials //----- //
 // CHECK-NEXT: kernel softmax_two_pass(
 // CHECK-NOT:  // -----// IR after
 // Then --emit ir: the frontend's IR of each kernel.
@@ -31,7 +35,7 @@
 
 // SUM: // -----// IR after frontend //----- //
 // SUM: // -----// IR after infer-types //----- //
-// SUM: // -----// IR after hoist-blocks //----- //
+// SUM: // -----// IR after accumulate-partials //----- //
 // SUM-NEXT: kernel sum_rows(
 // SUM-NEXT:   block_sizes: bs0(tm, hint %m)
 // SUM-NEXT:   axes: a0(%x.size(1))
