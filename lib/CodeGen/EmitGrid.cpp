@@ -138,8 +138,14 @@ void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& p
   ++indent_;
   emitTileDecode(grid);
   stmts(loop.body);
-  --indent_;
-  line("}");
+  // xyz: the y and z tiles loop past 65535 (the launch grid's limit on y and z).
+  const size_t strided = grid.pid == GridMapping::Pid::Xyz && !grid.order.empty()
+                             ? grid.order.size() - 1
+                             : 0;
+  for (size_t i = 0; i <= strided; ++i) {
+    --indent_;
+    line("}");
+  }
 }
 
 // The tile coordinates (id_t, tb_t, te_t) of program `pid`.
@@ -147,16 +153,18 @@ void Emitter::emitTileDecode(const GridMapping& grid) {
   const std::vector<int>& tiles = grid.order;
   const int group = grid.l2Group;
   if (grid.pid == GridMapping::Pid::Xyz) {
+    // x covers its tiles (up to 2^31 - 1 programs); y and z, limited to 65535, loop
+    // with the grid's stride when a loop has more tiles (the launcher caps them).
     static const char* dims[] = {"x", "y", "z"};
-    for (size_t i = 0; i < tiles.size(); ++i)
-      line("const int64 id_t" + std::to_string(tiles[i]) + " = blockIdx." + dims[i] + ";");
-    line("if (" + [&] {
-      std::string c;
-      for (int t : tiles)
-        c += (c.empty() ? "" : " || ") + std::string("id_t") + std::to_string(t) + " >= nt_t" +
-             std::to_string(t);
-      return c;
-    }() + ") return;");
+    const std::string x = std::to_string(tiles[0]);
+    line("const int64 id_t" + x + " = blockIdx.x;");
+    line("if (id_t" + x + " >= nt_t" + x + ") return;");
+    for (size_t i = 1; i < tiles.size(); ++i) {
+      const std::string t = std::to_string(tiles[i]);
+      line(std::string("for (int64 id_t") + t + " = blockIdx." + dims[i] + "; id_t" + t +
+           " < nt_t" + t + "; id_t" + t + " += gridDim." + dims[i] + ") {");
+      ++indent_;
+    }
   } else if (tiles.size() == 2 && group > 1) {
     std::string a = std::to_string(tiles[0]), b = std::to_string(tiles[1]);
     line("const int64 in_group = " + std::to_string(group) + " * nt_t" + b + ";");

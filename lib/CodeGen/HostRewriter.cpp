@@ -227,9 +227,11 @@ std::string launcher(const HostKernel& hk, const std::string& fileName,
        << "))) * helion::rt::deviceInfo().smCount));\n";
     break;
   case config::PidType::Xyz: { // the grid mapping made the single grid loop xyz
+    // y and z at most 65535: the kernel loops over the rest (EmitGrid.cpp).
     const char* dims[] = {"x", "y", "z"};
     for (size_t i = 0; i < perTile.size() && i < 3; ++i)
-      os << "  grid." << dims[i] << " = static_cast<unsigned>(" << perTile[i] << ");\n";
+      os << "  grid." << dims[i] << " = static_cast<unsigned>("
+         << (i == 0 ? perTile[i] : "std::min<int64_t>(" + perTile[i] + ", 65535)") << ");\n";
     break;
   }
   default: break;

@@ -3,6 +3,7 @@
 // RUN: %helionc compile %s --config %t.flat.json --emit cuda | FileCheck %s --check-prefix=FLAT
 // RUN: echo '{"pid_type": "xyz", "block_sizes": [16, 64]}' > %t.xyz.json
 // RUN: %helionc compile %s --config %t.xyz.json --emit cuda | FileCheck %s --check-prefix=XYZ
+// RUN: %helionc compile %s --config %t.xyz.json --emit host | FileCheck %s --check-prefix=XYZ-HOST
 // RUN: echo '{"pid_type": "persistent_interleaved"}' > %t.inter.json
 // RUN: %helionc compile %s --config %t.inter.json --emit cuda | FileCheck %s --check-prefix=INTER
 // RUN: echo '{"pid_type": "persistent_blocked"}' > %t.blocked.json
@@ -39,15 +40,18 @@ HELION_KERNEL Tensor scale_add(const Tensor& x, const Tensor& y, double alpha) {
 // FLAT-NOT: gridDim
 // FLAT-NOT: blockIdx.y
 
-// xyz: tile i from blockIdx.x/y/z, no loop; out-of-range blocks leave.
+// xyz: tile i from blockIdx.x/y/z; out-of-range x blocks leave; y (and z), which the
+// launch grid limits to 65535 (the launcher caps them), loop with the grid's stride.
 // XYZ: const int64 nt_t0 = hd::cdiv<int64>(end_t0 - begin_t0, 16);
 // XYZ: const int64 nt_t1 = hd::cdiv<int64>(end_t1 - begin_t1, 64);
 // XYZ-NOT: for (int64 pid
 // XYZ:      const int64 id_t0 = blockIdx.x;
-// XYZ-NEXT: const int64 id_t1 = blockIdx.y;
-// XYZ-NEXT: if (id_t0 >= nt_t0 || id_t1 >= nt_t1) return;
-// XYZ-NEXT: const int64 tb_t0 = begin_t0 + id_t0 * 16;
+// XYZ-NEXT: if (id_t0 >= nt_t0) return;
+// XYZ-NEXT: for (int64 id_t1 = blockIdx.y; id_t1 < nt_t1; id_t1 += gridDim.y) {
+// XYZ-NEXT:   const int64 tb_t0 = begin_t0 + id_t0 * 16;
 // XYZ:      const int64 tb_t1 = begin_t1 + id_t1 * 64;
+// XYZ-HOST: grid.x = static_cast<unsigned>(
+// XYZ-HOST-NEXT: grid.y = static_cast<unsigned>(std::min<int64_t>({{.*}}, 65535));
 // XYZ1:      const int64 id_t0 = blockIdx.x;
 // XYZ1-NEXT: if (id_t0 >= nt_t0) return;
 // XYZ1-NOT: blockIdx.y
