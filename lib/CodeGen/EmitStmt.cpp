@@ -432,8 +432,23 @@ void Emitter::emitStore(const Stmt& s) {
   closeElementLoops(axes);
 }
 
+/// Whether the last subscript of store `s` runs along `axis` with unit steps: the
+/// axis's tile, or (hl::atomic_add(t, {blocks}, v)) that tile's index block.
+bool Emitter::lastSubscriptIsAxis(const Stmt& s, int axis) const {
+  if (s.indices.empty())
+    return false;
+  if (!s.gatherAll)
+    return lastSubscriptAxis(s.param, s.indices) == axis;
+  const Expr* e = s.indices.back().value.get();
+  while (e && e->kind == ExprKind::View)
+    e = e->operands[0].get();
+  return e && e->kind == ExprKind::TileIndex && axes_[axis].isTile && e->tile == axes_[axis].id;
+}
+
 /// hl::atomic_add: one thread per element adds (threads that hold a copy of a
-/// broadcast value, or replicate the layout, stay out); never vectorized.
+/// broadcast value, or replicate the layout, stay out). Along the inner axis, when the
+/// target's last subscript is that axis, a thread's vector of V_x elements is one
+/// hd::atomic_add_vec (vector reductions on sm_90; the launcher's VEC keeps it aligned).
 void Emitter::emitAtomicAdd(const Stmt& s, const std::vector<int>& axes, std::string m) {
   const std::string& name = k_.params[s.param].name;
   std::string owner;
@@ -441,6 +456,36 @@ void Emitter::emitAtomicAdd(const Stmt& s, const std::vector<int>& axes, std::st
     owner += (owner.empty() ? "" : " + ") + ("th_" + axes_[a].key + " * ST_" + axes_[a].key);
   line("if (int(threadIdx.x) == " + (owner.empty() ? std::string("0") : owner) + ") {");
   ++indent_;
+  if (!s.privateAtomic && !s.mask && !axes.empty() && axes_[axes[0]].inner &&
+      lastSubscriptIsAxis(s, axes[0])) {
+    const int vec = axes[0];
+    const std::string& x = axes_[vec].key;
+    openElementLoops(axes, vec);
+    line("const int c0_" + x + " = coord(g_" + x + " * V_" + x + ", th_" + x + ", T_" + x +
+         ", V_" + x + ");");
+    line("int64 o_" + x + ";");
+    line("bool in_" + x + ";");
+    line("{ // the vector's first element: its offset and bounds (vectors are whole)");
+    line("  const int i_" + x + " = g_" + x + " * V_" + x + ";");
+    line("  const int c_" + x + " = c0_" + x + ";");
+    line("  (void)i_" + x + ";");
+    line("  o_" + x + " = " + tensorOffset(s.param, s.indices, s.gatherAll) + ";");
+    line("  in_" + x + " = " + m + ";");
+    line("}");
+    line("hd::compute_t<T_" + name + "> av[V_" + x + "];");
+    line("#pragma unroll");
+    line("for (int v = 0; v < V_" + x + "; ++v) {");
+    line("  const int i_" + x + " = g_" + x + " * V_" + x + " + v;");
+    line("  const int c_" + x + " = c0_" + x + " + v;");
+    line("  (void)i_" + x + "; (void)c_" + x + ";");
+    line("  av[v] = " + expr(*s.value) + ";");
+    line("}");
+    line("if (in_" + x + ") hd::atomic_add_vec<V_" + x + ">(" + name + " + o_" + x + ", av);");
+    closeElementLoops(axes);
+    --indent_;
+    line("}");
+    return;
+  }
   openElementLoops(axes);
   if (s.mask)
     m += " && bool(" + expr(*s.mask) + ")";

@@ -125,6 +125,7 @@ private:
                            int innerOverride = -1, const std::string& innerCoord = "");
   std::vector<int> storeAxes(const ir::Stmt& s) const;
   /// The layout axis of a subscript's last tensor dim (vectorizable when innermost), or -1.
+  bool lastSubscriptIsAxis(const ir::Stmt& s, int axis) const;
   int lastSubscriptAxis(int param, const std::vector<ir::Index>& ix) const;
   int loopedAxisOf(const std::vector<int>& axes) const; ///< a looped, inactive axis or -1
   bool inlinable(const ir::Stmt& s) const;

@@ -233,4 +233,28 @@ template <class T, class V> __device__ __forceinline__ void atomic_add(T*, V) {
                                 "into atomically (expected f32, f64, f16, bf16, i32 or i64)");
 }
 
+/// hl::atomic_add of V consecutive elements p[0..V) += v[0..V) (p aligned to V
+/// elements): f32 through vector reductions on sm_90 (red.global.add.v4.f32, one
+/// operation per 16 bytes), every other case element by element.
+template <int V, class T, class C> __device__ __forceinline__ void atomic_add_vec(T* p, const C (&v)[V]) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if constexpr (is_same_v<T, float> && V % 4 == 0) {
+#pragma unroll
+    for (int i = 0; i < V; i += 4)
+      asm volatile("red.relaxed.gpu.global.add.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p + i),
+                   "f"(float(v[i])), "f"(float(v[i + 1])), "f"(float(v[i + 2])), "f"(float(v[i + 3]))
+                   : "memory");
+    return;
+  } else if constexpr (is_same_v<T, float> && V == 2) {
+    asm volatile("red.relaxed.gpu.global.add.v2.f32 [%0], {%1, %2};" ::"l"(p), "f"(float(v[0])),
+                 "f"(float(v[1]))
+                 : "memory");
+    return;
+  }
+#endif
+#pragma unroll
+  for (int i = 0; i < V; ++i)
+    atomic_add(p + i, from_compute<T>(v[i]));
+}
+
 }  // namespace helion::dev
