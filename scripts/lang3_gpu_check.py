@@ -183,7 +183,11 @@ def main():
             y = (torch.rand(m, n, device=DEV) * 0.2 + 0.9).to(dt)
             got, pz = poisoned_call(lambda: lib["cumsum"].call("cumprod_rows", y))
             want = y.double().cumprod(1)
-            err = ((got.double() - want).abs() / want.abs()).max().item()
+            # Relative error, against the dtype's smallest normal number at least: a row's
+            # product drifts down like e^(-0.0017 k) with spread 0.058 sqrt(k), so a few of
+            # 256 rows of 32768 end below it, where bf16 subnormals keep a bit or two.
+            floor = torch.finfo(dt).tiny
+            err = ((got.double() - want).abs() / want.abs().clamp_min(floor)).max().item()
             record("cumprod_rows", dt, [m, n], err, 2 * tol, err <= 2 * tol, pz,
                    lambda: lib["cumsum"].call("cumprod_rows", y), lambda: torch.cumprod(y, 1))
 
