@@ -248,6 +248,9 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
             inGrid[bs] = true;
         }
     } else {
+      for (int t : loop.tiles)
+        if (t >= 0 && t < static_cast<int>(k.tiles.size()) && k.tiles[t].blockSize >= 0)
+          ls.blockSizeDecls.push_back(k.tiles[t].blockSize);
       spec.innerLoops.push_back(ls);
     }
   }

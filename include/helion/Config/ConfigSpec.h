@@ -50,6 +50,7 @@ struct LoopSpec {
   bool isGrid = false;
   std::vector<int> tiles; ///< tile variable ids
   std::string name;       ///< its tile variables: "tm, tn"
+  std::vector<int> blockSizeDecls; ///< the block-size declarations of its tiles (ir ids)
 };
 
 /// One reduction axis (`reduction_loops[i]`): null, or a power of two in [1, maxChunk]

@@ -6,20 +6,23 @@
 // RUN: rm -rf %t && %helionc compile %examples/jagged_sum.cpp --emit cubin --dtype bf16,offsets=i64 --arch sm_80 -o %t | FileCheck %s --check-prefix=CUBIN
 // A jagged loop: hl::tile(start, end) with bounds loaded in the grid loop. The bounds are
 // 0-d loads (one per program), the inner loop runs from one to the other at run time,
-// its last tile masked (te_t2), and its block size is the config's (32 by default, as
-// the extent is unknown).
+// its last tile masked (te_t2), and its block size is the config's. By default (the
+// extent is unknown until run time) 16-row tiles, the loop unrolled 4 times, 128-wide
+// programs of 4 warps.
 
 // IR: block_sizes: bs0(tr, fixed 1, hint %nrows) bs1(td, hint %d) bs2(tk, hint sub(%end.1, %start.0))
 // IR: let %start.0 = load %offsets[%tr.begin]
 // IR-NEXT: let %end.1 = load %offsets[add(%tr.begin, 1)]
 // IR: for %tk in tile(%start.0, %end.1) block bs2 {
 
-// DEF: // config: {"block_sizes": [128, 32],
+// DEF: // config: {"block_sizes": [128, 16],
+// DEF-SAME: "range_unroll_factors": [4], "num_warps": 4,
 // DEF: T_offsets v0_start;
 // DEF-NEXT: v0_start = true ? offsets[int64(tb_t0) * stride_offsets_0]
 // DEF: const int64 end_t2 = hd::to_compute(v1_end);
-// DEF-NEXT: for (int64 tb_t2 = hd::to_compute(v0_start); tb_t2 < end_t2; tb_t2 += 32) {
-// DEF-NEXT: const int64 te_t2 = hd::minimum<int64>(tb_t2 + 32, end_t2);
+// DEF-NEXT: #pragma unroll 4
+// DEF-NEXT: for (int64 tb_t2 = hd::to_compute(v0_start); tb_t2 < end_t2; tb_t2 += 16) {
+// DEF-NEXT: const int64 te_t2 = hd::minimum<int64>(tb_t2 + 16, end_t2);
 // DEF: (X_t2 || tb_t2 + c_t2 < te_t2)
 
 // CFG: constexpr int S_t1 = 64;
