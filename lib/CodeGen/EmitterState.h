@@ -1,8 +1,9 @@
 //===- EmitterState.h - The CUDA emitter's private state -------------------===//
 //
 // Shared by EmitKernel.cpp (signature, layout, grid mapping), EmitExpr.cpp
-// (elementwise expressions), EmitStmt.cpp (statements, loads, stores), EmitReduce.cpp
-// (reductions) and EmitStaging.cpp (staged loads). Not a public header.
+// (elementwise expressions), EmitStmt.cpp (statements, element and inner loops),
+// EmitAccess.cpp (addressing, loads), EmitStore.cpp (stores, atomic adds), EmitReduce.cpp
+// (reductions) and EmitStaging.cpp (staged loads), among others. Not a public header.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -106,7 +107,8 @@ private:
   void stageDotOperand(const ir::Expr& op, const std::string& site, const char* setter);
   void emitDot(const ir::Stmt& s, const ir::Expr& dot, bool declare);
 
-  // EmitStmt.cpp
+  // EmitStmt.cpp, EmitAccess.cpp (emitLoad, tensorOffset), EmitStore.cpp (emitStore,
+  // emitAtomicAdd)
   void stmts(const std::vector<ir::StmtRef>& body);
   void stmt(const ir::Stmt& s);
   void emitLet(const ir::Stmt& s, bool declare);
