@@ -4,7 +4,7 @@
 # correctness checks, and with --bench times the anchor shapes.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-gen=$root/.carry/gen
+gen=${GEN_DIR:-$root/.carry/gen} # GEN_DIR: another set of generated launchers (an A/B run)
 bin=${BUILD_DIR:-/tmp/helion-gpu-check}
 mkdir -p "$bin"
 cuda=${CUDA_HOME:-/usr/local/cuda}

@@ -323,8 +323,21 @@ void Emitter::emitLayoutConstants() {
          (a.inner ? "axis_vec(VEC, S_" + x + ", NT / ST_" + x + " > 0 ? NT / ST_" + x + " : 1)"
                   : "1") +
          ";");
-    line("constexpr int T_" + x + " = hmin(NT / ST_" + x + " > 0 ? NT / ST_" + x + " : 1, S_" + x +
-         " / V_" + x + ");");
+    // A reduction axis that later axes (rows of the same program) go past leaves them
+    // threads: at most NT / (their sizes) threads, at least a warp, so that a program of
+    // several short rows reduces them side by side rather than one after another over
+    // all its threads.
+    std::string rows;
+    const int self = static_cast<int>(&a - axes_.data());
+    for (size_t k = self + 1; k < axes_.size(); ++k)
+      if (axes_[k].size != "1" &&
+          std::find(axes_[k].after.begin(), axes_[k].after.end(), self) != axes_[k].after.end())
+        rows += (rows.empty() ? "" : " * ") + axes_[k].size; // S_ of a later axis
+    std::string threads = "hmin(NT / ST_" + x + " > 0 ? NT / ST_" + x + " : 1, S_" + x + " / V_" +
+                          x + ")";
+    if (!a.isTile && !a.looped && !rows.empty())
+      threads = "hmin(" + threads + ", hmax(32, NT / (ST_" + x + " * " + rows + ")))";
+    line("constexpr int T_" + x + " = " + threads + ";");
     line("constexpr int E_" + x + " = S_" + x + " / T_" + x + ";");
     line("const int th_" + x + " = (threadIdx.x / ST_" + x + ") % T_" + x + ";");
     line("constexpr bool X_" + x + " = (EXACT >> " + std::to_string(&a - axes_.data()) +
