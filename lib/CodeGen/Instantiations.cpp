@@ -244,6 +244,11 @@ std::vector<bool> indexTensors(const Kernel& k) {
       });
     });
   });
+  // Loop bounds are indices too: the offsets of a jagged loop (hl::tile(start, end)).
+  for (const TileVar& t : k.tiles)
+    for (const ExprRef& bound : {t.begin, t.end})
+      if (bound)
+        markIndex(*bound);
   return isIndex;
 }
 

@@ -7,13 +7,14 @@
 // being rows [offsets[g], offsets[g + 1]) (offsets: groups + 1 integers in device
 // memory, read by the kernel: the host never sees the group sizes); B is [groups,
 // K, N] (or, BTransposed, [groups, N, K]); C is [M, N]. Group bounds are clamped
-// to [0, M] (and end to at least start), so bad offsets never write outside C.
+// to [0, M] (and end to at least start), so bad offsets never write outside C;
+// groups are computed as their offsets say (overlapping ones too, as in ref mode).
 //
 // Tile space. Group g has cdiv(end - start, BM) x cdiv(N, BN) tiles (none when
 // empty), numbered after those of groups 0 .. g-1 (GroupedTiles); within a group
 // in GemmTiles order. A persistent grid strides over the flat numbering; each
-// program walks the offsets forward as its tile numbers grow (one read of
-// offsets[g + 1] per group it passes: O(groups) per program, cached in L1).
+// program walks the offsets forward as its tile numbers grow (two reads of
+// offsets per group it passes: O(groups) per program, cached in L1).
 // Example: BM 128, BN 256, N 512, group sizes {300, 0, 128}: group 0 has 3 x 2
 // tiles (t = 0..5), group 1 none, group 2 1 x 2 (t = 6, 7); t = 7 is group 2's
 // tile (0, 1), rows [300, 428), columns [256, 512).
@@ -62,7 +63,7 @@ template <class TOff> struct GroupedTiles {
         return false;
       first += count;
       ++g;
-      start = g == 0 ? clamp(static_cast<int64>(offsets[0]), 0) : end;
+      start = clamp(static_cast<int64>(offsets[g]), 0);
       end = clamp(static_cast<int64>(offsets[g + 1]), start);
       count = static_cast<int>((end - start + BM - 1) / BM) * tilesN;
     }
