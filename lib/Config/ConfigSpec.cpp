@@ -301,6 +301,8 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
     spec.pidTypes.push_back(PidType::PersistentBlocked);
     spec.pidTypes.push_back(PidType::PersistentInterleaved);
   }
+  if (spec.groupedMatmul) // the tiles per group are known on the device only
+    spec.pidTypes = {PidType::PersistentInterleaved};
 
   if (!spec.hasDot)
     spec.unrollLoops = spec.innerLoops;

@@ -147,8 +147,9 @@ private:
     line(2, "num_stages              2 or more, as many as fit in 227 KB of shared memory "
             "(128 x 256: at most 4)");
     if (s_.groupedMatmul)
-      line(2, "pid_type                no effect: a grouped GEMM is always persistent (grid = "
-              "#SMs), tiles of each group in groupM 8 order");
+      line(2, "pid_type                persistent_interleaved only: a grouped GEMM is "
+              "persistent (grid = #SMs; the tiles per group are known on the device only), "
+              "tiles of each group in groupM 8 order");
     else
       line(2, "pid_type                persistent_* = persistent GEMM (grid = #SMs); flat, xyz = "
               "one CTA per tile");

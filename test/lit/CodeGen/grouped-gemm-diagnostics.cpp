@@ -6,6 +6,12 @@
 // RUN: not %helionc compile %s --kernel uses_bounds --emit cuda 2>&1 | FileCheck %s --check-prefix=BOUNDS
 // RUN: not %helionc compile %s --kernel cols_from_one --emit cuda 2>&1 | FileCheck %s --check-prefix=COLS
 // RUN: %helionc compile %s --kernel group_bias --emit cuda | FileCheck %s --check-prefix=BIAS
+// RUN: echo '{"pid_type": "flat"}' > %t.flat.json
+// RUN: not %helionc compile %s --kernel group_bias --config %t.flat.json --emit cuda 2>&1 | FileCheck %s --check-prefix=FLAT
+// FLAT: error: {{.*}}flat.json: pid_type: expected one of 'persistent_interleaved' (a grouped GEMM is persistent: its tiles per group are known on the device only), got 'flat'
+// RUN: echo '{"block_sizes": [128, 256, 32]}' > %t.bk.json
+// RUN: not %helionc compile %s --kernel group_bias --config %t.bk.json --emit cuda 2>&1 | FileCheck %s --check-prefix=BK
+// BK: error: {{.*}}bk.json: block_sizes[2]: expected at least 64 (the minimum of 'tk' for a tensor-core matmul), got 32
 // The grouped GEMM (grid over groups, row loop between loaded offsets, column loop,
 // K loop with one dot) goes to the matmul template's grouped form; each variant it
 // does not take is an error at its location, never a crash (GroupedMatmulPlan.cpp).

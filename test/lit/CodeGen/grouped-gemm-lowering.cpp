@@ -57,10 +57,11 @@
 // HOST: const int64_t tiles = std::min<int64_t>((M / bm80 + G) * helion::rt::cdiv(N, bn80), dev.smCount);
 //
 // The spec: tm and tn are the template's output tiles (the matmul's ranges), no
-// l2_groupings, pid_type without effect.
+// l2_groupings, pid_type persistent_interleaved only.
 // SPEC: [0] tm powers of two in [64, 256] default 128
 // SPEC-NEXT: [1] tn powers of two in [64, 256] default 256
 // SPEC-NEXT: [2] tk powers of two in [64, 64] default 64
-// SPEC: pid_type no effect: a grouped GEMM is always persistent (grid = #SMs), tiles of each group in groupM 8 order
+// SPEC: pid_type how program ids map to tiles: persistent_interleaved; default persistent_interleaved
+// SPEC: pid_type persistent_interleaved only: a grouped GEMM is persistent (grid = #SMs; the tiles per group are known on the device only), tiles of each group in groupM 8 order
 // SPEC: default config:
 // SPEC-NEXT: {"block_sizes": [128, 256, 64], "num_warps": 12, "num_stages": 4, "pid_type": "persistent_interleaved", "indexing": "tensor_descriptor"}
