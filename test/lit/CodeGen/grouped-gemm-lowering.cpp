@@ -1,10 +1,11 @@
-// REQUIRES: frontend
+// REQUIRES: frontend, host-cxx
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %helionc compile %examples/grouped_gemm.cpp --emit cuda | FileCheck %s --check-prefix=CUDA
 // RUN: %helionc compile %examples/grouped_gemm.cpp --emit ptx --dtype bf16,offsets=i32 | FileCheck %s --check-prefix=PTX
 // RUN: %helionc compile %examples/grouped_gemm.cpp --emit ptx --dtype f32,offsets=i64 --arch sm_80 | FileCheck %s --check-prefix=TF32
 // RUN: %helionc compile %examples/grouped_gemm.cpp -o %t
 // RUN: FileCheck %s --check-prefix=HOST < %t/grouped_gemm.helion.cpp
+// RUN: %host_cxx -DHELIONC_C_API %t/grouped_gemm.helion.cpp
 // RUN: %helionc spec %examples/grouped_gemm.cpp | FileCheck %s --check-prefix=SPEC
 // examples/grouped_gemm.cpp (a grid over groups, a row loop between loaded offsets, a
 // column loop, a K loop with one dot) is the matmul template's grouped form
