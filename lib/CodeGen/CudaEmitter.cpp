@@ -67,9 +67,11 @@ std::optional<EmittedKernel> emitCuda(const ir::Kernel& typed, const config::Con
   // library's kernels as a whole (AttentionPlan.h, MatmulPlan.h); a grid loop
   // over [tb, tm, tn] with batched dots is a bmm, the matmul's batched form.
   // Dots of any other shape stay in the generic emitter (EmitDot.cpp).
-  if (containsBatchedDot(kernel) && !isBatchedMatmulLoop(kernel))
+  // A grouped GEMM (ir::groupedMatmulRowLoop) is the matmul's grouped form.
+  const bool grouped = ir::groupedMatmulRowLoop(kernel) != nullptr;
+  if (containsBatchedDot(kernel) && !isBatchedMatmulLoop(kernel) && !grouped)
     return emitAttention(kernel, config, options, diags);
-  if (containsDot(kernel) && ir::dotHasMatmulShape(kernel))
+  if (containsDot(kernel) && (ir::dotHasMatmulShape(kernel) || grouped))
     return emitMatmul(kernel, config, options, diags);
   Emitter e(kernel, config, options, diags);
   std::optional<EmittedKernel> out = e.run();

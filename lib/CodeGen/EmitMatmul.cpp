@@ -46,18 +46,28 @@ public:
        << k_.name << "'. Do not edit.\n";
     if (!o_.configJson.empty())
       os << "// config: " << o_.configJson << "\n";
-    const std::string bt = batched() ? "B, " : "";
-    os << "// tensor-core " << (batched() ? "batched matmul" : "matmul") << ": A = " << name(p_.a)
-       << " [" << bt << "M, K], B = " << name(p_.b) << " [" << bt
-       << (p_.bTransposed ? "N, K]" : "K, N]") << "; epilogue "
+    const std::string bt = batched() ? "B, " : grouped() ? "G, " : "";
+    os << "// tensor-core "
+       << (batched() ? "batched matmul" : grouped() ? "grouped matmul" : "matmul") << ": A = "
+       << name(p_.a) << " [" << (batched() ? "B, " : "") << "M, K]"
+       << (grouped() ? " (G groups of rows, offsets " + name(p_.offsets) + ")" : "")
+       << ", B = " << name(p_.b) << " [" << bt << (p_.bTransposed ? "N, K]" : "K, N]")
+       << "; epilogue "
        << (p_.tmaStoreParam >= 0 ? "tma_store (TMA_STORE = 1) or pairs" : "pairs") << "\n";
     os << "// f32 operands: tf32 on the sm80 kernel (mma.sync m16n8k8) on every GPU\n";
-    os << "#include \"helion/gemm_sm90.cuh\"\n#include \"helion/math.cuh\"\nnamespace hd = helion::dev;\n"
+    os << "#include \"helion/" << (grouped() ? "gemm_grouped" : "gemm_sm90") << ".cuh\"\n#include \"helion/math.cuh\"\nnamespace hd = helion::dev;\n"
           "typedef hd::int64 int64;\n\n";
     emitEpilogue(os);
-    if (p_.sm90)
-      emitSm90(os);
-    emitSm80(os);
+    if (grouped()) {
+      const GroupedKernelParts parts = groupedParts();
+      if (p_.sm90)
+        emitGroupedSm90(os, parts);
+      emitGroupedSm80(os, parts);
+    } else {
+      if (p_.sm90)
+        emitSm90(os);
+      emitSm80(os);
+    }
     out_.source = os.str();
     out_.numThreads = p_.sm90 ? 128 * (p_.consumers + 1) : 256;
     out_.pidType = config::PidType::Flat;
@@ -65,11 +75,15 @@ public:
     m.a = p_.a;
     m.b = p_.b;
     m.bTransposed = p_.bTransposed;
-    m.m = k_.tiles[p_.tileM].end;
+    m.m = grouped() ? nullptr : k_.tiles[p_.tileM].end; // grouped: A's rows
     m.n = k_.tiles[p_.tileN].end;
     m.k = k_.tiles[p_.tileK].end;
     if (batched())
       m.batch = k_.tiles[p_.tileB].end;
+    if (grouped()) {
+      m.groups = k_.tiles[p_.tileG].end;
+      m.offsets = p_.offsets;
+    }
     m.sm90 = p_.sm90;
     m.sm80KernelName = k_.name + "_kernel_sm80";
     if (!p_.sm90)
@@ -97,13 +111,15 @@ private:
 
   const std::string& name(int param) const { return k_.params.at(param).name; }
   bool batched() const { return p_.tileB >= 0; }
+  bool grouped() const { return p_.tileG >= 0; }
   /// The functor's leading coordinate parameters: "int64 row, int64 col", batched
-  /// "int64 batch, int64 row, int64 col" (and the same names as arguments).
+  /// "int64 batch, int64 row, int64 col" (and the same names as arguments); grouped
+  /// as batched, the group in `batch`.
   std::string coordParams() const {
-    return batched() ? "int64 batch, int64 row, int64 col" : "int64 row, int64 col";
+    return batched() || grouped() ? "int64 batch, int64 row, int64 col" : "int64 row, int64 col";
   }
   std::string coordArgs(const std::string& col) const {
-    return (batched() ? "batch, row, " : "row, ") + col;
+    return (batched() || grouped() ? "batch, row, " : "row, ") + col;
   }
   /// The variable that holds tile `t`'s index inside the functor.
   std::string coordOf(int t) const {
@@ -196,7 +212,7 @@ private:
     for (const Index& i : ix) {
       if (i.kind == Index::Kind::NewAxis)
         continue;
-      std::string coord = coordOf(i.tile);
+      std::string coord = i.kind == Index::Kind::Scalar ? "batch" : coordOf(i.tile); // g
       off += (off.empty() ? "" : " + ") + coord + " * stride_" + name(param) + "_" +
              std::to_string(d++);
     }
@@ -306,6 +322,20 @@ private:
                  "sm80 kernel)\");\n";
     return s + " || hd::is_same_v<" + ta + ", float>, \"helionc: hl::dot on the tensor cores "
                "needs bf16, f16 or f32 (tf32) operands\");\n";
+  }
+
+  GroupedKernelParts groupedParts() const {
+    return {p_,
+            out_.kernelName,
+            k_.name + "_kernel_sm80",
+            templateParams(),
+            argList(),
+            dtypeAsserts(true),
+            dtypeAsserts(false),
+            epilogueInit(),
+            "T_" + name(p_.a),
+            p_.tmaStoreParam >= 0 ? "T_" + name(p_.tmaStoreParam) : "float",
+            "T_" + name(p_.offsets)};
   }
 
   void emitSm90(std::ostringstream& os) {

@@ -38,6 +38,10 @@ std::optional<Head> nameHead(const EmittedKernel& ek, const std::string& arch,
     const bool supported = a == ScalarType::BF16 || a == ScalarType::F16 || a == ScalarType::F32;
     if (!supported || a != b || major < 8)
       return std::nullopt;
+    if (mm->offsets >= 0 && sig.at(mm->offsets) != ScalarType::I32 &&
+        sig.at(mm->offsets) != ScalarType::I64)
+      return std::nullopt; // grouped GEMM: int32 or int64 offsets
+
     // f32 runs as tf32 on the sm80 kernel everywhere.
     const bool sm90 = mm->sm90 && major == 9 && a != ScalarType::F32;
     return Head{sm90 ? ek.kernelName : mm->sm80KernelName, sm90};
@@ -240,6 +244,11 @@ std::vector<bool> indexTensors(const Kernel& k) {
       });
     });
   });
+  // Loop bounds are indices too: the offsets of a jagged loop (hl::tile(start, end)).
+  for (const TileVar& t : k.tiles)
+    for (const ExprRef& bound : {t.begin, t.end})
+      if (bound)
+        markIndex(*bound);
   return isIndex;
 }
 

@@ -37,6 +37,7 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   const MatmulLaunch& mm = *ek.matmul;
   auto pname = [&](int p) { return k.params.at(p).name; };
   const bool batched = mm.batch != nullptr;
+  const bool grouped = mm.groups != nullptr; // A [M, K], B [G, K, N], offsets
   const std::string rank = batched ? "3" : "2";
   const std::string a = pname(mm.a), b = pname(mm.b), kn = k.name;
   std::ostringstream os;
@@ -45,13 +46,18 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   const std::string delim = rawDelimiter(ek.source);
   os << "  static const char kSource[] = R\"" << delim << "(" << ek.source << ")" << delim
      << "\";\n";
-  os << "  const int64_t M = " << hostExpr(*mm.m) << ", N = " << hostExpr(*mm.n)
+  os << "  const int64_t M = " << (grouped ? a + ".size(0)" : hostExpr(*mm.m)) << ", N = " << hostExpr(*mm.n)
      << ", K = " << hostExpr(*mm.k) << ";\n";
   if (batched) {
     os << "  const int64_t B = " << hostExpr(*mm.batch) << ";\n";
     os << "  if (M <= 0 || N <= 0 || B <= 0) return;\n";
     os << "  HELION_CHECK(B < (int64_t(1) << 31), \"" << kn
        << ": the batch size must be below 2^31, got {}\", B);\n";
+  } else if (grouped) {
+    os << "  const int64_t G = " << hostExpr(*mm.groups) << ";\n";
+    os << "  if (M <= 0 || N <= 0 || G <= 0) return;\n";
+    os << "  HELION_CHECK(G < (int64_t(1) << 31), \"" << kn
+       << ": the group count must be below 2^31, got {}\", G);\n";
   } else {
     os << "  if (M <= 0 || N <= 0) return;\n";
   }
@@ -59,10 +65,22 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
         "(int64_t(1) << 31), \""
      << kn << ": matrix sizes must be in [1, 2^31), got M = {}, N = {}, K = {}\", M, N, K);\n";
   // 1. Operands.
-  for (const std::string& t : {a, b})
+  for (const std::string& t : {a, b}) {
+    const std::string r = grouped && t == b ? "3" : rank;
     os << "  HELION_CHECK(" << t << ".device().type == helion::DeviceType::CUDA && " << t
-       << ".dim() == " << rank << ", \"" << kn << ": tensor '" << t << "' must be a " << rank
+       << ".dim() == " << r << ", \"" << kn << ": tensor '" << t << "' must be a " << r
        << "-D CUDA tensor\");\n";
+  }
+  if (grouped) {
+    const std::string o = pname(mm.offsets);
+    os << "  HELION_CHECK(" << b << ".size(0) >= G, \"" << kn << ": tensor '" << b
+       << "' holds {} groups, the kernel's group loop runs {}\", " << b << ".size(0), G);\n";
+    os << "  HELION_CHECK(" << o << ".device().type == helion::DeviceType::CUDA && " << o
+       << ".dim() == 1 && " << o << ".size(0) >= G + 1 && " << o << ".stride(0) == 1 && ("
+       << o << ".dtype() == helion::DType::i32 || " << o << ".dtype() == helion::DType::i64), \""
+       << kn << ": the group offsets '" << o << "' must be a contiguous 1-D int32 or int64 CUDA "
+       << "tensor of at least G + 1 = {} entries\", G + 1);\n";
+  }
   if (batched) // the tensor maps and batch strides assume B batches in both
     for (const std::string& t : {a, b})
       os << "  HELION_CHECK(" << t << ".size(0) >= B, \"" << kn << ": tensor '" << t
@@ -72,7 +90,20 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
      << ".dtype() == " << a << ".dtype(), \"" << kn
      << ": hl::dot on the tensor cores needs bf16, f16 or f32 (computed as tf32) operands of one "
         "dtype\");\n";
-  if (batched) {
+  if (grouped) {
+    // Any rank: unit last stride, 16-byte aligned base and other strides (TMA, cp.async).
+    os << "  auto tmaReady = [](const helion::Tensor& t) {\n"
+          "    const int64_t es = int64_t(t.element_size());\n"
+          "    bool ok = t.stride(t.dim() - 1) == 1 && reinterpret_cast<uintptr_t>(t.data_ptr()) "
+          "% 16 == 0;\n"
+          "    for (int64_t d = 0; d + 1 < t.dim(); ++d) ok = ok && (t.stride(d) * es) % 16 == 0;\n"
+          "    return ok;\n  };\n";
+    for (const std::string& t : {a, b})
+      os << "  HELION_CHECK(tmaReady(" << t << "), \"" << kn << ": tensor '" << t
+         << "' must have unit column stride, 16-byte aligned data and other strides that are "
+            "multiples of 16 bytes for the tensor-core matmul ({}-byte elements)\", "
+         << t << ".element_size());\n";
+  } else if (batched) {
     // Batched: each batch's base 16-byte aligned too (its stride a multiple of 16 bytes).
     os << "  auto tmaReady = [](const helion::Tensor& t) {\n"
           "    const int64_t es = int64_t(t.element_size());\n"
@@ -187,9 +218,13 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   os << "  int iM = int(M), iN = int(N), iK = int(K), groupM = " << mm.groupM << ";\n";
   if (batched)
     os << "  int iB = int(B);\n";
+  if (grouped)
+    os << "  int iG = int(G);\n  void* po = const_cast<void*>(static_cast<const void*>("
+       << pname(mm.offsets) << ".data_ptr()));\n";
   os << "  if (sm90) {\n";
   os << "    using helion::rt::Swizzle;\n";
-  os << "    auto map = [" << (batched ? "B" : "") << "](const helion::Tensor& t, int64_t rows, "
+  os << "    auto map = [" << (batched ? "B" : grouped ? "G" : "")
+     << "](const helion::Tensor& t, int64_t rows, "
         "int64_t cols, int32_t boxRows, int32_t boxCols) {\n"
         "      helion::rt::TensorMapDesc d;\n"
         "      d.base = const_cast<void*>(static_cast<const void*>(t.data_ptr()));\n"
@@ -197,6 +232,12 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   if (batched) // one batch deep boxes: the same shared-memory bytes as the 2-D boxes
     os << "      d.sizes = {B, rows, cols};\n      d.strides = {t.stride(0), t.stride(1), 1};\n"
           "      d.box = {1, boxRows, boxCols};\n      d.swizzle = Swizzle::b128;\n";
+  else if (grouped) // A and C 2-D, B 3-D {G, rows, cols} with boxes one group deep
+    os << "      if (t.dim() == 3) {\n        d.sizes = {G, rows, cols};\n"
+          "        d.strides = {t.stride(0), t.stride(1), 1};\n        d.box = {1, boxRows, "
+          "boxCols};\n      } else {\n        d.sizes = {rows, cols};\n"
+          "        d.strides = {t.stride(0), 1};\n        d.box = {boxRows, boxCols};\n      }\n"
+          "      d.swizzle = Swizzle::b128;\n";
   else
     os << "      d.sizes = {rows, cols};\n      d.strides = {t.stride(0), 1};\n"
           "      d.box = {boxRows, boxCols};\n      d.swizzle = Swizzle::b128;\n";
@@ -213,11 +254,16 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   else
     os << "    CUtensorMap mapC = mapA; // unused by the pairs epilogue\n";
   os << "    void* args[] = {&mapA, &mapB, &mapC, &iM, &iN, &iK, &groupM"
-     << (batched ? ", &iB" : "") << epiArgs << "};\n";
-  os << "    const int64_t units = helion::rt::cdiv(M, " << mm.bm << ") * helion::rt::cdiv(N, "
-     << mm.bn << ")" << (batched ? " * B" : "") << ";\n";
-  os << "    const int64_t ctas = " << (mm.persistent ? "std::min<int64_t>(units, dev.smCount)" : "units")
-     << ";\n";
+     << (batched ? ", &iB" : grouped ? ", &po, &iG" : "") << epiArgs << "};\n";
+  if (grouped) { // tiles per group are known on the device only: at most M / BM + G rows
+    os << "    const int64_t units = (M / " << mm.bm << " + G) * helion::rt::cdiv(N, " << mm.bn
+       << ");\n";
+  } else {
+    os << "    const int64_t units = helion::rt::cdiv(M, " << mm.bm << ") * helion::rt::cdiv(N, "
+       << mm.bn << ")" << (batched ? " * B" : "") << ";\n";
+  }
+  os << "    const int64_t ctas = "
+     << (mm.persistent ? "std::min<int64_t>(units, dev.smCount)" : "units") << ";\n";
   os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), "
         "helion::rt::Dim3("
      << 128 * (mm.consumers + 1) << "), static_cast<unsigned>(smem), args, "
@@ -225,7 +271,12 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   os << "  } else {\n";
   os << "    void* pa = const_cast<void*>(static_cast<const void*>(" << a << ".data_ptr()));\n";
   os << "    void* pb = const_cast<void*>(static_cast<const void*>(" << b << ".data_ptr()));\n";
-  if (batched) {
+  if (grouped) {
+    os << "    int64_t lda = " << a << ".stride(0), ldb = " << b << ".stride(1), sb = " << b
+       << ".stride(0);\n";
+    os << "    void* args[] = {&pa, &pb, &iM, &iN, &iK, &lda, &ldb, &sb, &groupM, &po, &iG"
+       << epiArgs << "};\n";
+  } else if (batched) {
     // One grid row per batch (blockIdx.y): at most 65535 of them.
     os << "    HELION_CHECK(B <= 65535, \"" << kn
        << ": the sm80 batched matmul runs at most 65535 batches, got {}\", B);\n";
@@ -237,7 +288,11 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
     os << "    int64_t lda = " << a << ".stride(0), ldb = " << b << ".stride(0);\n";
     os << "    void* args[] = {&pa, &pb, &iM, &iN, &iK, &lda, &ldb, &groupM" << epiArgs << "};\n";
   }
-  os << "    const int64_t tiles = helion::rt::cdiv(M, bm80) * helion::rt::cdiv(N, bn80);\n";
+  if (grouped) // persistent over the groups' tiles (at most M / BM + G rows of tiles)
+    os << "    const int64_t tiles = std::min<int64_t>((M / bm80 + G) * helion::rt::cdiv(N, "
+          "bn80), dev.smCount);\n";
+  else
+    os << "    const int64_t tiles = helion::rt::cdiv(M, bm80) * helion::rt::cdiv(N, bn80);\n";
   os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(tiles)"
      << (batched ? ", static_cast<unsigned>(B)" : "") << "), "
         "helion::rt::Dim3(256), static_cast<unsigned>(smem), args, "

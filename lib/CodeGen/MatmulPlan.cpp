@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "MatmulPlan.h"
 #include "helion/Config/BlockSizes.h"
+#include "helion/IR/DotShape.h"
 #include "helion/IR/Visitor.h"
 
 #include <functional>
@@ -50,16 +51,26 @@ public:
   std::optional<MatmulPlan> run() {
     if (k_.body.size() != 1 || k_.body[0]->kind != StmtKind::For)
       return fail(k_.loc, "a kernel with hl::dot must have exactly one top-level tile loop");
-    const Stmt& grid = *k_.body[0];
-    p_.grid = &grid;
-    if (grid.tiles.size() != 2 && grid.tiles.size() != 3)
-      return fail(grid.loc, "a tensor-core matmul needs a grid loop over [tm, tn] or, batched, "
-                            "[tb, tm, tn]; found " + std::to_string(grid.tiles.size()) + " tiles");
-    const size_t first = grid.tiles.size() - 2;
-    if (first == 1)
-      p_.tileB = grid.tiles[0];
-    p_.tileM = grid.tiles[first];
-    p_.tileN = grid.tiles[first + 1];
+    p_.grid = k_.body[0].get();
+    // `grid`: the loop whose body is accumulator, K loop, epilogue: the grid loop,
+    // or the column loop of a grouped GEMM.
+    const Stmt* body = p_.grid;
+    if (const Stmt* rows = ir::groupedMatmulRowLoop(k_)) {
+      if (!planGroupedLoops(k_, *p_.grid, *rows, p_, d_))
+        return std::nullopt;
+      body = rows->body[0].get();
+    } else {
+      const Stmt& g = *p_.grid;
+      if (g.tiles.size() != 2 && g.tiles.size() != 3)
+        return fail(g.loc, "a tensor-core matmul needs a grid loop over [tm, tn] or, batched, "
+                           "[tb, tm, tn]; found " + std::to_string(g.tiles.size()) + " tiles");
+      const size_t first = g.tiles.size() - 2;
+      if (first == 1)
+        p_.tileB = g.tiles[0];
+      p_.tileM = g.tiles[first];
+      p_.tileN = g.tiles[first + 1];
+    }
+    const Stmt& grid = *body;
     if (const Expr* d = wrongRankDot())
       return fail(d->loc, std::string("a dot in a grid loop over ") +
                               (batched() ? "[tb, tm, tn] must be batched (3-D)"
@@ -82,7 +93,7 @@ public:
     for (++i; i < grid.body.size(); ++i)
       if (!epilogueStmt(*grid.body[i]))
         return std::nullopt;
-    for (int t : {p_.tileB, p_.tileM, p_.tileN, p_.tileK})
+    for (int t : {p_.tileB, grouped() ? -1 : p_.tileM, p_.tileN, p_.tileK})
       if (t >= 0 &&
           (!isZero(k_.tiles[t].begin) || k_.tiles[t].isGrid || k_.tiles[t].flatOfParam >= 0))
         return fail(k_.tiles[t].loc, "tile '" + k_.tiles[t].name +
@@ -109,6 +120,7 @@ private:
   std::map<int, ExprRef> lets_; // K-loop lets, by var
 
   bool batched() const { return p_.tileB >= 0; }
+  bool grouped() const { return p_.tileG >= 0; }
 
   /// The first dot whose result is not 2-D (batched: 3-D), or null.
   const Expr* wrongRankDot() const {
@@ -151,16 +163,20 @@ private:
     }
     const int row = isA ? p_.tileM : transposed ? p_.tileN : p_.tileK;
     const int col = isA ? p_.tileK : transposed ? p_.tileK : p_.tileN;
-    const size_t o = batched() ? 1 : 0;
+    // Grouped: B is group g's matrix, b[g, tk, tn].
+    const bool byGroup = grouped() && !isA;
+    const size_t o = batched() || byGroup ? 1 : 0;
     if (e->kind != ExprKind::Load || e->gatherAll || e->indices.size() != o + 2 ||
-        (batched() && !isTile(e->indices[0], p_.tileB)) || !isTile(e->indices[o], row) ||
+        (batched() && !isTile(e->indices[0], p_.tileB)) ||
+        (byGroup && !isGroupIndex(e->indices[0], p_)) || !isTile(e->indices[o], row) ||
         !isTile(e->indices[o + 1], col)) {
       const char* want = batched() ? (isA ? "x[tb, tm, tk]"
                                           : "y[tb, tk, tn] (or y[tb, tn, tk].transpose(1, 2))")
+                         : byGroup ? "b[g, tk, tn] (or b[g, tn, tk].transpose(0, 1))"
                                    : (isA ? "x[tm, tk]" : "y[tk, tn] (or y[tn, tk].transpose(0, 1))");
       fail(raw->loc, std::string("the ") + (isA ? "first" : "second") +
                          " operand of a tensor-core hl::dot must be a load " + want + " of a " +
-                         (batched() ? "3-D" : "2-D") + " tensor");
+                         (batched() || byGroup ? "3-D" : "2-D") + " tensor");
       return false;
     }
     (isA ? p_.a : p_.b) = e->param;
@@ -216,7 +232,12 @@ private:
     switch (e.kind) {
     case ExprKind::Const:
     case ExprKind::Param:
+      return true;
     case ExprKind::Var:
+      if (p_.groupLets.count(e.var))
+        return fail(e.loc, "a grouped matmul's epilogue may not use the values of its group "
+                           "loop (they are the row loop's bounds)"),
+               false;
       return true;
     case ExprKind::TileIndex:
       if (e.tile == p_.tileM || e.tile == p_.tileN || (batched() && e.tile == p_.tileB))
@@ -226,9 +247,12 @@ private:
       if (!e.gatherAll) {
         for (const Index& ix : e.indices)
           if (!(isTile(ix, p_.tileM) || isTile(ix, p_.tileN) ||
-                (batched() && isTile(ix, p_.tileB)) || ix.kind == Index::Kind::NewAxis))
+                (batched() && isTile(ix, p_.tileB)) || isGroupIndex(ix, p_) ||
+                ix.kind == Index::Kind::NewAxis))
             return fail(e.loc, batched() ? "a batched matmul epilogue may load only at tiles "
                                            "tb, tm and tn ([tb, tm, tn], [tn], ...)"
+                               : grouped() ? "a grouped matmul epilogue may load only at tm, tn "
+                                             "and the group g ([tm, tn], [g, tn], ...)"
                                          : "a matmul epilogue may load only at [tm, tn], [tm] "
                                            "or [tn]"),
                    false;
@@ -333,6 +357,10 @@ private:
     p_.persistent = p_.sm90 && (c_.pidType == config::PidType::PersistentBlocked ||
                                 c_.pidType == config::PidType::PersistentInterleaved);
     p_.groupM = c_.l2Groupings.empty() ? 1 : std::max(1, c_.l2Groupings[0]);
+    if (grouped()) { // no l2_groupings key (the grid loop has one tile): GROUP_M 8 per group
+      p_.persistent = true;
+      p_.groupM = 8;
+    }
     if (c_.numStages < 2)
       ok = configError("num_stages must be at least 2 for a tensor-core matmul, got " +
                        std::to_string(c_.numStages));

@@ -18,6 +18,11 @@
 // and y[tb, tk, tn] (or y[tb, tn, tk].transpose(1, 2)), stores to out[tb, tm, tn];
 // epilogue loads may also index tb.
 //
+// or grouped (grouped GEMM, GroupedMatmulPlan.cpp): a grid loop over groups g whose
+// row loop tm runs from offsets[g] to offsets[g + 1] and holds the column loop tn,
+// whose body is the matmul's with B read as b[g, tk, tn] (or b[g, tn, tk].transpose(0,
+// 1)); epilogue loads may also index g.
+//
 // planMatmul checks that shape (reporting anything else at its location, never
 // crashing) and the config (block sizes, warps, stages), and says which template
 // instantiation the config maps to.
@@ -31,6 +36,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 namespace helion::codegen {
@@ -42,6 +48,10 @@ struct MatmulPlan {
   int a = -1, b = -1;        ///< tensor params read as A [M, K] and B [K, N]
   bool bTransposed = false;  ///< B read as y[tn, tk].transpose(0, 1): [N, K]
   int accVar = -1;
+  /// Grouped GEMM: the group tile g (hl::grid), the tensor of group offsets, and the
+  /// group loop's lets (the row loop's bounds, not usable elsewhere). tileG is -1 else.
+  int tileG = -1, offsets = -1;
+  std::set<int> groupLets;
   /// Epilogue: the grid loop's statements after the K loop (lets and stores).
   std::vector<const ir::Stmt*> epilogue;
   /// The store that tma_store can perform: a single store to out[tm, tn], or -1.
@@ -73,6 +83,15 @@ bool containsDot(const ir::Kernel& kernel);
 /// Whether the kernel is one grid loop over three tiles [tb, tm, tn]: its batched
 /// dots are a bmm for planMatmul, not flash attention (a grid loop over [tb, tm]).
 bool isBatchedMatmulLoop(const ir::Kernel& kernel);
+
+/// Grouped GEMM (GroupedMatmulPlan.cpp): checks the group, row and column loops
+/// `groups`, `rows` and rows' only statement, and sets tileG, offsets, groupLets, tileM
+/// and tileN of `plan`; false after reporting why not.
+bool planGroupedLoops(const ir::Kernel& kernel, const ir::Stmt& groups, const ir::Stmt& rows,
+                      MatmulPlan& plan, DiagnosticEngine& diags);
+/// Whether `e` is the group index g (`%g.begin`) of a grouped plan; `ix` a subscript by it.
+bool isGroupIndexExpr(const ir::Expr& e, const MatmulPlan& plan);
+bool isGroupIndex(const ir::Index& ix, const MatmulPlan& plan);
 
 /// The plan of a kernel whose device code contains `hl::dot`; nullopt after
 /// reporting why it is not supported.

@@ -223,7 +223,14 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
     spec.attention = false;
   // Dots of other shapes are the generic emitter's (the general lowering,
   // EmitDot.cpp): the generic kernel's keys and defaults, not the templates'.
-  spec.generalDot = spec.hasDot && !spec.attention && !ir::dotHasMatmulShape(k);
+  // The grouped GEMM (ir::groupedMatmulRowLoop): B is read as b[g, tk, tn], a 2-D
+  // block of a 3-D tensor, which is no attention.
+  const ir::Stmt* groupedRows = ir::groupedMatmulRowLoop(k);
+  spec.groupedMatmul = groupedRows != nullptr;
+  if (groupedRows)
+    spec.attention = false;
+  spec.generalDot =
+      spec.hasDot && !spec.attention && !ir::dotHasMatmulShape(k) && !groupedRows;
   if (spec.generalDot)
     spec.hasDot = false;
 
@@ -255,6 +262,14 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
     }
   }
 
+  // The grouped GEMM's row and column loops are the template's output tiles, run in
+  // parallel like a grid loop's (BM x BN): their block sizes have the matmul's rules.
+  if (groupedRows)
+    for (int t : {groupedRows->tiles[0], groupedRows->body[0]->tiles[0]}) {
+      int bs = t >= 0 && t < static_cast<int>(k.tiles.size()) ? k.tiles[t].blockSize : -1;
+      if (bs >= 0 && bs < static_cast<int>(inGrid.size()))
+        inGrid[bs] = true;
+    }
   for (size_t i = 0; i < k.blockSizes.size(); ++i) {
     const ir::BlockSizeDecl& decl = k.blockSizes[i];
     if (decl.fixed) {
@@ -289,6 +304,8 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
     spec.pidTypes.push_back(PidType::PersistentBlocked);
     spec.pidTypes.push_back(PidType::PersistentInterleaved);
   }
+  if (spec.groupedMatmul) // the tiles per group are known on the device only
+    spec.pidTypes = {PidType::PersistentInterleaved};
 
   if (!spec.hasDot)
     spec.unrollLoops = spec.innerLoops;

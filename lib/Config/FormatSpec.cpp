@@ -146,12 +146,18 @@ private:
             "the sm80 kernel always runs 8");
     line(2, "num_stages              2 or more, as many as fit in 227 KB of shared memory "
             "(128 x 256: at most 4)");
-    line(2, "pid_type                persistent_* = persistent GEMM (grid = #SMs); flat, xyz = one "
-            "CTA per tile");
+    if (s_.groupedMatmul)
+      line(2, "pid_type                persistent_interleaved only: a grouped GEMM is "
+              "persistent (grid = #SMs; the tiles per group are known on the device only), "
+              "tiles of each group in groupM 8 order");
+    else
+      line(2, "pid_type                persistent_* = persistent GEMM (grid = #SMs); flat, xyz = "
+              "one CTA per tile");
     line(2, "block_sizes             sm90: tm a multiple of 64 x consumer warpgroups, at most "
             "128 accumulator registers per thread (tm / consumers / 64 x tn / 2); sm80: tn a "
             "multiple of 64");
-    line(2, "l2_groupings            groupM of the tile order");
+    if (!s_.groupedMatmul)
+      line(2, "l2_groupings            groupM of the tile order");
     line(2, "indexing                tensor_descriptor everywhere = sm90 (TMA + wgmma, sm80 "
             "fallback); pointer / block_ptr = sm80 (cp.async + mma.sync; num_warps and pid_type "
             "have no effect there)");

@@ -373,10 +373,13 @@ private:
       std::vector<std::string> names;
       for (PidType p : legal)
         names.push_back(fmt::format("'{}'", pidTypeName(p)));
+      const char* why = spec_.groupedMatmul
+                            ? "a grouped GEMM is persistent: its tiles per group are known on "
+                              "the device only"
+                            : "xyz needs a single grid loop of at most 3 tiles";
       add("pid_type", -1, -1,
-          fmt::format("expected one of {} (xyz needs a single grid loop of at most 3 tiles), "
-                      "got '{}'",
-                      fmt::join(names, ", "), pidTypeName(c.pidType)));
+          fmt::format("expected one of {} ({}), got '{}'", fmt::join(names, ", "), why,
+                      pidTypeName(c.pidType)));
       return;
     }
   }

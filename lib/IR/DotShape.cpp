@@ -41,12 +41,10 @@ bool isLoadOperand(const Expr* e, const std::map<int, const Expr*>& lets) {
   return false;
 }
 
-} // namespace
-
-bool dotHasMatmulShape(const Kernel& k) {
-  if (k.body.size() != 1 || k.body[0]->kind != StmtKind::For || countDots(k.body) != 1)
-    return false;
-  for (const StmtRef& s : k.body[0]->body) {
+/// Whether `body` (a grid loop's, or the grouped form's innermost output loop's) holds
+/// one inner loop with the kernel's one dot, of two tensor loads.
+bool bodyHasMatmulShape(const std::vector<StmtRef>& body) {
+  for (const StmtRef& s : body) {
     if (s->kind != StmtKind::For || countDots(s->body) != 1)
       continue;
     // The one dot sits in an inner loop of the grid loop's own body; its operands
@@ -57,6 +55,32 @@ bool dotHasMatmulShape(const Kernel& k) {
            isLoadOperand(dot->operands[1].get(), lets);
   }
   return false;
+}
+
+} // namespace
+
+bool dotHasMatmulShape(const Kernel& k) {
+  if (k.body.size() != 1 || k.body[0]->kind != StmtKind::For || countDots(k.body) != 1)
+    return false;
+  return bodyHasMatmulShape(k.body[0]->body);
+}
+
+const Stmt* groupedMatmulRowLoop(const Kernel& k) {
+  if (k.body.size() != 1 || k.body[0]->kind != StmtKind::For || k.body[0]->tiles.size() != 1 ||
+      countDots(k.body) != 1)
+    return nullptr;
+  // The group loop: lets (the group's bounds), then the row loop, nothing else.
+  const std::vector<StmtRef>& body = k.body[0]->body;
+  if (body.empty() || body.back()->kind != StmtKind::For || body.back()->tiles.size() != 1)
+    return nullptr;
+  for (size_t i = 0; i + 1 < body.size(); ++i)
+    if (body[i]->kind != StmtKind::Let)
+      return nullptr;
+  const Stmt& rows = *body.back();
+  if (rows.body.size() != 1 || rows.body[0]->kind != StmtKind::For ||
+      rows.body[0]->tiles.size() != 1 || !bodyHasMatmulShape(rows.body[0]->body))
+    return nullptr;
+  return &rows;
 }
 
 } // namespace helion::ir

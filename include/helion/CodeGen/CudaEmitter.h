@@ -59,6 +59,12 @@ struct MatmulLaunch {
   /// (or [B, N, K]), 3-D tensor maps, `int batches` after groupM (sm90) and
   /// `int64 strideA, strideB` after ldb (sm80, batch = blockIdx.y). Null: 2-D.
   ir::ExprRef batch;
+  /// Grouped GEMM: the group count (end of tile g; null: not grouped) and the tensor
+  /// of G + 1 row offsets. A [M, K] with M = A's rows, B [G, K, N] (or [G, N, K]) as
+  /// bmm's 3-D maps; the kernels take `const T_offsets* offsets, int groups` after
+  /// groupM (sm80: `int64 strideB` before groupM) and run persistent (grid #SMs).
+  ir::ExprRef groups;
+  int offsets = -1;
   bool sm90 = true;
   std::string sm80KernelName;
   int bm = 128, bn = 256, stages = 4, consumers = 2;

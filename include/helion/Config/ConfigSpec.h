@@ -115,6 +115,9 @@ struct ConfigSpec {
   /// persistent.
   bool contendedAtomics = false;
   bool matmulBTransposed = false; ///< a matmul reading B as y[tn, tk].transpose(0, 1)
+  /// A grouped GEMM (ir::groupedMatmulRowLoop): its row and column tiles tm, tn have
+  /// inGridLoop set (the template's output tiles); always persistent, GROUP_M 8.
+  bool groupedMatmul = false;
   int64_t fixedGridElements = 1; ///< product of the fixed block sizes of grid tiles
   /// The kernel this spec describes (the size limit of candidates, UnrolledSize.h);
   /// null in a spec built by hand.

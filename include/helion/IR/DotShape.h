@@ -13,6 +13,17 @@
 //     ...                          // no dot here either
 //   }
 //
+// or its grouped form (grouped GEMM, examples/grouped_gemm.cpp):
+//
+//   for g in grid(groups) {        // the only top-level loop, one tile (the group)
+//     let ... ; let ...            // lets only: the group's bounds
+//     for tm in tile(start, end) { // the row loop, its only statement:
+//       for tn in tile(n) {        // the column loop, whose body has the shape above
+//         ...; for tk in tile(k) { ... dot ... }; ...
+//       }
+//     }
+//   }
+//
 // Whether the loop then fits the template in every detail is MatmulPlan's to
 // say, with located errors; kernels of any other shape with dots (two chained
 // dots, a dot of computed blocks outside a K loop, dots in nested loops) take the
@@ -26,5 +37,9 @@ namespace helion::ir {
 
 /// Whether `k`'s dots have the matmul template's loop shape (above).
 bool dotHasMatmulShape(const Kernel& k);
+
+/// The row loop (`for tm in tile(start, end)`) of `k` when its dots have the grouped
+/// GEMM's loop shape (above), else null.
+const Stmt* groupedMatmulRowLoop(const Kernel& k);
 
 } // namespace helion::ir

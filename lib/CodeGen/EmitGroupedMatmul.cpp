@@ -1,0 +1,83 @@
+//===- EmitGroupedMatmul.cpp - The kernels of a grouped GEMM ---------------===//
+//
+// A grouped GEMM (GroupedMatmulPlan.cpp) is one instantiation of
+// hd::GemmGroupedSm90 (TMA + wgmma) and one of hd::GemmGroupedSm80 (cp.async +
+// mma.sync; f32 operands as tf32 on every GPU), both from
+// runtime/device/helion/gemm_grouped.cuh, with the matmul's epilogue functor
+// (EmitMatmul.cpp) called with the group first. Both kernels are persistent: the
+// launcher gives them a grid of one CTA per SM and they walk the tiles of all
+// groups, whose sizes only the device reads (from the offsets tensor).
+//
+//   sm90: (map_a {M, K}, map_b {G, K, N}, map_c {M, N}, M, N, K, groupM,
+//          offsets, groups, epilogue fields...)
+//   sm80: (a, b, M, N, K, lda, ldb, stride_b, groupM, offsets, groups,
+//          epilogue fields...)
+//===----------------------------------------------------------------------===//
+#include "EmitMatmul.h"
+
+namespace helion::codegen {
+namespace {
+
+std::string offsetsAssert(const GroupedKernelParts& k) {
+  return "  static_assert(hd::is_same_v<" + k.tOffsets + ", hd::int32> || hd::is_same_v<" +
+         k.tOffsets + ", hd::int64>, \"helionc: the offsets of a grouped matmul must be int32 or "
+         "int64\");\n";
+}
+
+} // namespace
+
+void emitGroupedSm90(std::ostream& os, const GroupedKernelParts& k) {
+  const MatmulPlan& p = k.plan;
+  const std::string g = "hd::GemmGroupedSm90<" + k.tIn + ", " + k.tOut + ", " +
+                        std::to_string(p.bm) + ", " + std::to_string(p.bn) + ", " +
+                        std::to_string(p.stages) + ", " + std::to_string(p.consumers) + ", " +
+                        (p.bTransposed ? "true" : "false") +
+                        ", TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>";
+  os << "/// sm_90a: TMA + wgmma over the tiles of all groups, " << p.consumers
+     << " consumer warpgroup(s) + 1 producer, persistent.\n";
+  os << "template <" << k.templateParams << ">\n__global__ void __launch_bounds__("
+     << 128 * (p.consumers + 1) << ", 1) " << k.sm90Name
+     << "(\n    const __grid_constant__ hd::TensorMap map_a, const __grid_constant__ "
+        "hd::TensorMap map_b,\n    const __grid_constant__ hd::TensorMap map_c, int M, int N, "
+        "int K, int groupM,\n    const "
+     << k.tOffsets << "* __restrict__ group_offsets, int groups" << k.args << ") {\n";
+  os << k.asserts90 << offsetsAssert(k);
+  os << "  using G = " << g << ";\n";
+  os << "  extern __shared__ __align__(1024) hd::uint8 smem[];\n";
+  os << "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n";
+  os << "  unsigned dynamic_smem;  // the launcher computes G::kSmemBytes on its own: check it\n"
+        "  asm(\"mov.u32 %0, %%dynamic_smem_size;\" : \"=r\"(dynamic_smem));\n"
+        "  if (dynamic_smem < G::kSmemBytes) __trap();\n#endif\n";
+  os << k.epilogueInit;
+  os << "  G::run(&map_a, &map_b, &map_c, M, N, K, groupM, group_offsets, groups, epi, smem);\n"
+        "}\n\n";
+}
+
+void emitGroupedSm80(std::ostream& os, const GroupedKernelParts& k) {
+  const MatmulPlan& p = k.plan;
+  const Tf32Tile t = tf32Tile(p.sm80Bm, p.sm80Bn);
+  auto pick = [](int tf32, int other) {
+    return tf32 == other ? std::to_string(other)
+                         : "kTf32 ? " + std::to_string(tf32) + " : " + std::to_string(other);
+  };
+  const std::string g = "hd::GemmGroupedSm80<" + k.tIn + ", " + pick(t.bm, p.sm80Bm) + ", " +
+                        pick(t.bn, p.sm80Bn) + ", kTf32 ? 32 : 64, " +
+                        pick(t.stages, p.sm80Stages) + ", " +
+                        (p.bTransposed ? "true" : "false") + ">";
+  os << "/// sm_80+: cp.async + ldmatrix + mma.sync over the tiles of all groups (the fallback;\n"
+        "/// epilogue form pairs), and f32 operands on every GPU as tf32 (mma.sync m16n8k8).\n";
+  os << "template <" << k.templateParams << ">\n__global__ void __launch_bounds__(256, 1) "
+     << k.sm80Name << "(\n    const " << k.tIn << "* __restrict__ a, const " << k.tIn
+     << "* __restrict__ b, int M, int N, int K, int64 lda, int64 ldb, int64 stride_b,\n"
+        "    int groupM, const "
+     << k.tOffsets << "* __restrict__ group_offsets, int groups" << k.args << ") {\n";
+  os << k.asserts80 << offsetsAssert(k);
+  os << "  constexpr bool kTf32 = hd::is_same_v<" << k.tIn << ", float>;\n";
+  os << "  using G = " << g << ";\n";
+  os << "  extern __shared__ __align__(128) hd::uint8 smem[];\n";
+  os << k.epilogueInit;
+  os << "  G::run(a, b, M, N, K, lda, ldb, stride_b, groupM, group_offsets, groups, epi, smem);\n"
+        "}\n\n";
+}
+
+} // namespace helion::codegen

@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""The grouped GEMM example on the GPU (scripts/grouped_gemm_gpu_check.sh runs this).
+
+examples/grouped_gemm.cpp computes out[offsets[g]:offsets[g+1]] = a[offsets[g]:offsets[g+1]]
+@ b[g] for every group g. Each case draws fresh random inputs and group sizes (random
+ones with an empty group and sizes that are no multiple of the tile, and uniform ones),
+calls the kernel through its C entry (examples/python/helionc_ctypes.py) with its output
+NaN-poisoned first (lang_gpu_check.poisoned_call), and compares it with a float64
+reference (max |error| over max |reference|; large cases on sampled rows of every
+group, with every element scanned for NaN, so a row the kernel never wrote fails).
+Then it times the kernel next to torch eager (a Python loop of torch.mm per group: G
+cuBLAS calls), torch.compile of that loop, and torch._grouped_mm where the installed
+torch has it (bf16; offsets as int32 cumulative ends, b as [G, k, n]), in TFLOP/s.
+
+    python3 scripts/grouped_gemm_gpu_check.py --libdir BUILD/py [--alt-libdir BUILD/py-alt]
+        [--json OUT.json]
+
+--alt-libdir: the same kernel built with another config (the .sh builds 128x128, 8
+warps, 5 stages), timed next to the default on the bf16 cases.
+"""
+import argparse
+import json
+import os
+import sys
+
+import torch
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(here)
+sys.path.insert(0, os.path.join(root, "examples", "python"))
+sys.path.insert(0, here)
+from helionc_ctypes import HelioncLibrary  # noqa: E402
+from lang_gpu_check import bench_us, compiled, poisoned_call  # noqa: E402
+
+DEV = "cuda"
+TOL = {torch.bfloat16: 1.6e-2, torch.float16: 2e-3, torch.float32: 2e-3}  # f32: tf32
+FULL_REF_FLOPS = 2e10  # above this, the reference covers sampled rows of each group
+
+
+def group_sizes(kind, groups, rows):
+    """Sizes of `groups` groups: 'uniform' (each `rows`) or 'random' (uniform in
+    [0, 2 * rows], group 1 empty, one size of 1 and one one-off a tile of 128)."""
+    if kind == "uniform":
+        return [rows] * groups
+    sizes = torch.randint(0, 2 * rows + 1, (groups,)).tolist()
+    sizes[1] = 0
+    if groups > 3:
+        sizes[2], sizes[3] = 1, 129
+    return sizes
+
+
+def reference_rows(offs, groups, sample):
+    """Per group, the rows the reference covers: all, or up to `sample` random ones
+    plus the group's first and last rows (where tiles end)."""
+    out = []
+    for g in range(groups):
+        s, e = offs[g], offs[g + 1]
+        if e - s <= sample or sample <= 0:
+            rows = torch.arange(s, e)
+        else:
+            rows = torch.cat([torch.tensor([s, e - 1]), torch.randint(s, e, (sample,))])
+        out.append(rows.to(DEV))
+    return out
+
+
+def rel_err(got, a, b, offs, groups, sample):
+    if torch.isnan(got).any():
+        return float("inf")  # a poisoned row the kernel never wrote, or a NaN it made
+    num, den = 0.0, 0.0
+    for g, rows in enumerate(reference_rows(offs, groups, sample)):
+        if rows.numel() == 0:
+            continue
+        want = a[rows].double() @ b[g].double()
+        num = max(num, (got[rows].double() - want).abs().max().item())
+        den = max(den, want.abs().max().item())
+    return num / max(den, 1e-30)
+
+
+def eager_loop(a, b, offs, groups):
+    def run():
+        out = torch.empty(a.shape[0], b.shape[2], device=DEV, dtype=a.dtype)
+        for g in range(groups):
+            s, e = offs[g], offs[g + 1]
+            if e > s:
+                torch.mm(a[s:e], b[g], out=out[s:e])
+        return out
+    return run
+
+
+def grouped_mm_fn(a, b, ends):
+    """torch._grouped_mm(a, b, offs=ends), or None; b as given, else column-major."""
+    if not hasattr(torch, "_grouped_mm") or a.dtype != torch.bfloat16:
+        return None, "n/a"
+    for layout, bb in (("b row-major", b),
+                       ("b column-major", b.transpose(-2, -1).contiguous().transpose(-2, -1))):
+        try:
+            fn = lambda bb=bb: torch._grouped_mm(a, bb, offs=ends)  # noqa: E731
+            fn()
+            torch.cuda.synchronize()
+            return fn, layout
+        except Exception as e:  # noqa: BLE001
+            err = str(e).splitlines()[0][:160]
+    return None, err
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--libdir", required=True)
+    ap.add_argument("--alt-libdir")
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    lib = HelioncLibrary(os.path.join(args.libdir, "libgrouped_gemm.so"))
+    alt = (HelioncLibrary(os.path.join(args.alt_libdir, "libgrouped_gemm.so"))
+           if args.alt_libdir else None)
+    torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
+    rows = []
+    # (name, kind, G, rows per group (average), k, n, dtypes, offsets dtype, timed)
+    cases = [
+        ("random", "random", 8, 1024, 4096, 4096, (torch.bfloat16, torch.float16), torch.int32, True),
+        ("uniform", "uniform", 8, 1024, 4096, 4096, (torch.bfloat16, torch.float16), torch.int32, True),
+        ("uniform", "uniform", 8, 2048, 4096, 4096, (torch.bfloat16,), torch.int32, True),
+        ("moe", "uniform", 64, 256, 4096, 1024, (torch.bfloat16, torch.float16), torch.int32, True),
+        ("moe-random", "random", 64, 256, 4096, 1024, (torch.bfloat16,), torch.int64, True),
+        ("odd", "random", 5, 100, 72, 200, (torch.bfloat16, torch.float16, torch.float32),
+         torch.int64, False),
+        ("odd-f32", "random", 8, 300, 256, 136, (torch.float32,), torch.int32, False),
+    ]
+    for name, kind, groups, avg, k, n, dtypes, odt, timed in cases:
+        for dt in dtypes:
+            sizes = group_sizes(kind, groups, avg)
+            offs = [0]
+            for s in sizes:
+                offs.append(offs[-1] + s)
+            total = offs[-1]
+            offsets = torch.tensor(offs, device=DEV, dtype=odt)
+            a = torch.randn(total, k, device=DEV, dtype=dt)
+            b = torch.randn(groups, k, n, device=DEV, dtype=dt)
+            call = lambda: lib.call("grouped_gemm", a, b, offsets)  # noqa: E731
+            got, pz = poisoned_call(call)
+            flops = 2.0 * total * k * n
+            sample = 0 if flops <= FULL_REF_FLOPS else 64
+            err = rel_err(got, a, b, offs, groups, sample)
+            tol = TOL[dt]
+            row = {"case": name, "dtype": str(dt).replace("torch.", ""), "groups": groups,
+                   "total_m": total, "k": k, "n": n, "offsets": str(odt).replace("torch.", ""),
+                   "sizes": sizes, "sampled_rows": sample, "max_rel_err": err, "tol": tol,
+                   "ok": err <= tol, "poison": pz, "flops": flops, "helionc_us": None,
+                   "alt_us": None, "eager_us": None, "compile_us": None, "grouped_mm_us": None}
+            if timed:
+                eager = eager_loop(a, b, offs, groups)
+                row["helionc_us"] = bench_us(call)
+                row["eager_us"] = bench_us(eager)
+                comp = compiled(eager)
+                if comp is not None:
+                    try:
+                        row["compile_us"] = bench_us(comp)
+                    except Exception as e:  # noqa: BLE001
+                        row["compile_error"] = str(e).splitlines()[0][:200]
+                ends = torch.tensor(offs[1:], device=DEV, dtype=torch.int32)
+                gmm, how = grouped_mm_fn(a, b, ends)
+                row["grouped_mm"] = how
+                if gmm is not None:
+                    row["grouped_mm_us"] = bench_us(gmm)
+                    row["grouped_mm_rel_err"] = rel_err(gmm().float(), a, b, offs, groups, 64)
+                if alt is not None and dt == torch.bfloat16:
+                    alt_call = lambda: alt.call("grouped_gemm", a, b, offsets)  # noqa: E731
+                    got_alt, _ = poisoned_call(alt_call)
+                    row["alt_rel_err"] = rel_err(got_alt, a, b, offs, groups, 64)
+                    row["alt_ok"] = row["alt_rel_err"] <= tol
+                    row["alt_us"] = bench_us(alt_call)
+            rows.append(row)
+            del a, b, got
+            torch.cuda.empty_cache()
+
+    dev = torch.cuda.get_device_name()
+    print(f"\n{dev}: grouped_gemm, helionc vs torch (median us; TFLOP/s of helionc; eager = "
+          "a loop of torch.mm per group (cuBLAS); gmm = torch._grouped_mm; alt = helionc "
+          "128x128 s5 c1)")
+    hdr = (f"{'case':10} {'dtype':8} {'G':>3} {'total_m':>7} {'k':>5} {'n':>5} {'off':5} "
+           f"{'check':5} {'max_err':>8} {'poison':6} {'helionc':>8} {'alt':>8} {'eager':>8} "
+           f"{'compile':>8} {'gmm':>8} {'TF/s':>6} {'eager/h':>7} {'comp/h':>6} {'gmm/h':>6}")
+    print(hdr)
+    print("-" * len(hdr))
+    fmt = lambda v: f"{v:8.1f}" if v else "     n/a"  # noqa: E731
+    ratio = lambda x, h: f"{x / h:6.2f}" if x and h else "   n/a"  # noqa: E731
+    for r in rows:
+        h = r["helionc_us"]
+        ok = r["ok"] and r.get("alt_ok", True)
+        tf = f"{r['flops'] / h / 1e6:6.0f}" if h else "   n/a"
+        print(f"{r['case']:10} {r['dtype']:8} {r['groups']:3} {r['total_m']:7} {r['k']:5} "
+              f"{r['n']:5} {r['offsets'][:5]:5} {'ok' if ok else 'FAIL':5} "
+              f"{r['max_rel_err']:8.2g} {str(r['poison']):6} {fmt(h)} {fmt(r['alt_us'])} "
+              f"{fmt(r['eager_us'])} {fmt(r['compile_us'])} {fmt(r['grouped_mm_us'])} {tf} "
+              f"{ratio(r['eager_us'], h):>7} {ratio(r['compile_us'], h)} "
+              f"{ratio(r['grouped_mm_us'], h)}")
+    notes = {r.get("grouped_mm") for r in rows if r.get("grouped_mm")}
+    print("torch._grouped_mm: " + "; ".join(sorted(n for n in notes if n)))
+    ok = all(r["ok"] and r.get("alt_ok", True) for r in rows)
+    print("all checks passed" if ok else "SOME CHECKS FAILED")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": dev, "torch": torch.__version__, "rows": rows, "ok": ok}, f,
+                      indent=1)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
