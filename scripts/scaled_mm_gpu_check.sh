@@ -43,7 +43,7 @@ HELIONC=$helionc bash "$root/examples/python/build.sh" "$src" "$work/py80" "$rtl
   --config "$sm80cfg" || status=1
 for a in "$arch" sm_80; do
   "$helionc" compile "$src" --kernel scaled_mm --emit cubin --arch "$a" \
-    --dtype f8e4m3,scale_x=f32,scale_w=f32 --dtype f8e5m2,scale_x=f32,scale_w=f32 \
+    --dtype f8e4m3,scale_x=f32,scale_w=f32,out=bf16 --dtype f8e5m2,scale_x=f32,scale_w=f32,out=bf16 \
     -o "$work/cubin/$a" || status=1
 done
 ls "$work/py"/*.so "$work/py80"/*.so "$work/cubin"/*/*.cubin
