@@ -15,7 +15,9 @@
 // launcher can fall back from sm90 to sm80 at run time (older GPU, no tma_store).
 // f32 operands (T = float) always take the sm80 kernel, as tf32 (mma.sync
 // m16n8k8, inputs rounded to nearest tf32) in the tile of tf32Tile (MatmulPlan.h):
-// wgmma tf32 needs B K-major, which B [K, N] is not.
+// wgmma tf32 needs B K-major, which B [K, N] is not. f8e4m3 / f8e5m2 operands (B as
+// [N, K] only) run on both kernels (gemm_fp8.cuh); the K block of either kernel is one
+// 128-byte row of the operand type, `128 / sizeof(T)` in the emitted template.
 //===----------------------------------------------------------------------===//
 #include "EmitMatmul.h"
 #include "CudaLiteral.h"
