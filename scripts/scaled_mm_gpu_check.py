@@ -46,13 +46,17 @@ def rel_err(got, want):
     return ((got.double() - want).abs().max() / want.abs().max().clamp_min(1e-30)).item()
 
 
-def torch_scaled_mm(xq, wq, sx, sw):
-    """torch._scaled_mm with row-wise scales, else tensor-wise: (fn, 'rowwise'|'tensorwise'|None)."""
+def torch_scaled_mm(xq, wq, sx, sw, fast):
+    """torch._scaled_mm with row-wise scales, else tensor-wise: (fn, 'rowwise'|'tensorwise'|None).
+
+    fast: use_fast_accum (cuBLAS accumulates in the tensor cores' accumulator only, as the
+    helionc kernel does; without it cuBLAS promotes partial sums to f32 every few k-blocks).
+    """
     if not hasattr(torch, "_scaled_mm"):
         return None, None
     b = wq.t()  # [K, N] column-major, as cuBLAS fp8 wants it
     rowwise = lambda: torch._scaled_mm(xq, b, scale_a=sx[:, None], scale_b=sw[None, :],  # noqa: E731
-                                       out_dtype=torch.bfloat16)
+                                       out_dtype=torch.bfloat16, use_fast_accum=fast)
     try:
         rowwise()
         return rowwise, "rowwise"
@@ -60,7 +64,7 @@ def torch_scaled_mm(xq, wq, sx, sw):
         pass
     one = torch.ones((), device=DEV, dtype=torch.float32)
     tensorwise = lambda: torch._scaled_mm(xq, b, scale_a=one, scale_b=one,  # noqa: E731
-                                          out_dtype=torch.bfloat16)
+                                          out_dtype=torch.bfloat16, use_fast_accum=fast)
     try:
         tensorwise()
         return tensorwise, "tensorwise"
@@ -87,7 +91,8 @@ def main():
         wq, sw = quantize(w, dt)
         want = (xq.double() @ wq.double().t()) * sx.double()[:, None] * sw.double()[None, :]
         big = m * n * k >= 4096**3
-        sm, scales = torch_scaled_mm(xq, wq, sx, sw)
+        sm, scales = torch_scaled_mm(xq, wq, sx, sw, False)
+        smf, _ = torch_scaled_mm(xq, wq, sx, sw, True)
         eager = lambda: ((xq.float() * sx[:, None]).to(torch.bfloat16)  # noqa: E731
                          @ (wq.float() * sw[:, None]).to(torch.bfloat16).t())
         for kind, lib in libs.items():
@@ -99,12 +104,15 @@ def main():
                    "shape": [m, n, k], "max_rel_err": err, "tol": TOL,
                    "ok": err <= TOL and got.dtype == torch.bfloat16, "poison": pz,
                    "flops": 2.0 * m * n * k, "helionc_us": None, "scaled_mm_us": None,
+                   "scaled_mm_fast_us": None,
                    "scaled_mm_scales": scales, "eager_us": None, "compile_us": None}
             if timed:
                 row["helionc_us"] = bench_us(call)
                 if kind == "sm90":
                     if sm is not None:
                         row["scaled_mm_us"] = bench_us(sm)
+                    if smf is not None:
+                        row["scaled_mm_fast_us"] = bench_us(smf)
                     row["eager_us"] = bench_us(eager)
                     comp = compiled(eager)
                     try:
@@ -116,10 +124,11 @@ def main():
 
     dev = torch.cuda.get_device_name()
     print(f"\n{dev}: helionc scaled_mm vs torch (median us; TFLOP/s of helionc; "
-          "_scaled_mm = cuBLAS fp8, eager = dequantize + bf16 matmul)")
+          "_scaled / _fast = cuBLAS fp8 via torch._scaled_mm, use_fast_accum False / True; "
+          "eager = dequantize + bf16 matmul)")
     hdr = (f"{'kernel':15} {'dtype':13} {'MxNxK':15} {'check':5} {'max_err':>8} {'poison':6} "
-           f"{'helionc':>8} {'_scaled':>8} {'eager':>8} {'compile':>8} {'TF/s':>7} "
-           f"{'sc/h':>5} {'eag/h':>5} {'cmp/h':>5}")
+           f"{'helionc':>8} {'_scaled':>8} {'_fast':>8} {'eager':>8} {'compile':>8} {'TF/s':>7} "
+           f"{'sc/h':>5} {'fst/h':>5} {'eag/h':>5} {'cmp/h':>5}")
     print(hdr)
     print("-" * len(hdr))
     fmt = lambda v: f"{v:8.1f}" if v else "     n/a"  # noqa: E731
@@ -129,8 +138,9 @@ def main():
         tf = f"{r['flops'] / h / 1e6:7.1f}" if h else "    n/a"
         print(f"{r['kernel']:15} {r['dtype']:13} {'x'.join(map(str, r['shape'])):15} "
               f"{'ok' if r['ok'] else 'FAIL':5} {r['max_rel_err']:8.2g} {str(r['poison']):6} "
-              f"{fmt(h)} {fmt(r['scaled_mm_us'])} {fmt(r['eager_us'])} {fmt(r['compile_us'])} "
-              f"{tf} {ratio(r['scaled_mm_us'], h)} {ratio(r['eager_us'], h)} "
+              f"{fmt(h)} {fmt(r['scaled_mm_us'])} {fmt(r['scaled_mm_fast_us'])} "
+              f"{fmt(r['eager_us'])} {fmt(r['compile_us'])} {tf} {ratio(r['scaled_mm_us'], h)} "
+              f"{ratio(r['scaled_mm_fast_us'], h)} {ratio(r['eager_us'], h)} "
               f"{ratio(r['compile_us'], h)}")
     scales = {r["scaled_mm_scales"] for r in rows if r["scaled_mm_us"]}
     if "tensorwise" in scales:
