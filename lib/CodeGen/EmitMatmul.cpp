@@ -53,9 +53,9 @@ public:
        << " [" << bt << "M, K], B = " << name(p_.b) << " [" << bt
        << (p_.bTransposed ? "N, K]" : "K, N]") << "; epilogue "
        << (p_.tmaStoreParam >= 0 ? "tma_store (TMA_STORE = 1) or pairs" : "pairs") << "\n";
-    os << "// f32 operands: tf32 on the sm80 kernel (mma.sync m16n8k8) on every GPU\n";
     if (p_.bTransposed)
       os << "// f8e4m3 / f8e5m2 operands: wgmma k32 (sm90), widened to f16 for mma.sync (sm80)\n";
+    os << "// f32 operands: tf32 on the sm80 kernel (mma.sync m16n8k8) on every GPU\n";
     os << "#include \"helion/gemm_sm90.cuh\"\n#include \"helion/math.cuh\"\nnamespace hd = helion::dev;\n"
           "typedef hd::int64 int64;\n\n";
     emitEpilogue(os);
@@ -109,6 +109,9 @@ private:
   std::string coordArgs(const std::string& col) const {
     return (batched() ? "batch, row, " : "row, ") + col;
   }
+  /// The K block of both kernels: one 128-byte shared row of the operand type
+  /// (the config's tk = 64 is that row in 16-bit elements; f32 runs 32, 8-bit 128).
+  static std::string bkOf(const std::string& t) { return "128 / int(sizeof(" + t + "))"; }
   /// The variable that holds tile `t`'s index inside the functor.
   std::string coordOf(int t) const {
     return t == p_.tileM ? "row" : t == p_.tileN ? "col" : "batch";
@@ -317,10 +320,6 @@ private:
            "read 8-bit operands K-major only\");\n";
     return s;
   }
-
-  /// The K block of both kernels: one 128-byte shared row of the operand type
-  /// (the config's tk = 64 is that row in 16-bit elements; f32 runs 32, 8-bit 128).
-  static std::string bkOf(const std::string& t) { return "128 / int(sizeof(" + t + "))"; }
 
   void emitSm90(std::ostringstream& os) {
     std::string tout = p_.tmaStoreParam >= 0 ? "T_" + name(p_.tmaStoreParam) : "float";

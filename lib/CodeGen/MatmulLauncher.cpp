@@ -70,15 +70,15 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
          << "' holds {} batches, the kernel's batch loop runs {}\", " << t << ".size(0), B);\n";
   os << "  const bool f8 = " << a << ".dtype() == helion::DType::f8e4m3 || " << a
      << ".dtype() == helion::DType::f8e5m2;\n";
+  if (!mm.bTransposed) // the kernel's static_assert says the same at compile time
+    os << "  HELION_CHECK(!f8, \"" << kn << ": hl::dot of 8-bit floats needs its second operand "
+       << "as w[tn, tk].transpose(0, 1) (a [N, K] tensor)\");\n";
   os << "  HELION_CHECK((" << a << ".dtype() == helion::DType::bf16 || " << a
      << ".dtype() == helion::DType::f16 || " << a << ".dtype() == helion::DType::f32 || f8) && "
      << b << ".dtype() == " << a << ".dtype(), \"" << kn
      << ": hl::dot on the tensor cores needs bf16, f16, f32 (computed as tf32), f8e4m3 or f8e5m2 "
-        "operands of one dtype, got {} and {}\", helion::dtype_name(" << a
-     << ".dtype()), helion::dtype_name(" << b << ".dtype()));\n";
-  if (!mm.bTransposed) // the kernel's static_assert says the same at compile time
-    os << "  HELION_CHECK(!f8, \"" << kn << ": hl::dot of 8-bit floats needs its second operand "
-       << "as w[tn, tk].transpose(0, 1) (a [N, K] tensor)\");\n";
+        "operands of one "
+        "dtype\");\n";
   if (batched) {
     // Batched: each batch's base 16-byte aligned too (its stride a multiple of 16 bytes).
     os << "  auto tmaReady = [](const helion::Tensor& t) {\n"
