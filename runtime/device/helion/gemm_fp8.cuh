@@ -24,7 +24,7 @@ inline constexpr bool is_float8_v = is_same_v<T, f8e4m3> || is_same_v<T, f8e5m2>
 /// included: the f16 then holds v / 256 and a product of two v / 65536, which the
 /// caller undoes on the f32 sum (f8ProductScale). The e4m3 NaN (S.1111.111) becomes
 /// 1.875 * 2^-8 (480 after the scale): NaN inputs do not propagate on this path.
-/// Plain integer code (one PRMT and a few LOP3 in SASS), so the host tests run it too.
+/// Plain integer code, so the host tests (Float8Test.cpp) run it too.
 template <class T> __device__ __forceinline__ void f8x4_to_f16x2(uint32 x, uint32& lo, uint32& hi) {
   lo = ((x & 0xFFu) << 8) | ((x & 0xFF00u) << 16); // [0, b0, 0, b1]: the f16s' high bytes
   hi = ((x >> 8) & 0xFF00u) | (x & 0xFF000000u);   // [0, b2, 0, b3]
