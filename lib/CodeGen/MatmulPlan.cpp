@@ -100,6 +100,10 @@ public:
           p_.tmaStoreParam = s->param;
     if (!mapConfig())
       return std::nullopt;
+    // tma_store writes the tile in 128-byte column boxes (64 16-bit elements): a
+    // narrower tile (tn from 16 with B as [N, K]) stores from registers (pairs).
+    if (p_.bn % 64 != 0)
+      p_.tmaStoreParam = -1;
     return p_;
   }
 
