@@ -15,7 +15,9 @@
 // launcher can fall back from sm90 to sm80 at run time (older GPU, no tma_store).
 // f32 operands (T = float) always take the sm80 kernel, as tf32 (mma.sync
 // m16n8k8, inputs rounded to nearest tf32) in the tile of tf32Tile (MatmulPlan.h):
-// wgmma tf32 needs B K-major, which B [K, N] is not.
+// wgmma tf32 needs B K-major, which B [K, N] is not. f8e4m3 / f8e5m2 operands (B as
+// [N, K] only) run on both kernels (gemm_fp8.cuh); the K block of either kernel is one
+// 128-byte row of the operand type, `128 / sizeof(T)` in the emitted template.
 //===----------------------------------------------------------------------===//
 #include "EmitMatmul.h"
 #include "CudaLiteral.h"
@@ -54,6 +56,8 @@ public:
        << ", B = " << name(p_.b) << " [" << bt << (p_.bTransposed ? "N, K]" : "K, N]")
        << "; epilogue "
        << (p_.tmaStoreParam >= 0 ? "tma_store (TMA_STORE = 1) or pairs" : "pairs") << "\n";
+    if (p_.bTransposed)
+      os << "// f8e4m3 / f8e5m2 operands: wgmma k32 (sm90), widened to f16 for mma.sync (sm80)\n";
     os << "// f32 operands: tf32 on the sm80 kernel (mma.sync m16n8k8) on every GPU\n";
     os << "#include \"helion/" << (grouped() ? "gemm_grouped" : "gemm_sm90") << ".cuh\"\n#include \"helion/math.cuh\"\nnamespace hd = helion::dev;\n"
           "typedef hd::int64 int64;\n\n";
@@ -121,6 +125,9 @@ private:
   std::string coordArgs(const std::string& col) const {
     return (batched() || grouped() ? "batch, row, " : "row, ") + col;
   }
+  /// The K block of both kernels: one 128-byte shared row of the operand type
+  /// (the config's tk = 64 is that row in 16-bit elements; f32 runs 32, 8-bit 128).
+  static std::string bkOf(const std::string& t) { return "128 / int(sizeof(" + t + "))"; }
   /// The variable that holds tile `t`'s index inside the functor.
   std::string coordOf(int t) const {
     return t == p_.tileM ? "row" : t == p_.tileN ? "col" : "batch";
@@ -311,17 +318,23 @@ private:
     return s;
   }
 
-  /// sm90: bf16 / f16 (the launcher sends f32 to the sm80 kernel); sm80: also f32.
+  /// sm90: bf16 / f16, f8e4m3 / f8e5m2 (the launcher sends f32 to the sm80 kernel);
+  /// sm80: also f32. 8-bit operands only with B as [N, K].
   std::string dtypeAsserts(bool sm90) const {
     std::string ta = "T_" + name(p_.a), tb = "T_" + name(p_.b);
     std::string s = "  static_assert(hd::is_same_v<" + ta + ", " + tb + ">, \"helionc: both "
                     "operands of hl::dot must have the same dtype\");\n  static_assert(hd::is_same_v<" +
-                    ta + ", hd::bf16> || hd::is_same_v<" + ta + ", hd::f16>";
-    if (sm90)
-      return s + ", \"helionc: the sm90 matmul takes bf16 or f16 operands (f32 runs as tf32 on the "
-                 "sm80 kernel)\");\n";
-    return s + " || hd::is_same_v<" + ta + ", float>, \"helionc: hl::dot on the tensor cores "
-               "needs bf16, f16 or f32 (tf32) operands\");\n";
+                    ta + ", hd::bf16> || hd::is_same_v<" + ta + ", hd::f16> || hd::is_float8_v<" +
+                    ta + ">";
+    s += sm90 ? ", \"helionc: the sm90 matmul takes bf16, f16, f8e4m3 or f8e5m2 operands (f32 runs "
+                "as tf32 on the sm80 kernel)\");\n"
+              : " || hd::is_same_v<" + ta + ", float>, \"helionc: hl::dot on the tensor cores "
+                "needs bf16, f16, f32 (tf32), f8e4m3 or f8e5m2 operands\");\n";
+    if (!p_.bTransposed)
+      s += "  static_assert(!hd::is_float8_v<" + ta + ">, \"helionc: hl::dot of 8-bit floats needs "
+           "its second operand as w[tn, tk].transpose(0, 1) (a [N, K] tensor): the tensor cores "
+           "read 8-bit operands K-major only\");\n";
+    return s;
   }
 
   GroupedKernelParts groupedParts() const {
@@ -341,7 +354,8 @@ private:
   void emitSm90(std::ostringstream& os) {
     std::string tout = p_.tmaStoreParam >= 0 ? "T_" + name(p_.tmaStoreParam) : "float";
     std::string g = "hd::Gemm<T_" + name(p_.a) + ", " + tout + ", " + std::to_string(p_.bm) +
-                    ", " + std::to_string(p_.bn) + ", 64, " + std::to_string(p_.stages) + ", " +
+                    ", " + std::to_string(p_.bn) + ", " + bkOf("T_" + name(p_.a)) + ", " +
+                    std::to_string(p_.stages) + ", " +
                     std::to_string(p_.consumers) + ", " + (p_.bTransposed ? "true" : "false") +
                     ", " + (p_.persistent ? "true" : "false") +
                     ", TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs" +
@@ -371,7 +385,7 @@ private:
                            : "kTf32 ? " + std::to_string(tf32) + " : " + std::to_string(other);
     };
     std::string g = "hd::GemmSm80<T_" + name(p_.a) + ", " + pick(t.bm, p_.sm80Bm) + ", " +
-                    pick(t.bn, p_.sm80Bn) + ", kTf32 ? 32 : 64, " +
+                    pick(t.bn, p_.sm80Bn) + ", " + bkOf("T_" + name(p_.a)) + ", " +
                     pick(t.stages, p_.sm80Stages) + ", " + (p_.bTransposed ? "true" : "false") +
                     ">";
     os << "/// sm_80+: cp.async + ldmatrix + mma.sync (the fallback; epilogue form pairs), and\n"

@@ -35,7 +35,9 @@ std::optional<Head> nameHead(const EmittedKernel& ek, const std::string& arch,
   const int major = archMajor(arch);
   if (const auto& mm = ek.matmul) {
     const ScalarType a = sig.at(mm->a), b = sig.at(mm->b);
-    const bool supported = a == ScalarType::BF16 || a == ScalarType::F16 || a == ScalarType::F32;
+    // 8-bit floats only K-major: B as [N, K] (MatmulLauncher.cpp rejects the rest).
+    const bool supported = a == ScalarType::BF16 || a == ScalarType::F16 ||
+                           a == ScalarType::F32 || (isFloat8(a) && mm->bTransposed);
     if (!supported || a != b || major < 8)
       return std::nullopt;
     if (mm->offsets >= 0 && sig.at(mm->offsets) != ScalarType::I32 &&

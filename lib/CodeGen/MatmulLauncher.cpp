@@ -1,7 +1,8 @@
 //===- MatmulLauncher.cpp - Host launcher of a tensor-core matmul ----------===//
 //
 // The generated launcher, at each call:
-//   1. checks the operands (CUDA, 2-D or batched 3-D, bf16/f16/f32, one dtype, unit column stride,
+//   1. checks the operands (CUDA, 2-D or batched 3-D, bf16/f16/f32/f8e4m3/f8e5m2 (8-bit
+//      only with B as [N, K]), one dtype, unit column stride,
 //      16-byte aligned data and row strides: what TMA and cp.async need);
 //   2. picks the kernel: f32 operands always the sm80 kernel as tf32 (tf32Tile);
 //      else sm90 on a compute capability 9.x device when the config
@@ -85,10 +86,16 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
     for (const std::string& t : {a, b})
       os << "  HELION_CHECK(" << t << ".size(0) >= B, \"" << kn << ": tensor '" << t
          << "' holds {} batches, the kernel's batch loop runs {}\", " << t << ".size(0), B);\n";
+  os << "  const bool f8 = " << a << ".dtype() == helion::DType::f8e4m3 || " << a
+     << ".dtype() == helion::DType::f8e5m2;\n";
+  if (!mm.bTransposed) // the kernel's static_assert says the same at compile time
+    os << "  HELION_CHECK(!f8, \"" << kn << ": hl::dot of 8-bit floats needs its second operand "
+       << "as w[tn, tk].transpose(0, 1) (a [N, K] tensor)\");\n";
   os << "  HELION_CHECK((" << a << ".dtype() == helion::DType::bf16 || " << a
-     << ".dtype() == helion::DType::f16 || " << a << ".dtype() == helion::DType::f32) && " << b
-     << ".dtype() == " << a << ".dtype(), \"" << kn
-     << ": hl::dot on the tensor cores needs bf16, f16 or f32 (computed as tf32) operands of one "
+     << ".dtype() == helion::DType::f16 || " << a << ".dtype() == helion::DType::f32 || f8) && "
+     << b << ".dtype() == " << a << ".dtype(), \"" << kn
+     << ": hl::dot on the tensor cores needs bf16, f16, f32 (computed as tf32), f8e4m3 or f8e5m2 "
+        "operands of one "
         "dtype\");\n";
   if (grouped) {
     // Any rank: unit last stride, 16-byte aligned base and other strides (TMA, cp.async).
@@ -242,9 +249,11 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
     os << "      d.sizes = {rows, cols};\n      d.strides = {t.stride(0), 1};\n"
           "      d.box = {boxRows, boxCols};\n      d.swizzle = Swizzle::b128;\n";
   os << "      return helion::rt::makeTensorMap(d);\n    };\n";
-  os << "    CUtensorMap mapA = map(" << a << ", M, K, " << mm.bm << ", 64);\n";
+  // K boxes of one 128-byte swizzle row: 64 16-bit or 128 8-bit elements.
+  os << "    const int32_t boxK = static_cast<int32_t>(128 / " << a << ".element_size());\n";
+  os << "    CUtensorMap mapA = map(" << a << ", M, K, " << mm.bm << ", boxK);\n";
   if (mm.bTransposed)
-    os << "    CUtensorMap mapB = map(" << b << ", N, K, " << mm.bn << ", 64);\n";
+    os << "    CUtensorMap mapB = map(" << b << ", N, K, " << mm.bn << ", boxK);\n";
   else
     os << "    CUtensorMap mapB = map(" << b << ", K, N, 64, 64);\n";
   if (mm.tmaStoreParam >= 0)

@@ -3,7 +3,9 @@
 // Pattern (see MatmulPlan.h) first, then the config. The config keys map to the
 // device library's template parameters as follows (docs/gemm.md):
 //
-//   block_sizes of tm, tn, tk  -> BM, BN, BK (BK must be 64)
+//   block_sizes of tm, tn, tk  -> BM, BN, BK (tk must be 64: one 128-byte swizzle row of
+//                                 16-bit elements; the kernels' BK is that row in the
+//                                 operand type: 64 bf16/f16, 32 f32, 128 f8e4m3/f8e5m2)
 //   num_warps 8 / 12           -> 1 / 2 consumer warpgroups (+ 1 producer) (sm90)
 //   num_stages                 -> Stages of the TMA / cp.async ring
 //   pid_type persistent_*      -> Persistent (flat, xyz: one CTA per tile)
@@ -109,6 +111,10 @@ public:
           p_.tmaStoreParam = s->param;
     if (!mapConfig())
       return std::nullopt;
+    // tma_store writes the tile in 128-byte column boxes (64 16-bit elements): a
+    // narrower tile (tn from 16 with B as [N, K]) stores from registers (pairs).
+    if (p_.bn % 64 != 0)
+      p_.tmaStoreParam = -1;
     return p_;
   }
 
@@ -345,7 +351,9 @@ private:
     }
     if (bk != 64)
       ok = configError(bkKey + " must be 64 for a tensor-core matmul (one 128-byte swizzle row "
-                               "of 16-bit elements), got " + std::to_string(bk));
+                               "of 16-bit elements; the kernels take one such row per k-block "
+                               "whatever the dtype: 32 f32 or 128 8-bit elements), got " +
+                       std::to_string(bk));
     p_.sm90 = !c_.indexing.empty();
     for (config::Indexing ix : c_.indexing)
       p_.sm90 = p_.sm90 && ix == config::Indexing::TensorDescriptor;

@@ -54,7 +54,8 @@ struct MatmulPlan {
   std::set<int> groupLets;
   /// Epilogue: the grid loop's statements after the K loop (lets and stores).
   std::vector<const ir::Stmt*> epilogue;
-  /// The store that tma_store can perform: a single store to out[tm, tn], or -1.
+  /// The store that tma_store can perform: a single store to out[tm, tn] of a tile
+  /// whose BN is a multiple of 64, or -1.
   int tmaStoreParam = -1;
 
   // The config, mapped to the device library's template parameters.

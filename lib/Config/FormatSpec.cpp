@@ -142,6 +142,8 @@ private:
     line(0, "tensor-core matmul (hl::dot) restrictions:");
     line(2, "block_sizes             tm: 64, 128 or 256; tn: 64, 128 or 256 (from 16 with B as "
             "[N, K]); tk: 64");
+    line(2, "                        (tk 64 = one 128-byte shared row of 16-bit elements; the "
+            "kernel's K block is that row whatever the dtype: 32 f32, 128 f8e4m3/f8e5m2)");
     line(2, "num_warps               8 or 12: 1 or 2 consumer warpgroups + 1 producer (sm90); "
             "the sm80 kernel always runs 8");
     line(2, "num_stages              2 or more, as many as fit in 227 KB of shared memory "

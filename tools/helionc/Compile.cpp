@@ -6,6 +6,7 @@
 #include "helion/CodeGen/HostRewriter.h"
 #include "helion/CodeGen/Instantiations.h"
 #include "helion/IR/Printer.h"
+#include "helion/IR/Visitor.h"
 #include "helion/hl/rules.h"
 #include "helion/runtime/Compile.h"
 #include "helion/runtime/Layout.h"
@@ -255,6 +256,36 @@ bool atomicDtypesOk(const ir::Kernel& k, const std::vector<ir::ScalarType>& sig,
   return ok;
 }
 
+/// False (with a diagnostic at the dot) when the tensor-core matmul of `ek` would
+/// multiply 8-bit floats in a way the kernels do not take: operands of two dtypes, or
+/// an 8-bit B read as [K, N] (the tensor cores read 8-bit operands K-major only). The
+/// generated code's static_asserts say the same, without a source location.
+bool matmulDtypesOk(const ir::Kernel& k, const codegen::EmittedKernel& ek,
+                    const std::vector<ir::ScalarType>& sig, DiagnosticEngine& diags) {
+  if (!ek.matmul)
+    return true;
+  const ir::ScalarType a = sig.at(ek.matmul->a), b = sig.at(ek.matmul->b);
+  if (!ir::isFloat8(a) && !ir::isFloat8(b))
+    return true;
+  const ir::Expr* dot =
+      ir::findExpr(k.body, [](const ir::Expr& e) { return e.kind == ir::ExprKind::Dot; });
+  const ir::SourceLoc& loc = dot ? dot->loc : k.loc;
+  if (a != b) {
+    diags.error(loc, std::string("both operands of a tensor-core hl::dot must have the same "
+                                 "dtype, got ") + ir::scalarTypeName(a) + " and " +
+                         ir::scalarTypeName(b));
+    return false;
+  }
+  if (!ek.matmul->bTransposed) {
+    const ir::SourceLoc& opLoc = dot && dot->operands.size() >= 2 ? dot->operands[1]->loc : loc;
+    diags.error(opLoc, std::string("hl::dot of ") + ir::scalarTypeName(a) +
+                           " needs its second operand as w[tn, tk].transpose(0, 1) of a [N, K] "
+                           "tensor: the tensor cores read 8-bit operands K-major only");
+    return false;
+  }
+  return true;
+}
+
 /// --emit cubin/ptx: entry 0 of each kernel, one instantiation per --dtype signature,
 /// --size-hint and --specialize value, each to its own file
 /// STEM.KERNEL.DTYPES[.nSIZE][.sVALUE].cubin (or .ptx; without -o the PTX is printed).
@@ -277,7 +308,8 @@ int emitDevice(const std::vector<AnalyzedKernel>& kernels,
                                             ? hints.specialized
                                             : std::vector<int64_t>{hints.specialized.front()};
     for (const codegen::DtypeSpec& spec : *specs)
-      if (!atomicDtypesOk(k, codegen::signatureOf(k, spec), diags))
+      if (!atomicDtypesOk(k, codegen::signatureOf(k, spec), diags) ||
+          !matmulDtypesOk(k, ek, codegen::signatureOf(k, spec), diags))
         return 1;
     for (const codegen::DtypeSpec& spec : *specs)
       for (int64_t size : sizes)

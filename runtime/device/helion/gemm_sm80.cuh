@@ -24,10 +24,20 @@
 // (row l / 4, column l % 4), which is the m16n8k8 tf32 fragment layout. Tiles
 // are in GemmTiles order.
 //
+// 8-bit floats (A [M, K] and B [N, K] both K-major): the same 128-byte rows
+// (BK = 128) and ldmatrix.x4 addresses as 16-bit A, now over 32 k per step, give
+// lane l the words (row g = l / 4, k 4t..4t+3 of a 16-byte chunk, t = l % 4)
+// of A and (column g, the same k) of B. Each word is widened to two f16x2
+// (f8x4_to_f16x2: k 4t, 4t+1 and 4t+2, 4t+3) and played as the k 2t, 2t+1
+// and 2t+8, 2t+9 of an m16n8k16 fragment, for A and B alike: a permutation of
+// k inside the chunk that both operands share, so the sum is unchanged. Two
+// mma.sync per k32 step; the e4m3 sums are scaled by f8ProductScale at the end.
+//
 // Template parameters of GemmSm80<...>:
-//   TIn          bf16 or f16, or float (computed as tf32)
+//   TIn          bf16 or f16, or float (computed as tf32), or f8e4m3 / f8e5m2 with
+//                BTransposed (widened to f16 in registers: below)
 //   BM, BN       the CTA tile; BM / WarpsM and BN / WarpsN multiples of 16
-//   BK           128 bytes of TIn: 64 (bf16, f16) or 32 (float)
+//   BK           128 bytes of TIn: 64 (bf16, f16), 32 (float) or 128 (8-bit)
 //   Stages       depth of the cp.async ring (2..6; kSmemBytes grows with it)
 //   BTransposed  false: B is [K, N] row-major; true: B is [N, K] row-major
 //   WarpsM, WarpsN  the warp grid (WarpsM * WarpsN == 8)
@@ -45,6 +55,7 @@
 // gridSize(M, N) (one CTA per tile). gemm_sm80_kernel below is the kernel.
 #pragma once
 #include "helion/async.cuh"
+#include "helion/gemm_fp8.cuh"
 #include "helion/gemm_tiles.cuh"
 #include "helion/types.cuh"
 
@@ -139,8 +150,11 @@ __device__ __forceinline__ uint32 swizzle128(int row, int chunk) {
 template <class TIn, int BM = 128, int BN = 128, int BK = 64, int Stages = 4,
           bool BTransposed = false, int WarpsM = 2, int WarpsN = 4, int MinBlocks = 1>
 struct GemmSm80 {
-  static_assert(is_same_v<TIn, bf16> || is_same_v<TIn, f16> || is_same_v<TIn, float>,
-                "GemmSm80: TIn must be bf16, f16 or float (tf32)");
+  static_assert(is_same_v<TIn, bf16> || is_same_v<TIn, f16> || is_same_v<TIn, float> ||
+                    is_float8_v<TIn>,
+                "GemmSm80: TIn must be bf16, f16, float (tf32), f8e4m3 or f8e5m2");
+  static_assert(!is_float8_v<TIn> || BTransposed,
+                "GemmSm80: 8-bit operands need B as [N, K] (K-major)");
   static_assert(BK * sizeof(TIn) == 128, "GemmSm80: BK must be 128 bytes of TIn (shared rows)");
   static_assert(WarpsM * WarpsN == 8, "GemmSm80: 8 warps");
   static_assert((BM / WarpsM) % 16 == 0 && (BN / WarpsN) % 16 == 0,
@@ -155,7 +169,8 @@ struct GemmSm80 {
   static constexpr int kMt = kWarpM / 16, kNt = kWarpN / 8; ///< m16 and n8 tiles per warp
   static constexpr bool kTf32 = is_same_v<TIn, float>;
   static constexpr int kChunk = 16 / static_cast<int>(sizeof(TIn)); ///< elements per 16 bytes
-  static constexpr int kMmaK = kTf32 ? 8 : 16; ///< K of one mma.sync
+  static constexpr bool kF8 = is_float8_v<TIn>;
+  static constexpr int kMmaK = kTf32 ? 8 : kF8 ? 32 : 16; ///< K of one step (kF8: 2 mma.sync)
   static constexpr int kStageBytesA = BM * 128;
   static constexpr int kStageBytesB = BN * 128;
   static constexpr int kStageBytes = kStageBytesA + kStageBytesB;
@@ -344,6 +359,10 @@ struct GemmSm80 {
             bf[nt][1] = to_tf32(bf[nt][1]);
           }
         }
+        if constexpr (kF8) {
+          mma_f8(acc, af, bf);
+          continue;
+        }
 #pragma unroll
         for (int mt = 0; mt < kMt; ++mt)
 #pragma unroll
@@ -367,11 +386,38 @@ struct GemmSm80 {
         for (int h = 0; h < 2; ++h) {
           const int64 row = rowBase + 16 * mt + 8 * h;
           const int64 col = colBase + 8 * nt;
+          constexpr float kScale = kF8 ? f8ProductScale<TIn> : 1.f;
           if (row < M && col < N)
-            epi(row, col, acc[mt][nt][2 * h], acc[mt][nt][2 * h + 1]);
+            epi(row, col, acc[mt][nt][2 * h] * kScale, acc[mt][nt][2 * h + 1] * kScale);
         }
 #endif
   }
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  /// One k32 step of 8-bit operands: per 16-byte chunk h, the words widened to
+  /// f16 fragments (see the top) and one mma.sync m16n8k16 per (mt, nt).
+  __device__ static __forceinline__ void mma_f8(float (&acc)[kMt][kNt][4],
+                                                const uint32 (&af)[kMt][4],
+                                                const uint32 (&bf)[kNt][2]) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      uint32 a16[kMt][4], b16[kNt][2];
+#pragma unroll
+      for (int mt = 0; mt < kMt; ++mt) {
+        f8x4_to_f16x2<TIn>(af[mt][2 * h], a16[mt][0], a16[mt][2]);     // row g
+        f8x4_to_f16x2<TIn>(af[mt][2 * h + 1], a16[mt][1], a16[mt][3]); // row g + 8
+      }
+#pragma unroll
+      for (int nt = 0; nt < kNt; ++nt)
+        f8x4_to_f16x2<TIn>(bf[nt][h], b16[nt][0], b16[nt][1]);
+#pragma unroll
+      for (int mt = 0; mt < kMt; ++mt)
+#pragma unroll
+        for (int nt = 0; nt < kNt; ++nt)
+          sm80::mma_m16n8k16<f16>(acc[mt][nt], a16[mt], b16[nt][0], b16[nt][1]);
+    }
+  }
+#endif
 };
 
 /// The kernel of a GemmSm80 configuration G.

@@ -32,12 +32,15 @@
 // epilogue of this one.
 //
 // Template parameters of Gemm<...>:
-//   TIn          bf16 or f16 (A and B)
+//   TIn          bf16 or f16 (A and B), or f8e4m3 / f8e5m2 with BTransposed (the
+//                8-bit wgmma reads both operands K-major only; m64nNk32, a k32 step
+//                is 32 bytes as a k16 step of 16-bit elements is)
 //   TOut         the element type of C for EpilogueForm::tma_store (bf16, f16,
 //                float); unused by EpilogueForm::pairs
 //   BM, BN       the CTA tile; BM = 64 * kMmaM * Consumers, BN in {16, 32, 64,
 //                96, 128, 192, 256} (and a multiple of 64 unless BTransposed)
-//   BK           64 (one 128-byte swizzle row of a 16-bit type)
+//   BK           one 128-byte swizzle row: 64 (16-bit TIn) or 128 (8-bit TIn); the
+//                shared-memory layout is the same bytes either way
 //   Stages       depth of the TMA ring (2..8; shared memory decides)
 //   Consumers    1, 2 or 3 consumer warpgroups
 //   BTransposed  false: B is [K, N] row-major; true: B is [N, K] row-major
@@ -102,6 +105,7 @@
 #include "helion/async.cuh"
 #include "helion/gemm_sm80.cuh"          // the sm80 fallback (helionc emits both)
 #include "helion/gemm_sm90_epilogue.cuh" // EpilogueForm, epilogue_store_pairs / _tma
+#include "helion/gemm_fp8.cuh"           // wgmma m64nNk32 on f8e4m3 / f8e5m2
 #include "helion/gemm_sm90_pipeline.cuh" // wgmma, descriptors, setmaxnreg, cluster TMA
 #include "helion/gemm_tiles.cuh"         // GemmTiles: the tile order
 #include "helion/types.cuh"
@@ -113,8 +117,11 @@ template <class TIn, class TOut, int BM, int BN, int BK = 64, int Stages = 4, in
           bool BTransposed = false, bool Persistent = true,
           EpilogueForm Form = EpilogueForm::pairs, int Cluster = 1, bool Batched = false>
 struct Gemm {
-  static_assert(is_same_v<TIn, bf16> || is_same_v<TIn, f16>, "Gemm: TIn must be bf16 or f16");
-  static_assert(BK == 64, "Gemm: BK must be 64 (one 128-byte swizzle row of 16-bit elements)");
+  static_assert(is_same_v<TIn, bf16> || is_same_v<TIn, f16> || is_float8_v<TIn>,
+                "Gemm: TIn must be bf16, f16, f8e4m3 or f8e5m2");
+  static_assert(BK * sizeof(TIn) == 128, "Gemm: BK must be one 128-byte swizzle row of TIn");
+  static_assert(!is_float8_v<TIn> || BTransposed,
+                "Gemm: 8-bit operands need B as [N, K] (wgmma reads them K-major only)");
   static_assert(Consumers >= 1 && Consumers <= 3, "Gemm: 1 to 3 consumer warpgroups");
   static_assert(BM % (64 * Consumers) == 0, "Gemm: BM must be a multiple of 64 * Consumers");
   static_assert(BN % 16 == 0 && BN <= 256, "Gemm: BN must be a multiple of 16, at most 256");
@@ -131,8 +138,9 @@ struct Gemm {
   static constexpr int kWgM = BM / Consumers; ///< tile rows per consumer warpgroup
   static constexpr int kMmaM = kWgM / 64;     ///< m64 wgmmas per consumer per k16 step
   static constexpr int kAccRegs = kMmaM * BN / 2;
-  static constexpr int kStageBytesA = BM * BK * 2;
-  static constexpr int kStageBytesB = BN * BK * 2;
+  static constexpr int kStageBytesA = BM * 128; ///< BK elements = 128 bytes per row
+  static constexpr int kStageBytesB = BN * 128;
+  static constexpr int kKSteps = 4; ///< wgmma per row: k16 (16-bit) or k32 (8-bit), 32 bytes
   static constexpr int kStageBytes = kStageBytesA + kStageBytesB;
   static constexpr int kMaxSmem = 227 * 1024; ///< per CTA on sm_90
   static constexpr int kRingBytes = 1024 + Stages * kStageBytes + 16 * Stages;
@@ -337,13 +345,17 @@ private:
         fence_acc(acc);
         wgmma_fence();
 #pragma unroll
-        for (int kk = 0; kk < BK / 16; ++kk) {
-          // K-major: a k16 step is 32 bytes along the row; N-major B: 16 K-rows.
+        for (int kk = 0; kk < kKSteps; ++kk) {
+          // K-major: a k16 (8-bit: k32) step is 32 bytes along the row; N-major B: 16 K-rows.
           const uint64 stepB = BTransposed ? (kk * 32) >> 4 : (kk * 16 * 128) >> 4;
 #pragma unroll
-          for (int mi = 0; mi < kMmaM; ++mi)
-            wgmma_m64k16<BN, BTransposed ? 0 : 1, TIn>(
-                acc[mi], descA + ((mi * 64 * 128 + kk * 32) >> 4), descB + stepB, 1);
+          for (int mi = 0; mi < kMmaM; ++mi) {
+            const uint64 dA = descA + ((mi * 64 * 128 + kk * 32) >> 4);
+            if constexpr (is_float8_v<TIn>)
+              wgmma_m64k32_f8<BN, TIn>(acc[mi], dA, descB + stepB, 1);
+            else
+              wgmma_m64k16<BN, BTransposed ? 0 : 1, TIn>(acc[mi], dA, descB + stepB, 1);
+          }
         }
         wgmma_commit();
         fence_acc(acc);

@@ -23,7 +23,7 @@
 // BMM: void apply(int64 batch, int64 row, int64 col, float acc) const {
 // BMM: out[batch * stride_out_0 + row * stride_out_1 + col * stride_out_2] =
 // BMM: int K, int groupM, int batches, T_out* __restrict__ out,
-// BMM: using G = hd::Gemm<T_x, T_out, 128, 256, 64, 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, 1, true>;
+// BMM: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, 1, true>;
 // BMM: G::run(&map_a, &map_b, &map_c, M, N, K, groupM, epi, smem, batches);
 // BMM: int64 lda, int64 ldb, int64 stride_a, int64 stride_b, int groupM,
 // BMM: G::run_batched(a, b, M, N, K, lda, ldb, stride_a, stride_b, groupM, epi, smem);
@@ -56,7 +56,7 @@
 // RELU: tensor-core matmul: A = x [M, K], B = y [K, N]; epilogue tma_store
 // RELU: float v{{[0-9]+}} = float(0.0f);
 // RELU: hd::maximum<
-// RELU: using G = hd::Gemm<T_x, T_out, 128, 256, 64, 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
+// RELU: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
 
 // Chained dots: one BlockDot per dot and one staging area; each dot stages its
 // operands (zeros past the tile ends), multiplies between barriers and reads back.
@@ -95,7 +95,7 @@
 // RUN: %helionc compile %s --kernel bmm_bt --emit cubin --dtype bf16 --arch sm_80 -o %t/bt80
 // BT: tensor-core batched matmul: A = x [B, M, K], B = y [B, N, K]
 // BT: (row < M && col < N ? hd::to_compute(bias[batch * stride_bias_0 + col * stride_bias_1])
-// BT: using G = hd::Gemm<T_x, T_out, 128, 256, 64, 4, 2, true, true,
+// BT: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, true, true,
 // BT-HOST: CUtensorMap mapB = map(y, N, K, 256, 64);
 #include <helion/hl.h>
 

@@ -11,7 +11,10 @@
 // run time, shared memory as Gemm::kSmemBytes, tensor maps and the persistent grid.
 // CHECK: static void helionc_launch_matmul(
 // CHECK: const int64_t M = (m), N = (n), K = (k);
-// CHECK: HELION_CHECK((x.dtype() == helion::DType::bf16 || x.dtype() == helion::DType::f16 || x.dtype() == helion::DType::f32) && y.dtype() == x.dtype()
+// CHECK: const bool f8 = x.dtype() == helion::DType::f8e4m3 || x.dtype() == helion::DType::f8e5m2;
+// 8-bit operands only with B as [N, K] (y[tk, tn] here).
+// CHECK: HELION_CHECK(!f8, "matmul: hl::dot of 8-bit floats needs its second operand as w[tn, tk].transpose(0, 1) (a [N, K] tensor)");
+// CHECK: HELION_CHECK((x.dtype() == helion::DType::bf16 || x.dtype() == helion::DType::f16 || x.dtype() == helion::DType::f32 || f8) && y.dtype() == x.dtype()
 // CHECK: HELION_CHECK(tmaReady(x), "matmul: tensor 'x' must have unit column stride, 16-byte aligned data and a row stride that is a multiple of 16 bytes
 // CHECK: const bool tf32 = x.dtype() == helion::DType::f32;
 // CHECK: const bool sm90 = dev.major == 9 && !tf32;
@@ -19,7 +22,9 @@
 // CHECK: const int64_t bm80 = tf32 ? 128 : 128, bn80 = tf32 ? 128 : 256, stages80 = tf32 ? 4 : 4;
 // CHECK: int64_t smem = 128 + stages80 * (bm80 + bn80) * 128;
 // CHECK: const int64_t ring = 1024 + int64_t(4) * 49152 + 16 * 4, maxSmem = 227 * 1024;
-// CHECK: CUtensorMap mapA = map(x, M, K, 128, 64);
+// K boxes: one 128-byte row (64 16-bit, 128 8-bit elements).
+// CHECK: const int32_t boxK = static_cast<int32_t>(128 / x.element_size());
+// CHECK: CUtensorMap mapA = map(x, M, K, 128, boxK);
 // CHECK: CUtensorMap mapB = map(y, K, N, 64, 64);
 // CHECK: CUtensorMap mapC = tmaStore ? map(out, M, N, 64, static_cast<int32_t>(128 / out.element_size())) : mapA;
 // CHECK: const int64_t ctas = std::min<int64_t>(units, dev.smCount);
@@ -59,7 +64,7 @@
 // HOT-NOT:   std::mutex
 // HOT:       if (sm90) {
 // HOT-NOT:   std::string
-// HOT:       CUtensorMap mapA = map(x, M, K, 128, 64);
+// HOT:       CUtensorMap mapA = map(x, M, K, 128, boxK);
 // HOT-NOT:   std::string
 // HOT:       helion::rt::launch(*found, {{.*}}, helion::rt::Dim3(384), static_cast<unsigned>(smem), args, helion::rt::currentStream());
 // HOT-NOT:   std::string

@@ -1,6 +1,8 @@
-// matmul and attention (batched hl::dot) in ref mode against double references.
+// matmul, fp8 scaled_mm and attention (batched hl::dot) in ref mode against double
+// references.
 #include "examples/attention.cpp"
 #include "examples/matmul.cpp"
+#include "examples/scaled_mm.cpp"
 
 #include "RefTestUtil.h"
 
@@ -48,6 +50,47 @@ TEST_CASE("example matmul rejects mismatched inner dimensions", "[refmode][examp
   REQUIRE_THROWS_WITH(matmul(x, y), Catch::Contains("matmul: inner dimensions differ"));
   REQUIRE_THROWS_WITH(matmul(helion::zeros({4}, DType::f32), y),
                       Catch::Contains("shape<2>() called on a tensor of rank 1"));
+}
+
+TEST_CASE("example scaled_mm matches a double reference of the dequantized operands",
+          "[refmode][examples]") {
+  uint64_t seed = reftest::freshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  const int64_t m = 29, k = 83, n = 37;
+  for (DType dtype : {DType::f8e4m3, DType::f8e5m2}) {
+    INFO("dtype " << reftest::name(dtype));
+    // Operands spread over the 8-bit range (rounded to it by the stores), scales as
+    // quant_fp8 makes them.
+    helion::Tensor x = reftest::randomTensor({m, k}, dtype, rng, -400.0, 400.0);
+    helion::Tensor w = reftest::randomTensor({n, k}, dtype, rng, -400.0, 400.0);
+    helion::Tensor sx = reftest::randomTensor({m}, DType::f32, rng, 1e-4, 1e-2);
+    helion::Tensor sw = reftest::randomTensor({n}, DType::f32, rng, 1e-4, 1e-2);
+    std::vector<double> xs = values(x), ws = values(w), sxs = values(sx), sws = values(sw);
+    std::vector<double> expected(m * n, 0.0);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double dot = 0;
+        for (int64_t kk = 0; kk < k; ++kk)
+          dot += xs[i * k + kk] * ws[j * k + kk];
+        expected[i * n + j] = dot * sxs[i] * sws[j];
+      }
+    for (int64_t bs : {16, 64, 7, 1}) {
+      INFO("block size " << bs);
+      helion::ref::ScopedBlockSize scoped(bs);
+      helion::Tensor out = scaled_mm(x, w, sx, sw);
+      REQUIRE(out.dtype() == DType::bf16);
+      REQUIRE(out.sizes() == std::vector<int64_t>{m, n});
+      reftest::requireClose(values(out), expected, reftest::toleranceFor(DType::bf16));
+    }
+  }
+  helion::Tensor x = helion::zeros({4, 8}, DType::f8e4m3);
+  REQUIRE_THROWS_WITH(scaled_mm(x, helion::zeros({3, 7}, DType::f8e4m3),
+                                helion::zeros({4}, DType::f32), helion::zeros({3}, DType::f32)),
+                      Catch::Contains("scaled_mm: x and w must have the same K"));
+  REQUIRE_THROWS_WITH(scaled_mm(x, helion::zeros({3, 8}, DType::f8e4m3),
+                                helion::zeros({3}, DType::f32), helion::zeros({3}, DType::f32)),
+                      Catch::Contains("scale_x must be [m]"));
 }
 
 TEST_CASE("example attention matches a double reference", "[refmode][examples]") {
