@@ -270,6 +270,11 @@ bool matmulDtypesOk(const ir::Kernel& k, const codegen::EmittedKernel& ek,
   const ir::Expr* dot =
       ir::findExpr(k.body, [](const ir::Expr& e) { return e.kind == ir::ExprKind::Dot; });
   const ir::SourceLoc& loc = dot ? dot->loc : k.loc;
+  if (ek.matmul->groups) {
+    diags.error(loc, std::string("a grouped GEMM of ") + ir::scalarTypeName(ir::isFloat8(a) ? a : b) +
+                         " operands is not supported: the grouped kernels take f16, bf16 and f32");
+    return false;
+  }
   if (a != b) {
     diags.error(loc, std::string("both operands of a tensor-core hl::dot must have the same "
                                  "dtype, got ") + ir::scalarTypeName(a) + " and " +

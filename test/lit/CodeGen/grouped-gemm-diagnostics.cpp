@@ -6,6 +6,8 @@
 // RUN: not %helionc compile %s --kernel uses_bounds --emit cuda 2>&1 | FileCheck %s --check-prefix=BOUNDS
 // RUN: not %helionc compile %s --kernel cols_from_one --emit cuda 2>&1 | FileCheck %s --check-prefix=COLS
 // RUN: %helionc compile %s --kernel group_bias --emit cuda | FileCheck %s --check-prefix=BIAS
+// RUN: rm -rf %t.f8 && not %helionc compile %examples/grouped_gemm.cpp --emit cubin --dtype f8e4m3,offsets=i32,out=bf16 --arch sm_90a -o %t.f8 2>&1 | FileCheck %s --check-prefix=F8
+// F8: grouped_gemm.cpp:[[#]]:{{[0-9]+}}: error: a grouped GEMM of f8e4m3 operands is not supported: the grouped kernels take f16, bf16 and f32
 // RUN: echo '{"pid_type": "flat"}' > %t.flat.json
 // RUN: not %helionc compile %s --kernel group_bias --config %t.flat.json --emit cuda 2>&1 | FileCheck %s --check-prefix=FLAT
 // FLAT: error: {{.*}}flat.json: pid_type: expected one of 'persistent_interleaved' (a grouped GEMM is persistent: its tiles per group are known on the device only), got 'flat'

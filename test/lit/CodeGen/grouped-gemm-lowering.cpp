@@ -48,7 +48,8 @@
 // HOST: static_cast<std::int64_t>(offsets.dtype()),
 // HOST: if (t.dim() == 3) {
 // HOST-NEXT: d.sizes = {G, rows, cols};
-// HOST: CUtensorMap mapA = map(a, M, K, 128, 64);
+// HOST: const int32_t boxK = static_cast<int32_t>(128 / a.element_size());
+// HOST-NEXT: CUtensorMap mapA = map(a, M, K, 128, boxK);
 // HOST-NEXT: CUtensorMap mapB = map(b, K, N, 64, 64);
 // HOST: void* args[] = {&mapA, &mapB, &mapC, &iM, &iN, &iK, &groupM, &po, &iG,
 // HOST: const int64_t units = (M / 128 + G) * helion::rt::cdiv(N, 256);
