@@ -21,7 +21,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
 sys.path.insert(0, os.path.join(root, "examples", "python"))
 sys.path.insert(0, here)
-from helionc_ctypes import HelioncLibrary  # noqa: E402
+from helionc_ctypes import HelioncError, HelioncLibrary  # noqa: E402
 from lang_gpu_check import bench_us, compiled, poisoned_call  # noqa: E402
 
 DEV = "cuda"
@@ -39,12 +39,16 @@ def main():
     ap.add_argument("--libdir", required=True)
     ap.add_argument("--json")
     args = ap.parse_args()
+    mlp_variants = ["tn128", "tn256", "tn256_h32", "w8_128x256", "k8", "fallback"]
+    dk_variants = ["default", "w8", "small"]
     lib = {n: HelioncLibrary(os.path.join(args.libdir, f"lib{n}.so"))
-           for n in ("bmm", "matmul_bias_relu", "dot_generic")}
+           for n in ["bmm", "matmul_bias_relu", "dot_generic"] +
+           [f"mlp_{v}" for v in mlp_variants] + [f"dk_{v}" for v in dk_variants]}
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     rows = []
 
-    def record(kernel, dtype, shape, flops, err, poison, h_fn, eager_fn, timed=True):
+    def record(kernel, dtype, shape, flops, err, poison, h_fn, eager_fn, timed=True,
+               with_compile=True):
         tol = TOL[dtype]
         row = {"kernel": kernel, "dtype": str(dtype).replace("torch.", ""), "shape": list(shape),
                "max_rel_err": err, "tol": tol, "ok": err <= tol, "poison": poison,
@@ -52,13 +56,27 @@ def main():
         if timed:
             row["helionc_us"] = bench_us(h_fn)
             row["eager_us"] = bench_us(eager_fn)
-            comp = compiled(eager_fn)
+            comp = compiled(eager_fn) if with_compile else None
             if comp is not None:
                 try:
                     row["compile_us"] = bench_us(comp)
                 except Exception as e:  # noqa: BLE001
                     row["compile_error"] = str(e).splitlines()[0][:200]
         rows.append(row)
+
+    def failed(kernel, dtype, shape, e):
+        print(f"FAIL {kernel} {dtype} {shape}: {str(e)[:2000]}")
+        rows.append({"kernel": kernel, "dtype": str(dtype).replace("torch.", ""),
+                     "shape": list(shape), "max_rel_err": float("inf"), "tol": TOL[dtype],
+                     "ok": False, "poison": False, "flops": 0, "helionc_us": None,
+                     "eager_us": None, "compile_us": None, "error": str(e)[:2000]})
+
+    def checked(kernel, dtype, shape, call):
+        try:
+            return poisoned_call(call)
+        except HelioncError as e:
+            failed(kernel, dtype, shape, e)
+            return None, None
 
     # bmm: timed at the large shapes next to torch.bmm (cuBLAS); the odd shapes check
     # partial tiles (M, N, K not multiples of the tile) and batches of one.
@@ -89,23 +107,72 @@ def main():
             record("matmul_bias_relu", dt, [m, n, k], 2.0 * m * n * k, err, pz, call,
                    lambda: torch.relu(x @ y + bias), timed)
 
-    # mlp_relu: two chained dots on the general lowering (shared memory + mma.sync).
-    for dt in (torch.bfloat16, torch.float16, torch.float32):
-        for (m, k, h, n), timed in (((8192, 256, 256, 256), True), ((1000, 72, 40, 24), False)):
-            x = torch.randn(m, k, device=DEV, dtype=dt) / 4
-            w1 = torch.randn(k, h, device=DEV, dtype=dt) / 4
-            w2 = torch.randn(h, n, device=DEV, dtype=dt) / 4
-            call = lambda: lib["dot_generic"].call("mlp_relu", x, w1, w2)  # noqa: E731
-            got, pz = poisoned_call(call)
-            act = torch.relu(x.double() @ w1.double()).to(dt).double()
-            err = rel_err(got, act @ w2.double())
-            record("mlp_relu", dt, [m, k, h, n], 2.0 * m * h * (k + n), err, pz, call,
-                   lambda: torch.relu(x @ w1) @ w2, timed)
+    # mlp_relu: two chained dots on the general lowering (mma layout, or shared memory
+    # for the fallback variant), under the default config and the variants.
+    for name in ["dot_generic"] + [f"mlp_{v}" for v in mlp_variants]:
+        label = "mlp_relu" + ("" if name == "dot_generic" else "." + name[4:])
+        # f32 stages 4-byte operands: the wide-tile variants do not fit 48 KB in f32.
+        dts = (torch.bfloat16, torch.float16, torch.float32) if name == "dot_generic" else \
+            (torch.bfloat16, torch.float32) if name in ("mlp_k8", "mlp_fallback") else \
+            (torch.bfloat16,)
+        for dt in dts:
+            for (m, k, h, n), timed in (((8192, 256, 256, 256), True),
+                                        ((1000, 72, 40, 24), False)):
+                x = torch.randn(m, k, device=DEV, dtype=dt) / 4
+                w1 = torch.randn(k, h, device=DEV, dtype=dt) / 4
+                w2 = torch.randn(h, n, device=DEV, dtype=dt) / 4
+                call = lambda: lib[name].call("mlp_relu", x, w1, w2)  # noqa: E731
+                try:
+                    got, pz = poisoned_call(call)
+                except HelioncError as e:  # a failed case is a row, the run goes on
+                    failed(label, dt, [m, k, h, n], e)
+                    continue
+                act = torch.relu(x.double() @ w1.double()).to(dt).double()
+                err = rel_err(got, act @ w2.double())
+                record(label, dt, [m, k, h, n], 2.0 * m * h * (k + n), err, pz, call,
+                       lambda: torch.relu(x @ w1) @ w2, timed and dt != torch.float32,
+                       name == "dot_generic")
+
+    # test/gpu/dot_kernels.cpp: a transposed load as B, a computed B, a computed A.
+    for v in dk_variants:
+        dl = lib[f"dk_{v}"]
+        for dt in (torch.bfloat16, torch.float32):
+            for (m, k, n, d), timed in (((4096, 64, 1024, 64), True), ((333, 72, 200, 40), False)):
+                q = torch.randn(m, k, device=DEV, dtype=dt) / 4
+                kt = torch.randn(n, k, device=DEV, dtype=dt) / 4
+                vv = torch.randn(n, d, device=DEV, dtype=dt) / 4
+                call = lambda: dl.call("dot_chain_t", q, kt, vv)  # noqa: E731
+                got, pz = checked(f"dot_chain_t.{v}", dt, [m, k, n, d], call)
+                if got is None:
+                    continue
+                s64 = (q.double() @ kt.double().T).to(dt).double()
+                record(f"dot_chain_t.{v}", dt, [m, k, n, d], 2.0 * m * n * (k + d),
+                       rel_err(got, s64 @ vv.double()), pz, call,
+                       lambda: (q @ kt.T).to(dt) @ vv, timed and dt != torch.float32,
+                       v == "default")
+            for (m, k, n), timed in (((4096, 1024, 1024), True), ((333, 72, 200), False)):
+                x = torch.randn(m, k, device=DEV, dtype=dt)
+                w = torch.randn(k, n, device=DEV, dtype=dt)
+                bias = torch.randn(n, device=DEV, dtype=dt)
+                call = lambda: dl.call("dot_relu_b", x, w)  # noqa: E731
+                got, pz = checked(f"dot_relu_b.{v}", dt, [m, k, n], call)
+                want = x.double() @ torch.relu(w.double()) + 1.0
+                if got is not None:
+                    record(f"dot_relu_b.{v}", dt, [m, k, n], 2.0 * m * n * k, rel_err(got, want),
+                       pz, call, lambda: x.float() @ torch.relu(w).float() + 1.0,
+                       timed and dt != torch.float32, v == "default")
+                call = lambda: dl.call("dot_half_a", x, w, bias)  # noqa: E731
+                got, pz = checked(f"dot_half_a.{v}", dt, [m, k, n], call)
+                want = (x.double() * 0.5).to(dt).double() @ w.double() + bias.double()
+                if got is not None:
+                    record(f"dot_half_a.{v}", dt, [m, k, n], 2.0 * m * n * k, rel_err(got, want),
+                       pz, call, lambda: (x * 0.5) @ w + bias, timed and dt != torch.float32,
+                       v == "default")
 
     dev = torch.cuda.get_device_name()
     print(f"\n{dev}: helionc vs torch (median us; TFLOP/s; eager = torch.bmm / torch.matmul "
           "(cuBLAS))")
-    hdr = (f"{'kernel':17} {'dtype':9} {'shape':20} {'check':5} {'max_err':>9} {'poison':6} "
+    hdr = (f"{'kernel':24} {'dtype':9} {'shape':20} {'check':5} {'max_err':>9} {'poison':6} "
            f"{'helionc':>9} {'eager':>9} {'compile':>9} {'TF/s':>7} {'eager/h':>7} {'comp/h':>7}")
     print(hdr)
     print("-" * len(hdr))
@@ -117,7 +184,7 @@ def main():
         tf = f"{r['flops'] / h / 1e6:7.1f}" if h else "    n/a"
         er = f"{e / h:7.2f}" if h and e else "    n/a"
         cr = f"{c / h:7.2f}" if h and c else "    n/a"
-        print(f"{r['kernel']:17} {r['dtype']:9} {shape:20} {check:5} {r['max_rel_err']:9.2g} "
+        print(f"{r['kernel']:24} {r['dtype']:9} {shape:20} {check:5} {r['max_rel_err']:9.2g} "
               f"{str(r['poison']):6} {fmt(h)} {fmt(e)} {fmt(c)} {tf} {er} {cr}")
     ok = all(r["ok"] for r in rows)
     print("all checks passed" if ok else "SOME CHECKS FAILED")

@@ -46,6 +46,28 @@ for file in bmm matmul_bias_relu dot_generic; do
   HELIONC=$helionc bash "$root/examples/python/build.sh" "$root/examples/$file.cpp" "$work/py" \
     "$rtlib" || status=1
 done
+# The general dot under other configs (a copy of the source per config: one library
+# each, libmlp_NAME.so / libdk_NAME.so): the mma layout's tile shapes, K padding, and
+# the shared-memory fallback (rows not a multiple of 16 per warp).
+variant() { # SRC NAME CONFIG_JSON
+  mkdir -p "$work/src"
+  cp "$1" "$work/src/$2.cpp"
+  printf '%s\n' "$3" > "$work/src/$2.json"
+  HELIONC=$helionc bash "$root/examples/python/build.sh" "$work/src/$2.cpp" "$work/py" "$rtlib" \
+    --config "$work/src/$2.json" || status=1
+}
+mlp=$root/examples/dot_generic.cpp
+variant "$mlp" mlp_tn128 '{"block_sizes": [64, 128, 64, 64], "num_warps": 4}'
+variant "$mlp" mlp_tn256 '{"block_sizes": [64, 256, 64, 64], "num_warps": 4}'
+variant "$mlp" mlp_tn256_h32 '{"block_sizes": [64, 256, 32, 64], "num_warps": 4}'
+variant "$mlp" mlp_w8_128x256 '{"block_sizes": [128, 256, 64, 64], "num_warps": 8}'
+variant "$mlp" mlp_k8 '{"block_sizes": [32, 64, 16, 8], "num_warps": 2}'
+variant "$mlp" mlp_fallback '{"block_sizes": [16, 8, 8, 8], "num_warps": 2}'
+dk=$root/test/gpu/dot_kernels.cpp
+variant "$dk" dk_default '{}'
+variant "$dk" dk_w8 '{"kernels": {"dot_chain_t": {"block_sizes": [128, 64, 64, 32], "num_warps": 8}, "dot_relu_b": {"block_sizes": [128, 128, 32], "num_warps": 8}, "dot_half_a": {"block_sizes": [128, 64, 16], "num_warps": 8}}}'
+variant "$dk" dk_small '{"kernels": {"dot_chain_t": {"block_sizes": [32, 16, 16, 8], "num_warps": 2}, "dot_relu_b": {"block_sizes": [16, 8, 8], "num_warps": 1}, "dot_half_a": {"block_sizes": [16, 8, 16], "num_warps": 1}}}'
+
 for a in "$arch" sm_80; do
   cubin bmm.cpp bmm "$a" bf16 f16 f32
   cubin matmul_bias_relu.cpp matmul_bias_relu "$a" bf16 f32

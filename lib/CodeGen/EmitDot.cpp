@@ -85,7 +85,9 @@ bool Emitter::checkDot(const Expr& dot) {
   };
   auto m = known(a.dims[0]), n = known(b.dims[1]), k = known(a.dims[1]);
   if (m && n && k) {
-    const int64_t bytes = config::dotStagingBytes(*m, *n, *k, 2);
+    const int64_t bytes =
+        mmaLayout_ ? config::mmaDotBytes(*m, *n, *k, 2, !mmaDots_.at(&dot).registerA)
+                   : config::dotStagingBytes(*m, *n, *k, 2);
     if (bytes > config::kDotStagingLimit) {
       error(dot.loc, "config too large: the blocks of this hl::dot ([" + std::to_string(*m) +
                          ", " + std::to_string(*k) + "] x [" + std::to_string(*k) + ", " +
@@ -99,6 +101,8 @@ bool Emitter::checkDot(const Expr& dot) {
 }
 
 void Emitter::emitDotStaging() {
+  if (mmaLayout_)
+    return emitMmaStaging();
   std::vector<const Expr*> dots;
   walkStmts(k_.body, [&](const Stmt& s) {
     if (s.kind == StmtKind::Let && s.value && s.value->kind == ExprKind::Dot)
@@ -148,6 +152,8 @@ void Emitter::stageDotOperand(const Expr& op, const std::string& site, const cha
 }
 
 void Emitter::emitDot(const Stmt& s, const Expr& dot, bool declare) {
+  if (mmaLayout_)
+    return emitMmaDot(s, dot, declare);
   auto it = dotSite_.find(&dot);
   if (it == dotSite_.end()) {
     if (ok_) // checkDot reported why; otherwise this is a bug

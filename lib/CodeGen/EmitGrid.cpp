@@ -48,7 +48,8 @@ void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& p
   if (loopIndex == 0 && persistent)
     for (const StmtRef& s : loop.body) {
       if (s->kind != StmtKind::Let || !s->value || s->value->kind != ExprKind::Load ||
-          s->value->gatherAll || storedParams_.count(s->value->param) || !s->value->type)
+          s->value->gatherAll || storedParams_.count(s->value->param) || !s->value->type ||
+          dotOperandLets_.count(s.get()))
         continue;
       bool invariant = true;
       for (const Index& i : s->value->indices)

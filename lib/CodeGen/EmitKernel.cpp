@@ -57,7 +57,7 @@ void Emitter::planLayout() {
   };
   auto seeExpr = [&](const Expr& root) {
     walkExpr(root, [&](const Expr& e) {
-      if (e.type)
+      if (e.type && !stagedOperands_.count(&e))
         noteType(*e.type);
     });
   };
@@ -81,11 +81,18 @@ void Emitter::planLayout() {
                    innerCandidates.end())
       innerCandidates.push_back(*key);
   };
+  planMmaLayout();
   walkStmts(k_.body, [&](const Stmt& s) {
     if (s.kind == StmtKind::For) {
       for (int t : s.tiles)
         if (!k_.tiles.at(t).isGrid)
           note({true, t});
+      return;
+    }
+    if (dotOperandLets_.count(&s)) { // copied into shared memory by its dot: no layout
+      for (const Dim& d : s.value->type->dims)
+        if (auto key = keyOf(d))
+          note(*key);
       return;
     }
     if (s.value)
@@ -122,6 +129,15 @@ void Emitter::planLayout() {
   for (const Key& k : order)
     if (std::find(sorted.begin(), sorted.end(), k) == sorted.end())
       sorted.push_back(k);
+  if (mmaLayout_) { // the mma axes take the low thread bits: columns, then rows
+    auto rank = [&](const Key& k) {
+      auto it = mmaRole_.find(k);
+      return it == mmaRole_.end() ? 2 : it->second == MmaRole::Col ? 0 : 1;
+    };
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [&](const Key& a, const Key& b) { return rank(a) < rank(b); });
+    inner.clear(); // an mma column's vector is its pair (V = 2), rows have none
+  }
 
   for (auto [isTile, id] : sorted) {
     LayoutAxis a;
@@ -141,6 +157,8 @@ void Emitter::planLayout() {
       }
     }
     a.inner = std::find(inner.begin(), inner.end(), Key{isTile, id}) != inner.end();
+    if (auto role = mmaRole_.find(Key{isTile, id}); role != mmaRole_.end())
+      a.mma = role->second;
     // Vectors must start at multiples of VEC: only tiles that begin at 0.
     if (isTile && a.inner) {
       const Expr& begin = *k_.tiles.at(id).begin;
@@ -318,6 +336,10 @@ void Emitter::emitLayoutConstants() {
          (a.isTile ? "tile " + k_.tiles[a.id].name : "reduction axis a" + std::to_string(a.id)) +
          (a.looped ? " (looped)" : ""));
     line("constexpr int S_" + x + " = " + a.size + ";");
+    if (a.mma != MmaRole::None) {
+      emitMmaAxis(a);
+      continue;
+    }
     line("constexpr int ST_" + x + " = " + stride + ";");
     line("constexpr int V_" + x + " = " +
          (a.inner ? "axis_vec(VEC, S_" + x + ", NT / ST_" + x + " > 0 ? NT / ST_" + x + " : 1)"

@@ -50,7 +50,8 @@ void Emitter::planStaging(const Stmt& loop) {
       continue;
     const Expr& load = *s->value;
     if (load.gatherAll || !load.type || load.indices.empty() || storedParams_.count(load.param) ||
-        hoistedLets_.count(s.get()) || assignedVars_.count(s->var))
+        hoistedLets_.count(s.get()) || assignedVars_.count(s->var) ||
+        dotOperandLets_.count(s.get()))
       continue;
     // Subscripts by this loop's tiles and whole dims only: the copy of the next
     // tile is the same address arithmetic with the next tile's coordinates.

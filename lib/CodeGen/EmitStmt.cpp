@@ -131,8 +131,10 @@ void Emitter::stmts(const std::vector<StmtRef>& body) {
   body_ = &body;
   for (bodyIndex_ = 0; bodyIndex_ < body.size(); ++bodyIndex_) {
     const Stmt& s = *body[bodyIndex_];
-    if (s.kind == StmtKind::Let && (fusedLets_.count(&s) || hoistedLets_.count(&s)))
-      continue; // computed by an earlier fused reduction / before the program loop
+    if (s.kind == StmtKind::Let &&
+        (fusedLets_.count(&s) || hoistedLets_.count(&s) || dotOperandLets_.count(&s)))
+      continue; // computed by an earlier fused reduction / before the program loop / read by
+                // its dot straight into shared memory
     stmt(s);
   }
   body_ = outer;

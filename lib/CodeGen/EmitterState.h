@@ -15,6 +15,9 @@
 
 namespace helion::codegen {
 
+/// An axis's part in the mma layout of a kernel's dots (MmaLayout.cpp).
+enum class MmaRole { None, Row, Col };
+
 /// One axis of the CTA's layout: a tile variable or a reduction axis.
 struct LayoutAxis {
   bool isTile = true;
@@ -24,6 +27,7 @@ struct LayoutAxis {
   bool inner = false;    ///< vectorized innermost axis
   bool looped = false;   ///< a reduction axis processed in chunks
   std::vector<int> after; ///< earlier axes that share a value with this one: threads go past them
+  MmaRole mma = MmaRole::None; ///< a row or column axis of the mma layout: fixed threads
 };
 
 class Emitter {
@@ -31,6 +35,7 @@ public:
   Emitter(const ir::Kernel& k, const config::Config& c, const EmitOptions& o, DiagnosticEngine& d)
       : k_(k), cfg_(c), opts_(o), diags_(d) {}
   std::optional<EmittedKernel> run();
+  using AxisKey = std::pair<bool, int>; ///< (isTile, tile or axis id), before axes_ exist
 
 private:
   // EmitKernel.cpp
@@ -106,6 +111,24 @@ private:
   void emitDotStaging(); ///< the BlockDot types and the staging area, at the kernel's top
   void stageDotOperand(const ir::Expr& op, const std::string& site, const char* setter);
   void emitDot(const ir::Stmt& s, const ir::Expr& dot, bool declare);
+  // MmaLayout.cpp, EmitMmaDot.cpp: dots on register fragments (the mma layout)
+  struct MmaDotPlan {
+    const ir::Expr* loadA = nullptr; ///< operand A copied from this load into shared memory
+    const ir::Expr* loadB = nullptr;
+    const ir::Stmt* letA = nullptr;  ///< the let of loadA, not emitted (or null)
+    const ir::Stmt* letB = nullptr;
+    bool registerA = false;          ///< A is the A fragment where it is, in registers
+  };
+  void planMmaLayout();
+  const ir::Expr* stageableLoad(const ir::Expr& op, const std::map<int, const ir::Stmt*>& letOf,
+                                const std::map<int, int>& uses, const ir::Stmt** let) const;
+  void emitMmaAxis(const LayoutAxis& a);
+  void emitMmaStaging();
+  void emitMmaDot(const ir::Stmt& s, const ir::Expr& dot, bool declare);
+  void stageMmaLoad(const ir::Expr& op, const ir::Expr& load, const std::string& site, bool isA);
+  void stageMmaRegisters(const ir::Expr& op, const std::string& site, bool isA);
+  std::string elementAt(const std::string& name, const std::vector<int>& axes,
+                        const std::map<int, std::string>& index) const;
 
   // EmitStmt.cpp, EmitAccess.cpp (emitLoad, tensorOffset), EmitStore.cpp (emitStore,
   // emitAtomicAdd)
@@ -173,6 +196,11 @@ private:
   std::set<int> openAxes_;                  ///< axes whose element loop is open
   std::map<int, int> vectorLane_;           ///< axis -> inside a vector group (lane var `v_<key>`)
   std::map<const ir::Expr*, int> dotSite_;  ///< general dot -> its BlockDot (D<n>)
+  bool mmaLayout_ = false;                  ///< the dots run on register fragments
+  std::map<AxisKey, MmaRole> mmaRole_;
+  std::map<const ir::Expr*, MmaDotPlan> mmaDots_;
+  std::set<const ir::Stmt*> dotOperandLets_; ///< loads their dot copies into shared memory
+  std::set<const ir::Expr*> stagedOperands_;  ///< the dot operands they are (no layout)
 };
 
 } // namespace helion::codegen

@@ -130,7 +130,13 @@ bool dotsFitStaging(const Kernel& kernel, const Config& config) {
         e.operands[1]->type->rank() != 2)
       return;
     const BlockType &a = *e.operands[0]->type, &b = *e.operands[1]->type;
-    const int64_t bytes = dotStagingBytes(size(a.dims[0]), size(b.dims[1]), size(a.dims[1]), 4);
+    const int64_t m = size(a.dims[0]), n = size(b.dims[1]), k = size(a.dims[1]);
+    // Tiles the mma layout takes (EmitMmaDot.cpp: 16 rows per warp, columns of 8)
+    // keep the result in registers and stage only the operands; other dots go
+    // through shared memory whole (a kernel the mma layout does not take for other
+    // reasons fails at compile time if its dots do not fit: a skipped candidate).
+    const bool mma = m % (16 * std::clamp(config.numWarps, 1, 32)) == 0 && n % 8 == 0;
+    const int64_t bytes = mma ? mmaDotBytes(m, n, k, 4, true) : dotStagingBytes(m, n, k, 4);
     fits = fits && bytes <= kDotStagingLimit; // after size(), which may clear `fits`
   });
   return fits;

@@ -23,4 +23,11 @@ inline int64_t dotStagingBytes(int64_t m, int64_t n, int64_t k, int64_t elemByte
   return (mp * (kp + pad) + kp * (np + pad)) * elemBytes + mp * (np + 4) * 4;
 }
 
+/// hd::MmaDot<T, T, M, N, K, NT, aStaged>::kBytes (the mma layout's dots, whose
+/// result stays in registers): A (when staged) and B, K rounded up to 16.
+inline int64_t mmaDotBytes(int64_t m, int64_t n, int64_t k, int64_t elemBytes, bool aStaged) {
+  const int64_t pad = 16 / elemBytes, kp = (k + 15) / 16 * 16;
+  return ((aStaged ? m * (kp + pad) : 0) + kp * (n + pad)) * elemBytes;
+}
+
 } // namespace helion::config

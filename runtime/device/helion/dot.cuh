@@ -128,4 +128,177 @@ template <class TA, class TB, int M, int N, int K> struct BlockDot {
   }
 };
 
+/// The mma layout of the general dot (EmitMmaDot.cpp): the emitter lays out the
+/// dots' results in registers as mma.sync accumulators, so a dot runs on register
+/// fragments instead of through a shared-memory result.
+///
+///   row axis (M):    thread bits 2.. (th = tid / 4, TM = NT / 4 threads), element i
+///                    at row i * TM + th: fragment f of warp w takes rows
+///                    (2f) * TM + 8w + g and (2f + 1) * TM + 8w + g (g = lane / 4);
+///   column axis (N): thread bits 0-1 (t = lane % 4) in pairs: element i at column
+///                    (i / 2) * 8 + 2t + i % 2, the accumulator's columns.
+///
+/// A K axis laid out as a column axis is the A fragment's k layout, so the result
+/// of one dot (after pointwise code) is the A operand of the next without leaving
+/// registers. Operands that are tensor loads are copied into shared memory by all
+/// threads and read as fragments with ldmatrix (A row-major, B [K, N] transposed
+/// by ldmatrix.trans); tf32 (f32 or mixed operands) reads them with plain loads.
+/// In tf32 the k order inside each 8-wide step is permuted (mma k t <-> 2t,
+/// t + 4 <-> 2t + 1) the same way for A and B, which leaves the sum unchanged.
+///
+/// Shared memory: A as [M][kLda] (when staged), B as [Kp][kLdb] of T, rows padded
+/// by 16 bytes so that the 8 rows of an ldmatrix phase fall in distinct banks.
+template <class TA, class TB, int M, int N, int K, int NT, bool A_STAGED> struct MmaDot {
+  using T = typename DotOperand<TA, TB>::type;
+  static constexpr bool kTf32 = is_same_v<T, float>;
+  static constexpr int kMmaK = kTf32 ? 8 : 16;
+  static constexpr int kKPerThread = kMmaK / 4; ///< a row's A elements per thread and k step
+  static constexpr int TM = NT / 4;             ///< threads of the row axis
+  static_assert(M % (2 * TM) == 0, "helionc: the row tile of an mma dot is 16 rows per warp");
+  static_assert(N % 8 == 0, "helionc: the column tile of an mma dot is a multiple of 8");
+  static constexpr int Kp = (K + 15) / 16 * 16;
+  static constexpr int kKSteps = Kp / kMmaK;
+  static constexpr int kPad = 16 / static_cast<int>(sizeof(T));
+  static constexpr int kLda = Kp + kPad, kLdb = N + kPad;
+  static constexpr int kBytesA = A_STAGED ? M * kLda * static_cast<int>(sizeof(T)) : 0;
+  static constexpr int kBytes = kBytesA + Kp * kLdb * static_cast<int>(sizeof(T));
+
+  __device__ static __forceinline__ T* a(uint8* smem) { return reinterpret_cast<T*>(smem); }
+  __device__ static __forceinline__ T* b(uint8* smem) {
+    return reinterpret_cast<T*>(smem + kBytesA);
+  }
+  /// Writes a vector of loaded elements at A[m][k..] / B[k][n..].
+  template <class S, int n>
+  __device__ static __forceinline__ void put_a(uint8* smem, int m, int k, const S (&v)[n]) {
+    put(a(smem) + m * kLda + k, v);
+  }
+  template <class S, int n>
+  __device__ static __forceinline__ void put_b(uint8* smem, int k, int n0, const S (&v)[n]) {
+    put(b(smem) + k * kLdb + n0, v);
+  }
+  /// One element at A[m][k] / B[k][n] (an operand whose contiguous dim is the other one).
+  template <class V> __device__ static __forceinline__ void put_a1(uint8* smem, int m, int k, V v) {
+    a(smem)[m * kLda + k] = from_compute<T>(static_cast<float>(to_compute(v)));
+  }
+  template <class V> __device__ static __forceinline__ void put_b1(uint8* smem, int k, int n, V v) {
+    b(smem)[k * kLdb + n] = from_compute<T>(static_cast<float>(to_compute(v)));
+  }
+
+  /// Zeros A's columns and B's rows past K up to the k step (operands written by
+  /// their owners cover the tile only; copied loads write the zeros themselves).
+  __device__ static __forceinline__ void zero_padding(uint8* smem, int tid) {
+    if constexpr (Kp != K) {
+      constexpr int P = Kp - K;
+      if constexpr (A_STAGED)
+        for (int i = tid; i < M * P; i += NT)
+          a(smem)[(i / P) * kLda + K + i % P] = from_compute<T>(0.f);
+      for (int i = tid; i < P * N; i += NT)
+        b(smem)[(K + i / N) * kLdb + i % N] = from_compute<T>(0.f);
+    }
+  }
+  /// A's fragment of k step ks for this warp's fragment rows (row0: the first of
+  /// the 8 rows of the upper half, row1: of the lower half).
+  __device__ static __forceinline__ void load_a(uint32 (&af)[4], uint8* smem, int row0, int row1,
+                                                int ks, int lane) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const T* sa = a(smem);
+    if constexpr (kTf32) {
+      const int g = lane / 4, t = lane % 4, k = ks * 8 + 2 * t;
+      const float2 lo = *reinterpret_cast<const float2*>(sa + (row0 + g) * kLda + k);
+      const float2 hi = *reinterpret_cast<const float2*>(sa + (row1 + g) * kLda + k);
+      af[0] = sm80::to_tf32(__float_as_uint(lo.x));
+      af[1] = sm80::to_tf32(__float_as_uint(hi.x));
+      af[2] = sm80::to_tf32(__float_as_uint(lo.y));
+      af[3] = sm80::to_tf32(__float_as_uint(hi.y));
+    } else {
+      // Lanes 0-7: rows of the upper half, k 0-7; 8-15: lower half; 16-31: k 8-15.
+      const int r = ((lane / 8) % 2 ? row1 : row0) + lane % 8;
+      const T* p = sa + r * kLda + ks * 16 + (lane / 16) * 8;
+      sm80::ldmatrix_x4(af, static_cast<uint32>(__cvta_generic_to_shared(p)));
+    }
+#endif
+  }
+  /// The A fragment of a k step from registers: e[h][j] is the element of row half h
+  /// and this thread's j-th column of the step (the column axis's layout).
+  __device__ static __forceinline__ void pack_a(uint32 (&af)[4], const float (&e)[2][kKPerThread]) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (kTf32) {
+      af[0] = sm80::to_tf32(__float_as_uint(e[0][0]));
+      af[1] = sm80::to_tf32(__float_as_uint(e[1][0]));
+      af[2] = sm80::to_tf32(__float_as_uint(e[0][1]));
+      af[3] = sm80::to_tf32(__float_as_uint(e[1][1]));
+    } else {
+      af[0] = pack(e[0][0], e[0][1]);
+      af[1] = pack(e[1][0], e[1][1]);
+      af[2] = pack(e[0][2], e[0][3]);
+      af[3] = pack(e[1][2], e[1][3]);
+    }
+#endif
+  }
+  /// B's fragments of k step ks for the 8 columns at n0 (and, for load_b2, n0 + 8).
+  __device__ static __forceinline__ void load_b(uint32 (&bf)[2], uint8* smem, int ks, int n0,
+                                                int lane) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const T* sb = b(smem);
+    if constexpr (kTf32) {
+      const int g = lane / 4, t = lane % 4, k = ks * 8 + 2 * t;
+      bf[0] = sm80::to_tf32(__float_as_uint(sb[k * kLdb + n0 + g]));
+      bf[1] = sm80::to_tf32(__float_as_uint(sb[(k + 1) * kLdb + n0 + g]));
+    } else {
+      const T* p = sb + (ks * 16 + lane % 16) * kLdb + n0;
+      asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
+                   : "=r"(bf[0]), "=r"(bf[1])
+                   : "r"(static_cast<uint32>(__cvta_generic_to_shared(p))));
+    }
+#endif
+  }
+  __device__ static __forceinline__ void load_b2(uint32 (&bf)[4], uint8* smem, int ks, int n0,
+                                                 int lane) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (kTf32) {
+      uint32 lo[2], hi[2];
+      load_b(lo, smem, ks, n0, lane);
+      load_b(hi, smem, ks, n0 + 8, lane);
+      bf[0] = lo[0], bf[1] = lo[1], bf[2] = hi[0], bf[3] = hi[1];
+    } else {
+      // Matrices: k 0-7 and 8-15 at n0 (b0, b1), then at n0 + 8.
+      const T* p = b(smem) + (ks * 16 + lane % 16) * kLdb + n0 + (lane / 16) * 8;
+      sm80::ldmatrix_x4_trans(bf, static_cast<uint32>(__cvta_generic_to_shared(p)));
+    }
+#endif
+  }
+  /// (d0, d1) row g, columns 2t, 2t + 1; (d2, d3) row g + 8: += A fragment x B fragment.
+  __device__ static __forceinline__ void mma(float& d0, float& d1, float& d2, float& d3,
+                                             const uint32 (&af)[4], uint32 b0, uint32 b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    float d[4] = {d0, d1, d2, d3};
+    if constexpr (kTf32)
+      sm80::mma_m16n8k8_tf32(d, af, b0, b1);
+    else
+      sm80::mma_m16n8k16<T>(d, af, b0, b1);
+    d0 = d[0], d1 = d[1], d2 = d[2], d3 = d[3];
+#endif
+  }
+
+private:
+  __device__ static __forceinline__ uint32 pack(float lo, float hi) {
+    return uint32(from_compute<T>(lo).bits) | (uint32(from_compute<T>(hi).bits) << 16);
+  }
+  template <class S, int n> __device__ static __forceinline__ void put(T* dst, const S (&v)[n]) {
+    if constexpr (is_same_v<S, T> && n * sizeof(T) % 4 == 0) {
+      // Rows are 16-byte aligned and the column a multiple of n: one store.
+      struct alignas(n * sizeof(T)) W { T v[n]; };
+      W w;
+#pragma unroll
+      for (int i = 0; i < n; ++i)
+        w.v[i] = v[i];
+      *reinterpret_cast<W*>(dst) = w;
+    } else {
+#pragma unroll
+      for (int i = 0; i < n; ++i)
+        dst[i] = from_compute<T>(static_cast<float>(to_compute(v[i])));
+    }
+  }
+};
+
 } // namespace helion::dev

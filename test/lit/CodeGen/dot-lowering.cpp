@@ -10,6 +10,8 @@
 // RUN: %host_cxx -DHELIONC_C_API %t/dot_generic.helion.cpp
 // RUN: %helionc compile %examples/matmul_bias_relu.cpp --emit cuda | FileCheck %s --check-prefix=RELU
 // RUN: %helionc compile %examples/dot_generic.cpp --emit cuda | FileCheck %s --check-prefix=GEN
+// RUN: echo '{"block_sizes": [16, 8, 8, 8], "num_warps": 2}' > %t.fallback.json
+// RUN: %helionc compile %examples/dot_generic.cpp --config %t.fallback.json --emit cuda | FileCheck %s --check-prefix=FB
 // RUN: %helionc compile %examples/dot_generic.cpp --emit ptx --dtype bf16 | FileCheck %s --check-prefix=GEN-BF16
 // RUN: %helionc compile %examples/dot_generic.cpp --emit ptx --dtype f32 --arch sm_80 | FileCheck %s --check-prefix=GEN-TF32
 // RUN: %helionc spec %examples/dot_generic.cpp | FileCheck %s --check-prefix=GEN-SPEC
@@ -60,23 +62,47 @@
 
 // Chained dots: one BlockDot per dot and one staging area; each dot stages its
 // operands (zeros past the tile ends), multiplies between barriers and reads back.
+// The default tiles (64 rows on 4 warps, columns of 8) take the mma layout
+// (EmitMmaDot.cpp): tn and th are column axes (lanes % 4, pairs), tm the row axis
+// (threads / 4); the loads of dot 0 are copied into shared memory (their lets are
+// not emitted), dot 1's A is the activation in registers.
 // GEN: #include "helion/dot.cuh"
-// GEN: using D0 = hd::BlockDot<T_x, T_w1, S_t0, S_t2, S_t3>;
-// GEN: using D1 = hd::BlockDot<T_x, T_w2, S_t0, S_t1, S_t2>;
+// GEN: // axis t1: tile tn
+// GEN: constexpr int ST_t1 = 1;
+// GEN-NEXT: constexpr int V_t1 = 2;
+// GEN-NEXT: constexpr int T_t1 = 4;
+// GEN: // axis t0: tile tm
+// GEN: constexpr int ST_t0 = 4;
+// GEN-NEXT: constexpr int V_t0 = 1;
+// GEN-NEXT: constexpr int T_t0 = NT / 4;
+// GEN: using D0 = hd::MmaDot<T_x, T_w1, S_t0, S_t2, S_t3, NT, true>;
+// GEN: using D1 = hd::MmaDot<T_x, T_w2, S_t0, S_t1, S_t2, NT, false>;
 // GEN: constexpr int DOT_SMEM = hmax(D0::kBytes, D1::kBytes);
-// GEN: __shared__ __align__(16) hd::uint8 dot_smem[DOT_SMEM];
-// GEN: __syncthreads(); // the staging area is free
-// GEN-NEXT: D0::zero_padding(dot_smem, threadIdx.x, NT);
-// GEN: D0::set_a(dot_smem, c_t0, c_t3, ((X_t0 || tb_t0 + c_t0 < te_t0) && (X_t3 || tb_t3 + c_t3 < te_t3) ?
-// GEN: D0::set_b(dot_smem, c_t3, c_t2,
-// GEN: __syncthreads();
-// GEN-NEXT: D0::mma(dot_smem, threadIdx.x, NT);
-// GEN-NEXT: __syncthreads();
-// GEN: = float(D0::get_c(dot_smem, c_t0, c_t2) + v1_hidden[i_t0][i_t2]);
-// GEN: D1::set_a(dot_smem, c_t0, c_t2,
-// GEN: D1::mma(dot_smem, threadIdx.x, NT);
-// GEN: = float(D1::get_c(dot_smem, c_t0, c_t1) + v0_acc[i_t1][i_t0]);
-//
+// GEN-NOT: T_x v{{[0-9]+}}__t0[E_
+// GEN: { // A of D0: x, copied by all threads
+// GEN: D0::put_a(dot_smem, c_t0, c_t3, h.v);
+// GEN: { // B of D0: w1, copied by all threads
+// GEN: D0::load_a(af, dot_smem, 2 * f * T_t0 + row8, (2 * f + 1) * T_t0 + row8, ks, lane);
+// GEN: D0::load_b2(bf, dot_smem, ks, np * 16, lane);
+// GEN-NEXT: D0::mma(v5__t2[4 * np][2 * f], v5__t2[4 * np + 1][2 * f], v5__t2[4 * np][2 * f + 1], v5__t2[4 * np + 1][2 * f + 1], af, bf[0], bf[1]);
+// GEN: ae[h][j] = (X_t2 || tb_t2 + c_t2 < te_t2) ? float(v2_act[i_t2][i_t0]) : 0.f;
+// GEN: D1::pack_a(af, ae);
+// Rows that are not 16 per warp: the shared-memory fallback (EmitDot.cpp).
+// FB: using D0 = hd::BlockDot<T_x, T_w1, S_t0, S_t2, S_t3>;
+// FB: using D1 = hd::BlockDot<T_x, T_w2, S_t0, S_t1, S_t2>;
+// FB: constexpr int DOT_SMEM = hmax(D0::kBytes, D1::kBytes);
+// FB: __shared__ __align__(16) hd::uint8 dot_smem[DOT_SMEM];
+// FB: __syncthreads(); // the staging area is free
+// FB-NEXT: D0::zero_padding(dot_smem, threadIdx.x, NT);
+// FB: D0::set_a(dot_smem, c_t0, c_t3, ((X_t0 || tb_t0 + c_t0 < te_t0) && (X_t3 || tb_t3 + c_t3 < te_t3) ?
+// FB: D0::set_b(dot_smem, c_t3, c_t2,
+// FB: __syncthreads();
+// FB-NEXT: D0::mma(dot_smem, threadIdx.x, NT);
+// FB-NEXT: __syncthreads();
+// FB: = float(D0::get_c(dot_smem, c_t0, c_t2) + v1_hidden[i_t0][i_t2]);
+// FB: D1::set_a(dot_smem, c_t0, c_t2,
+// FB: D1::mma(dot_smem, threadIdx.x, NT);
+// FB: = float(D1::get_c(dot_smem, c_t0, c_t1) + v0_acc[i_t1][i_t0]);
 // GEN-BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // GEN-BF16-NOT: wgmma
 // GEN-TF32: cvt.rna.tf32.f32

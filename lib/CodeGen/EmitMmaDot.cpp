@@ -1,0 +1,243 @@
+//===- EmitMmaDot.cpp - General dots on register fragments -----------------===//
+//
+// Prints the dots MmaLayout.cpp planned (helion/dot.cuh, hd::MmaDot):
+//
+//   let %d = dot(%a, %b, %acc)            // %a: [tm, tk], %b: [tk, tn]
+// becomes
+//   d[..] = acc[..]                       // the result, in the accumulator layout
+//   __syncthreads();                      // the staging area is free
+//   copy of the loaded operands into shared memory (all threads, vectors)
+//   __syncthreads();
+//   for each 16-row fragment f of this warp, k step ks:
+//     A fragment: ldmatrix from shared memory, or packed from %a's registers
+//     for each 8 columns: B fragment (ldmatrix.trans), mma.sync into d's registers
+//
+// The layout constants of the row and column axes (thread bits, pairs) are
+// printed by emitMmaAxis.
+//===----------------------------------------------------------------------===//
+#include "EmitterState.h"
+
+#include "helion/Config/DotStaging.h"
+#include "helion/IR/Visitor.h"
+
+namespace helion::codegen {
+
+using namespace ir;
+
+void Emitter::emitMmaAxis(const LayoutAxis& a) {
+  const std::string& x = a.key;
+  const bool col = a.mma == MmaRole::Col;
+  line(col ? "// mma columns: lanes % 4, elements in pairs (EmitMmaDot.cpp)"
+           : "// mma rows: threads / 4, 16 rows per warp and fragment (EmitMmaDot.cpp)");
+  line("constexpr int ST_" + x + " = " + (col ? "1" : "4") + ";");
+  line("constexpr int V_" + x + " = " + (col ? "2" : "1") + ";");
+  line("constexpr int T_" + x + " = " + (col ? "4" : "NT / 4") + ";");
+  line("constexpr int E_" + x + " = S_" + x + " / T_" + x + ";");
+  line("static_assert(S_" + x + " % " + (col ? "8" : "(2 * T_" + x + ")") +
+       " == 0, \"helionc: an mma layout tile does not divide\");");
+  line("const int th_" + x + " = " + (col ? "threadIdx.x % 4" : "threadIdx.x / 4") + ";");
+  line("constexpr bool X_" + x + " = (EXACT >> " + std::to_string(&a - axes_.data()) +
+       ") & 1; // no bounds checks needed");
+}
+
+std::string Emitter::elementAt(const std::string& name, const std::vector<int>& axes,
+                               const std::map<int, std::string>& index) const {
+  std::string s = name;
+  for (int a : axes) {
+    auto it = index.find(a);
+    s += "[" + (it != index.end() ? it->second : "i_" + axes_[a].key) + "]";
+  }
+  return s;
+}
+
+void Emitter::emitMmaStaging() {
+  std::string bytes;
+  int site = 0;
+  walkStmts(k_.body, [&](const Stmt& s) {
+    if ((s.kind != StmtKind::Let && s.kind != StmtKind::Assign) || !s.value ||
+        s.value->kind != ExprKind::Dot)
+      return;
+    const Expr& d = *s.value;
+    if (!checkDot(d))
+      return;
+    const MmaDotPlan& p = mmaDots_.at(&d);
+    const std::string name = "D" + std::to_string(site);
+    dotSite_[&d] = site++;
+    const BlockType &a = *d.operands[0]->type, &b = *d.operands[1]->type;
+    line("// general hl::dot #" + name.substr(1) + " (EmitMmaDot.cpp): mma.sync on register "
+         "fragments; A " + (p.loadA ? "copied to shared memory" : p.registerA ? "in registers"
+                                                                            : "staged") +
+         ", B " + (p.loadB ? "copied to shared memory" : "staged"));
+    line("using " + name + " = hd::MmaDot<" + storageType(a.elem) + ", " + storageType(b.elem) +
+         ", " + dotDim(a.dims[0]).size + ", " + dotDim(b.dims[1]).size + ", " +
+         dotDim(a.dims[1]).size + ", NT, " + (p.registerA ? "false" : "true") + ">;");
+    bytes = bytes.empty() ? name + "::kBytes" : "hmax(" + bytes + ", " + name + "::kBytes)";
+  });
+  if (bytes.empty())
+    return;
+  line("constexpr int DOT_SMEM = " + bytes + ";");
+  line("static_assert(DOT_SMEM <= " + std::to_string(config::kDotStagingLimit) +
+       ", \"helionc: the operands of a general hl::dot need more than 48 KB of shared memory; "
+       "use smaller block sizes\");");
+  line("__shared__ __align__(16) hd::uint8 dot_smem[DOT_SMEM];");
+}
+
+/// All threads copy a loaded operand into the staging area, in vectors along the
+/// tensor's contiguous dim, zeros past the tile (and up to the k step).
+void Emitter::stageMmaLoad(const Expr& op, const Expr& load, const std::string& site, bool isA) {
+  const BlockType& t = *op.type; // the operand's dims (the load's, or transposed)
+  DotDim r = dotDim(t.dims[0]), c = dotDim(t.dims[1]);
+  const std::string& name = k_.params[load.param].name;
+  const std::string rows = isA ? r.size : site + "::Kp", cols = isA ? site + "::Kp" : c.size;
+  const int last = lastSubscriptAxis(load.param, load.indices);
+  // Vectors along the operand's column (or, for a transposed view, its row) axis.
+  const bool alongRows = last == r.axis && axes_[r.axis].isTile;
+  const bool vec = alongRows || (last == c.axis && axes_[c.axis].isTile);
+  const DotDim& v = alongRows ? r : c; // the vector axis
+  const DotDim& o = alongRows ? c : r; // the other one
+  const std::string vn = alongRows ? rows : cols, on = alongRows ? cols : rows;
+  line("{ // " + std::string(isA ? "A" : "B") + " of " + site + ": " + name +
+       ", copied by all threads");
+  ++indent_;
+  line("constexpr int VA = " + (vec ? "hmin(VEC, " + v.size + ")" : std::string("1")) + ";");
+  line("constexpr int COUNT = " + on + " * (" + vn + " / VA);");
+  line("#pragma unroll");
+  line("for (int it = 0; it < (COUNT + NT - 1) / NT; ++it) {");
+  ++indent_;
+  line("const int e = it * NT + threadIdx.x;");
+  line("if (COUNT % NT != 0 && e >= COUNT) break;");
+  line("const int " + o.coord + " = e / (" + vn + " / VA);");
+  line("const int " + v.coord + " = e % (" + vn + " / VA) * VA;");
+  const std::string vt = "hvec<T_" + name + ", VA>";
+  line("const " + vt + " h = " + r.coord + " < " + r.size + " && " + c.coord + " < " + c.size +
+       " && " + r.bound + " && " + c.bound + " ? *reinterpret_cast<const " + vt + "*>(" + name +
+       " + " + tensorOffset(load.param, load.indices, false) + ") : " + vt + "{};");
+  if (alongRows) {
+    line("#pragma unroll");
+    line("for (int v = 0; v < VA; ++v)");
+    line("  " + site + "::put_" + (isA ? "a1" : "b1") + "(dot_smem, " + r.coord + " + v, " +
+         c.coord + ", h.v[v]);");
+  } else {
+    line(site + "::put_" + (isA ? "a" : "b") + "(dot_smem, " + r.coord + ", " + c.coord +
+         ", h.v);");
+  }
+  --indent_;
+  line("}");
+  --indent_;
+  line("}");
+}
+
+/// The owners of a computed operand write its elements (zeros past the tiles).
+void Emitter::stageMmaRegisters(const Expr& op, const std::string& site, bool isA) {
+  const BlockType& t = *op.type;
+  DotDim r = dotDim(t.dims[0]), c = dotDim(t.dims[1]);
+  std::vector<int> axes = axesOf(t);
+  openElementLoops(axes);
+  std::string bound = r.bound + " && " + c.bound;
+  line(site + "::put_" + (isA ? "a1" : "b1") + "(dot_smem, " + r.coord + ", " + c.coord + ", " +
+       bound + " ? " + computeType(t.elem) + "(" + expr(op) + ") : " + computeType(t.elem) +
+       "(0));");
+  closeElementLoops(axes);
+}
+
+void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
+  auto found = dotSite_.find(&dot);
+  if (found == dotSite_.end()) {
+    if (ok_) // checkDot reported why; otherwise this is a bug
+      error(dot.loc, "internal compiler error: a dot without a staging site");
+    return;
+  }
+  const MmaDotPlan& p = mmaDots_.at(&dot);
+  const std::string site = "D" + std::to_string(found->second);
+  if (declare)
+    declareVar(s.var, *dot.type);
+  const std::vector<int> target = varAxes_[s.var];
+  const std::string res = varName(s.var);
+  const bool inPlace = !declare && dot.operands.size() > 2 &&
+                       dot.operands[2]->kind == ExprKind::Var && dot.operands[2]->var == s.var;
+  if (!inPlace) {
+    openElementLoops(target);
+    line(elementRef(res, target) + " = " +
+         (dot.operands.size() > 2 ? "float(" + expr(*dot.operands[2]) + ")" : "0.f") + ";");
+    closeElementLoops(target);
+  }
+  line("__syncthreads(); // the staging area is free (an earlier dot's readers are done)");
+  line(site + "::zero_padding(dot_smem, threadIdx.x);");
+  if (p.loadA)
+    stageMmaLoad(*dot.operands[0], *p.loadA, site, true);
+  else if (!p.registerA)
+    stageMmaRegisters(*dot.operands[0], site, true);
+  if (p.loadB)
+    stageMmaLoad(*dot.operands[1], *p.loadB, site, false);
+  else
+    stageMmaRegisters(*dot.operands[1], site, false);
+  line("__syncthreads();");
+
+  const Expr& a = *dot.operands[0];
+  const int R = dotDim(dot.type->dims[0]).axis, C = dotDim(dot.type->dims[1]).axis;
+  const int K = dotDim(a.type->dims[1]).axis;
+  const std::string &rk = axes_[R].key, &ck = axes_[C].key;
+  auto acc = [&](const std::string& row, const std::string& col) {
+    return elementAt(res, target, {{R, row}, {C, col}});
+  };
+  auto mma = [&](const std::string& n0, const std::string& b0, const std::string& b1) {
+    line(site + "::mma(" + acc("2 * f", n0) + ", " + acc("2 * f", n0 + " + 1") + ", " +
+         acc("2 * f + 1", n0) + ", " + acc("2 * f + 1", n0 + " + 1") + ", af, " + b0 + ", " + b1 +
+         ");");
+  };
+  line("{");
+  ++indent_;
+  line("const int lane = threadIdx.x % 32, row8 = threadIdx.x / 32 * 8;");
+  line("#pragma unroll");
+  line("for (int f = 0; f < E_" + rk + " / 2; ++f) {");
+  ++indent_;
+  line("#pragma unroll");
+  line("for (int ks = 0; ks < " + site + "::kKSteps; ++ks) {");
+  ++indent_;
+  line("hd::uint32 af[4];");
+  if (p.registerA) {
+    const std::string& kk = axes_[K].key;
+    line("float ae[2][" + site + "::kKPerThread];");
+    line("#pragma unroll");
+    line("for (int h = 0; h < 2; ++h) {");
+    line("  #pragma unroll");
+    line("  for (int j = 0; j < " + site + "::kKPerThread; ++j) {");
+    indent_ += 2;
+    line("const int i_" + rk + " = 2 * f + h;");
+    line("const int c_" + rk + " = coord(i_" + rk + ", th_" + rk + ", T_" + rk + ", V_" + rk + ");");
+    line("const int i_" + kk + " = ks * " + site + "::kKPerThread + j;");
+    line("const int c_" + kk + " = coord(i_" + kk + ", th_" + kk + ", T_" + kk + ", V_" + kk + ");");
+    line("ae[h][j] = " + inBounds(K) + " ? float(" + expr(a) + ") : 0.f;");
+    indent_ -= 2;
+    line("  }");
+    line("}");
+    line(site + "::pack_a(af, ae);");
+  } else {
+    line(site + "::load_a(af, dot_smem, 2 * f * T_" + rk + " + row8, (2 * f + 1) * T_" + rk +
+         " + row8, ks, lane);");
+  }
+  line("#pragma unroll");
+  line("for (int np = 0; np < E_" + ck + " / 4; ++np) {");
+  ++indent_;
+  line("hd::uint32 bf[4];");
+  line(site + "::load_b2(bf, dot_smem, ks, np * 16, lane);");
+  mma("4 * np", "bf[0]", "bf[1]");
+  mma("4 * np + 2", "bf[2]", "bf[3]");
+  --indent_;
+  line("}");
+  line("if constexpr (E_" + ck + " % 4 != 0) {");
+  ++indent_;
+  line("hd::uint32 bf[2];");
+  line(site + "::load_b(bf, dot_smem, ks, E_" + ck + " / 4 * 16, lane);");
+  mma("E_" + ck + " - 2", "bf[0]", "bf[1]");
+  --indent_;
+  line("}");
+  --indent_;
+  line("}");
+  --indent_;
+  line("}");
+  --indent_;
+  line("}");
+}
+
+} // namespace helion::codegen

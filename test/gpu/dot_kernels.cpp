@@ -1,0 +1,66 @@
+// Kernels of the general hl::dot that no template takes, one per way an operand
+// reaches the tensor cores (EmitMmaDot.cpp, EmitDot.cpp). scripts/dot_gpu_check.sh
+// compiles them under several configs and compares them with float64 torch on the
+// GPU; test/cubin/dot_kernels.json compiles them for sm_90a and sm_80 in CI.
+#include <helion/hl.h>
+
+using helion::Tensor;
+
+// out = (q @ kt^T).to(q's dtype) @ v: the first dot's B is a transposed load (kt is
+// [N, K]: its contiguous dim is the dot's K), the second dot's A is the first one's
+// result in registers.
+HELION_KERNEL Tensor dot_chain_t(const Tensor& q, const Tensor& kt, const Tensor& v) {
+  auto [m, k] = q.shape<2>();
+  auto [n, k2] = kt.shape<2>();
+  auto [n2, d] = v.shape<2>();
+  HELION_CHECK(k == k2 && n == n2, "dot_chain_t: inner dimensions differ");
+  Tensor out = helion::empty({m, d}, q.dtype(), q.device());
+  for (auto [tm, td] : hl::tile({m, d})) {
+    auto acc = hl::zeros({tm, td}, hl::f32);
+    for (auto tn : hl::tile(n)) {
+      auto s = hl::zeros({tm, tn}, hl::f32);
+      for (auto tk : hl::tile(k)) {
+        s = hl::dot(q[tm, tk], kt[tn, tk].transpose(0, 1), s);
+      }
+      acc = hl::dot(s.to(q.dtype()), v[tn, td], acc);
+    }
+    out[tm, td] = acc;
+  }
+  return out;
+}
+
+// out = x @ relu(w): B computed from a load (written into shared memory by its
+// owners), A a plain load.
+HELION_KERNEL Tensor dot_relu_b(const Tensor& x, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  HELION_CHECK(k == k2, "dot_relu_b: inner dimensions differ");
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k)) {
+      auto b = hl::maximum(w[tk, tn], hl::zeros({tk, tn}, hl::f32)).to(w.dtype());
+      acc = hl::dot(x[tm, tk], b, acc);
+    }
+    out[tm, tn] = acc + 1.0f;
+  }
+  return out;
+}
+
+// out = (x * 0.5).to(x's dtype) @ w: A computed in registers (its K axis laid out as
+// an mma column axis), B a plain load; a bias added in the epilogue.
+HELION_KERNEL Tensor dot_half_a(const Tensor& x, const Tensor& w, const Tensor& bias) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  HELION_CHECK(k == k2, "dot_half_a: inner dimensions differ");
+  Tensor out = helion::empty({m, n}, x.dtype(), x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k)) {
+      auto a = (x[tm, tk] * 0.5f).to(x.dtype());
+      acc = hl::dot(a, w[tk, tn], acc);
+    }
+    out[tm, tn] = acc + bias[tn];
+  }
+  return out;
+}
