@@ -39,8 +39,8 @@ def main():
     ap.add_argument("--libdir", required=True)
     ap.add_argument("--json")
     args = ap.parse_args()
-    mlp_variants = ["tn128", "tn256", "tn256_h32", "w8_128x256", "k8", "fallback"]
-    dk_variants = ["default", "w8", "small"]
+    mlp_variants = ["tn128", "tn256", "tn256_h32", "w8_128x256", "k64", "k8", "fallback"]
+    dk_variants = ["default", "k64", "m128", "w8", "small"]
     lib = {n: HelioncLibrary(os.path.join(args.libdir, f"lib{n}.so"))
            for n in ["bmm", "matmul_bias_relu", "dot_generic"] +
            [f"mlp_{v}" for v in mlp_variants] + [f"dk_{v}" for v in dk_variants]}

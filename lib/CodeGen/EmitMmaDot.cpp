@@ -71,7 +71,13 @@ void Emitter::emitMmaStaging() {
     line("using " + name + " = hd::MmaDot<" + storageType(a.elem) + ", " + storageType(b.elem) +
          ", " + dotDim(a.dims[0]).size + ", " + dotDim(b.dims[1]).size + ", " +
          dotDim(a.dims[1]).size + ", NT, " + (p.registerA ? "false" : "true") + ">;");
-    bytes = bytes.empty() ? name + "::kBytes" : "hmax(" + bytes + ", " + name + "::kBytes)";
+    std::string term = name + "::kBytes";
+    if (&d == pipeDot_) { // two buffers when they fit (decided per instantiation)
+      line("constexpr bool PIPE = 2 * " + term + " <= " +
+           std::to_string(config::kDotStagingLimit) + ";");
+      term = "(PIPE ? 2 : 1) * " + term;
+    }
+    bytes = bytes.empty() ? term : "hmax(" + bytes + ", " + term + ")";
   });
   if (bytes.empty())
     return;
@@ -82,9 +88,11 @@ void Emitter::emitMmaStaging() {
   line("__shared__ __align__(16) hd::uint8 dot_smem[DOT_SMEM];");
 }
 
-/// All threads copy a loaded operand into the staging area, in vectors along the
-/// tensor's contiguous dim, zeros past the tile (and up to the k step).
-void Emitter::stageMmaLoad(const Expr& op, const Expr& load, const std::string& site, bool isA) {
+/// All threads copy a loaded operand into the staging area at `buf`, in vectors
+/// along the tensor's contiguous dim, zeros past the tile (and up to the k step);
+/// `async`: by cp.async where the types allow (the dot pipeline).
+void Emitter::stageMmaLoad(const Expr& op, const Expr& load, const std::string& site, bool isA,
+                           const std::string& buf, bool async) {
   const BlockType& t = *op.type; // the operand's dims (the load's, or transposed)
   DotDim r = dotDim(t.dims[0]), c = dotDim(t.dims[1]);
   const std::string& name = k_.params[load.param].name;
@@ -108,19 +116,12 @@ void Emitter::stageMmaLoad(const Expr& op, const Expr& load, const std::string& 
   line("if (COUNT % NT != 0 && e >= COUNT) break;");
   line("const int " + o.coord + " = e / (" + vn + " / VA);");
   line("const int " + v.coord + " = e % (" + vn + " / VA) * VA;");
-  const std::string vt = "hvec<T_" + name + ", VA>";
-  line("const " + vt + " h = " + r.coord + " < " + r.size + " && " + c.coord + " < " + c.size +
-       " && " + r.bound + " && " + c.bound + " ? *reinterpret_cast<const " + vt + "*>(" + name +
-       " + " + tensorOffset(load.param, load.indices, false) + ") : " + vt + "{};");
-  if (alongRows) {
-    line("#pragma unroll");
-    line("for (int v = 0; v < VA; ++v)");
-    line("  " + site + "::put_" + (isA ? "a1" : "b1") + "(dot_smem, " + r.coord + " + v, " +
-         c.coord + ", h.v[v]);");
-  } else {
-    line(site + "::put_" + (isA ? "a" : "b") + "(dot_smem, " + r.coord + ", " + c.coord +
-         ", h.v);");
-  }
+  line("const bool in = " + r.coord + " < " + r.size + " && " + c.coord + " < " + c.size +
+       " && " + r.bound + " && " + c.bound + ";");
+  line(site + "::copy_" + (isA ? "a" : "b") + "<VA, " + (async ? "true" : "false") + ", " +
+       (alongRows ? "true" : "false") + ">(" + buf + ", " + r.coord + ", " + c.coord +
+       ", in ? " + name + " + " + tensorOffset(load.param, load.indices, false) + " : " + name +
+       ", in);");
   --indent_;
   line("}");
   --indent_;
@@ -140,6 +141,62 @@ void Emitter::stageMmaRegisters(const Expr& op, const std::string& site, bool is
   closeElementLoops(axes);
 }
 
+/// The buffer a dot reads: the pipelined dot's alternates between two.
+std::string Emitter::dotBuffer(const Expr& dot, const std::string& site) const {
+  return &dot == pipeDot_ ? "dot_smem + pipe_stage * " + site + "::kBytes" : "dot_smem";
+}
+
+/// The copies of the pipelined dot's loads for the tile at `tile` (an int64
+/// expression) of its loop, into buffer `stage`; committed as one cp.async group.
+void Emitter::emitPipelineCopies(const Stmt& loop, const std::string& tile,
+                                 const std::string& stage) {
+  const MmaDotPlan& p = mmaDots_.at(pipeDot_);
+  const std::string site = "D" + std::to_string(dotSite_.at(pipeDot_));
+  const std::string n = "t" + std::to_string(loop.tiles[0]);
+  const std::string bs = std::to_string(tileBlockSize(loop.tiles[0]));
+  line("{");
+  ++indent_;
+  line("const int64 tb_" + n + " = " + tile + ";");
+  line("const int64 te_" + n + " = hd::minimum<int64>(tb_" + n + " + " + bs + ", end_" + n + ");");
+  line("if (tb_" + n + " < end_" + n + ") {");
+  ++indent_;
+  const std::string buf = "dot_smem + (" + stage + ") * " + site + "::kBytes";
+  if (p.loadA)
+    stageMmaLoad(*pipeDot_->operands[0], *p.loadA, site, true, buf, true);
+  stageMmaLoad(*pipeDot_->operands[1], *p.loadB, site, false, buf, true);
+  --indent_;
+  line("}");
+  line("hd::cp_async_commit();");
+  --indent_;
+  line("}");
+}
+
+/// Before the pipelined dot's loop: its first tile's copies (after a barrier: an
+/// earlier dot may still read the staging area).
+void Emitter::emitPipelinePrologue(const Stmt& loop) {
+  line("// dot pipeline (EmitMmaDot.cpp): each tile's operands are copied (cp.async) while "
+       "the previous tile's mma runs");
+  line("int pipe_stage = 0;");
+  line("if constexpr (PIPE) {");
+  ++indent_;
+  line("__syncthreads();");
+  emitPipelineCopies(loop, scalarExpr(*k_.tiles.at(loop.tiles[0]).begin), "0");
+  --indent_;
+  line("}");
+}
+
+/// At the top of the loop body: the next tile's copies, into the other buffer.
+void Emitter::emitPipelinePrefetch(const Stmt& loop) {
+  const std::string n = "t" + std::to_string(loop.tiles[0]);
+  line("if constexpr (PIPE) {");
+  ++indent_;
+  line("const int64 next_" + n + " = tb_" + n + " + " + std::to_string(tileBlockSize(loop.tiles[0])) +
+       ";");
+  emitPipelineCopies(loop, "next_" + n, "pipe_stage ^ 1");
+  --indent_;
+  line("}");
+}
+
 void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
   auto found = dotSite_.find(&dot);
   if (found == dotSite_.end()) {
@@ -149,6 +206,7 @@ void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
   }
   const MmaDotPlan& p = mmaDots_.at(&dot);
   const std::string site = "D" + std::to_string(found->second);
+  const std::string buf = dotBuffer(dot, site);
   if (declare)
     declareVar(s.var, *dot.type);
   const std::vector<int> target = varAxes_[s.var];
@@ -161,17 +219,29 @@ void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
          (dot.operands.size() > 2 ? "float(" + expr(*dot.operands[2]) + ")" : "0.f") + ";");
     closeElementLoops(target);
   }
+  const bool pipelined = &dot == pipeDot_;
+  if (pipelined) {
+    line("if constexpr (PIPE) {");
+    line("  hd::cp_async_wait<1>(); // this tile's copies (the next tile's may be in flight)");
+    line("  __syncthreads();");
+    line("} else {");
+    ++indent_;
+  }
   line("__syncthreads(); // the staging area is free (an earlier dot's readers are done)");
   line(site + "::zero_padding(dot_smem, threadIdx.x);");
   if (p.loadA)
-    stageMmaLoad(*dot.operands[0], *p.loadA, site, true);
+    stageMmaLoad(*dot.operands[0], *p.loadA, site, true, "dot_smem", false);
   else if (!p.registerA)
     stageMmaRegisters(*dot.operands[0], site, true);
   if (p.loadB)
-    stageMmaLoad(*dot.operands[1], *p.loadB, site, false);
+    stageMmaLoad(*dot.operands[1], *p.loadB, site, false, "dot_smem", false);
   else
     stageMmaRegisters(*dot.operands[1], site, false);
   line("__syncthreads();");
+  if (pipelined) {
+    --indent_;
+    line("}");
+  }
 
   const Expr& a = *dot.operands[0];
   const int R = dotDim(dot.type->dims[0]).axis, C = dotDim(dot.type->dims[1]).axis;
@@ -181,20 +251,24 @@ void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
     return elementAt(res, target, {{R, row}, {C, col}});
   };
   auto mma = [&](const std::string& n0, const std::string& b0, const std::string& b1) {
-    line(site + "::mma(" + acc("2 * f", n0) + ", " + acc("2 * f", n0 + " + 1") + ", " +
-         acc("2 * f + 1", n0) + ", " + acc("2 * f + 1", n0 + " + 1") + ", af, " + b0 + ", " + b1 +
-         ");");
+    line("#pragma unroll");
+    line("for (int f = 0; f < E_" + rk + " / 2; ++f)");
+    line("  " + site + "::mma(" + acc("2 * f", n0) + ", " + acc("2 * f", n0 + " + 1") + ", " +
+         acc("2 * f + 1", n0) + ", " + acc("2 * f + 1", n0 + " + 1") + ", af[f], " + b0 + ", " +
+         b1 + ");");
   };
+  // Per k step: the A fragments of this warp's rows, then each B fragment once for all
+  // of them.
   line("{");
   ++indent_;
   line("const int lane = threadIdx.x % 32, row8 = threadIdx.x / 32 * 8;");
   line("#pragma unroll");
-  line("for (int f = 0; f < E_" + rk + " / 2; ++f) {");
-  ++indent_;
-  line("#pragma unroll");
   line("for (int ks = 0; ks < " + site + "::kKSteps; ++ks) {");
   ++indent_;
-  line("hd::uint32 af[4];");
+  line("hd::uint32 af[E_" + rk + " / 2][4];");
+  line("#pragma unroll");
+  line("for (int f = 0; f < E_" + rk + " / 2; ++f) {");
+  ++indent_;
   if (p.registerA) {
     const std::string& kk = axes_[K].key;
     line("float ae[2][" + site + "::kKPerThread];");
@@ -211,16 +285,18 @@ void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
     indent_ -= 2;
     line("  }");
     line("}");
-    line(site + "::pack_a(af, ae);");
+    line(site + "::pack_a(af[f], ae);");
   } else {
-    line(site + "::load_a(af, dot_smem, 2 * f * T_" + rk + " + row8, (2 * f + 1) * T_" + rk +
-         " + row8, ks, lane);");
+    line(site + "::load_a(af[f], " + buf + ", 2 * f * T_" + rk + " + row8, (2 * f + 1) * T_" +
+         rk + " + row8, ks, lane);");
   }
+  --indent_;
+  line("}");
   line("#pragma unroll");
   line("for (int np = 0; np < E_" + ck + " / 4; ++np) {");
   ++indent_;
   line("hd::uint32 bf[4];");
-  line(site + "::load_b2(bf, dot_smem, ks, np * 16, lane);");
+  line(site + "::load_b2(bf, " + buf + ", ks, np * 16, lane);");
   mma("4 * np", "bf[0]", "bf[1]");
   mma("4 * np + 2", "bf[2]", "bf[3]");
   --indent_;
@@ -228,7 +304,7 @@ void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
   line("if constexpr (E_" + ck + " % 4 != 0) {");
   ++indent_;
   line("hd::uint32 bf[2];");
-  line(site + "::load_b(bf, dot_smem, ks, E_" + ck + " / 4 * 16, lane);");
+  line(site + "::load_b(bf, " + buf + ", ks, E_" + ck + " / 4 * 16, lane);");
   mma("E_" + ck + " - 2", "bf[0]", "bf[1]");
   --indent_;
   line("}");
@@ -236,8 +312,8 @@ void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
   line("}");
   --indent_;
   line("}");
-  --indent_;
-  line("}");
+  if (pipelined)
+    line("if constexpr (PIPE) __syncthreads(); // the next tile's copies overwrite this buffer");
 }
 
 } // namespace helion::codegen

@@ -219,12 +219,15 @@ void Emitter::emitInnerLoop(const Stmt& s) {
                        found->second < static_cast<int>(cfg_.rangeUnrollFactors.size())
                    ? cfg_.rangeUnrollFactors[found->second]
                    : 0;
+  const bool pipe = &s == pipeLoop_;
   for (int t : s.tiles) {
     openInnerTiles_.insert(t);
     const TileVar& tv = k_.tiles.at(t);
     std::string n = "t" + std::to_string(t);
     std::string bs = std::to_string(tileBlockSize(t));
     line("const int64 end_" + n + " = " + tileEnd(t) + ";");
+    if (pipe)
+      emitPipelinePrologue(s);
     if (unroll > 0 && t == s.tiles.front())
       line("#pragma unroll " + std::to_string(unroll));
     line("for (int64 tb_" + n + " = " + scalarExpr(*tv.begin) + "; tb_" + n + " < end_" + n +
@@ -233,7 +236,11 @@ void Emitter::emitInnerLoop(const Stmt& s) {
     line("const int64 te_" + n + " = hd::minimum<int64>(tb_" + n + " + " + bs + ", end_" + n +
          ");");
   }
+  if (pipe)
+    emitPipelinePrefetch(s);
   stmts(s.body);
+  if (pipe)
+    line("if constexpr (PIPE) pipe_stage ^= 1;");
   for (size_t i = 0; i < s.tiles.size(); ++i) {
     --indent_;
     line("}");

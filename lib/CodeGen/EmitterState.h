@@ -125,7 +125,13 @@ private:
   void emitMmaAxis(const LayoutAxis& a);
   void emitMmaStaging();
   void emitMmaDot(const ir::Stmt& s, const ir::Expr& dot, bool declare);
-  void stageMmaLoad(const ir::Expr& op, const ir::Expr& load, const std::string& site, bool isA);
+  void stageMmaLoad(const ir::Expr& op, const ir::Expr& load, const std::string& site, bool isA,
+                    const std::string& buf, bool async);
+  void planDotPipeline();
+  std::string dotBuffer(const ir::Expr& dot, const std::string& site) const;
+  void emitPipelineCopies(const ir::Stmt& loop, const std::string& tile, const std::string& stage);
+  void emitPipelinePrologue(const ir::Stmt& loop);
+  void emitPipelinePrefetch(const ir::Stmt& loop);
   void stageMmaRegisters(const ir::Expr& op, const std::string& site, bool isA);
   std::string elementAt(const std::string& name, const std::vector<int>& axes,
                         const std::map<int, std::string>& index) const;
@@ -201,6 +207,8 @@ private:
   std::map<const ir::Expr*, MmaDotPlan> mmaDots_;
   std::set<const ir::Stmt*> dotOperandLets_; ///< loads their dot copies into shared memory
   std::set<const ir::Expr*> stagedOperands_;  ///< the dot operands they are (no layout)
+  const ir::Expr* pipeDot_ = nullptr;  ///< the dot whose copies run a tile ahead (cp.async)
+  const ir::Stmt* pipeLoop_ = nullptr; ///< ... its loop
 };
 
 } // namespace helion::codegen

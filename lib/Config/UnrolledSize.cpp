@@ -124,21 +124,30 @@ bool dotsFitStaging(const Kernel& kernel, const Config& config) {
       fits = false;
     return 1;
   };
+  struct Shape { int64_t m, n, k; };
+  std::vector<Shape> dots;
   walkExprs(kernel.body, [&](const Expr& e) {
     if (e.kind != ExprKind::Dot || e.operands.size() < 2 || !e.operands[0]->type ||
         !e.operands[1]->type || e.operands[0]->type->rank() != 2 ||
         e.operands[1]->type->rank() != 2)
       return;
     const BlockType &a = *e.operands[0]->type, &b = *e.operands[1]->type;
-    const int64_t m = size(a.dims[0]), n = size(b.dims[1]), k = size(a.dims[1]);
-    // Tiles the mma layout takes (EmitMmaDot.cpp: 16 rows per warp, columns of 8)
-    // keep the result in registers and stage only the operands; other dots go
-    // through shared memory whole (a kernel the mma layout does not take for other
-    // reasons fails at compile time if its dots do not fit: a skipped candidate).
-    const bool mma = m % (16 * std::clamp(config.numWarps, 1, 32)) == 0 && n % 8 == 0;
-    const int64_t bytes = mma ? mmaDotBytes(m, n, k, 4, true) : dotStagingBytes(m, n, k, 4);
-    fits = fits && bytes <= kDotStagingLimit; // after size(), which may clear `fits`
+    dots.push_back({size(a.dims[0]), size(b.dims[1]), size(a.dims[1])});
   });
+  // The mma layout (EmitMmaDot.cpp) takes a kernel when every dot has 16 rows per warp
+  // and columns of 8: results stay in registers, only the operands are staged.
+  // Otherwise every dot goes through shared memory whole. (A kernel the mma layout
+  // does not take for reasons of its shape fails at compile time if its dots do not
+  // fit: a skipped candidate.)
+  const int64_t rowsPerCta = 16 * std::clamp(config.numWarps, 1, 32);
+  bool mma = true;
+  for (const Shape& d : dots)
+    mma = mma && d.m % rowsPerCta == 0 && d.n % 8 == 0;
+  for (const Shape& d : dots) {
+    const int64_t bytes =
+        mma ? mmaDotBytes(d.m, d.n, d.k, 4, true) : dotStagingBytes(d.m, d.n, d.k, 4);
+    fits = fits && bytes <= kDotStagingLimit;
+  }
   return fits;
 }
 

@@ -20,6 +20,7 @@
 // to the mma shape (16, 8, 16 or 8 for tf32); the leading dims are padded by 16
 // bytes so that the 8 rows a fragment load touches fall in different banks.
 #pragma once
+#include "helion/async.cuh"     // cp_async_zfill
 #include "helion/gemm_sm80.cuh" // sm80::mma_m16n8k16, mma_m16n8k8_tf32, to_tf32
 #include "helion/types.cuh"
 
@@ -176,6 +177,19 @@ template <class TA, class TB, int M, int N, int K, int NT, bool A_STAGED> struct
   __device__ static __forceinline__ void put_b(uint8* smem, int k, int n0, const S (&v)[n]) {
     put(b(smem) + k * kLdb + n0, v);
   }
+  /// Copies VA elements of a loaded operand from global `src` (zeros when !pred) to
+  /// A[m][k..] / B[k][n..]: with ASYNC and the staged type a cp.async of 4, 8 or 16
+  /// bytes (completed by the caller's wait_group and barrier), else a load and a
+  /// store. TRANS: the VA elements run down the rows (A[m..][k], B[k..][n]), the
+  /// operand being a transposed view of the tensor.
+  template <int VA, bool ASYNC, bool TRANS, class S>
+  __device__ static __forceinline__ void copy_a(uint8* smem, int m, int k, const S* src, bool pred) {
+    copy<VA, ASYNC, TRANS, S>(a(smem) + m * kLda + k, kLda, src, pred);
+  }
+  template <int VA, bool ASYNC, bool TRANS, class S>
+  __device__ static __forceinline__ void copy_b(uint8* smem, int k, int n, const S* src, bool pred) {
+    copy<VA, ASYNC, TRANS, S>(b(smem) + k * kLdb + n, kLdb, src, pred);
+  }
   /// One element at A[m][k] / B[k][n] (an operand whose contiguous dim is the other one).
   template <class V> __device__ static __forceinline__ void put_a1(uint8* smem, int m, int k, V v) {
     a(smem)[m * kLda + k] = from_compute<T>(static_cast<float>(to_compute(v)));
@@ -283,6 +297,24 @@ template <class TA, class TB, int M, int N, int K, int NT, bool A_STAGED> struct
 private:
   __device__ static __forceinline__ uint32 pack(float lo, float hi) {
     return uint32(from_compute<T>(lo).bits) | (uint32(from_compute<T>(hi).bits) << 16);
+  }
+  template <int VA, bool ASYNC, bool TRANS, class S>
+  __device__ static __forceinline__ void copy(T* dst, int ld, const S* src, bool pred) {
+    constexpr int kVecBytes = VA * static_cast<int>(sizeof(T));
+    if constexpr (ASYNC && !TRANS && is_same_v<S, T> &&
+                  (kVecBytes == 4 || kVecBytes == 8 || kVecBytes == 16)) {
+      cp_async_zfill<kVecBytes>(dst, src, pred ? kVecBytes : 0);
+    } else {
+      struct alignas(VA * sizeof(S)) L { S v[VA]; };
+      const L l = pred ? *reinterpret_cast<const L*>(src) : L{};
+      if constexpr (TRANS) {
+#pragma unroll
+        for (int i = 0; i < VA; ++i)
+          dst[i * ld] = from_compute<T>(static_cast<float>(to_compute(l.v[i])));
+      } else {
+        put(dst, l.v);
+      }
+    }
   }
   template <class S, int n> __device__ static __forceinline__ void put(T* dst, const S (&v)[n]) {
     if constexpr (is_same_v<S, T> && n * sizeof(T) % 4 == 0) {

@@ -76,17 +76,27 @@
 // GEN-NEXT: constexpr int V_t0 = 1;
 // GEN-NEXT: constexpr int T_t0 = NT / 4;
 // GEN: using D0 = hd::MmaDot<T_x, T_w1, S_t0, S_t2, S_t3, NT, true>;
+// GEN-NEXT: constexpr bool PIPE = 2 * D0::kBytes <= 49152;
 // GEN: using D1 = hd::MmaDot<T_x, T_w2, S_t0, S_t1, S_t2, NT, false>;
-// GEN: constexpr int DOT_SMEM = hmax(D0::kBytes, D1::kBytes);
+// GEN: constexpr int DOT_SMEM = hmax((PIPE ? 2 : 1) * D0::kBytes, D1::kBytes);
+// Dot 0 is pipelined over its K loop: the first tile's copies before the loop, the
+// next tile's at the top of each iteration (cp.async into the other buffer).
 // GEN-NOT: T_x v{{[0-9]+}}__t0[E_
+// GEN: int pipe_stage = 0;
 // GEN: { // A of D0: x, copied by all threads
-// GEN: D0::put_a(dot_smem, c_t0, c_t3, h.v);
-// GEN: { // B of D0: w1, copied by all threads
-// GEN: D0::load_a(af, dot_smem, 2 * f * T_t0 + row8, (2 * f + 1) * T_t0 + row8, ks, lane);
-// GEN: D0::load_b2(bf, dot_smem, ks, np * 16, lane);
-// GEN-NEXT: D0::mma(v5__t2[4 * np][2 * f], v5__t2[4 * np + 1][2 * f], v5__t2[4 * np][2 * f + 1], v5__t2[4 * np + 1][2 * f + 1], af, bf[0], bf[1]);
+// GEN: D0::copy_a<VA, true, false>(dot_smem + (0) * D0::kBytes, c_t0, c_t3, in ? x + (tb_t0 + c_t0) * stride_x_0 + (tb_t3 + c_t3) * stride_x_1 : x, in);
+// GEN: hd::cp_async_commit();
+// GEN: for (int64 tb_t3 = int64(0); tb_t3 < end_t3; tb_t3 += 32) {
+// GEN: const int64 next_t3 = tb_t3 + 32;
+// GEN: D0::copy_b<VA, true, false>(dot_smem + (pipe_stage ^ 1) * D0::kBytes, c_t3, c_t2,
+// GEN: hd::cp_async_wait<1>();
+// GEN: D0::load_a(af[f], dot_smem + pipe_stage * D0::kBytes, 2 * f * T_t0 + row8, (2 * f + 1) * T_t0 + row8, ks, lane);
+// GEN: D0::load_b2(bf, dot_smem + pipe_stage * D0::kBytes, ks, np * 16, lane);
+// GEN: D0::mma(v5__t2[4 * np][2 * f], v5__t2[4 * np + 1][2 * f], v5__t2[4 * np][2 * f + 1], v5__t2[4 * np + 1][2 * f + 1], af[f], bf[0], bf[1]);
+// GEN: if constexpr (PIPE) __syncthreads();
+// GEN: if constexpr (PIPE) pipe_stage ^= 1;
 // GEN: ae[h][j] = (X_t2 || tb_t2 + c_t2 < te_t2) ? float(v2_act[i_t2][i_t0]) : 0.f;
-// GEN: D1::pack_a(af, ae);
+// GEN: D1::pack_a(af[f], ae);
 // Rows that are not 16 per warp: the shared-memory fallback (EmitDot.cpp).
 // FB: using D0 = hd::BlockDot<T_x, T_w1, S_t0, S_t2, S_t3>;
 // FB: using D1 = hd::BlockDot<T_x, T_w2, S_t0, S_t1, S_t2>;
@@ -111,7 +121,7 @@
 // The general lowering's kernels have the generic keys with a dot's defaults (grid
 // tiles 64, inner tiles 32, 4 warps), not the matmul template's rules.
 // GEN-SPEC-NOT: tensor-core matmul (hl::dot) restrictions
-// GEN-SPEC: {"block_sizes": [64, 64, 32, 32], "loop_orders": {{\[\[0, 1\]\]}}, "l2_groupings": [1], "range_unroll_factors": [0, 0], "num_warps": 4, "pid_type": "flat", "num_sm_multiplier": 1, "indexing": "pointer", "load_eviction_policies": ["", "", ""], "vector_bytes": 0}
+// GEN-SPEC: {"block_sizes": [128, 64, 32, 32], "loop_orders": {{\[\[0, 1\]\]}}, "l2_groupings": [1], "range_unroll_factors": [0, 0], "num_warps": 4, "pid_type": "flat", "num_sm_multiplier": 1, "indexing": "pointer", "load_eviction_policies": ["", "", ""], "vector_bytes": 0}
 
 // bmm with B read as [B, N, K] (x @ y^T per batch): BTransposed, 3-D map of y as
 // {B, N, K}; and a bias by column in the batched epilogue.
