@@ -50,8 +50,21 @@ private:
       return;
     ++dots;
     std::set<DimKey> dims;
-    for (int t : loops_)
-      dims.insert({true, t});
+    // A loop around the dot over a tile that is none of its dims repeats the same
+    // products for each of its tiles (mlp_relu's hidden layer, once per column tile):
+    // the useful work counts them once. A loop of one-element tiles (hl::grid over
+    // groups, a batch tile of block size 1) runs distinct products: it counts.
+    for (int t : loops_) {
+      const int decl = k_.tiles[t].blockSize;
+      const bool ones = decl >= 0 && decl < static_cast<int>(k_.blockSizes.size()) &&
+                        k_.blockSizes[decl].fixed == 1;
+      if (ones)
+        dims.insert({true, t});
+    }
+    if (e.type)
+      for (const Dim& d : e.type->dims)
+        if (d.kind == Dim::Kind::Tile)
+          dims.insert({true, d.tile});
     for (size_t i = 0; i < 2 && i < e.operands.size(); ++i) {
       if (!e.operands[i]->type) {
         ok = false;

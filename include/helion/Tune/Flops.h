@@ -17,7 +17,9 @@ namespace helion::tune {
 
 /// The floating-point operations of the hl::dot calls of one kernel call (2 per
 /// multiply-add): for each dot, 2 x the product of the extents of the distinct dims it
-/// iterates over, which are the tile loops around it and the dims of its operands (a
+/// iterates over, which are the dims of its operands and result and the loops of
+/// one-element tiles around it (hl::grid, a batch tile of size 1); a loop over other
+/// tiles that are none of its dims repeats the same products and counts once (a
 /// tile dim counts its loop's extent, a whole dim its axis's). matmul x[m, k] @ y[k, n]:
 /// tiles tm, tn, tk: 2mnk; attention over [b, s, d] with two dots: 2 x 2bssd. A tile's
 /// extent is its block size's hint (sizeHintsFor()), else the size of a tensor dim it

@@ -47,6 +47,43 @@ TEST_CASE("a matmul's work is 2mnk", "[flops]") {
   CHECK(*flops == 2.0 * 4096 * 2048 * 512);
 }
 
+/// typedMatmul with its K loop inside one more loop, over a new tile 3 of block size
+/// decl 3 (fixed to `fixed` when given) that is none of the dot's dims.
+Kernel matmulInLoop(std::optional<int64_t> fixed) {
+  Kernel k = typedMatmul();
+  TileVar t = k.tiles[2];
+  t.id = 3;
+  t.name = "tr";
+  t.blockSize = 3;
+  k.tiles.push_back(t);
+  BlockSizeDecl d = k.blockSizes[2];
+  d.id = 3;
+  d.name = "tr";
+  d.fixed = fixed;
+  k.blockSizes.push_back(d);
+  auto grid = std::make_shared<Stmt>(*k.body[0]);
+  auto outer = std::make_shared<Stmt>(*grid->body[1]); // a copy of the K loop's For
+  outer->tiles = {3};
+  outer->body = {grid->body[1]};
+  grid->body[1] = outer;
+  k.body = {grid};
+  return k;
+}
+
+TEST_CASE("a loop over tiles that are none of a dot's dims counts once", "[flops]") {
+  // mlp_relu recomputes its hidden layer for each column tile: the useful work is the
+  // product's, not the recomputation the tile size causes.
+  config::SizeHints h;
+  h.blockSizes = {{0, 4096}, {1, 2048}, {2, 512}, {3, 64}};
+  auto flops = tune::dotFlops(matmulInLoop(std::nullopt), h);
+  REQUIRE(flops);
+  CHECK(*flops == 2.0 * 4096 * 2048 * 512);
+  // A loop of one-element tiles (hl::grid over groups) runs distinct products.
+  flops = tune::dotFlops(matmulInLoop(1), h);
+  REQUIRE(flops);
+  CHECK(*flops == 2.0 * 4096 * 2048 * 512 * 64);
+}
+
 TEST_CASE("the work is not counted without every extent, types or a dot", "[flops]") {
   config::SizeHints h;
   h.blockSizes = {{0, 4096}, {1, 2048}}; // tk's extent unknown
