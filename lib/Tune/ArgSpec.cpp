@@ -148,6 +148,40 @@ bool looksLikeTensor(const std::string &value) {
   return ir::parseScalarType(value).has_value();
 }
 
+/// `i64[9]:offsets(65536)`: a tensor with the offsets fill; the errors name `name`.
+std::optional<TensorArg> parseOffsets(const std::string &name, const std::string &value,
+                                      std::vector<std::string> &errors) {
+  const size_t colon = value.rfind("]:");
+  std::optional<TensorArg> t = parseTensor(name, value.substr(0, colon + 1), errors);
+  if (!t)
+    return std::nullopt;
+  const std::string fill = value.substr(colon + 2);
+  constexpr std::string_view kHead = "offsets(";
+  bool overflow = false;
+  std::optional<int64_t> total;
+  if (fill.starts_with(kHead) && fill.back() == ')')
+    total = parseInt(trim(fill.substr(kHead.size(), fill.size() - kHead.size() - 1)), overflow);
+  if (!total || *total < 0) {
+    errors.push_back(error(name, fmt::format("expected a fill like :offsets(65536) (a total "
+                                             ">= 0) after the sizes, got ':{}'",
+                                             fill)));
+    return std::nullopt;
+  }
+  if ((t->dtype != ir::ScalarType::I64 && t->dtype != ir::ScalarType::I32) ||
+      t->sizes.size() != 1 || t->sizes[0] < 1) {
+    errors.push_back(error(name, fmt::format(":offsets fills a 1-D i32 or i64 tensor of at "
+                                             "least one entry, got '{}'",
+                                             value)));
+    return std::nullopt;
+  }
+  if (t->dtype == ir::ScalarType::I32 && *total > std::numeric_limits<int32_t>::max()) {
+    errors.push_back(error(name, fmt::format("offsets up to {} do not fit in i32", *total)));
+    return std::nullopt;
+  }
+  t->offsetsTotal = total;
+  return t;
+}
+
 } // namespace
 
 std::string Arg::valueText() const {
@@ -155,7 +189,10 @@ std::string Arg::valueText() const {
     std::string s = std::string(ir::scalarTypeName(tensor().dtype)) + "[";
     for (size_t i = 0; i < tensor().sizes.size(); ++i)
       s += (i ? "," : "") + std::to_string(tensor().sizes[i]);
-    return s + "]";
+    s += "]";
+    if (tensor().offsetsTotal)
+      s += ":offsets(" + std::to_string(*tensor().offsetsTotal) + ")";
+    return s;
   }
   return std::visit(
       [](auto v) -> std::string {
@@ -215,6 +252,11 @@ config::Parsed<ArgSpec> parseArgSpec(const std::vector<std::string> &texts) {
       }
       if (!seen.insert(name).second) {
         out.errors.push_back(error(name, "given twice"));
+        continue;
+      }
+      if (looksLikeTensor(value) && value.find("]:") != std::string::npos) {
+        if (auto t = parseOffsets(name, value, out.errors))
+          spec.args.push_back({name, *t});
         continue;
       }
       if (looksLikeTensor(value)) {

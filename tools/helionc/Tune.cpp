@@ -550,7 +550,9 @@ void registerTune(CLI::App& app) {
   addInputOptions(*cmd, o->in);
   cmd->add_option("--args", o->args,
                   "the kernel's arguments for one shape, e.g. 'x=bf16[8192,8192] eps=1e-5'; "
-                  "repeat for more shapes (one entry each in the output)")
+                  "repeat for more shapes (one entry each in the output). Tensors get random "
+                  "values; 'offsets=i64[1025]:offsets(65536)' is 1025 sorted offsets from 0 "
+                  "to 65536 (a jagged or grouped kernel's rows)")
       ->required();
   cmd->add_option("--effort", o->effort, "quick (48 candidates, 22 s) or full (400, 300 s)")
       ->check(CLI::IsMember({"quick", "full"}));

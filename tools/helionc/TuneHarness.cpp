@@ -101,6 +101,25 @@ Tensor makeInput(std::vector<int64_t> sizes, DType dt, uint64_t seed, int64_t hi
   return t.to(helion::Device::cuda());
 }
 
+/// `:offsets(total)`: n entries rising from 0 to total, the n - 1 segments cut at
+/// seeded random points (so of random lengths), as a jagged kernel's offsets.
+Tensor makeOffsets(int64_t n, int64_t total, DType dt, uint64_t seed) {
+  std::vector<int64_t> v(n, total);
+  v[0] = 0;
+  for (int64_t i = 1; i + 1 < n; ++i)
+    v[i] = int64_t(mix(seed * 0x9e3779b97f4a7c15ull + uint64_t(i)) % uint64_t(total + 1));
+  if (n > 2)
+    std::sort(v.begin() + 1, v.end() - 1);
+  Tensor t = helion::empty({n}, dt);
+  for (int64_t i = 0; i < n; ++i) {
+    if (dt == DType::i32)
+      t.data_ptr<int32_t>()[i] = int32_t(v[i]);
+    else
+      t.data_ptr<int64_t>()[i] = v[i];
+  }
+  return t.to(helion::Device::cuda());
+}
+
 void collect(const Tensor& t, std::vector<Tensor>& out) { out.push_back(t); }
 template <class... T> void collect(const std::tuple<T...>& t, std::vector<Tensor>& out) {
   std::apply([&](const auto&... e) { (collect(e, out), ...); }, t);
@@ -406,6 +425,12 @@ std::string harnessSource(const ir::Kernel& k, const tune::ArgSpec& args,
   for (const tune::Arg& a : args.args) {
     if (!a.isTensor())
       continue;
+    if (a.tensor().offsetsTotal) {
+      os << "  t.push_back(makeOffsets(" << a.tensor().sizes[0] << ", "
+         << *a.tensor().offsetsTotal << ", " << dtypeName(a.tensor().dtype) << ", "
+         << (++n * 1000003) << "));\n";
+      continue;
+    }
     os << "  t.push_back(makeInput({";
     for (size_t i = 0; i < a.tensor().sizes.size(); ++i)
       os << (i ? ", " : "") << a.tensor().sizes[i];

@@ -5,6 +5,10 @@
 //
 //   x=bf16[8192,8192] w=f32[8192] eps=1e-5 n=128 causal=true s=f32[]
 //
+// Tensors are filled with seeded random values; a 1-D integer tensor may instead be
+// `offsets=i64[9]:offsets(65536)`: rising from 0 to 65536 in 8 segments of random
+// lengths, the row offsets of a jagged or grouped kernel.
+//
 // Tokens are separated by whitespace (not inside brackets: `x=bf16[8192, 8192]` is one
 // token). Dtypes are the language's: f16 bf16 f32 f64 i8 i32 i64 b8; sizes are integers
 // >= 0 (`[]` is a 0-d tensor). A scalar is `true`/`false`, an integer, or a finite
@@ -20,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -29,6 +34,8 @@ namespace helion::tune {
 struct TensorArg {
   ir::ScalarType dtype = ir::ScalarType::F32;
   std::vector<int64_t> sizes;
+  /// `:offsets(T)`: sorted from 0 to T (sizes[0] - 1 segments), not random values.
+  std::optional<int64_t> offsetsTotal;
   bool operator==(const TensorArg &) const = default;
 };
 

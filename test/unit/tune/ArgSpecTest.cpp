@@ -118,6 +118,28 @@ TEST_CASE("malformed specs name the parameter", "[argspec]") {
   CHECK(parseErrors("a=f32[4 b=2").size() == 1);
 }
 
+TEST_CASE("an offsets fill: a 1-D integer tensor rising to a total", "[argspec]") {
+  ArgSpec s = parseOk({"x=f32[65536,64] offsets=i64[1025]:offsets(65536)"});
+  REQUIRE(s.args.size() == 2);
+  CHECK(s.args[1].tensor() == TensorArg{ir::ScalarType::I64, {1025}, 65536});
+  CHECK(s.args[0].tensor().offsetsTotal == std::nullopt);
+  CHECK(s.label() == "x=f32[65536,64] offsets=i64[1025]:offsets(65536)");
+  CHECK(s.shapes() == config::Shapes{{"x", {65536, 64}}, {"offsets", {1025}}});
+  CHECK(parseOk({"o=i32[2]:offsets(0)"}).args[0].tensor().offsetsTotal == 0);
+  CHECK(parseErrors("o=i64[9]:ofsets(8)")[0] ==
+        "--args: 'o': expected a fill like :offsets(65536) (a total >= 0) after the sizes, got "
+        "':ofsets(8)'");
+  CHECK(parseErrors("o=i64[9]:offsets(-1)")[0].find("a total >= 0") != std::string::npos);
+  CHECK(parseErrors("o=f32[9]:offsets(8)")[0] ==
+        "--args: 'o': :offsets fills a 1-D i32 or i64 tensor of at least one entry, got "
+        "'f32[9]:offsets(8)'");
+  CHECK(parseErrors("o=i64[3,3]:offsets(8)")[0].find("1-D i32 or i64") != std::string::npos);
+  CHECK(parseErrors("o=i64[0]:offsets(8)")[0].find("at least one entry") != std::string::npos);
+  CHECK(parseErrors("o=i32[9]:offsets(4294967296)")[0] ==
+        "--args: 'o': offsets up to 4294967296 do not fit in i32");
+  CHECK(parseErrors("o=i64[9:offsets(8)").size() == 1);
+}
+
 TEST_CASE("binding puts arguments in parameter order and converts scalars", "[argspec]") {
   auto b = bindArgs(parseOk({"flag=false n=7 eps=1 weight=f32[] x=bf16[2,3]"}), kernel());
   INFO((b.errors.empty() ? "" : b.errors.front()));
