@@ -56,10 +56,6 @@ std::string Emitter::absCoord(int axis) const {
 
 std::string Emitter::inBounds(int axis) const {
   const LayoutAxis& a = axes_[axis];
-  // A value over an inner loop's tile after that loop (the partial sums of the
-  // accumulate-partials pass) is zero past the tile's end: no bounds to check.
-  if (a.isTile && innerTiles_.count(a.id) && !openInnerTiles_.count(a.id))
-    return "(true)";
   if (a.isTile)
     return "(X_" + a.key + " || tb_t" + std::to_string(a.id) + " + c_" + a.key + " < te_t" +
            std::to_string(a.id) + ")";

@@ -171,9 +171,6 @@ std::optional<EmittedKernel> Emitter::run() {
                     "runs after grid-mapping)");
       return std::nullopt;
     }
-  for (const config::LoopInfo& l : config::tileLoops(k_))
-    if (!l.isGrid)
-      innerTiles_.insert(l.tiles.begin(), l.tiles.end());
   out_.kernelName = k_.name + opts_.kernelSuffix;
   out_.numThreads = 32 * std::clamp(cfg_.numWarps, 1, 32);
   switch (gridPid()) { // the host launches the grid the mapping decided

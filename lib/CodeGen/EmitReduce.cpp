@@ -153,7 +153,9 @@ void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
   line("for (int i_" + x + " = 0; i_" + x + " < E_" + x + "; ++i_" + x + ") {");
   ++indent_;
   line("const int c_" + x + " = coord(i_" + x + ", th_" + x + ", T_" + x + ", V_" + x + ");");
-  line("if " + inBounds(axis) + " acc = " + op + "()(acc, " + ct + "(" + expr(operand) + "));");
+  // A zero-padded operand (accumulate-partials) holds zeros past the tile: no check.
+  line("if " + (red.zeroPadded ? std::string("(true)") : inBounds(axis)) + " acc = " + op +
+       "()(acc, " + ct + "(" + expr(operand) + "));");
   --indent_;
   line("}");
   if (chunked) {

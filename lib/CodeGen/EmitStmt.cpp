@@ -221,7 +221,6 @@ void Emitter::emitInnerLoop(const Stmt& s) {
                    : 0;
   const bool pipe = &s == pipeLoop_;
   for (int t : s.tiles) {
-    openInnerTiles_.insert(t);
     const TileVar& tv = k_.tiles.at(t);
     std::string n = "t" + std::to_string(t);
     std::string bs = std::to_string(tileBlockSize(t));
@@ -245,8 +244,6 @@ void Emitter::emitInnerLoop(const Stmt& s) {
     --indent_;
     line("}");
   }
-  for (int t : s.tiles)
-    openInnerTiles_.erase(t);
 }
 
 } // namespace helion::codegen

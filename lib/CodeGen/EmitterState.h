@@ -197,8 +197,6 @@ private:
   std::map<int, const ir::Stmt*> deferred_; ///< lets over a looped axis, by var
   std::string randStream_; ///< the hd::RandStream of the hl::rand let being printed, or empty
   std::set<int> activeChunks_;              ///< looped axes whose chunk loop is open
-  std::set<int> innerTiles_;     ///< tiles of the inner (not grid) tile loops
-  std::set<int> openInnerTiles_; ///< those whose loop is open
   std::set<int> openAxes_;                  ///< axes whose element loop is open
   std::map<int, int> vectorLane_;           ///< axis -> inside a vector group (lane var `v_<key>`)
   std::map<const ir::Expr*, int> dotSite_;  ///< general dot -> its BlockDot (D<n>)

@@ -42,7 +42,8 @@ bool structurallyEqual(const Expr& a, const Expr& b) {
     return true;
   return a.kind == b.kind && sameNumber(a.value, b.value) && a.isInt == b.isInt &&
          a.param == b.param && a.var == b.var && a.tile == b.tile && a.attr == b.attr &&
-         a.dim == b.dim && a.dim2 == b.dim2 && a.keepdim == b.keepdim && a.unary == b.unary &&
+         a.dim == b.dim && a.dim2 == b.dim2 && a.keepdim == b.keepdim &&
+         a.zeroPadded == b.zeroPadded && a.unary == b.unary &&
          a.binary == b.binary && a.reduce == b.reduce && a.castTo == b.castTo &&
          a.gatherAll == b.gatherAll && a.shape == b.shape && sameIndices(a.indices, b.indices) &&
          sameRefs(a.operands, b.operands) && sameRefs(a.shapeSizes, b.shapeSizes);
@@ -76,7 +77,7 @@ size_t structuralHash(const Expr& e) {
   double v = std::isnan(e.value) ? NAN : e.value == 0 ? 0.0 : e.value;
   mix(h, std::hash<double>()(v));
   for (int field : {int(e.isInt), e.param, e.var, e.tile, int(e.attr), e.dim, e.dim2,
-                    int(e.keepdim), int(e.unary), int(e.binary), int(e.reduce),
+                    int(e.keepdim), int(e.zeroPadded), int(e.unary), int(e.binary), int(e.reduce),
                     e.castTo ? int(*e.castTo) : -1, int(e.gatherAll)})
     mix(h, std::hash<int>()(field));
   for (const Dim& d : e.shape)

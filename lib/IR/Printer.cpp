@@ -129,7 +129,7 @@ public:
              ">(" + op(0) + ")";
     case ExprKind::Reduce:
       return std::string(reduceOpName(e.reduce)) + "(" + op(0) + ", dim=" + std::to_string(e.dim) +
-             (e.keepdim ? ", keepdim" : "") + ")";
+             (e.keepdim ? ", keepdim" : "") + (e.zeroPadded ? ", zero-padded" : "") + ")";
     case ExprKind::Full:
       return "full(" + shape(e) + ", " + op(0) +
              (e.castTo ? std::string(", ") + scalarTypeName(*e.castTo) : "") + ")";

@@ -185,7 +185,10 @@ private:
                                       let.loc),
                            ptype);
     auto fin = std::make_shared<Stmt>(let); // let r = sum(%_p, d), after the loop
-    fin->value = withOperands(let.value, {withType(makeVarRef(p, let.loc), ptype)});
+    auto finalSum = withOperands(let.value, {withType(makeVarRef(p, let.loc), ptype)});
+    auto padded = std::make_shared<Expr>(*finalSum);
+    padded->zeroPadded = true; // past the last tile, the partial sums were never added to
+    fin->value = padded;
 
     auto body = loop->body;
     StmtRef addStmt = body[j];

@@ -107,6 +107,9 @@ struct Expr {
   TileAttr attr = TileAttr::Begin;
   int dim = 0, dim2 = 0; // TensorSize, Reduce, Scan, Transpose
   bool keepdim = false;  // Reduce
+  /// Reduce: the operand is zero past its tile's end, so its elements need no bounds
+  /// check (the partial sums of accumulate-partials, reduced after their loop).
+  bool zeroPadded = false;
   UnaryOp unary = UnaryOp::Neg;
   BinaryOp binary = BinaryOp::Add; // Binary; Scan: the combining op
   ReduceOp reduce = ReduceOp::Sum;

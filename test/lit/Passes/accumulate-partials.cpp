@@ -17,7 +17,7 @@
 // JAGGED-NEXT:   let %_t0.3 : dtype(values)[tk, td] = load %values[%tk, %td]
 // JAGGED-NEXT:   %_p.5 : f32[tk, td] = add(%_p.5, cast<f32>(%_t0.3))
 // JAGGED-NEXT: }
-// JAGGED-NEXT: let %_t1.4 : f32[td] = sum(%_p.5, dim=0)
+// JAGGED-NEXT: let %_t1.4 : f32[td] = sum(%_p.5, dim=0, zero-padded)
 // JAGGED-NEXT: %acc.2 : f32[td] = add(%acc.2, %_t1.4)
 
 // The final sum runs outside the tk loop, without its bounds.
@@ -37,7 +37,7 @@ using helion::Tensor;
 // CHECK:       for %tk in
 // CHECK:         %_p.{{[0-9]+}} : f32[tm, tk] = add(%_p.{{[0-9]+}}, mul(
 // CHECK-NEXT:  }
-// CHECK-NEXT:  let %{{.*}} : f32[tm] = sum(%_p.{{[0-9]+}}, dim=1)
+// CHECK-NEXT:  let %{{.*}} : f32[tm] = sum(%_p.{{[0-9]+}}, dim=1, zero-padded)
 // CHECK-NEXT:  %acc.{{[0-9]+}} : f32[tm] = add(%{{.*}}, %acc.{{[0-9]+}})
 HELION_KERNEL Tensor dot_rows(const Tensor& x, const Tensor& y) {
   auto [m, k] = x.shape<2>();
