@@ -93,11 +93,6 @@ void Emitter::emitLoad(const Stmt& s, const Expr& load, bool declare) {
     storage = storageVars_.count(s.var) > 0;
   }
   const std::vector<int>& axes = varAxes_[s.var];
-  std::string ct = computeType(load.type->elem);
-  std::string dst = elementRef(varName(s.var), axes);
-  // Converts a loaded element to what the variable holds.
-  auto conv = [&](const std::string& v) { return storage ? v : "hd::to_compute(" + v + ")"; };
-  std::string zero = storage ? "hd::from_compute<T_" + name + ">(" + ct + "(0))" : ct + "(0)";
   // Vectorize along the inner axis when the load's last subscript is that axis.
   int vec = -1;
   const Expr* userMask = loadMask(load); // hl::load(t, {...}, mask): masked-out lanes read 0
@@ -106,6 +101,36 @@ void Emitter::emitLoad(const Stmt& s, const Expr& load, bool declare) {
     if (lastSubscriptAxis(load.param, load.indices) == axes[0])
       vec = axes[0];
   }
+  // An mma column axis holds pairs: loaded as pairs where VEC allows (the launcher's
+  // VEC keeps them aligned), element by element otherwise.
+  if (vec < 0 && !load.gatherAll && !userMask && !axes.empty() &&
+      axes_[axes[0]].mma == MmaRole::Col && !load.indices.empty() &&
+      lastSubscriptAxis(load.param, load.indices) == axes[0] &&
+      std::find(staged_.begin(), staged_.end(), &s) == staged_.end()) {
+    line("if constexpr (VEC >= 2) {");
+    ++indent_;
+    emitLoadElements(s, load, axes, axes[0], storage);
+    --indent_;
+    line("} else {");
+    ++indent_;
+    emitLoadElements(s, load, axes, -1, storage);
+    --indent_;
+    line("}");
+    return;
+  }
+  emitLoadElements(s, load, axes, vec, storage);
+}
+
+/// The element loops of a load's let: vectors along axis `vec`, or element by element.
+void Emitter::emitLoadElements(const Stmt& s, const Expr& load, const std::vector<int>& axes,
+                               int vec, bool storage) {
+  const std::string& name = k_.params[load.param].name;
+  std::string ct = computeType(load.type->elem);
+  std::string dst = elementRef(varName(s.var), axes);
+  // Converts a loaded element to what the variable holds.
+  auto conv = [&](const std::string& v) { return storage ? v : "hd::to_compute(" + v + ")"; };
+  std::string zero = storage ? "hd::from_compute<T_" + name + ">(" + ct + "(0))" : ct + "(0)";
+  const Expr* userMask = loadMask(load); // hl::load(t, {...}, mask): masked-out lanes read 0
   auto mask = [&](int skip) {
     std::string m;
     for (int a : axes)

@@ -34,7 +34,6 @@ void Emitter::emitStore(const Stmt& s) {
     line("}");
     return;
   }
-  const std::string& name = k_.params[s.param].name;
   auto maskWithout = [&](int skip) {
     std::string m;
     for (int a : axes)
@@ -50,6 +49,35 @@ void Emitter::emitStore(const Stmt& s) {
     if (lastSubscriptAxis(s.param, s.indices) == axes[0])
       vec = axes[0];
   }
+  // An mma column axis holds pairs: stored as pairs where VEC allows (the launcher's
+  // VEC keeps them aligned), element by element otherwise.
+  if (vec < 0 && !s.gatherAll && !s.mask && !axes.empty() &&
+      axes_[axes[0]].mma == MmaRole::Col && !s.indices.empty() &&
+      lastSubscriptAxis(s.param, s.indices) == axes[0]) {
+    line("if constexpr (VEC >= 2) {");
+    ++indent_;
+    emitStoreElements(s, axes, axes[0]);
+    --indent_;
+    line("} else {");
+    ++indent_;
+    emitStoreElements(s, axes, -1);
+    --indent_;
+    line("}");
+    return;
+  }
+  emitStoreElements(s, axes, vec);
+}
+
+/// The element loops of a store: vectors along axis `vec`, or element by element (-1).
+void Emitter::emitStoreElements(const Stmt& s, const std::vector<int>& axes, int vec) {
+  const std::string& name = k_.params[s.param].name;
+  auto maskWithout = [&](int skip) {
+    std::string m;
+    for (int a : axes)
+      if (a != skip)
+        m += (m.empty() ? "" : " && ") + inBounds(a);
+    return m.empty() ? std::string("true") : m;
+  };
   openElementLoops(axes, vec);
   if (vec < 0) {
     std::string m = maskWithout(-1);

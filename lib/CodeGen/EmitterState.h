@@ -142,7 +142,10 @@ private:
   void stmt(const ir::Stmt& s);
   void emitLet(const ir::Stmt& s, bool declare);
   void emitLoad(const ir::Stmt& s, const ir::Expr& load, bool declare);
+  void emitLoadElements(const ir::Stmt& s, const ir::Expr& load, const std::vector<int>& axes,
+                        int vec, bool storage);
   void emitStore(const ir::Stmt& s);
+  void emitStoreElements(const ir::Stmt& s, const std::vector<int>& axes, int vec);
   void emitAtomicAdd(const ir::Stmt& s, const std::vector<int>& axes, std::string mask);
   // EmitPrivateAtomics.cpp
   std::vector<int> privateAtomicTargets() const; ///< params of the private atomic adds
