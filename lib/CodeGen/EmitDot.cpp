@@ -125,12 +125,17 @@ void Emitter::emitDotStaging() {
          ", " + dotDim(a.dims[1]).size + ">;");
     bytes = bytes.empty() ? name + "::kBytes" : "hmax(" + bytes + ", " + name + "::kBytes)";
   }
+  emitDotSmem(bytes, "blocks");
+}
+
+/// The staging area of the kernel's dots: `bytes` (a C++ expression, empty: no dot).
+void Emitter::emitDotSmem(const std::string& bytes, const std::string& what) {
   if (bytes.empty())
     return;
   line("constexpr int DOT_SMEM = " + bytes + ";");
   line("static_assert(DOT_SMEM <= " + std::to_string(config::kDotStagingLimit) +
-       ", \"helionc: the blocks of a general hl::dot need more than 48 KB of shared memory; "
-       "use smaller block sizes\");");
+       ", \"helionc: the " + what + " of a general hl::dot need more than 48 KB of shared "
+       "memory; use smaller block sizes\");");
   line("__shared__ __align__(16) hd::uint8 dot_smem[DOT_SMEM];");
 }
 

@@ -79,13 +79,7 @@ void Emitter::emitMmaStaging() {
     }
     bytes = bytes.empty() ? term : "hmax(" + bytes + ", " + term + ")";
   });
-  if (bytes.empty())
-    return;
-  line("constexpr int DOT_SMEM = " + bytes + ";");
-  line("static_assert(DOT_SMEM <= " + std::to_string(config::kDotStagingLimit) +
-       ", \"helionc: the operands of a general hl::dot need more than 48 KB of shared memory; "
-       "use smaller block sizes\");");
-  line("__shared__ __align__(16) hd::uint8 dot_smem[DOT_SMEM];");
+  emitDotSmem(bytes, "operands");
 }
 
 /// All threads copy a loaded operand into the staging area at `buf`, in vectors

@@ -11,6 +11,15 @@ namespace helion::codegen {
 
 using namespace ir;
 
+/// The bounds checks of `axes` but `skip` joined by &&, or `true`.
+std::string Emitter::boundsWithout(const std::vector<int>& axes, int skip) const {
+  std::string m;
+  for (int a : axes)
+    if (a != skip)
+      m += (m.empty() ? "" : " && ") + inBounds(a);
+  return m.empty() ? std::string("true") : m;
+}
+
 std::vector<int> Emitter::storeAxes(const Stmt& s) const {
   return axesOf(BlockType{ElemType::concrete(ScalarType::F32), s.targetDims});
 }
@@ -34,15 +43,8 @@ void Emitter::emitStore(const Stmt& s) {
     line("}");
     return;
   }
-  auto maskWithout = [&](int skip) {
-    std::string m;
-    for (int a : axes)
-      if (a != skip)
-        m += (m.empty() ? "" : " && ") + inBounds(a);
-    return m.empty() ? std::string("true") : m;
-  };
   if (s.atomicAdd)
-    return emitAtomicAdd(s, axes, maskWithout(-1));
+    return emitAtomicAdd(s, axes, boundsWithout(axes, -1));
   // Vector stores along the inner axis when the subscript's last dim is that axis.
   int vec = -1;
   if (!s.gatherAll && !s.mask && !axes.empty() && axes_[axes[0]].inner && !s.indices.empty()) {
@@ -71,13 +73,7 @@ void Emitter::emitStore(const Stmt& s) {
 /// The element loops of a store: vectors along axis `vec`, or element by element (-1).
 void Emitter::emitStoreElements(const Stmt& s, const std::vector<int>& axes, int vec) {
   const std::string& name = k_.params[s.param].name;
-  auto maskWithout = [&](int skip) {
-    std::string m;
-    for (int a : axes)
-      if (a != skip)
-        m += (m.empty() ? "" : " && ") + inBounds(a);
-    return m.empty() ? std::string("true") : m;
-  };
+  auto maskWithout = [&](int skip) { return boundsWithout(axes, skip); };
   openElementLoops(axes, vec);
   if (vec < 0) {
     std::string m = maskWithout(-1);

@@ -109,6 +109,7 @@ private:
   DotDim dotDim(const ir::Dim& d) const;
   bool checkDot(const ir::Expr& dot);
   void emitDotStaging(); ///< the BlockDot types and the staging area, at the kernel's top
+  void emitDotSmem(const std::string& bytes, const std::string& what);
   void stageDotOperand(const ir::Expr& op, const std::string& site, const char* setter);
   void emitDot(const ir::Stmt& s, const ir::Expr& dot, bool declare);
   // MmaLayout.cpp, EmitMmaDot.cpp: dots on register fragments (the mma layout)
@@ -146,6 +147,7 @@ private:
                         int vec, bool storage);
   void emitStore(const ir::Stmt& s);
   void emitStoreElements(const ir::Stmt& s, const std::vector<int>& axes, int vec);
+  std::string boundsWithout(const std::vector<int>& axes, int skip) const;
   void emitAtomicAdd(const ir::Stmt& s, const std::vector<int>& axes, std::string mask);
   // EmitPrivateAtomics.cpp
   std::vector<int> privateAtomicTargets() const; ///< params of the private atomic adds
