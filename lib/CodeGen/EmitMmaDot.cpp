@@ -68,9 +68,15 @@ void Emitter::emitMmaStaging() {
          "fragments; A " + (p.loadA ? "copied to shared memory" : p.registerA ? "in registers"
                                                                             : "staged") +
          ", B " + (p.loadB ? "copied to shared memory" : "staged"));
+    // A B loaded through .transpose (a [N, K] tensor) is kept as [N][K]: its rows copy
+    // as vectors and ldmatrix reads it without .trans (stageMmaLoad's alongRows).
+    const int bk = dotDim(b.dims[0]).axis;
+    const bool bNK = p.loadB && bk >= 0 && axes_[bk].isTile &&
+                     lastSubscriptAxis(p.loadB->param, p.loadB->indices) == bk;
     line("using " + name + " = hd::MmaDot<" + storageType(a.elem) + ", " + storageType(b.elem) +
          ", " + dotDim(a.dims[0]).size + ", " + dotDim(b.dims[1]).size + ", " +
-         dotDim(a.dims[1]).size + ", NT, " + (p.registerA ? "false" : "true") + ">;");
+         dotDim(a.dims[1]).size + ", NT, " + (p.registerA ? "false" : "true") +
+         (bNK ? ", true" : "") + ">;");
     std::string term = name + "::kBytes";
     if (&d == pipeDot_) { // two buffers when they fit (decided per instantiation)
       line("constexpr bool PIPE = 2 * " + term + " <= " +

@@ -147,9 +147,12 @@ template <class TA, class TB, int M, int N, int K> struct BlockDot {
 /// In tf32 the k order inside each 8-wide step is permuted (mma k t <-> 2t,
 /// t + 4 <-> 2t + 1) the same way for A and B, which leaves the sum unchanged.
 ///
-/// Shared memory: A as [M][kLda] (when staged), B as [Kp][kLdb] of T, rows padded
+/// Shared memory: A as [M][kLda] (when staged), B as [Kp][kLdb] of T (B_NK: as
+/// [N][kLdb], a B read from a [N, K] tensor through .transpose: its rows then copy
+/// as vectors, and ldmatrix without .trans gives its fragments), rows padded
 /// by 16 bytes so that the 8 rows of an ldmatrix phase fall in distinct banks.
-template <class TA, class TB, int M, int N, int K, int NT, bool A_STAGED> struct MmaDot {
+template <class TA, class TB, int M, int N, int K, int NT, bool A_STAGED, bool B_NK = false>
+struct MmaDot {
   using T = typename DotOperand<TA, TB>::type;
   static constexpr bool kTf32 = is_same_v<T, float>;
   static constexpr int kMmaK = kTf32 ? 8 : 16;
@@ -160,9 +163,9 @@ template <class TA, class TB, int M, int N, int K, int NT, bool A_STAGED> struct
   static constexpr int Kp = (K + 15) / 16 * 16;
   static constexpr int kKSteps = Kp / kMmaK;
   static constexpr int kPad = 16 / static_cast<int>(sizeof(T));
-  static constexpr int kLda = Kp + kPad, kLdb = N + kPad;
+  static constexpr int kLda = Kp + kPad, kLdb = (B_NK ? Kp : N) + kPad;
   static constexpr int kBytesA = A_STAGED ? M * kLda * static_cast<int>(sizeof(T)) : 0;
-  static constexpr int kBytes = kBytesA + Kp * kLdb * static_cast<int>(sizeof(T));
+  static constexpr int kBytes = kBytesA + (B_NK ? N : Kp) * kLdb * static_cast<int>(sizeof(T));
 
   __device__ static __forceinline__ T* a(uint8* smem) { return reinterpret_cast<T*>(smem); }
   __device__ static __forceinline__ T* b(uint8* smem) {
@@ -175,7 +178,12 @@ template <class TA, class TB, int M, int N, int K, int NT, bool A_STAGED> struct
   }
   template <class S, int n>
   __device__ static __forceinline__ void put_b(uint8* smem, int k, int n0, const S (&v)[n]) {
+    static_assert(!B_NK, "put_b writes B[k][n..]");
     put(b(smem) + k * kLdb + n0, v);
+  }
+  /// Where B[k][n] is.
+  __device__ static __forceinline__ int b_at(int k, int n) {
+    return B_NK ? n * kLdb + k : k * kLdb + n;
   }
   /// Copies VA elements of a loaded operand from global `src` (zeros when !pred) to
   /// A[m][k..] / B[k][n..]: with ASYNC and the staged type a cp.async of 4, 8 or 16
@@ -188,14 +196,15 @@ template <class TA, class TB, int M, int N, int K, int NT, bool A_STAGED> struct
   }
   template <int VA, bool ASYNC, bool TRANS, class S>
   __device__ static __forceinline__ void copy_b(uint8* smem, int k, int n, const S* src, bool pred) {
-    copy<VA, ASYNC, TRANS, S>(b(smem) + k * kLdb + n, kLdb, src, pred);
+    // B_NK: a transposed view's vectors run along k, a row of the [N][K] layout.
+    copy<VA, ASYNC, TRANS && !B_NK, S>(b(smem) + b_at(k, n), kLdb, src, pred);
   }
   /// One element at A[m][k] / B[k][n] (an operand whose contiguous dim is the other one).
   template <class V> __device__ static __forceinline__ void put_a1(uint8* smem, int m, int k, V v) {
     a(smem)[m * kLda + k] = from_compute<T>(static_cast<float>(to_compute(v)));
   }
   template <class V> __device__ static __forceinline__ void put_b1(uint8* smem, int k, int n, V v) {
-    b(smem)[k * kLdb + n] = from_compute<T>(static_cast<float>(to_compute(v)));
+    b(smem)[b_at(k, n)] = from_compute<T>(static_cast<float>(to_compute(v)));
   }
 
   /// Zeros A's columns and B's rows past K up to the k step (operands written by
@@ -207,7 +216,7 @@ template <class TA, class TB, int M, int N, int K, int NT, bool A_STAGED> struct
         for (int i = tid; i < M * P; i += NT)
           a(smem)[(i / P) * kLda + K + i % P] = from_compute<T>(0.f);
       for (int i = tid; i < P * N; i += NT)
-        b(smem)[(K + i / N) * kLdb + i % N] = from_compute<T>(0.f);
+        b(smem)[b_at(K + i / N, i % N)] = from_compute<T>(0.f);
     }
   }
   /// A's fragment of k step ks for this warp's fragment rows (row0: the first of
@@ -256,8 +265,14 @@ template <class TA, class TB, int M, int N, int K, int NT, bool A_STAGED> struct
     const T* sb = b(smem);
     if constexpr (kTf32) {
       const int g = lane / 4, t = lane % 4, k = ks * 8 + 2 * t;
-      bf[0] = sm80::to_tf32(__float_as_uint(sb[k * kLdb + n0 + g]));
-      bf[1] = sm80::to_tf32(__float_as_uint(sb[(k + 1) * kLdb + n0 + g]));
+      bf[0] = sm80::to_tf32(__float_as_uint(sb[b_at(k, n0 + g)]));
+      bf[1] = sm80::to_tf32(__float_as_uint(sb[b_at(k + 1, n0 + g)]));
+    } else if constexpr (B_NK) {
+      // Rows n0.. of [N][K]: matrices k 0-7 (b0) and 8-15 (b1), no transpose.
+      const T* p = sb + (n0 + lane % 8) * kLdb + ks * 16 + (lane / 8) % 2 * 8;
+      asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
+                   : "=r"(bf[0]), "=r"(bf[1])
+                   : "r"(static_cast<uint32>(__cvta_generic_to_shared(p))));
     } else {
       const T* p = sb + (ks * 16 + lane % 16) * kLdb + n0;
       asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
@@ -276,8 +291,14 @@ template <class TA, class TB, int M, int N, int K, int NT, bool A_STAGED> struct
       bf[0] = lo[0], bf[1] = lo[1], bf[2] = hi[0], bf[3] = hi[1];
     } else {
       // Matrices: k 0-7 and 8-15 at n0 (b0, b1), then at n0 + 8.
-      const T* p = b(smem) + (ks * 16 + lane % 16) * kLdb + n0 + (lane / 16) * 8;
-      sm80::ldmatrix_x4_trans(bf, static_cast<uint32>(__cvta_generic_to_shared(p)));
+      if constexpr (B_NK) {
+        // Matrices: rows n0..n0+7 at k 0-7, 8-15, then rows n0+8.. (b0, b1 of each).
+        const T* p = b(smem) + (n0 + lane % 8 + lane / 16 * 8) * kLdb + ks * 16 + (lane / 8) % 2 * 8;
+        sm80::ldmatrix_x4(bf, static_cast<uint32>(__cvta_generic_to_shared(p)));
+      } else {
+        const T* p = b(smem) + (ks * 16 + lane % 16) * kLdb + n0 + (lane / 16) * 8;
+        sm80::ldmatrix_x4_trans(bf, static_cast<uint32>(__cvta_generic_to_shared(p)));
+      }
     }
 #endif
   }
