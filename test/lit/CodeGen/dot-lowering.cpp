@@ -10,6 +10,9 @@
 // RUN: %host_cxx -DHELIONC_C_API %t/dot_generic.helion.cpp
 // RUN: %helionc compile %examples/matmul_bias_relu.cpp --emit cuda | FileCheck %s --check-prefix=RELU
 // RUN: %helionc compile %examples/dot_generic.cpp --emit cuda | FileCheck %s --check-prefix=GEN
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_chain_t --emit cuda | FileCheck %s --check-prefix=CHAIN
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_half_a --emit cuda | FileCheck %s --check-prefix=HALF
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_relu_b --emit cuda | FileCheck %s --check-prefix=RELUB
 // RUN: echo '{"block_sizes": [16, 8, 8, 8], "num_warps": 2}' > %t.fallback.json
 // RUN: %helionc compile %examples/dot_generic.cpp --config %t.fallback.json --emit cuda | FileCheck %s --check-prefix=FB
 // RUN: %helionc compile %examples/dot_generic.cpp --emit ptx --dtype bf16 | FileCheck %s --check-prefix=GEN-BF16
@@ -97,6 +100,25 @@
 // GEN: if constexpr (PIPE) pipe_stage ^= 1;
 // GEN: ae[h][j] = (X_t2 || tb_t2 + c_t2 < te_t2) ? float(v2_act[i_t2][i_t0]) : 0.f;
 // GEN: D1::pack_a(af[f], ae);
+// A B read through .transpose of a [N, K] tensor is staged as [N][K] (B_NK): its
+// rows copy as cp.async vectors; the second dot's A is the cast first result.
+// CHAIN: using D0 = hd::MmaDot<T_q, T_kt, S_t0, S_t2, S_t3, NT, true, true>;
+// CHAIN: using D1 = hd::MmaDot<T_q, T_v, S_t0, S_t1, S_t2, NT, false>;
+// CHAIN: D0::copy_b<VA, true, true>(dot_smem + (pipe_stage ^ 1) * D0::kBytes, c_t3, c_t2, in ? kt + (tb_t2 + c_t2) * stride_kt_0 + (tb_t3 + c_t3) * stride_kt_1 : kt, in);
+// CHAIN: D1::pack_a(af[f], ae);
+// A computed A in registers: its load moves pairs along the K (column) axis when VEC
+// allows, element by element otherwise; the store of the result likewise.
+// HALF: using D0 = hd::MmaDot<T_x, T_w, S_t0, S_t1, S_t2, NT, false>;
+// HALF: if constexpr (VEC >= 2) {
+// HALF: const hvec<T_x, V_t2> h =
+// HALF: } else {
+// HALF: D0::pack_a(af[f], ae);
+// HALF: if constexpr (VEC >= 2) {
+// HALF: *reinterpret_cast<hvec<T_out, V_t1>*>(out + o_t1) = h;
+// A computed B is written into shared memory by the threads that hold it.
+// RELUB: using D0 = hd::MmaDot<T_x, T_w, S_t0, S_t1, S_t2, NT, true>;
+// RELUB: D0::put_b1(dot_smem, c_t2, c_t1,
+// RELUB: D0::load_b2(bf, dot_smem, ks, np * 16, lane);
 // Rows that are not 16 per warp: the shared-memory fallback (EmitDot.cpp).
 // FB: using D0 = hd::BlockDot<T_x, T_w1, S_t0, S_t2, S_t3>;
 // FB: using D1 = hd::BlockDot<T_x, T_w2, S_t0, S_t1, S_t2>;
