@@ -161,6 +161,14 @@ def main():
                     record(f"dot_relu_b.{v}", dt, [m, k, n], 2.0 * m * n * k, rel_err(got, want),
                        pz, call, lambda: x.float() @ torch.relu(w).float() + 1.0,
                        timed and dt != torch.float32, v == "default")
+                call = lambda: dl.call("dot_both", x, w)  # noqa: E731
+                # Both operands computed: checked once (its default config), not timed.
+                got, pz = checked(f"dot_both.{v}", dt, [m, k, n], call) if v == "default" \
+                    else (None, None)
+                want = (x.double() * 0.5).to(dt).double() @ torch.relu(w.double())
+                if got is not None:
+                    record(f"dot_both.{v}", dt, [m, k, n], 2.0 * m * n * k, rel_err(got, want),
+                           pz, call, lambda: (x * 0.5) @ torch.relu(w), False, False)
                 call = lambda: dl.call("dot_half_a", x, w, bias)  # noqa: E731
                 got, pz = checked(f"dot_half_a.{v}", dt, [m, k, n], call)
                 want = (x.double() * 0.5).to(dt).double() @ w.double() + bias.double()

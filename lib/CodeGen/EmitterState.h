@@ -122,7 +122,8 @@ private:
   };
   void planMmaLayout();
   const ir::Expr* stageableLoad(const ir::Expr& op, const std::map<int, const ir::Stmt*>& letOf,
-                                const std::map<int, int>& uses, const ir::Stmt** let) const;
+                                const std::map<int, int>& uses, const std::set<int>& stored,
+                                const ir::Stmt** let) const;
   void emitMmaAxis(const LayoutAxis& a);
   void emitMmaStaging();
   void emitMmaDot(const ir::Stmt& s, const ir::Expr& dot, bool declare);

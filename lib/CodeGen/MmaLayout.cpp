@@ -39,9 +39,12 @@ std::optional<Emitter::AxisKey> keyOfDim(const Kernel& k, const Dim& d) {
 } // namespace
 
 /// The load an operand reads when it can be copied straight into shared memory:
-/// a plain tile load (no mask, no gather), held in a let used by this dot only.
+/// a plain tile load (no mask, no gather) of a tensor the kernel does not write (the
+/// copy reads it where the dot is, not where the let was), held in a let used by
+/// this dot only.
 const Expr* Emitter::stageableLoad(const Expr& op, const std::map<int, const Stmt*>& letOf,
-                                   const std::map<int, int>& uses, const Stmt** let) const {
+                                   const std::map<int, int>& uses, const std::set<int>& stored,
+                                   const Stmt** let) const {
   *let = nullptr;
   // A transposed load (`w[tn, tk].transpose(0, 1)`) is copied as it is read.
   const bool transposed = op.kind == ExprKind::Transpose && op.operands[0]->type &&
@@ -60,7 +63,7 @@ const Expr* Emitter::stageableLoad(const Expr& op, const std::map<int, const Stm
   if (transposed)
     std::swap(dims[0], dims[1]);
   if (load->kind != ExprKind::Load || load->gatherAll || loadMask(*load) || !load->type ||
-      load->type->dims != dims)
+      load->type->dims != dims || stored.count(load->param))
     return nullptr;
   *let = def;
   return load;
@@ -70,12 +73,15 @@ void Emitter::planMmaLayout() {
   std::vector<const Expr*> dots;
   std::map<int, const Stmt*> letOf;
   std::map<int, int> uses;
+  std::set<int> stored;
   bool nestedDot = false;
   walkStmts(k_.body, [&](const Stmt& s) {
     if (s.kind == StmtKind::Let && s.value)
       letOf[s.var] = &s;
     if (s.kind == StmtKind::Assign)
       assignedVars_.insert(s.var);
+    if (s.kind == StmtKind::Store)
+      stored.insert(s.param);
     if ((s.kind == StmtKind::Let || s.kind == StmtKind::Assign) && s.value &&
         s.value->kind == ExprKind::Dot)
       dots.push_back(s.value.get());
@@ -108,55 +114,67 @@ void Emitter::planMmaLayout() {
         !assign(*r, MmaRole::Row) || !assign(*col, MmaRole::Col))
       return;
     MmaDotPlan p;
-    p.loadA = stageableLoad(*d->operands[0], letOf, uses, &p.letA);
-    p.loadB = stageableLoad(*d->operands[1], letOf, uses, &p.letB);
+    p.loadA = stageableLoad(*d->operands[0], letOf, uses, stored, &p.letA);
+    p.loadB = stageableLoad(*d->operands[1], letOf, uses, stored, &p.letB);
     plans[d] = p;
   }
-  // Then the K axes of register A operands: a column axis where that is free.
+  // Every value the kernel holds: at most one row and one column axis.
+  std::set<const Expr*> staged;
+  std::set<const Stmt*> stagedLets;
+  for (const auto& [d, p] : plans) {
+    if (p.loadA)
+      staged.insert(d->operands[0].get());
+    if (p.loadB)
+      staged.insert(d->operands[1].get());
+    if (p.letA)
+      stagedLets.insert(p.letA);
+    if (p.letB)
+      stagedLets.insert(p.letB);
+  }
+  auto fits = [&] {
+    bool ok = true;
+    auto checkType = [&](const BlockType& t) {
+      int rows = 0, cols = 0;
+      for (const Dim& dim : t.dims)
+        if (auto key = keyOfDim(k_, dim); key && role.count(*key))
+          ++(role.at(*key) == MmaRole::Row ? rows : cols);
+      ok &= rows <= 1 && cols <= 1;
+    };
+    walkStmts(k_.body, [&](const Stmt& s) {
+      if (stagedLets.count(&s) || !s.value)
+        return;
+      walkExpr(*s.value, [&](const Expr& e) {
+        if (!staged.count(&e) && e.type)
+          checkType(*e.type);
+      });
+      if (s.kind == StmtKind::Store && !s.targetDims.empty()) {
+        BlockType target = *s.value->type;
+        target.dims = s.targetDims;
+        checkType(target);
+      }
+    });
+    for (const auto& [key, r] : role)
+      if (key.first)
+        ok &= tileBlockSize(key.second) % (r == MmaRole::Row ? 16 * warps : 8) == 0;
+    return ok;
+  };
+  // Then the K axes of register A operands: a column axis where that is free. When
+  // that puts two column axes on one value (a computed B over [tk, tn]), the A
+  // operands are staged by their owners instead.
+  const std::map<AxisKey, MmaRole> resultRoles = role;
   for (auto& [d, p] : plans) {
     if (p.loadA)
       continue;
     auto kk = keyOfDim(k_, d->operands[0]->type->dims[1]);
     p.registerA = kk->first && tileBlockSize(kk->second) % 16 == 0 && assign(*kk, MmaRole::Col);
   }
-  // Every value the kernel holds: at most one row and one column axis.
-  std::set<const Expr*> staged;
-  std::set<const Stmt*> stagedLets;
-  for (const auto& [d, p] : plans) {
-    for (const Expr* op : {d->operands[0].get(), d->operands[1].get()})
-      if ((op == d->operands[0].get() && p.loadA) || (op == d->operands[1].get() && p.loadB))
-        staged.insert(op);
-    if (p.letA)
-      stagedLets.insert(p.letA);
-    if (p.letB)
-      stagedLets.insert(p.letB);
-  }
-  bool ok = true;
-  auto checkType = [&](const BlockType& t) {
-    int rows = 0, cols = 0;
-    for (const Dim& dim : t.dims)
-      if (auto key = keyOfDim(k_, dim); key && role.count(*key))
-        ++(role.at(*key) == MmaRole::Row ? rows : cols);
-    ok &= rows <= 1 && cols <= 1;
-  };
-  walkStmts(k_.body, [&](const Stmt& s) {
-    if (stagedLets.count(&s) || !s.value)
+  if (!fits()) {
+    role = resultRoles;
+    for (auto& [d, p] : plans)
+      p.registerA = false;
+    if (!fits())
       return;
-    walkExpr(*s.value, [&](const Expr& e) {
-      if (!staged.count(&e) && e.type)
-        checkType(*e.type);
-    });
-    if (s.kind == StmtKind::Store && !s.targetDims.empty()) {
-      BlockType target = *s.value->type;
-      target.dims = s.targetDims;
-      checkType(target);
-    }
-  });
-  for (const auto& [key, r] : role)
-    if (key.first)
-      ok &= tileBlockSize(key.second) % (r == MmaRole::Row ? 16 * warps : 8) == 0;
-  if (!ok)
-    return;
+  }
   mmaLayout_ = true;
   mmaRole_ = std::move(role);
   mmaDots_ = std::move(plans);

@@ -64,3 +64,23 @@ HELION_KERNEL Tensor dot_half_a(const Tensor& x, const Tensor& w, const Tensor& 
   }
   return out;
 }
+
+// out = (x * 0.5).to(x's dtype) @ relu(w): both operands computed. A's K cannot be a
+// column axis (B's [tk, tn] would hold two), so both are written into shared memory
+// by their owners.
+HELION_KERNEL Tensor dot_both(const Tensor& x, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  HELION_CHECK(k == k2, "dot_both: inner dimensions differ");
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k)) {
+      auto a = (x[tm, tk] * 0.5f).to(x.dtype());
+      auto b = hl::maximum(w[tk, tn], hl::zeros({tk, tn}, hl::f32)).to(w.dtype());
+      acc = hl::dot(a, b, acc);
+    }
+    out[tm, tn] = acc;
+  }
+  return out;
+}

@@ -171,3 +171,22 @@ HELION_KERNEL Tensor bmm_bt(const Tensor& x, const Tensor& y, const Tensor& bias
   }
   return out;
 }
+
+// A load of a tensor the kernel also writes is not copied at the dot (the copy would
+// read it where the dot is, after the let): its let stays, the operand is staged by
+// the threads that hold it.
+// RUN: %helionc compile %s --kernel dot_writes_x --emit cuda | FileCheck %s --check-prefix=WRITES
+// WRITES: general hl::dot #0 (EmitMmaDot.cpp): mma.sync on register fragments; A staged, B staged
+// WRITES: D0::put_a1(dot_smem, c_t0, c_t2,
+HELION_KERNEL void dot_writes_x(Tensor& x, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto n = w.size(1);
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k)) {
+      auto b = hl::maximum(w[tk, tn], hl::zeros({tk, tn}, hl::f32)).to(w.dtype());
+      acc = hl::dot(x[tm, tk], b, acc);
+    }
+    x[tm, tn] = acc;
+  }
+}
