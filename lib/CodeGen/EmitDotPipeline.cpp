@@ -1,6 +1,6 @@
 //===- EmitDotPipeline.cpp - The general dot's copies a tile ahead --------===//
 //
-// One dot of the mma layout (the first directly in the body of a one-tile loop,
+// The pipelined dot (ir::planMma: the first directly in the body of a one-tile loop,
 // with no other dot in that loop, whose operands are loads by tiles and whole dims
 // of tensors the kernel does not write, or an A in registers) copies its next
 // tile's operands with cp.async into a second buffer while this tile's mma runs:
@@ -22,47 +22,6 @@
 namespace helion::codegen {
 
 using namespace ir;
-
-/// The dot pipeline: the first dot directly in the body of a one-tile inner loop
-/// whose operands are loads (or A in registers) subscripted by tiles and whole dims
-/// only, of tensors the kernel does not write, with no other dot in that loop. Its
-/// copies for the loop's next tile are issued (cp.async) before this tile's mma.
-void Emitter::planDotPipeline() {
-  std::set<int> stored;
-  walkStmts(k_.body, [&](const Stmt& s) {
-    if (s.kind == StmtKind::Store)
-      stored.insert(s.param);
-  });
-  auto plainLoad = [&](const Expr* load) {
-    if (!load)
-      return true;
-    if (stored.count(load->param))
-      return false;
-    for (const Index& i : load->indices)
-      if (i.kind != Index::Kind::Tile && i.kind != Index::Kind::All &&
-          i.kind != Index::Kind::NewAxis)
-        return false;
-    return true;
-  };
-  walkStmts(k_.body, [&](const Stmt& loop) {
-    if (pipeDot_ || loop.kind != StmtKind::For || loop.grid || loop.tiles.size() != 1)
-      return;
-    int dots = 0;
-    walkExprs(loop.body, [&](const Expr& e) { dots += e.kind == ExprKind::Dot; });
-    if (dots != 1)
-      return;
-    for (const StmtRef& s : loop.body) {
-      if ((s->kind != StmtKind::Let && s->kind != StmtKind::Assign) || !s->value ||
-          s->value->kind != ExprKind::Dot)
-        continue;
-      const MmaDotPlan& p = mmaDots_.at(s->value.get());
-      if (p.loadB && (p.loadA || p.registerA) && plainLoad(p.loadA) && plainLoad(p.loadB)) {
-        pipeDot_ = s->value.get();
-        pipeLoop_ = &loop;
-      }
-    }
-  });
-}
 
 /// The copies of the pipelined dot's loads for the tile at `tile` (an int64
 /// expression) of its loop, into buffer `stage`; committed as one cp.async group.

@@ -16,7 +16,7 @@
 namespace helion::codegen {
 
 /// An axis's part in the mma layout of a kernel's dots (MmaLayout.cpp).
-enum class MmaRole { None, Row, Col };
+using ir::MmaRole;
 
 /// One axis of the CTA's layout: a tile variable or a reduction axis.
 struct LayoutAxis {
@@ -120,16 +120,12 @@ private:
     const ir::Stmt* letB = nullptr;
     bool registerA = false;          ///< A is the A fragment where it is, in registers
   };
-  void planMmaLayout();
-  const ir::Expr* stageableLoad(const ir::Expr& op, const std::map<int, const ir::Stmt*>& letOf,
-                                const std::map<int, int>& uses, const std::set<int>& stored,
-                                const ir::Stmt** let) const;
+  void planMmaLayout(); ///< reads the mma-layout pass's marks (MmaLayout.cpp)
   void emitMmaAxis(const LayoutAxis& a);
   void emitMmaStaging();
   void emitMmaDot(const ir::Stmt& s, const ir::Expr& dot, bool declare);
   void stageMmaLoad(const ir::Expr& op, const ir::Expr& load, const std::string& site, bool isA,
                     const std::string& buf, bool async);
-  void planDotPipeline();
   std::string dotBuffer(const ir::Expr& dot, const std::string& site) const;
   void emitPipelineCopies(const ir::Stmt& loop, const std::string& tile, const std::string& stage);
   void emitPipelinePrologue(const ir::Stmt& loop);

@@ -11,6 +11,7 @@
 #include "helion/Config/UnrolledSize.h"
 #include "helion/Config/BlockSizes.h"
 #include "helion/Config/DotStaging.h"
+#include "helion/IR/MmaPlan.h"
 #include "helion/IR/Visitor.h"
 
 #include <algorithm>
@@ -124,30 +125,23 @@ bool dotsFitStaging(const Kernel& kernel, const Config& config) {
       fits = false;
     return 1;
   };
-  struct Shape { int64_t m, n, k; };
-  std::vector<Shape> dots;
+  // The mma layout's plan (ir::planMma, as the mma-layout pass decides it): results
+  // stay in registers, only the operands are staged (A not when it is in registers).
+  // Otherwise every dot goes through shared memory whole. (A kernel whose dots do
+  // not fit fails at compile time: a skipped candidate.)
+  const std::optional<ir::MmaPlan> mma = ir::planMma(
+      kernel, [&](int tile) { return tileBlockSize(kernel, config, tile); }, config.numWarps);
   walkExprs(kernel.body, [&](const Expr& e) {
     if (e.kind != ExprKind::Dot || e.operands.size() < 2 || !e.operands[0]->type ||
         !e.operands[1]->type || e.operands[0]->type->rank() != 2 ||
         e.operands[1]->type->rank() != 2)
       return;
     const BlockType &a = *e.operands[0]->type, &b = *e.operands[1]->type;
-    dots.push_back({size(a.dims[0]), size(b.dims[1]), size(a.dims[1])});
-  });
-  // The mma layout (EmitMmaDot.cpp) takes a kernel when every dot has 16 rows per warp
-  // and columns of 8: results stay in registers, only the operands are staged.
-  // Otherwise every dot goes through shared memory whole. (A kernel the mma layout
-  // does not take for reasons of its shape fails at compile time if its dots do not
-  // fit: a skipped candidate.)
-  const int64_t rowsPerCta = 16 * std::clamp(config.numWarps, 1, 32);
-  bool mma = true;
-  for (const Shape& d : dots)
-    mma = mma && d.m % rowsPerCta == 0 && d.n % 8 == 0;
-  for (const Shape& d : dots) {
-    const int64_t bytes =
-        mma ? mmaDotBytes(d.m, d.n, d.k, 4, true) : dotStagingBytes(d.m, d.n, d.k, 4);
+    const int64_t m = size(a.dims[0]), n = size(b.dims[1]), k = size(a.dims[1]);
+    const int64_t bytes = mma ? mmaDotBytes(m, n, k, 4, !mma->dots.at(&e).registerA)
+                              : dotStagingBytes(m, n, k, 4);
     fits = fits && bytes <= kDotStagingLimit;
-  }
+  });
   return fits;
 }
 

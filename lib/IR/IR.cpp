@@ -77,6 +77,15 @@ const char* pidName(GridMapping::Pid pid) {
   return "?";
 }
 
+const char* mmaRoleName(MmaRole role) {
+  switch (role) {
+  case MmaRole::None: return "none";
+  case MmaRole::Row: return "rows";
+  case MmaRole::Col: return "cols";
+  }
+  return "?";
+}
+
 std::vector<std::string> Kernel::paramNames() const {
   std::vector<std::string> names;
   names.reserve(params.size());

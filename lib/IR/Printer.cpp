@@ -139,13 +139,24 @@ public:
       return op(0) + ".transpose(" + std::to_string(e.dim) + ", " + std::to_string(e.dim2) + ")";
     case ExprKind::Reshape: return op(0) + ".reshape(" + shape(e) + ")";
     case ExprKind::Dot:
-      return "dot(" + op(0) + ", " + op(1) + (e.operands.size() > 2 ? ", " + op(2) : "") + ")";
+      return "dot(" + op(0) + ", " + op(1) + (e.operands.size() > 2 ? ", " + op(2) : "") + ")" +
+             (e.mma ? " " + mmaDot(*e.mma) : "");
     case ExprKind::Scan:
       return std::string(e.binary == BinaryOp::Mul ? "cumprod" : "cumsum") + "(" + op(0) +
              ", dim=" + std::to_string(e.dim) + ")";
     case ExprKind::Rand: return "rand(" + op(0) + ", " + op(1) + ")";
     }
     return "?";
+  }
+
+  /// `mma(a copied, b owners, stages 3)`
+  static std::string mmaDot(const MmaDotInfo& m) {
+    auto name = [](MmaDotInfo::Operand o) {
+      return o == MmaDotInfo::Operand::Copied ? "copied"
+             : o == MmaDotInfo::Operand::Registers ? "registers" : "owners";
+    };
+    return std::string("mma(a ") + name(m.a) + ", b " + name(m.b) +
+           (m.stages ? ", stages " + std::to_string(m.stages) : "") + ")";
   }
 
   /// `grid(flat, order [%tn, %tm] = loop_orders[0], l2_group 8 = l2_groupings[0])`
@@ -167,7 +178,8 @@ public:
     switch (s.kind) {
     case StmtKind::Let:
     case StmtKind::Assign: {
-      os << pad << (s.kind == StmtKind::Let ? "let " : "") << varName(s.var);
+      os << pad << (s.kind == StmtKind::Let ? "let " : "") << (s.dotCopied ? "copied-by-dot " : "")
+         << varName(s.var);
       if (s.value->type)
         os << " : " << type(*s.value->type);
       os << " = " << expr(*s.value) << "\n";
@@ -191,6 +203,8 @@ public:
           os << " flat(" << paramName(t.flatOfParam) << ")";
         if (!t.isGrid)
           os << " block bs" << t.blockSize;
+        if (t.mma != MmaRole::None)
+          os << " mma " << mmaRoleName(t.mma);
       }
       if (s.grid)
         os << " " << gridMapping(*s.grid);

@@ -10,6 +10,7 @@
 //   apply-config    config     once per config, at the start of code generation
 //   grid-mapping    config     once per config
 //   privatize-atomics config   once per config
+//   mma-layout      config     once per config
 //===----------------------------------------------------------------------===//
 #include "helion/Transforms/Passes.h"
 #include "helion/IR/Printer.h"
@@ -32,6 +33,8 @@ const std::vector<Pass>& pipeline() {
        true},
       {"privatize-atomics", "atomic adds of persistent programs into shared-memory copies",
        privatizeAtomics, true},
+      {"mma-layout", "general dots on mma.sync fragments: tile roles, operands, pipeline",
+       mmaLayout, true},
   };
   return passes;
 }

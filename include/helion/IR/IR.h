@@ -91,6 +91,25 @@ enum class ExprKind : uint8_t {
 
 enum class TileAttr : uint8_t { Begin, End, BlockSize, Id };
 
+/// A tile's role in the mma layout of a kernel's general dots (the mma-layout pass,
+/// helion/IR/MmaPlan.h): the rows or the columns of dot results.
+enum class MmaRole : uint8_t { None, Row, Col };
+const char* mmaRoleName(MmaRole role); // "none", "rows", "cols"
+
+/// How a general hl::dot runs under the mma layout, decided by the mma-layout pass.
+struct MmaDotInfo {
+  enum class Operand : uint8_t {
+    Owners,   ///< written into shared memory by the threads that hold it
+    Copied,   ///< a tensor load copied into shared memory by all threads
+    Registers ///< A only: the A fragment as it is, in registers
+  };
+  Operand a = Operand::Owners, b = Operand::Owners;
+  /// The pipelined dot: tiles of its loop whose copies are in flight (num_stages,
+  /// clamped per instantiation to what fits); 0 for every other dot.
+  int stages = 0;
+  bool operator==(const MmaDotInfo&) const = default;
+};
+
 /// A value. Fields beyond `kind`, `loc` and `type` are meaningful per kind (see ExprKind).
 /// `type` is filled in by the infer-types pass; the frontend leaves it empty.
 struct Expr {
@@ -110,6 +129,7 @@ struct Expr {
   /// Reduce: the operand is zero past its tile's end, so its elements need no bounds
   /// check (the partial sums of accumulate-partials, reduced after their loop).
   bool zeroPadded = false;
+  std::optional<MmaDotInfo> mma; // Dot: under the mma layout (the mma-layout pass)
   UnaryOp unary = UnaryOp::Neg;
   BinaryOp binary = BinaryOp::Add; // Binary; Scan: the combining op
   ReduceOp reduce = ReduceOp::Sum;
@@ -130,6 +150,7 @@ struct TileVar {
   int blockSize = -1;      ///< index into Kernel::blockSizes
   bool isGrid = false;     ///< hl::grid: block size 1, the variable is a scalar index
   int flatOfParam = -1;    ///< `hl::tile(t.sizes())`: flattened over numel(t)
+  MmaRole mma = MmaRole::None; ///< set by the mma-layout pass
 };
 
 /// One block size of the config (`block_sizes[i]`), or one fixed by the source.
@@ -203,6 +224,8 @@ struct Stmt {
   bool atomicAdd = false;       // Store: `hl::atomic_add`: adds the value atomically
   bool privateAtomic = false;   // atomic Store: into the program's shared-memory copy of the
                                 // tensor, flushed once at the end (privatize-atomics)
+  bool dotCopied = false;       // Let of a load: an mma dot copies it into shared memory
+                                // itself, so the let is not emitted (mma-layout)
   std::vector<int> tiles;       // For
   std::vector<StmtRef> body;    // For
   std::optional<GridMapping> grid; // For at the top level, set by grid-mapping

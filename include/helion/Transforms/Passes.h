@@ -60,6 +60,11 @@ Kernel gridMapping(const Kernel& kernel, PassContext& ctx);
 /// once (PrivatizeAtomics.cpp).
 Kernel privatizeAtomics(const Kernel& kernel, PassContext& ctx);
 
+/// Lays out the general dots of a generic kernel on mma.sync fragments where they fit
+/// (helion/IR/MmaPlan.h): tile roles, each dot's operands, the pipelined dot
+/// (MmaLayout.cpp).
+Kernel mmaLayout(const Kernel& kernel, PassContext& ctx);
+
 /// Checks the IR's structural invariants (Verify.cpp) and reports each violation as an
 /// internal compiler error naming `stage` (the pass that ran last). `typed`: the kernel
 /// has been through infer-types. Returns true when the kernel is valid.
