@@ -39,7 +39,8 @@ def main():
     ap.add_argument("--libdir", required=True)
     ap.add_argument("--json")
     args = ap.parse_args()
-    mlp_variants = ["tn128", "tn256", "tn256_h32", "w8_128x256", "k64", "k8", "fallback"]
+    mlp_variants = ["tn128", "tn256", "tn256_h32", "w8_128x256", "k64", "k8", "fallback", "s4",
+                    "s2", "s1"]
     dk_variants = ["default", "k64", "m128", "w8", "small"]
     lib = {n: HelioncLibrary(os.path.join(args.libdir, f"lib{n}.so"))
            for n in ["bmm", "matmul_bias_relu", "dot_generic"] +
@@ -111,9 +112,10 @@ def main():
     # for the fallback variant), under the default config and the variants.
     for name in ["dot_generic"] + [f"mlp_{v}" for v in mlp_variants]:
         label = "mlp_relu" + ("" if name == "dot_generic" else "." + name[4:])
-        # f32 stages 4-byte operands: the wide-tile variants do not fit 48 KB in f32.
+        # f32 stages 4-byte operands: the wide-tile variants do not fit 48 KB in f32 (s4 runs
+        # there with its ring lowered to 2 buffers).
         dts = (torch.bfloat16, torch.float16, torch.float32) if name == "dot_generic" else \
-            (torch.bfloat16, torch.float32) if name in ("mlp_k8", "mlp_fallback") else \
+            (torch.bfloat16, torch.float32) if name in ("mlp_k8", "mlp_fallback", "mlp_s2", "mlp_s4") else \
             (torch.bfloat16,)
         for dt in dts:
             for (m, k, h, n), timed in (((8192, 256, 256, 256), True),

@@ -64,6 +64,9 @@ variant "$mlp" mlp_w8_128x256 '{"block_sizes": [128, 256, 64, 64], "num_warps": 
 variant "$mlp" mlp_k64 '{"block_sizes": [64, 64, 64, 64], "num_warps": 4}'
 variant "$mlp" mlp_k8 '{"block_sizes": [32, 64, 16, 8], "num_warps": 2}'
 variant "$mlp" mlp_fallback '{"block_sizes": [16, 8, 8, 8], "num_warps": 2}'
+variant "$mlp" mlp_s4 '{"block_sizes": [64, 128, 64, 32], "num_warps": 4, "num_stages": 4}'
+variant "$mlp" mlp_s2 '{"block_sizes": [128, 64, 32, 32], "num_warps": 4, "num_stages": 2}'
+variant "$mlp" mlp_s1 '{"block_sizes": [64, 128, 64, 64], "num_warps": 4, "num_stages": 1}'
 dk=$root/test/gpu/dot_kernels.cpp
 variant "$dk" dk_default '{}'
 variant "$dk" dk_w8 '{"kernels": {"dot_chain_t": {"block_sizes": [128, 64, 64, 32], "num_warps": 8}, "dot_relu_b": {"block_sizes": [128, 128, 32], "num_warps": 8}, "dot_half_a": {"block_sizes": [128, 64, 16], "num_warps": 8}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}}}'

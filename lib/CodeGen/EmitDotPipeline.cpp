@@ -1,19 +1,21 @@
-//===- EmitDotPipeline.cpp - The general dot's copies a tile ahead --------===//
+//===- EmitDotPipeline.cpp - The general dot's copies tiles ahead ---------===//
 //
 // The pipelined dot (ir::planMma: the first directly in the body of a one-tile loop,
 // with no other dot in that loop, whose operands are loads by tiles and whole dims
-// of tensors the kernel does not write, or an A in registers) copies its next
-// tile's operands with cp.async into a second buffer while this tile's mma runs:
+// of tensors the kernel does not write, or an A in registers) keeps the copies of
+// STAGES - 1 tiles of its loop in flight (cp.async into a ring of STAGES buffers)
+// while a tile's mma runs, with one barrier per tile:
 //
-//   __syncthreads(); copies of tile 0 -> buffer 0; commit     (before the loop)
-//   for each tile:
-//     copies of the next tile -> buffer stage ^ 1; commit
-//     ... the dot: wait_group 1; __syncthreads(); mma from buffer stage;
-//         __syncthreads()                        (the buffer may be overwritten)
-//     stage ^= 1
+//   __syncthreads(); copies of tiles 0 .. STAGES-2 -> buffers 0 .. STAGES-2,
+//                    a commit each                          (before the loop)
+//   for each tile i (buffer b = i % STAGES):
+//     ... the dot: wait_group STAGES-2 (tile i's copies are done); __syncthreads();
+//         copies of tile i + STAGES-1 -> buffer (b + STAGES-1) % STAGES (the one
+//         tile i-1 read: every thread is past that mma); commit; mma from buffer b
 //
-// Two buffers fit or not per instantiation (the operand types' sizes): the kernel's
-// `PIPE` constant; without it the dot copies its tile between two barriers.
+// STAGES is the dot's `stages` (num_stages) lowered per instantiation to what fits in
+// 48 KB with the kernel's other dots (the operand types' sizes); below 2 (`PIPE`
+// false) the dot copies its tile between two barriers.
 //===----------------------------------------------------------------------===//
 #include "EmitterState.h"
 
@@ -48,28 +50,38 @@ void Emitter::emitPipelineCopies(const Stmt& loop, const std::string& tile,
   line("}");
 }
 
-/// Before the pipelined dot's loop: its first tile's copies (after a barrier: an
-/// earlier dot may still read the staging area).
+/// Before the pipelined dot's loop: the copies of its first STAGES - 1 tiles, one
+/// group each (after a barrier: an earlier dot may still read the staging area).
 void Emitter::emitPipelinePrologue(const Stmt& loop) {
-  line("// dot pipeline (EmitMmaDot.cpp): each tile's operands are copied (cp.async) while "
-       "the previous tile's mma runs");
-  line("int pipe_stage = 0;");
+  const std::string n = "t" + std::to_string(loop.tiles[0]);
+  line("// dot pipeline (EmitDotPipeline.cpp): the copies (cp.async) of the next STAGES - 1 "
+       "tiles are in flight while a tile's mma runs");
+  line("int pipe_stage = 0; // the buffer of this tile");
   line("if constexpr (PIPE) {");
   ++indent_;
   line("__syncthreads();");
-  emitPipelineCopies(loop, scalarExpr(*k_.tiles.at(loop.tiles[0]).begin), "0");
+  line("#pragma unroll");
+  line("for (int s = 0; s < STAGES - 1; ++s) {");
+  ++indent_;
+  emitPipelineCopies(loop, scalarExpr(*k_.tiles.at(loop.tiles[0]).begin) + " + int64(s) * " +
+                               std::to_string(tileBlockSize(loop.tiles[0])),
+                     "s");
+  --indent_;
+  line("}");
   --indent_;
   line("}");
 }
 
-/// At the top of the loop body: the next tile's copies, into the other buffer.
+/// In the dot, after the barrier that makes this tile's copies visible: the copies of
+/// the tile STAGES - 1 ahead, into the buffer the previous tile's mma read (every
+/// thread is past that mma: it reached the barrier).
 void Emitter::emitPipelinePrefetch(const Stmt& loop) {
   const std::string n = "t" + std::to_string(loop.tiles[0]);
-  line("if constexpr (PIPE) {");
+  line("{");
   ++indent_;
-  line("const int64 next_" + n + " = tb_" + n + " + " + std::to_string(tileBlockSize(loop.tiles[0])) +
-       ";");
-  emitPipelineCopies(loop, "next_" + n, "pipe_stage ^ 1");
+  line("const int64 next_" + n + " = tb_" + n + " + int64(STAGES - 1) * " +
+       std::to_string(tileBlockSize(loop.tiles[0])) + ";");
+  emitPipelineCopies(loop, "next_" + n, "(pipe_stage + STAGES - 1) % STAGES");
   --indent_;
   line("}");
 }

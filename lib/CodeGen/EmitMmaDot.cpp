@@ -53,6 +53,7 @@ std::string Emitter::elementAt(const std::string& name, const std::vector<int>& 
 void Emitter::emitMmaStaging() {
   std::string bytes;
   int site = 0;
+  std::vector<std::string> early; // the early dots' sites, in order
   walkStmts(k_.body, [&](const Stmt& s) {
     if ((s.kind != StmtKind::Let && s.kind != StmtKind::Assign) || !s.value ||
         s.value->kind != ExprKind::Dot)
@@ -78,14 +79,55 @@ void Emitter::emitMmaStaging() {
          dotDim(a.dims[1]).size + ", NT, " + (p.registerA ? "false" : "true") +
          (bNK ? ", true" : "") + ">;");
     std::string term = name + "::kBytes";
-    if (&d == pipeDot_) { // two buffers when they fit (decided per instantiation)
-      line("constexpr bool PIPE = 2 * " + term + " <= " +
-           std::to_string(config::kDotStagingLimit) + ";");
-      term = "(PIPE ? 2 : 1) * " + term;
+    if (&d == pipeDot_) { // the ring's buffers: as many as fit (per instantiation)
+      line("constexpr int STAGES = hmax(1, hmin(" + std::to_string(d.mma->stages) + ", " +
+           std::to_string(config::kDotStagingLimit) + " / " + term + "));");
+      line("constexpr bool PIPE = STAGES >= 2;");
+      term = "STAGES * " + term;
+    }
+    if (p.earlyLoop) {
+      early.push_back(name);
+      return;
     }
     bytes = bytes.empty() ? term : "hmax(" + bytes + ", " + term + ")";
   });
+  // Early dots copy into buffers of their own past every other dot's (whose copies may
+  // run between an early copy and its dot), where that fits (EARLY<n>, per
+  // instantiation); otherwise they copy at the dot, at offset 0 (DOFF<n>).
+  std::string end = bytes.empty() ? "0" : bytes;
+  for (const std::string& name : early) {
+    const std::string n = name.substr(1);
+    line("constexpr int EOFF" + n + " = " + end + ";");
+    line("constexpr bool EARLY" + n + " = EOFF" + n + " + " + name + "::kBytes <= " +
+         std::to_string(config::kDotStagingLimit) + ";");
+    line("constexpr int DOFF" + n + " = EARLY" + n + " ? EOFF" + n + " : 0;");
+    end = "EOFF" + n + " + (EARLY" + n + " ? " + name + "::kBytes : 0)";
+    bytes = bytes.empty() ? name + "::kBytes" : "hmax(" + bytes + ", " + name + "::kBytes)";
+  }
+  if (!early.empty())
+    bytes = "hmax(" + bytes + ", " + end + ")";
   emitDotSmem(bytes, "operands");
+}
+
+/// At the top of `loop`'s body: the copies of the dots that copy early in it, each
+/// into its own buffer (after a barrier: the previous iteration's dot read it).
+void Emitter::emitEarlyCopies(const Stmt& loop) {
+  for (const auto& [d, p] : mmaDots_) {
+    if (p.earlyLoop != &loop)
+      continue;
+    const std::string n = std::to_string(dotSite_.at(d)), site = "D" + n;
+    line("if constexpr (EARLY" + n + ") { // " + site +
+         "'s copies, early (cp.async): they land while the code before it runs");
+    ++indent_;
+    line("__syncthreads();");
+    const std::string buf = "dot_smem + EOFF" + n;
+    if (p.loadA)
+      stageMmaLoad(*d->operands[0], *p.loadA, site, true, buf, true);
+    stageMmaLoad(*d->operands[1], *p.loadB, site, false, buf, true);
+    line("hd::cp_async_commit();");
+    --indent_;
+    line("}");
+  }
 }
 
 /// All threads copy a loaded operand into the staging area at `buf`, in vectors
@@ -141,9 +183,14 @@ void Emitter::stageMmaRegisters(const Expr& op, const std::string& site, bool is
   closeElementLoops(axes);
 }
 
-/// The buffer a dot reads: the pipelined dot's alternates between two.
+/// The buffer a dot reads: the pipelined dot's ring slot, an early dot's own buffer.
 std::string Emitter::dotBuffer(const Expr& dot, const std::string& site) const {
-  return &dot == pipeDot_ ? "dot_smem + pipe_stage * " + site + "::kBytes" : "dot_smem";
+  if (&dot == pipeDot_)
+    return "dot_smem + pipe_stage * " + site + "::kBytes";
+  auto it = mmaDots_.find(&dot);
+  if (it != mmaDots_.end() && it->second.earlyLoop)
+    return "dot_smem + DOFF" + site.substr(1);
+  return "dot_smem";
 }
 
 void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
@@ -169,10 +216,22 @@ void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
     closeElementLoops(target);
   }
   const bool pipelined = &dot == pipeDot_;
+  const bool early = p.earlyLoop != nullptr;
+  if (early) {
+    line("if constexpr (EARLY" + site.substr(1) + ") {");
+    line("  hd::cp_async_wait<0>(); // the copies issued at the top of the loop's iteration");
+    line("  __syncthreads();");
+    line("} else {");
+    ++indent_;
+  }
   if (pipelined) {
     line("if constexpr (PIPE) {");
-    line("  hd::cp_async_wait<1>(); // this tile's copies (the next tile's may be in flight)");
-    line("  __syncthreads();");
+    ++indent_;
+    line("hd::cp_async_wait<hmax(STAGES - 2, 0)>(); // this tile's copies (later tiles' may "
+         "be in flight)");
+    line("__syncthreads();");
+    emitPipelinePrefetch(*pipeLoop_);
+    --indent_;
     line("} else {");
     ++indent_;
   }
@@ -187,7 +246,7 @@ void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
   else
     stageMmaRegisters(*dot.operands[1], site, false);
   line("__syncthreads();");
-  if (pipelined) {
+  if (pipelined || early) {
     --indent_;
     line("}");
   }
@@ -261,8 +320,6 @@ void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
   line("}");
   --indent_;
   line("}");
-  if (pipelined)
-    line("if constexpr (PIPE) __syncthreads(); // the next tile's copies overwrite this buffer");
 }
 
 } // namespace helion::codegen

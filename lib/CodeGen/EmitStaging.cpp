@@ -22,6 +22,7 @@
 
 #include "helion/Config/ConfigSpec.h"
 #include "helion/Config/Sites.h"
+#include "helion/IR/Visitor.h"
 
 #include <algorithm>
 
@@ -32,7 +33,9 @@ using namespace ir;
 void Emitter::planStaging(const Stmt& loop) {
   staged_.clear();
   const bool persistent = persistentGrid();
-  if (!persistent || cfg_.numStages < 2 || k_.body.size() != 1)
+  // In a kernel with general dots num_stages is their pipeline's (MmaLayout.cpp).
+  if (!persistent || cfg_.numStages < 2 || k_.body.size() != 1 ||
+      findExpr(k_.body, [](const Expr& e) { return e.kind == ExprKind::Dot; }))
     return;
   std::vector<config::Site> sites = config::loadStoreSites(k_);
   auto indexingOf = [&](const Expr* load) {

@@ -235,11 +235,10 @@ void Emitter::emitInnerLoop(const Stmt& s) {
     line("const int64 te_" + n + " = hd::minimum<int64>(tb_" + n + " + " + bs + ", end_" + n +
          ");");
   }
-  if (pipe)
-    emitPipelinePrefetch(s);
+  emitEarlyCopies(s);
   stmts(s.body);
   if (pipe)
-    line("if constexpr (PIPE) pipe_stage ^= 1;");
+    line("if constexpr (PIPE) pipe_stage = pipe_stage + 1 == STAGES ? 0 : pipe_stage + 1;");
   for (size_t i = 0; i < s.tiles.size(); ++i) {
     --indent_;
     line("}");

@@ -119,6 +119,7 @@ private:
     const ir::Stmt* letA = nullptr;  ///< the let of loadA, not emitted (or null)
     const ir::Stmt* letB = nullptr;
     bool registerA = false;          ///< A is the A fragment where it is, in registers
+    const ir::Stmt* earlyLoop = nullptr; ///< its copies issued at the top of this loop
   };
   void planMmaLayout(); ///< reads the mma-layout pass's marks (MmaLayout.cpp)
   void emitMmaAxis(const LayoutAxis& a);
@@ -130,6 +131,7 @@ private:
   void emitPipelineCopies(const ir::Stmt& loop, const std::string& tile, const std::string& stage);
   void emitPipelinePrologue(const ir::Stmt& loop);
   void emitPipelinePrefetch(const ir::Stmt& loop);
+  void emitEarlyCopies(const ir::Stmt& loop); ///< at the top of `loop`'s body
   void stageMmaRegisters(const ir::Expr& op, const std::string& site, bool isA);
   std::string elementAt(const std::string& name, const std::vector<int>& axes,
                         const std::map<int, std::string>& index) const;

@@ -48,8 +48,11 @@ void Emitter::planLayout() {
   };
   auto seeExpr = [&](const Expr& root) {
     walkExpr(root, [&](const Expr& e) {
-      if (e.type && !stagedOperands_.count(&e))
+      if (stagedOperands_.count(&e)) // copied by its dot: not held, nor what it reads
+        return false;
+      if (e.type)
         noteType(*e.type);
+      return true;
     });
   };
   auto noteInner = [&](const std::vector<Index>& ix, const BlockType& type) {

@@ -48,6 +48,8 @@ void Emitter::planMmaLayout() {
     for (const Stmt* let : {p.letA, p.letB})
       if (let)
         dotOperandLets_.insert(let);
+    if (d.mma->early)
+      p.earlyLoop = loop;
     if (d.mma->stages > 0) {
       pipeDot_ = &d;
       pipeLoop_ = loop;

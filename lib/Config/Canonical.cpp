@@ -15,7 +15,8 @@
 //                         num_stages >= 2, only when the load spans no looped
 //                         reduction axis: it stages the load (EmitStaging.cpp);
 //                         tensor_descriptor is pointer
-//     num_stages          only with such a staged load
+//     num_stages          only with such a staged load, or in a kernel with general
+//                         dots, only when one is pipelined (ir::planMma)
 //     load_eviction_policies  only on hintable loads (ConfigSpec::hintableLoads), and
 //                         there only when the layout reads them as vectors (a
 //                         condition of the layout, not canonicalized)
@@ -33,7 +34,9 @@
 // from its one-key variants, and a config generates the code of its canonical form.
 //===----------------------------------------------------------------------===//
 #include "helion/Config/Candidates.h"
+#include "helion/Config/BlockSizes.h"
 #include "helion/Config/Sites.h"
+#include "helion/IR/MmaPlan.h"
 
 #include <algorithm>
 
@@ -78,6 +81,14 @@ void generic(Config& c, const ConfigSpec& spec, const Config& d) {
       continue;
     }
     c.indexing[i] = i < d.indexing.size() ? d.indexing[i] : Indexing::Pointer;
+  }
+  // num_stages: the general dots' pipeline where one is pipelined (ir::planMma),
+  // else the block_ptr staging's.
+  if (spec.generalDot && spec.kernel) {
+    const auto mma = ir::planMma(
+        *spec.kernel, [&](int tile) { return tileBlockSize(*spec.kernel, c, tile); },
+        c.numWarps, /*numStages=*/2); // whether a dot can be pipelined at all
+    staged = mma && mma->pipelined;
   }
   if (!staged)
     c.numStages = d.numStages;

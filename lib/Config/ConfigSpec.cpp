@@ -293,7 +293,9 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
       ++spec.numLoadSites;
   }
   if (!spec.hasDot) {
-    spec.stageableSites = stageableLoadSites(k);
+    // A kernel with general dots: num_stages is their pipeline's, no load is staged.
+    if (!spec.generalDot)
+      spec.stageableSites = stageableLoadSites(k);
     spec.hintableLoads = hintableLoadSites(k);
   }
 
@@ -334,7 +336,10 @@ std::vector<int> ConfigSpec::numWarpsChoices() const {
 
 std::vector<int> ConfigSpec::numStagesChoices() const {
   std::vector<int> out;
-  for (int s = matmul() || attention ? 2 : 1; s <= (attention ? 4 : kMaxNumStages); ++s)
+  // The general dot's ring: 4 buffers of its operands already pass 48 KB at 64 x 64
+  // x 64 tiles of 16-bit operands (the kernel lowers it to what fits).
+  const int most = attention || generalDot ? 4 : kMaxNumStages;
+  for (int s = matmul() || attention ? 2 : 1; s <= most; ++s)
     out.push_back(s);
   return out;
 }

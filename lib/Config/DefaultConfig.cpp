@@ -209,7 +209,7 @@ Config ConfigSpec::defaultConfig() const {
                         : jagged ? elements / kJaggedElementsPerWarp
                                  : std::max(std::min<int64_t>(elements / 256, 8), elements / 1024);
   c.numWarps = dot ? 4 : static_cast<int>(std::clamp<int64_t>(floorPowerOfTwo(warps), 1, 16));
-  c.numStages = matmul() ? 3 : 1;
+  c.numStages = matmul() || generalDot ? 3 : 1;
   if (!dot)
     chunkLongRows(*this, c);
 

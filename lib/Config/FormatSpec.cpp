@@ -74,8 +74,9 @@ public:
            std::to_string(d_.numWarps));
     if (s_.hasNumStages())
       scalar("num_stages",
-             s_.hasDot ? "pipeline stages of loads"
-                       : "stages of the loads staged by block_ptr in persistent programs",
+             s_.hasDot       ? "pipeline stages of loads"
+             : s_.generalDot ? "tiles of the pipelined general dot's loop in flight (1: none)"
+                             : "stages of the loads staged by block_ptr in persistent programs",
              numbers(s_.numStagesChoices()), std::to_string(d_.numStages));
     std::vector<std::string> pids;
     for (PidType p : s_.pidTypes)

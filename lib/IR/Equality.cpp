@@ -80,7 +80,7 @@ size_t structuralHash(const Expr& e) {
   for (int field : {int(e.isInt), e.param, e.var, e.tile, int(e.attr), e.dim, e.dim2,
                     int(e.keepdim), int(e.zeroPadded), int(e.unary), int(e.binary), int(e.reduce),
                     e.castTo ? int(*e.castTo) : -1, int(e.gatherAll),
-                    e.mma ? int(e.mma->a) * 16 + int(e.mma->b) * 4 + e.mma->stages * 64 : -1})
+                    e.mma ? int(e.mma->a) * 16 + int(e.mma->b) * 4 + e.mma->stages * 64 + e.mma->early : -1})
     mix(h, std::hash<int>()(field));
   for (const Dim& d : e.shape)
     mix(h, static_cast<size_t>(d.kind) * 31 + static_cast<size_t>(d.tile + 1) * 7 +

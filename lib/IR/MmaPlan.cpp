@@ -61,19 +61,21 @@ const Expr* copyableLoad(const Expr& op, const Facts& f, const Stmt** let) {
   return load;
 }
 
+/// Whether a copied load (or none) is subscripted by tiles and whole dims only.
+bool plainLoad(const Expr* load) {
+  if (!load)
+    return true;
+  for (const Index& i : load->indices)
+    if (i.kind != Index::Kind::Tile && i.kind != Index::Kind::All &&
+        i.kind != Index::Kind::NewAxis)
+      return false;
+  return true;
+}
+
 /// The pipelined dot: the first dot directly in the body of a one-tile inner loop
 /// whose operands are copied loads (or A in registers) subscripted by tiles and whole
 /// dims only, with no other dot in that loop.
 void planPipeline(const Kernel& k, MmaPlan& plan) {
-  auto plainLoad = [&](const Expr* load) {
-    if (!load)
-      return true;
-    for (const Index& i : load->indices)
-      if (i.kind != Index::Kind::Tile && i.kind != Index::Kind::All &&
-          i.kind != Index::Kind::NewAxis)
-        return false;
-    return true;
-  };
   walkStmts(k.body, [&](const Stmt& loop) {
     if (plan.pipelined || loop.kind != StmtKind::For || loop.grid || loop.tiles.size() != 1)
       return;
@@ -94,10 +96,48 @@ void planPipeline(const Kernel& k, MmaPlan& plan) {
   });
 }
 
+/// Early copies: each other dot with a copied operand and no operand written by its
+/// owners, directly in the body of an inner tile loop, whose loads use only tiles
+/// bound at the top of that loop's body (its own and its enclosing loops').
+void planEarly(const std::vector<StmtRef>& body, std::vector<const Stmt*>& loops,
+               MmaPlan& plan) {
+  for (const StmtRef& s : body) {
+    if (s->kind == StmtKind::For) {
+      loops.push_back(s.get());
+      planEarly(s->body, loops, plan);
+      loops.pop_back();
+      continue;
+    }
+    if ((s->kind != StmtKind::Let && s->kind != StmtKind::Assign) || !s->value ||
+        s->value->kind != ExprKind::Dot || loops.empty() || loops.back()->grid ||
+        s->value.get() == plan.pipelined)
+      continue;
+    MmaPlan::Dot& p = plan.dots.at(s->value.get());
+    if (!p.loadB || (!p.loadA && !p.registerA) || !plainLoad(p.loadA) || !plainLoad(p.loadB))
+      continue;
+    auto bound = [&](const Expr* load) {
+      if (!load)
+        return true;
+      for (const Index& i : load->indices) {
+        if (i.kind != Index::Kind::Tile)
+          continue;
+        bool found = false;
+        for (const Stmt* l : loops)
+          found |= std::count(l->tiles.begin(), l->tiles.end(), i.tile) > 0;
+        if (!found)
+          return false;
+      }
+      return true;
+    };
+    if (bound(p.loadA) && bound(p.loadB))
+      p.earlyLoop = loops.back();
+  }
+}
+
 } // namespace
 
 std::optional<MmaPlan> planMma(const Kernel& k, const std::function<int64_t(int tile)>& blockSize,
-                               int numWarps) {
+                               int numWarps, int numStages) {
   std::vector<const Expr*> dots;
   Facts f;
   bool nestedDot = false;
@@ -172,8 +212,11 @@ std::optional<MmaPlan> planMma(const Kernel& k, const std::function<int64_t(int 
       if (copiedLets.count(&s) || !s.value)
         return;
       walkExpr(*s.value, [&](const Expr& e) {
-        if (!copied.count(&e) && e.type)
+        if (copied.count(&e)) // not held in registers, nor the load it reads
+          return false;
+        if (e.type)
           checkType(*e.type);
+        return true;
       });
       if (s.kind == StmtKind::Store && !s.targetDims.empty()) {
         BlockType target = *s.value->type;
@@ -206,7 +249,10 @@ std::optional<MmaPlan> planMma(const Kernel& k, const std::function<int64_t(int 
   for (const auto& [key, r] : role)
     if (key.first)
       plan.roles[key.second] = r;
-  planPipeline(k, plan);
+  if (numStages >= 2)
+    planPipeline(k, plan);
+  std::vector<const Stmt*> loops;
+  planEarly(k.body, loops, plan);
   return plan;
 }
 

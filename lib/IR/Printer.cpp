@@ -156,7 +156,8 @@ public:
              : o == MmaDotInfo::Operand::Registers ? "registers" : "owners";
     };
     return std::string("mma(a ") + name(m.a) + ", b " + name(m.b) +
-           (m.stages ? ", stages " + std::to_string(m.stages) : "") + ")";
+           (m.stages ? ", stages " + std::to_string(m.stages) : "") + (m.early ? ", early" : "") +
+           ")";
   }
 
   /// `grid(flat, order [%tn, %tm] = loop_orders[0], l2_group 8 = l2_groupings[0])`

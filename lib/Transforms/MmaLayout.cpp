@@ -38,6 +38,7 @@ public:
                            : MmaDotInfo::Operand::Owners;
     info.b = p.loadB ? MmaDotInfo::Operand::Copied : MmaDotInfo::Operand::Owners;
     info.stages = e.get() == plan_.pipelined ? stages_ : 0;
+    info.early = p.earlyLoop != nullptr;
     d->mma = info;
     return d;
   }
@@ -67,11 +68,12 @@ Kernel mmaLayout(const Kernel& kernel, PassContext& ctx) {
     const TileVar& t = kernel.tiles.at(tile);
     return t.isGrid ? 1 : kernel.blockSizes.at(t.blockSize).chosen.value_or(1);
   };
-  std::optional<MmaPlan> plan = planMma(kernel, blockSize, ctx.config->numWarps);
+  // num_stages: the pipelined dot's ring of buffers; below 2 no dot is pipelined.
+  const int stages = ctx.config->numStages;
+  std::optional<MmaPlan> plan = planMma(kernel, blockSize, ctx.config->numWarps, stages);
   if (!plan)
     return kernel;
-  // The pipeline keeps two tiles' copies (one in flight while one is read).
-  Kernel out = Annotate(*plan, 2).mutateKernel(kernel);
+  Kernel out = Annotate(*plan, stages).mutateKernel(kernel);
   for (const auto& [tile, role] : plan->roles)
     out.tiles.at(tile).mma = role;
   return out;

@@ -30,6 +30,7 @@ INPUTS = {
     "r": (("M",), "float"),
     "idx": (("M",), "index"),
     "tbl": (("V", "N"), "float"),
+    "wv": (("N", "V"), "float"),
 }
 SCALARS = {"s": "double", "k": "int64_t"}
 HALF_TYPES = ("hl::f16", "hl::bf16")
@@ -446,9 +447,59 @@ class Gen:
         self.indent -= 1
         self.emit("}")
 
+    def dots(self):
+        """Two chained hl::dot over [tm, tn] tiles (the general lowering): h = A @ B over
+        tk (A from x0, B from wv, each loaded or computed), a pointwise activation cast
+        or not, then acc += act @ wv[tn, tv]^T (loaded through .transpose or computed),
+        and a pointwise epilogue."""
+        tm, tn, tv, tk = self.fresh("tm"), self.fresh("tn"), self.fresh("tv"), self.fresh("tk")
+        self.use("wv")
+        scale = "0.015625"  # 1/64: sums over up to a few thousand products of [-2, 2]
 
-TEMPLATES = ["rows", "tiles2d", "looped", "columns", "grid_rows", "flat"]
-TEMPLATE_WEIGHTS = [3, 3, 3, 1.5, 1.5, 1]
+        def operand(load, shape):
+            if self.rng.random() < 0.6:
+                return load
+            return self.pick([f"hl::maximum({load}, hl::zeros({{{shape}}}, hl::f32))",
+                              f"({load} * 0.5)", f"hl::abs({load})", f"(-{load})"])
+
+        a = operand(f"x0[{tm}, {tk}]", f"{tm}, {tk}")
+        b = operand(f"wv[{tk}, {tv}]", f"{tk}, {tv}")
+        act = self.pick([f"hl::maximum(h, hl::zeros({{{tm}, {tv}}}, hl::f32))", "h",
+                         f"hl::abs(h) * {scale}", f"h * {scale}"])
+        cast = self.pick([".to(x0.dtype())", ".to(x0.dtype())", ""])
+        b2 = f"wv[{tn}, {tv}].transpose(0, 1)"
+        if self.rng.random() < 0.3:
+            b2 = f"(wv[{tn}, {tv}].transpose(0, 1) * 0.5)"
+        self.emit(f"for (auto [{tm}, {tn}] : hl::tile({{m, n}})) {{")
+        self.indent += 1
+        self.emit(f"auto acc = hl::zeros({{{tm}, {tn}}}, hl::f32);")
+        self.emit(f"for (auto {tv} : hl::tile(wv.size(1))) {{")
+        self.indent += 1
+        self.emit(f"auto h = hl::zeros({{{tm}, {tv}}}, hl::f32);")
+        self.emit(f"for (auto {tk} : hl::tile(n)) {{")
+        self.emit(f"  h = hl::dot({a}, {b}, h);")
+        self.emit("}")
+        self.emit(f"h = h * {scale};")
+        self.emit(f"acc = hl::dot(({act}){cast}, {b2}, acc);")
+        self.indent -= 1
+        self.emit("}")
+        # The result is no exact value (comparisons must not see it): a local, scaled.
+        self.emit("auto y = acc * 0.000244140625;")
+        ctx = Ctx(2, full=[(f"x0[{tm}, {tn}]", ["x0"])],
+                  bcast=[(f"w[{tn}][hl::newaxis, hl::all]", ["w"]),
+                         (f"r[{tm}][hl::all, hl::newaxis]", ["r"])])
+        ctx.vars.append(Expr("y", 8.0, True))
+        name = self.output(("M", "N"))
+        e = self.full_expr(ctx, self.rng.randint(1, 2)).text
+        if not re.search(r"\by\b", e):
+            e = f"y + {self.paren(e)}"
+        self.emit(f"{name}[{tm}, {tn}] = {e};")
+        self.indent -= 1
+        self.emit("}")
+
+
+TEMPLATES = ["rows", "tiles2d", "looped", "columns", "grid_rows", "flat", "dots"]
+TEMPLATE_WEIGHTS = [3, 3, 3, 1.5, 1.5, 1, 1.5]
 
 
 class Kernel:

@@ -133,7 +133,7 @@ struct ConfigSpec {
 
   // Scalar keys that change the generated code of this kernel. The others are not
   // in the spec: a config may name them (with a legal value), and they are ignored.
-  bool hasNumStages() const { return hasDot || !stageableSites.empty(); }
+  bool hasNumStages() const { return hasDot || generalDot || !stageableSites.empty(); }
   bool hasNumSmMultiplier() const { return !hasDot && pidTypes.size() > 1; }
   bool hasMaxnreg() const { return !hasDot; }
   bool hasVectorBytes() const { return !hasDot; }

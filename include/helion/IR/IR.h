@@ -107,6 +107,11 @@ struct MmaDotInfo {
   /// The pipelined dot: tiles of its loop whose copies are in flight (num_stages,
   /// clamped per instantiation to what fits); 0 for every other dot.
   int stages = 0;
+  /// Another dot whose operands are all copied loads (or A in registers), directly in
+  /// a tile loop, the loads by that loop's and enclosing loops' tiles: its copies are
+  /// issued (cp.async) at the top of each iteration of that loop, into a buffer of
+  /// its own when that fits, and land while the code before the dot runs.
+  bool early = false;
   bool operator==(const MmaDotInfo&) const = default;
 };
 

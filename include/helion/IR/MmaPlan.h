@@ -12,7 +12,10 @@
 //   - one dot (the first directly in a one-tile loop, alone in that loop, whose
 //     operands are copied loads by tiles and whole dims, or A in registers) is
 //     pipelined: its loop's next tiles are copied with cp.async while a tile's mma
-//     runs.
+//     runs;
+//   - every other dot whose operands are all copied loads (or A in registers), directly
+//     in the body of an inner tile loop, its loads by tiles of that loop or enclosing
+//     ones, copies them early: at the top of each iteration of that loop.
 // planMma() is the one decision: the mma-layout pass (lib/Transforms/MmaLayout.cpp)
 // writes it into the IR for the emitter, and the config's size checks
 // (UnrolledSize.cpp) and canonical form (Canonical.cpp) ask it the same question.
@@ -35,6 +38,7 @@ struct MmaPlan {
     const Stmt* letA = nullptr;  ///< the let of loadA, not emitted (or null: inline)
     const Stmt* letB = nullptr;
     bool registerA = false;      ///< A is the A fragment where it is, in registers
+    const Stmt* earlyLoop = nullptr; ///< copies issued at the top of this loop's body
   };
   std::map<int, MmaRole> roles;         ///< tile id -> its role (every dot's rows, columns)
   std::map<const Expr*, Dot> dots;      ///< every dot of the kernel
@@ -42,11 +46,12 @@ struct MmaPlan {
   const Stmt* pipeLoop = nullptr;       ///< ... its loop
 };
 
-/// The mma layout of `kernel`'s dots under tile block sizes `blockSize(tile)` and
-/// `numWarps` warps, or nullopt when the kernel has no dot or a dot the layout does
-/// not take (the shared-memory fallback then runs them). The plan's pointers are
-/// into `kernel`.
+/// The mma layout of `kernel`'s dots under tile block sizes `blockSize(tile)`,
+/// `numWarps` warps and `numStages` (below 2: no dot is pipelined), or nullopt when
+/// the kernel has no dot or a dot the layout does not take (the shared-memory
+/// fallback then runs them). The plan's pointers are into `kernel`.
 std::optional<MmaPlan> planMma(const Kernel& kernel,
-                               const std::function<int64_t(int tile)>& blockSize, int numWarps);
+                               const std::function<int64_t(int tile)>& blockSize, int numWarps,
+                               int numStages);
 
 } // namespace helion::ir

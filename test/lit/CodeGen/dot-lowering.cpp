@@ -79,32 +79,48 @@
 // GEN-NEXT: constexpr int V_t0 = 1;
 // GEN-NEXT: constexpr int T_t0 = NT / 4;
 // GEN: using D0 = hd::MmaDot<T_x, T_w1, S_t0, S_t2, S_t3, NT, true>;
-// GEN-NEXT: constexpr bool PIPE = 2 * D0::kBytes <= 49152;
+// GEN-NEXT: constexpr int STAGES = hmax(1, hmin(3, 49152 / D0::kBytes));
+// GEN-NEXT: constexpr bool PIPE = STAGES >= 2;
 // GEN: using D1 = hd::MmaDot<T_x, T_w2, S_t0, S_t1, S_t2, NT, false>;
-// GEN: constexpr int DOT_SMEM = hmax((PIPE ? 2 : 1) * D0::kBytes, D1::kBytes);
-// Dot 0 is pipelined over its K loop: the first tile's copies before the loop, the
-// next tile's at the top of each iteration (cp.async into the other buffer).
+// Dot 1 copies its B early, into a buffer past the ring when that fits.
+// GEN: constexpr int EOFF1 = STAGES * D0::kBytes;
+// GEN-NEXT: constexpr bool EARLY1 = EOFF1 + D1::kBytes <= 49152;
+// GEN-NEXT: constexpr int DOFF1 = EARLY1 ? EOFF1 : 0;
+// GEN-NEXT: constexpr int DOT_SMEM = hmax(hmax(STAGES * D0::kBytes, D1::kBytes), EOFF1 + (EARLY1 ? D1::kBytes : 0));
+// GEN: for (int64 tb_t2 = int64(0); tb_t2 < end_t2; tb_t2 += 32) {
+// GEN: if constexpr (EARLY1) {
+// GEN-NEXT: __syncthreads();
+// GEN: D1::copy_b<VA, true, false>(dot_smem + EOFF1, c_t2, c_t1, in ? w2 + (tb_t2 + c_t2) * stride_w2_0 + (tb_t1 + c_t1) * stride_w2_1 : w2, in);
+// Dot 0 is pipelined over its K loop (num_stages 3): the copies of the first STAGES - 1
+// tiles before the loop, then in each iteration, after the barrier, the copies of the
+// tile STAGES - 1 ahead into the buffer the previous tile read (cp.async, a ring).
 // GEN-NOT: T_x v{{[0-9]+}}__t0[E_
 // GEN: int pipe_stage = 0;
+// GEN: for (int s = 0; s < STAGES - 1; ++s) {
+// GEN: const int64 tb_t3 = int64(0) + int64(s) * 32;
 // GEN: { // A of D0: x, copied by all threads
-// GEN: D0::copy_a<VA, true, false>(dot_smem + (0) * D0::kBytes, c_t0, c_t3, in ? x + (tb_t0 + c_t0) * stride_x_0 + (tb_t3 + c_t3) * stride_x_1 : x, in);
+// GEN: D0::copy_a<VA, true, false>(dot_smem + (s) * D0::kBytes, c_t0, c_t3, in ? x + (tb_t0 + c_t0) * stride_x_0 + (tb_t3 + c_t3) * stride_x_1 : x, in);
 // GEN: hd::cp_async_commit();
 // GEN: for (int64 tb_t3 = int64(0); tb_t3 < end_t3; tb_t3 += 32) {
-// GEN: const int64 next_t3 = tb_t3 + 32;
-// GEN: D0::copy_b<VA, true, false>(dot_smem + (pipe_stage ^ 1) * D0::kBytes, c_t3, c_t2,
-// GEN: hd::cp_async_wait<1>();
+// GEN: hd::cp_async_wait<hmax(STAGES - 2, 0)>();
+// GEN-NEXT: __syncthreads();
+// GEN: const int64 next_t3 = tb_t3 + int64(STAGES - 1) * 32;
+// GEN: D0::copy_b<VA, true, false>(dot_smem + ((pipe_stage + STAGES - 1) % STAGES) * D0::kBytes, c_t3, c_t2,
+// GEN: hd::cp_async_commit();
 // GEN: D0::load_a(af[f], dot_smem + pipe_stage * D0::kBytes, 2 * f * T_t0 + row8, (2 * f + 1) * T_t0 + row8, ks, lane);
 // GEN: D0::load_b2(bf, dot_smem + pipe_stage * D0::kBytes, ks, np * 16, lane);
 // GEN: D0::mma(v5__t2[4 * np][2 * f], v5__t2[4 * np + 1][2 * f], v5__t2[4 * np][2 * f + 1], v5__t2[4 * np + 1][2 * f + 1], af[f], bf[0], bf[1]);
-// GEN: if constexpr (PIPE) __syncthreads();
-// GEN: if constexpr (PIPE) pipe_stage ^= 1;
+// GEN-NOT: __syncthreads
+// GEN: if constexpr (PIPE) pipe_stage = pipe_stage + 1 == STAGES ? 0 : pipe_stage + 1;
+// GEN: if constexpr (EARLY1) {
+// GEN-NEXT: hd::cp_async_wait<0>();
 // GEN: ae[h][j] = (X_t2 || tb_t2 + c_t2 < te_t2) ? float(v2_act[i_t2][i_t0]) : 0.f;
 // GEN: D1::pack_a(af[f], ae);
 // A B read through .transpose of a [N, K] tensor is staged as [N][K] (B_NK): its
 // rows copy as cp.async vectors; the second dot's A is the cast first result.
 // CHAIN: using D0 = hd::MmaDot<T_q, T_kt, S_t0, S_t2, S_t3, NT, true, true>;
 // CHAIN: using D1 = hd::MmaDot<T_q, T_v, S_t0, S_t1, S_t2, NT, false>;
-// CHAIN: D0::copy_b<VA, true, true>(dot_smem + (pipe_stage ^ 1) * D0::kBytes, c_t3, c_t2, in ? kt + (tb_t2 + c_t2) * stride_kt_0 + (tb_t3 + c_t3) * stride_kt_1 : kt, in);
+// CHAIN: D0::copy_b<VA, true, true>(dot_smem + ((pipe_stage + STAGES - 1) % STAGES) * D0::kBytes, c_t3, c_t2, in ? kt + (tb_t2 + c_t2) * stride_kt_0 + (tb_t3 + c_t3) * stride_kt_1 : kt, in);
 // CHAIN: D1::pack_a(af[f], ae);
 // A computed A in registers: its load moves pairs along the K (column) axis when VEC
 // allows, element by element otherwise; the store of the result likewise.
@@ -143,7 +159,7 @@
 // The general lowering's kernels have the generic keys with a dot's defaults (grid
 // tiles 64, inner tiles 32, 4 warps), not the matmul template's rules.
 // GEN-SPEC-NOT: tensor-core matmul (hl::dot) restrictions
-// GEN-SPEC: {"block_sizes": [128, 64, 32, 32], "loop_orders": {{\[\[0, 1\]\]}}, "l2_groupings": [1], "range_unroll_factors": [0, 0], "num_warps": 4, "pid_type": "flat", "num_sm_multiplier": 1, "indexing": "pointer", "load_eviction_policies": ["", "", ""], "vector_bytes": 0}
+// GEN-SPEC: {"block_sizes": [128, 64, 32, 32], "loop_orders": {{\[\[0, 1\]\]}}, "l2_groupings": [1], "range_unroll_factors": [0, 0], "num_warps": 4, "num_stages": 3, "pid_type": "flat", "num_sm_multiplier": 1, "indexing": "pointer", "load_eviction_policies": ["", "", ""], "vector_bytes": 0}
 
 // bmm with B read as [B, N, K] (x @ y^T per batch): BTransposed, 3-D map of y as
 // {B, N, K}; and a bias by column in the batched epilogue.
