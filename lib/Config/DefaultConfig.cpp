@@ -37,7 +37,9 @@
 //    (tensor_descriptor) everywhere.
 //===----------------------------------------------------------------------===//
 #include "helion/Config/ConfigSpec.h"
+#include "helion/Config/BlockSizes.h"
 #include "helion/Config/UnrolledSize.h"
+#include "helion/IR/MmaPlan.h"
 
 #include <algorithm>
 #include <numeric>
@@ -165,13 +167,19 @@ Config ConfigSpec::defaultConfig() const {
   }
 
   std::vector<int> grid;
-  // A dot's defaults: tiles 64 x 64, inner 32; the general dot's first grid tile (its
-  // rows) 128: two 16-row mma fragments per warp of 4, so that each B fragment read
-  // from shared memory feeds two mma (H100, session 10, one run each, µs at 64 -> 128
-  // rows: x @ relu(w) 157.8 -> 106.6, (x * 0.5) @ w 137.1 -> 155.3, (q kt^T) v 88.5 ->
-  // 93.5, mlp_relu 62.4 -> 61.7; `helionc tune` finds 1.2-1.8x over it).
+  // A dot's defaults: tiles 64 x 64, inner 32. The general dot's: grid tiles 64 then
+  // 128 (a warp of 4 holds 16 rows by 128 columns), the first inner tile 64, the
+  // others 32; H100, session 11, one run, µs of four kernels under candidate rules
+  // (grid tiles, inner tiles; num_stages 3, 4 warps):
+  //   kernel          128,64;32,32  64,128;64,32  128,128;32,32  64,64;64,64
+  //   mlp_relu             47.5          31.3           46.6          51.4
+  //   x @ relu(w)          92.1          83.6           72.7          91.5
+  //   (x * 0.5) @ w        60.7          71.0           55.3          83.6
+  //   (q kt^T) v           55.6          40.9           59.7          38.9
+  // (geometric mean 0.85 of the former 128,64;32,32; `helionc tune` goes on from it).
   const bool dot = hasDot || generalDot;
   int64_t innerWork = 1; // the widest inner loop's tile
+  bool innerSeen = false; // a block size of an inner loop came before
   bool jagged = false;   // a jagged inner loop: see kJaggedTile
   c.blockSizes.resize(blockSizes.size());
   for (size_t i = 0; i < blockSizes.size(); ++i) {
@@ -179,12 +187,14 @@ Config ConfigSpec::defaultConfig() const {
     if (bs.inGridLoop) {
       grid.push_back(static_cast<int>(i));
       c.blockSizes[i] = !dot                        ? bs.min
-                        : generalDot && grid.size() == 1 ? clampTo(bs, 128)
+                        : generalDot && grid.size() == 2 ? clampTo(bs, 128)
                                                          : clampTo(bs, 64);
     } else {
-      int64_t want = dot         ? 32
-                     : bs.jagged ? kJaggedTile
+      int64_t want = generalDot && !innerSeen ? 64
+                     : dot                    ? 32
+                     : bs.jagged              ? kJaggedTile
                                  : std::min(kInnerTile, bs.hint ? nextPowerOfTwo(*bs.hint) : kInnerTile);
+      innerSeen = true;
       c.blockSizes[i] = clampTo(bs, want);
       innerWork = std::max(innerWork, c.blockSizes[i]);
       jagged |= bs.jagged && !dot;
@@ -212,6 +222,24 @@ Config ConfigSpec::defaultConfig() const {
   c.numStages = matmul() || generalDot ? 3 : 1;
   if (!dot)
     chunkLongRows(*this, c);
+  // A kernel whose dots the mma layout does not take at these sizes runs the
+  // shared-memory fallback, which stages the results too, and operands computed in
+  // registers are staged whole: where the sizes above do not fit 48 KB in every dtype
+  // (a tuning candidate's rule), the former default (grid tiles 128 then 64, inner
+  // 32) does.
+  if (generalDot && kernel) {
+    auto size = [&](int tile) { return tileBlockSize(*kernel, c, tile); };
+    if (!ir::planMma(*kernel, size, c.numWarps, c.numStages) ||
+        !fitsCandidateLimits(*kernel, c)) {
+      bool first = true;
+      for (size_t i = 0; i < blockSizes.size(); ++i) {
+        c.blockSizes[i] = clampTo(blockSizes[i], blockSizes[i].inGridLoop && first ? 128
+                                                 : blockSizes[i].inGridLoop    ? 64
+                                                                               : 32);
+        first = first && !blockSizes[i].inGridLoop;
+      }
+    }
+  }
 
   for (const LoopSpec& loop : multiTileLoops) {
     std::vector<int> order(loop.tiles.size());

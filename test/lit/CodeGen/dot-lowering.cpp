@@ -87,7 +87,7 @@
 // GEN-NEXT: constexpr bool EARLY1 = EOFF1 + D1::kBytes <= 49152;
 // GEN-NEXT: constexpr int DOFF1 = EARLY1 ? EOFF1 : 0;
 // GEN-NEXT: constexpr int DOT_SMEM = hmax(hmax(STAGES * D0::kBytes, D1::kBytes), EOFF1 + (EARLY1 ? D1::kBytes : 0));
-// GEN: for (int64 tb_t2 = int64(0); tb_t2 < end_t2; tb_t2 += 32) {
+// GEN: for (int64 tb_t2 = int64(0); tb_t2 < end_t2; tb_t2 += 64) {
 // GEN: if constexpr (EARLY1) {
 // GEN-NEXT: __syncthreads();
 // GEN: D1::copy_b<VA, true, false>(dot_smem + EOFF1, c_t2, c_t1, in ? w2 + (tb_t2 + c_t2) * stride_w2_0 + (tb_t1 + c_t1) * stride_w2_1 : w2, in);
@@ -156,10 +156,11 @@
 // GEN-TF32: cvt.rna.tf32.f32
 // GEN-TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 //
-// The general lowering's kernels have the generic keys with a dot's defaults (grid
-// tiles 64, inner tiles 32, 4 warps), not the matmul template's rules.
+// The general lowering's kernels have the generic keys with the general dot's defaults
+// (grid tiles 64 then 128, the first inner tile 64, the others 32, 4 warps, 3 stages),
+// not the matmul template's rules.
 // GEN-SPEC-NOT: tensor-core matmul (hl::dot) restrictions
-// GEN-SPEC: {"block_sizes": [128, 64, 32, 32], "loop_orders": {{\[\[0, 1\]\]}}, "l2_groupings": [1], "range_unroll_factors": [0, 0], "num_warps": 4, "num_stages": 3, "pid_type": "flat", "num_sm_multiplier": 1, "indexing": "pointer", "load_eviction_policies": ["", "", ""], "vector_bytes": 0}
+// GEN-SPEC: {"block_sizes": [64, 128, 64, 32], "loop_orders": {{\[\[0, 1\]\]}}, "l2_groupings": [1], "range_unroll_factors": [0, 0], "num_warps": 4, "num_stages": 3, "pid_type": "flat", "num_sm_multiplier": 1, "indexing": "pointer", "load_eviction_policies": ["", "", ""], "vector_bytes": 0}
 
 // bmm with B read as [B, N, K] (x @ y^T per batch): BTransposed, 3-D map of y as
 // {B, N, K}; and a bias by column in the batched epilogue.
