@@ -40,9 +40,11 @@
 #include "helion/Config/BlockSizes.h"
 #include "helion/Config/UnrolledSize.h"
 #include "helion/IR/MmaPlan.h"
+#include "helion/IR/Visitor.h"
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 namespace helion::config {
 namespace {
@@ -70,6 +72,22 @@ int64_t mulSat(int64_t a, int64_t b) {
 }
 
 int64_t clampTo(const BlockSizeSpec& bs, int64_t v) { return std::clamp(v, bs.min, bs.max); }
+
+/// The block-size declarations of the tiles of top-level loops that hold an hl::dot.
+std::set<int> dotLoopDecls(const ir::Kernel& k) {
+  std::set<int> decls;
+  for (const ir::StmtRef& loop : k.body) {
+    if (!ir::findExpr(*loop, [](const ir::Expr& e) { return e.kind == ir::ExprKind::Dot; }))
+      continue;
+    ir::walkStmts({loop}, [&](const ir::Stmt& s) {
+      if (s.kind == ir::StmtKind::For)
+        for (int t : s.tiles)
+          if (!k.tiles.at(t).isGrid)
+            decls.insert(k.tiles.at(t).blockSize);
+    });
+  }
+  return decls;
+}
 
 int64_t floorPowerOfTwo(int64_t v) {
   int64_t p = 1;
@@ -177,31 +195,40 @@ Config ConfigSpec::defaultConfig() const {
   //   (x * 0.5) @ w        60.7          71.0           55.3          83.6
   //   (q kt^T) v           55.6          40.9           59.7          38.9
   // (geometric mean 0.85 of the former 128,64;32,32; `helionc tune` goes on from it).
+  // In a kernel with general dots, the loops without a dot (a row reduction beside
+  // them) keep the generic defaults: 64-row tiles of whole rows unroll past what NVRTC
+  // compiles in minutes.
   const bool dot = hasDot || generalDot;
+  const std::set<int> dotDecls = generalDot && kernel ? dotLoopDecls(*kernel) : std::set<int>{};
+  auto dotSize = [&](const BlockSizeSpec& bs) {
+    return hasDot || (generalDot && (!kernel || dotDecls.count(bs.declId)));
+  };
   int64_t innerWork = 1; // the widest inner loop's tile
-  bool innerSeen = false; // a block size of an inner loop came before
+  int dotGrid = 0;        // grid block sizes of dot loops so far
+  bool dotInner = false;  // an inner block size of a dot loop came before
   bool jagged = false;   // a jagged inner loop: see kJaggedTile
   c.blockSizes.resize(blockSizes.size());
   for (size_t i = 0; i < blockSizes.size(); ++i) {
     const BlockSizeSpec& bs = blockSizes[i];
-    if (bs.inGridLoop) {
+    const bool d = dotSize(bs);
+    if (bs.inGridLoop && d) {
+      c.blockSizes[i] = clampTo(bs, generalDot && ++dotGrid == 2 ? 128 : 64);
+    } else if (bs.inGridLoop) {
       grid.push_back(static_cast<int>(i));
-      c.blockSizes[i] = !dot                        ? bs.min
-                        : generalDot && grid.size() == 2 ? clampTo(bs, 128)
-                                                         : clampTo(bs, 64);
+      c.blockSizes[i] = bs.min;
+    } else if (d) {
+      c.blockSizes[i] = clampTo(bs, generalDot && !dotInner ? 64 : 32);
+      dotInner = true;
     } else {
-      int64_t want = generalDot && !innerSeen ? 64
-                     : dot                    ? 32
-                     : bs.jagged              ? kJaggedTile
-                                 : std::min(kInnerTile, bs.hint ? nextPowerOfTwo(*bs.hint) : kInnerTile);
-      innerSeen = true;
+      int64_t want = bs.jagged ? kJaggedTile
+                               : std::min(kInnerTile, bs.hint ? nextPowerOfTwo(*bs.hint) : kInnerTile);
       c.blockSizes[i] = clampTo(bs, want);
       innerWork = std::max(innerWork, c.blockSizes[i]);
-      jagged |= bs.jagged && !dot;
+      jagged |= bs.jagged;
     }
   }
   rowWork = mulSat(rowWork, innerWork);
-  if (!dot) {
+  if (!grid.empty()) {
     const int64_t elementsPerProgram = jagged ? kJaggedElements : 4096;
     int64_t budget =
         rowWork > 1 ? std::clamp<int64_t>(elementsPerProgram / rowWork, 1, 1024) : 1024;
@@ -233,10 +260,11 @@ Config ConfigSpec::defaultConfig() const {
         !fitsCandidateLimits(*kernel, c)) {
       bool first = true;
       for (size_t i = 0; i < blockSizes.size(); ++i) {
-        c.blockSizes[i] = clampTo(blockSizes[i], blockSizes[i].inGridLoop && first ? 128
-                                                 : blockSizes[i].inGridLoop    ? 64
-                                                                               : 32);
-        first = first && !blockSizes[i].inGridLoop;
+        const BlockSizeSpec& bs = blockSizes[i];
+        if (!dotSize(bs))
+          continue;
+        c.blockSizes[i] = clampTo(bs, bs.inGridLoop && first ? 128 : bs.inGridLoop ? 64 : 32);
+        first = first && !bs.inGridLoop;
       }
     }
   }
