@@ -19,7 +19,8 @@
 //                         dots, only when one is pipelined (ir::planMma)
 //     load_eviction_policies  only on hintable loads (ConfigSpec::hintableLoads), and
 //                         there only when the layout reads them as vectors (a
-//                         condition of the layout, not canonicalized)
+//                         condition of the layout, not canonicalized); not on the
+//                         loads a general dot copies into shared memory (ir::planMma)
 //   a tensor-core matmul (MatmulPlan.cpp):
 //     indexing            tensor_descriptor on every site (sm90) or not (sm80:
 //                         taken as pointer everywhere)
@@ -39,6 +40,7 @@
 #include "helion/IR/MmaPlan.h"
 
 #include <algorithm>
+#include <set>
 
 namespace helion::config {
 namespace {
@@ -84,17 +86,26 @@ void generic(Config& c, const ConfigSpec& spec, const Config& d) {
   }
   // num_stages: the general dots' pipeline where one is pipelined (ir::planMma),
   // else the block_ptr staging's.
+  std::set<const ir::Expr*> copied; // loads the general dots copy (their hints do nothing)
   if (spec.generalDot && spec.kernel) {
-    const auto mma = ir::planMma(
-        *spec.kernel, [&](int tile) { return tileBlockSize(*spec.kernel, c, tile); },
-        c.numWarps, /*numStages=*/2); // whether a dot can be pipelined at all
+    auto size = [&](int tile) { return tileBlockSize(*spec.kernel, c, tile); };
+    const auto mma = ir::planMma(*spec.kernel, size, c.numWarps,
+                                 /*numStages=*/2); // whether a dot can be pipelined at all
     staged = mma && mma->pipelined;
+    if (mma)
+      for (const auto& [dot, p] : mma->dots)
+        copied.insert({p.loadA, p.loadB});
   }
   if (!staged)
     c.numStages = d.numStages;
   for (size_t i = 0; i < c.loadEvictionPolicies.size(); ++i)
     if (!std::count(spec.hintableLoads.begin(), spec.hintableLoads.end(), static_cast<int>(i)))
       c.loadEvictionPolicies[i] = d.loadEvictionPolicies[i];
+  if (!copied.empty())
+    for (const Site& site : loadStoreSites(*spec.kernel))
+      if (site.load && copied.count(site.load) && site.loadIndex >= 0 &&
+          site.loadIndex < static_cast<int>(c.loadEvictionPolicies.size()))
+        c.loadEvictionPolicies[site.loadIndex] = d.loadEvictionPolicies[site.loadIndex];
 }
 
 /// Tensor-core kernels: tensor_descriptor everywhere (sm90) or pointer everywhere.
