@@ -258,13 +258,20 @@ Config ConfigSpec::defaultConfig() const {
     auto size = [&](int tile) { return tileBlockSize(*kernel, c, tile); };
     if (!ir::planMma(*kernel, size, c.numWarps, c.numStages) ||
         !fitsCandidateLimits(*kernel, c)) {
-      bool first = true;
-      for (size_t i = 0; i < blockSizes.size(); ++i) {
-        const BlockSizeSpec& bs = blockSizes[i];
-        if (!dotSize(bs))
-          continue;
-        c.blockSizes[i] = clampTo(bs, bs.inGridLoop && first ? 128 : bs.inGridLoop ? 64 : 32);
-        first = first && !bs.inGridLoop;
+      // The former default, then halved while the dots do not fit (the fallback stages
+      // operands and results: [128, 32] x [32, 64] is 49664 bytes in f32).
+      for (int64_t scale = 1; scale <= 8; scale *= 2) {
+        bool first = true;
+        for (size_t i = 0; i < blockSizes.size(); ++i) {
+          const BlockSizeSpec& bs = blockSizes[i];
+          if (!dotSize(bs))
+            continue;
+          const int64_t want = bs.inGridLoop && first ? 128 : bs.inGridLoop ? 64 : 32;
+          c.blockSizes[i] = clampTo(bs, std::max<int64_t>(want / scale, 8));
+          first = first && !bs.inGridLoop;
+        }
+        if (fitsCandidateLimits(*kernel, c))
+          break;
       }
     }
   }
