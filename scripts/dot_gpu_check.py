@@ -114,9 +114,9 @@ def main():
         label = "mlp_relu" + ("" if name == "dot_generic" else "." + name[4:])
         # f32 stages 4-byte operands: the wide-tile variants do not fit 48 KB in f32 (s4 runs
         # there with its ring lowered to 2 buffers).
+        with_f32 = ("mlp_k8", "mlp_fallback", "mlp_s2", "mlp_s4")
         dts = (torch.bfloat16, torch.float16, torch.float32) if name == "dot_generic" else \
-            (torch.bfloat16, torch.float32) if name in ("mlp_k8", "mlp_fallback", "mlp_s2", "mlp_s4") else \
-            (torch.bfloat16,)
+            (torch.bfloat16, torch.float32) if name in with_f32 else (torch.bfloat16,)
         for dt in dts:
             for (m, k, h, n), timed in (((8192, 256, 256, 256), True),
                                         ((1000, 72, 40, 24), False)):

@@ -1,4 +1,4 @@
-//===- EmitDotPipeline.cpp - The general dot's copies tiles ahead ---------===//
+//===- EmitDotPipeline.cpp - The general dot's copies ahead of its mma ----===//
 //
 // The pipelined dot (ir::planMma: the first directly in the body of a one-tile loop,
 // with no other dot in that loop, whose operands are loads by tiles and whole dims
@@ -16,6 +16,10 @@
 // STAGES is the dot's `stages` (num_stages) lowered per instantiation to what fits in
 // 48 KB with the kernel's other dots (the operand types' sizes); below 2 (`PIPE`
 // false) the dot copies its tile between two barriers.
+//
+// A dot marked `early` (ir::planMma) issues its copies at the top of each iteration of
+// its loop, after a barrier, into a buffer of its own (EOFF<n>, when EARLY<n>: it fits),
+// and waits for them at the dot (wait_group 0, a barrier).
 //===----------------------------------------------------------------------===//
 #include "EmitterState.h"
 
@@ -84,6 +88,37 @@ void Emitter::emitPipelinePrefetch(const Stmt& loop) {
   emitPipelineCopies(loop, "next_" + n, "(pipe_stage + STAGES - 1) % STAGES");
   --indent_;
   line("}");
+}
+
+/// At the top of `loop`'s body: the copies of the dots that copy early in it, each
+/// into its own buffer (after a barrier: the previous iteration's dot read it).
+void Emitter::emitEarlyCopies(const Stmt& loop) {
+  for (const auto& [d, p] : mmaDots_) {
+    if (p.earlyLoop != &loop)
+      continue;
+    const std::string n = std::to_string(dotSite_.at(d)), site = "D" + n;
+    line("if constexpr (EARLY" + n + ") { // " + site +
+         "'s copies, early (cp.async): they land while the code before it runs");
+    ++indent_;
+    line("__syncthreads();");
+    const std::string buf = "dot_smem + EOFF" + n;
+    if (p.loadA)
+      stageMmaLoad(*d->operands[0], *p.loadA, site, true, buf, true);
+    stageMmaLoad(*d->operands[1], *p.loadB, site, false, buf, true);
+    line("hd::cp_async_commit();");
+    --indent_;
+    line("}");
+  }
+}
+
+/// The buffer a dot reads: the pipelined dot's ring slot, an early dot's own buffer.
+std::string Emitter::dotBuffer(const Expr& dot, const std::string& site) const {
+  if (&dot == pipeDot_)
+    return "dot_smem + pipe_stage * " + site + "::kBytes";
+  auto it = mmaDots_.find(&dot);
+  if (it != mmaDots_.end() && it->second.earlyLoop)
+    return "dot_smem + DOFF" + site.substr(1);
+  return "dot_smem";
 }
 
 } // namespace helion::codegen

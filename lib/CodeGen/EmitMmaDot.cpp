@@ -109,27 +109,6 @@ void Emitter::emitMmaStaging() {
   emitDotSmem(bytes, "operands");
 }
 
-/// At the top of `loop`'s body: the copies of the dots that copy early in it, each
-/// into its own buffer (after a barrier: the previous iteration's dot read it).
-void Emitter::emitEarlyCopies(const Stmt& loop) {
-  for (const auto& [d, p] : mmaDots_) {
-    if (p.earlyLoop != &loop)
-      continue;
-    const std::string n = std::to_string(dotSite_.at(d)), site = "D" + n;
-    line("if constexpr (EARLY" + n + ") { // " + site +
-         "'s copies, early (cp.async): they land while the code before it runs");
-    ++indent_;
-    line("__syncthreads();");
-    const std::string buf = "dot_smem + EOFF" + n;
-    if (p.loadA)
-      stageMmaLoad(*d->operands[0], *p.loadA, site, true, buf, true);
-    stageMmaLoad(*d->operands[1], *p.loadB, site, false, buf, true);
-    line("hd::cp_async_commit();");
-    --indent_;
-    line("}");
-  }
-}
-
 /// All threads copy a loaded operand into the staging area at `buf`, in vectors
 /// along the tensor's contiguous dim, zeros past the tile (and up to the k step);
 /// `async`: by cp.async where the types allow (the dot pipeline).
@@ -181,16 +160,6 @@ void Emitter::stageMmaRegisters(const Expr& op, const std::string& site, bool is
        bound + " ? " + computeType(t.elem) + "(" + expr(op) + ") : " + computeType(t.elem) +
        "(0));");
   closeElementLoops(axes);
-}
-
-/// The buffer a dot reads: the pipelined dot's ring slot, an early dot's own buffer.
-std::string Emitter::dotBuffer(const Expr& dot, const std::string& site) const {
-  if (&dot == pipeDot_)
-    return "dot_smem + pipe_stage * " + site + "::kBytes";
-  auto it = mmaDots_.find(&dot);
-  if (it != mmaDots_.end() && it->second.earlyLoop)
-    return "dot_smem + DOFF" + site.substr(1);
-  return "dot_smem";
 }
 
 void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
