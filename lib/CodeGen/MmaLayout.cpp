@@ -56,8 +56,6 @@ void Emitter::planMmaLayout() {
     }
     mmaDots_[&d] = p;
   };
-  for (const StmtRef& s : k_.body)
-    note(*s, nullptr);
   walkStmts(k_.body, [&](const Stmt& s) {
     if (s.kind == StmtKind::For)
       for (const StmtRef& b : s.body)

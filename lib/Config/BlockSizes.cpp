@@ -31,4 +31,11 @@ std::vector<int64_t> blockSizeValues(const ir::Kernel& kernel, const Config& con
   return out;
 }
 
+std::optional<ir::MmaPlan> planMmaFor(const ir::Kernel& kernel, const Config& config,
+                                      std::optional<int> numStages) {
+  return ir::planMma(
+      kernel, [&](int tile) { return tileBlockSize(kernel, config, tile); }, config.numWarps,
+      numStages.value_or(config.numStages));
+}
+
 } // namespace helion::config

@@ -88,13 +88,13 @@ void generic(Config& c, const ConfigSpec& spec, const Config& d) {
   // else the block_ptr staging's.
   std::set<const ir::Expr*> copied; // loads the general dots copy (their hints do nothing)
   if (spec.generalDot && spec.kernel) {
-    auto size = [&](int tile) { return tileBlockSize(*spec.kernel, c, tile); };
-    const auto mma = ir::planMma(*spec.kernel, size, c.numWarps,
-                                 /*numStages=*/2); // whether a dot can be pipelined at all
+    const auto mma = planMmaFor(*spec.kernel, c, 2); // whether a dot can be pipelined at all
     staged = mma && mma->pipelined;
     if (mma)
       for (const auto& [dot, p] : mma->dots)
-        copied.insert({p.loadA, p.loadB});
+        for (const ir::Expr* load : {p.loadA, p.loadB})
+          if (load)
+            copied.insert(load);
   }
   if (!staged)
     c.numStages = d.numStages;

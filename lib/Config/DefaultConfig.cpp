@@ -255,8 +255,7 @@ Config ConfigSpec::defaultConfig() const {
   // (a tuning candidate's rule), the former default (grid tiles 128 then 64, inner
   // 32) does.
   if (generalDot && kernel) {
-    auto size = [&](int tile) { return tileBlockSize(*kernel, c, tile); };
-    if (!ir::planMma(*kernel, size, c.numWarps, c.numStages) ||
+    if (!planMmaFor(*kernel, c) ||
         !fitsCandidateLimits(*kernel, c)) {
       // The former default, then halved while the dots do not fit (the fallback stages
       // operands and results: [128, 32] x [32, 64] is 49664 bytes in f32).

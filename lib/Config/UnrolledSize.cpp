@@ -129,9 +129,7 @@ bool dotsFitStaging(const Kernel& kernel, const Config& config) {
   // stay in registers, only the operands are staged (A not when it is in registers).
   // Otherwise every dot goes through shared memory whole. (A kernel whose dots do
   // not fit fails at compile time: a skipped candidate.)
-  const std::optional<ir::MmaPlan> mma = ir::planMma(
-      kernel, [&](int tile) { return tileBlockSize(kernel, config, tile); }, config.numWarps,
-      config.numStages);
+  const std::optional<ir::MmaPlan> mma = planMmaFor(kernel, config);
   walkExprs(kernel.body, [&](const Expr& e) {
     if (e.kind != ExprKind::Dot || e.operands.size() < 2 || !e.operands[0]->type ||
         !e.operands[1]->type || e.operands[0]->type->rank() != 2 ||

@@ -72,6 +72,12 @@ bool plainLoad(const Expr* load) {
   return true;
 }
 
+/// Whether a dot's operands can be copied ahead of it (pipelined or early): B and A
+/// copied loads subscripted by tiles and whole dims, or A in registers.
+bool copiesAhead(const MmaPlan::Dot& p) {
+  return p.loadB && (p.loadA || p.registerA) && plainLoad(p.loadA) && plainLoad(p.loadB);
+}
+
 /// The pipelined dot: the first dot directly in the body of a one-tile inner loop
 /// whose operands are copied loads (or A in registers) subscripted by tiles and whole
 /// dims only, with no other dot in that loop.
@@ -88,7 +94,7 @@ void planPipeline(const Kernel& k, MmaPlan& plan) {
           s->value->kind != ExprKind::Dot)
         continue;
       const MmaPlan::Dot& p = plan.dots.at(s->value.get());
-      if (p.loadB && (p.loadA || p.registerA) && plainLoad(p.loadA) && plainLoad(p.loadB)) {
+      if (copiesAhead(p)) {
         plan.pipelined = s->value.get();
         plan.pipeLoop = &loop;
       }
@@ -113,7 +119,7 @@ void planEarly(const std::vector<StmtRef>& body, std::vector<const Stmt*>& loops
         s->value.get() == plan.pipelined)
       continue;
     MmaPlan::Dot& p = plan.dots.at(s->value.get());
-    if (!p.loadB || (!p.loadA && !p.registerA) || !plainLoad(p.loadA) || !plainLoad(p.loadB))
+    if (!copiesAhead(p))
       continue;
     auto bound = [&](const Expr* load) {
       if (!load)

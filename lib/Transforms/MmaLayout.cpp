@@ -10,7 +10,7 @@
 //
 //   for %tm in tile(0, m) block bs0 mma rows, %tn in tile(0, n) block bs1 mma cols ...
 //     let copied-by-dot %w = load w[%tk, %tn]
-//     let %acc2 = dot(%act, %w, %acc) mma(a registers, b copied)
+//     let %acc2 = dot(%act, %w, %acc) mma(a registers, b copied, early)
 //===----------------------------------------------------------------------===//
 #include "helion/Config/Config.h"
 #include "helion/IR/DotShape.h"

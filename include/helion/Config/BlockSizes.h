@@ -10,6 +10,9 @@
 
 #include "helion/Config/Config.h"
 #include "helion/IR/IR.h"
+#include "helion/IR/MmaPlan.h"
+
+#include <optional>
 
 #include <vector>
 
@@ -27,6 +30,11 @@ ResolvedBlockSize resolveBlockSize(const ir::Kernel& kernel, const Config& confi
 
 /// The block size tile `tile` iterates by: 1 for hl::grid, else its declaration's.
 int64_t tileBlockSize(const ir::Kernel& kernel, const Config& config, int tile);
+
+/// ir::planMma at `config`'s block sizes and warps, with `numStages` (the config's own
+/// unless given): the mma-layout pass's decision as the config checks see it.
+std::optional<ir::MmaPlan> planMmaFor(const ir::Kernel& kernel, const Config& config,
+                                      std::optional<int> numStages = std::nullopt);
 
 /// Every declaration's value, in declaration order (what the host code's
 /// hl::register_block_size calls return).
