@@ -9,7 +9,8 @@ LIB.so: the kernel file built by examples/python/build.sh. Checks first, then ti
   (m <= n), fresh random inputs; out and lse against a float64 reference computed by
   torch on the GPU (masked softmax over keys j <= i). helionc allocates the outputs
   itself; a row left unwritten shows as a mismatch, and every value is checked to be
-  finite.
+  finite. Then 16 calls alternating between two streams at once must equal one call bit
+  for bit (the persistent kernel's tile counter is per stream).
 - speed: causal TFLOP/s (2 b h s^2 d flops: half of the full 4 b h s^2 d) of helionc,
   torch SDPA with is_causal=True, the naive masked formula in eager torch and under
   torch.compile, at the benchmark shapes of benchmarks/attention_torch.py; CUDA events
@@ -81,6 +82,25 @@ def main():
                                    lse_max_abs_err=lse_err, finite=finite, ok=good))
                 print(f"{'ok  ' if good else 'FAIL'} {dt_name} d={d} bh={bh} m={m} n={n}: "
                       f"out err {err:.3g}, lse err {lse_err:.3g}", flush=True)
+    # The persistent kernel takes its tiles from a counter per stream that each launch
+    # leaves at 0: back-to-back calls on one stream and calls on two streams at once
+    # must give the single call's result bit for bit (a tile's arithmetic does not
+    # depend on which CTA runs it).
+    for d in (64, 128):
+        q, k, v = (torch.randn(64, 2048, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+        want, _ = lib.call("attention_causal", q, k, v)
+        torch.cuda.synchronize()
+        streams = [torch.cuda.Stream(), torch.cuda.Stream()]
+        outs = []
+        for i in range(16):
+            with torch.cuda.stream(streams[i % 2]):
+                outs.append(lib.call("attention_causal", q, k, v, stream=streams[i % 2])[0])
+        torch.cuda.synchronize()
+        same = all(torch.equal(o, want) for o in outs)
+        ok &= same
+        checks.append(dict(dtype="bf16", d=d, bh=64, m=2048, n=2048, two_streams=True, ok=same))
+        print(f"{'ok  ' if same else 'FAIL'} bf16 d={d} 16 calls on two streams at once equal "
+              f"the single call", flush=True)
     rows = []
     plain_lib = HelioncLibrary(args.plain) if args.plain else None
     compiled = torch.compile(naive, dynamic=False)

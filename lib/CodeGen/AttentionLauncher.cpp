@@ -15,8 +15,9 @@
 //   3. sm90: builds the tensor maps of q, k, v as {b, seq, d} (boxes {1, rows, 64},
 //      128-byte swizzle: TMA zero-fills rows past seq of each batch) and launches
 //      cdiv(M, BM) x b CTAs of 128 x (consumers + 1) threads, or with pid_type
-//      persistent_interleaved min(that, #SMs) CTAs that loop over the tiles; sm80: launches
-//      cdiv(M, BM) x b CTAs of 32 x num_warps threads (b-major order, both).
+//      persistent_interleaved min(that, #SMs) CTAs that take tiles from the
+//      stream's tile counter (helion::rt::tileCounter); sm80: launches
+//      cdiv(M, BM) x b CTAs of 32 x num_warps threads (b-major order).
 //===----------------------------------------------------------------------===//
 #include "AttentionLauncher.h"
 
@@ -149,12 +150,16 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
     os << "    CUtensorMap mapQ = map(" << q << ", M, " << at.sm90Bm << "), mapK = map(" << kk
        << ", N, " << at.sm90Bn << "), mapV = map(" << v << ", N, " << at.sm90Bn << ");\n";
     os << "    int iB = int(B);\n";
-    os << "    void* args[] = {&mapQ, &mapK, &mapV, &iM, &iN, &iB" << args << "};\n";
     os << "    const int64_t tiles = B * helion::rt::cdiv(M, int64_t(" << at.sm90Bm << "));\n";
-    if (at.persistent) // one CTA per SM at most (kSmemBytes and setmaxnreg allow no second)
+    if (at.persistent) { // one CTA per SM at most (kSmemBytes and setmaxnreg allow no second)
       os << "    const int64_t ctas = std::min<int64_t>(tiles, dev.smCount);\n";
-    else
+      // The CTAs take their tiles from the stream's counter (AttentionSm90's schedule).
+      os << "    CUdeviceptr counter = helion::rt::tileCounter(helion::rt::currentStream());\n";
+    } else {
       os << "    const int64_t ctas = tiles;\n";
+      os << "    CUdeviceptr counter = 0;  // one CTA per tile: nothing to hand out\n";
+    }
+    os << "    void* args[] = {&mapQ, &mapK, &mapV, &iM, &iN, &iB, &counter" << args << "};\n";
     os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), "
           "helion::rt::Dim3("
        << 128 * (at.consumers + 1) << "), static_cast<unsigned>(smem), args, "

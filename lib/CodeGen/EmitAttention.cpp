@@ -369,7 +369,7 @@ private:
        << 128 * (p_.consumers + 1) << ", 1) " << out_.kernelName
        << "(\n    const __grid_constant__ hd::TensorMap map_q, const __grid_constant__ "
           "hd::TensorMap map_k,\n    const __grid_constant__ hd::TensorMap map_v, int M, int N, "
-          "int B"
+          "int B, int* tile_counter"
        << argList() << ") {\n";
     prologue(os);
     os << "  using A = " << a << ";\n";
@@ -379,7 +379,7 @@ private:
           "  asm(\"mov.u32 %0, %%dynamic_smem_size;\" : \"=r\"(dynamic_smem));\n"
           "  if (dynamic_smem < A::kSmemBytes) __trap();\n#endif\n";
     functors(os);
-    os << "  A::run(&map_q, &map_k, &map_v, M, N, B, score, epi, smem);\n}\n\n";
+    os << "  A::run(&map_q, &map_k, &map_v, M, N, B, score, epi, smem, tile_counter);\n}\n\n";
   }
 
   void emitSm80(std::ostringstream& os, const std::string& kernelName) {

@@ -249,7 +249,7 @@ public:
     }
     // AttentionSm90::kSmemBytes at head dim 128 (attentionSm90SmemBytes).
     const int64_t smem = 1024 + 64 * consumers * 128 * 2 + 2 * int64_t(c.numStages) * bn * 128 * 2 +
-                         8 * (2 + 4 * c.numStages);
+                         8 * (3 + 4 * c.numStages);
     if (warpsOk && stagesOk && smem > 227 * 1024)
       add("num_stages", -1, -1,
           fmt::format("expected at most {} for the sm90 flash attention with num_warps {} and {} "

@@ -38,4 +38,15 @@ private:
   CUstream previous_;
 };
 
+/// A 4-byte device counter of `stream` on the current device, 0 whenever no
+/// kernel that uses it runs: the persistent flash attention hands out its tiles
+/// with atomicAdd on it, and its last CTA puts it back to 0. Launches on one
+/// stream run in order, so they share it safely; each stream has its own (the
+/// per-thread default stream one per thread). The first call on a device
+/// allocates a pool of counters (not allowed while a stream is being captured:
+/// call the kernel once uncaptured first, as loading it needs anyway); later calls
+/// take no CUDA call. Two graphs captured from one stream share its counter, so
+/// they must not run at the same time.
+CUdeviceptr tileCounter(CUstream stream);
+
 } // namespace helion::rt

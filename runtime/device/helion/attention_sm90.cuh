@@ -66,6 +66,20 @@
 // fewer (persistent: at most one CTA per SM, each looping over tiles). The kernel
 // needs __launch_bounds__(kThreads, 1) (setmaxnreg) and its maps as
 // `const __grid_constant__ hd::TensorMap`.
+//
+// Tile scheduling (persistent grids). Tile t is tileAt(t): b-major without a
+// causal mask; with one, the batches in groups whose keys and values take about
+// kL2GroupBytes together, each group's longest row blocks first. CTA c starts
+// with tile c. Given a `counter` (an int that is 0 at launch, owned by the
+// launch's stream: helion::rt::tileCounter), its producer thread takes the next
+// tile with atomicAdd when it comes to the last key block of the current one,
+// and hands it to the consumers in shared memory (a slot per tile parity, written
+// before the last V block's expect_tx arrive, read after its wait): a CTA that
+// finishes early takes more tiles (causal tiles differ up to mBlocks(M) times in
+// length). Every CTA's atomics
+// end with one that finds no tile; the one that draws the last value, tiles - 1,
+// resets the counter to 0 for the next launch on the stream. Without a counter
+// CTA c runs tiles c, c + gridDim.x, ...
 #pragma once
 #include "helion/async.cuh"
 #include "helion/gemm_sm90_pipeline.cuh"
@@ -170,8 +184,9 @@ struct AttentionSm90 {
   static constexpr int kBytesQ = BM * D * 2, kBytesKV = BN * D * 2;
   static constexpr int kMaxSmem = 227 * 1024; ///< per CTA on sm_90
   /// 1024 bytes of alignment slack, Q, the K and V rings, the mbarriers (q full,
-  /// q empty, then k full, v full, k empty, v empty per stage).
-  static constexpr int kSmemBytes = 1024 + kBytesQ + 2 * Stages * kBytesKV + 8 * (2 + 4 * Stages);
+  /// q empty, then k full, v full, k empty, v empty per stage)
+  /// and the next tile's index (two 4-byte slots).
+  static constexpr int kSmemBytes = 1024 + kBytesQ + 2 * Stages * kBytesKV + 8 * (3 + 4 * Stages);
   static_assert(kSmemBytes <= kMaxSmem, "AttentionSm90: over the 227 KB of shared memory of a CTA");
   static constexpr int kBoxRowsQ = BM, kBoxRowsKV = BN, kBoxCols = 64;
   /// setmaxnreg: 64K registers per SM shared by kThreads threads (one CTA per SM).
@@ -179,14 +194,31 @@ struct AttentionSm90 {
   static constexpr int kConsumerRegs = Consumers == 3 ? 160 : 240;
 
   __host__ __device__ static constexpr int mBlocks(int M) { return (M + BM - 1) / BM; }
-  /// Tile t's batch and first row. With a causal score (Score::kCausal: s is -inf
-  /// wherever key > row) row blocks go last first, the longest first (a persistent
-  /// CTA's later tiles are the short ones), and a tile reads the key blocks up to
-  /// its diagonal only.
-  template <class Score> __device__ static void tileAt(int t, int M, int& b, int& m0) {
-    b = t / mBlocks(M);
-    const int mb = t % mBlocks(M);
-    m0 = (Score::kCausal ? mBlocks(M) - 1 - mb : mb) * BM;
+  /// Causal tiles are ordered in groups of batches whose keys and values take
+  /// about this many bytes of L2 together (at least one batch).
+  static constexpr int64 kL2GroupBytes = 8ll << 20;
+  /// Tile t's batch and first row. Without a causal mask b-major: b = t / mBlocks(M),
+  /// row block t % mBlocks(M). With one (Score::kCausal: s is -inf wherever key >
+  /// row) a tile reads the key blocks up to its diagonal only, so the last row
+  /// block is the longest: the batches go in groups of G (kL2GroupBytes of keys and
+  /// values), and a group's tiles longest first, the G batches of one row block
+  /// after another. Example: M = N = 512, BM = 128, G = 2: tiles 0..7 of the first
+  /// group are (b 0, row block 3), (1, 3), (0, 2), (1, 2), ..., (1, 0).
+  template <class Score>
+  __device__ static void tileAt(int t, int M, int N, int B, int& b, int& m0) {
+    const int mb = mBlocks(M);
+    if constexpr (!Score::kCausal) {
+      b = t / mb;
+      m0 = t % mb * BM;
+    } else {
+      const int64 kvBytes = 4ll * D * max(N, 1); // k and v of one batch, 2 bytes each
+      const int64 fit = kL2GroupBytes / kvBytes;
+      const int G = fit < 1 ? 1 : fit > B ? B : static_cast<int>(fit);
+      const int g = t / (G * mb), w = t % (G * mb);
+      const int inGroup = min(G, B - g * G);
+      b = g * G + w % inGroup;
+      m0 = (mb - 1 - w / inGroup) * BM;
+    }
   }
   template <class Score> __device__ static int keyBlocks(int m0, int N) {
     const int all = (N + BN - 1) / BN;
@@ -195,14 +227,16 @@ struct AttentionSm90 {
   /// Tiles (b, row block), b-major: tile t is b = t / mBlocks(M), row block t % mBlocks(M).
   __host__ __device__ static constexpr int numTiles(int M, int B) { return mBlocks(M) * B; }
 
-  /// The whole kernel body; every thread of the CTA calls it. CTA c runs tiles c,
-  /// c + gridDim.x, ... (one each with a grid of numTiles(M, B) CTAs; persistent
-  /// with fewer: the producer then loads the next tile's Q and first K / V blocks
-  /// while the consumers finish this one). `smem` is the dynamic shared memory
-  /// (kSmemBytes). Uses named barriers 1..Consumers.
+  /// The whole kernel body; every thread of the CTA calls it. CTA c runs tile c,
+  /// then (persistent grids, fewer CTAs than tiles) the tiles the schedule above
+  /// gives it; the producer loads the next tile's Q and first K / V blocks while
+  /// the consumers finish this one. `counter`: the stream's tile counter, or null
+  /// (static schedule; required null when gridDim.x > tiles). `smem` is the dynamic
+  /// shared memory (kSmemBytes). Uses named barriers 1..Consumers.
   template <class Score, class Epi>
   __device__ static void run(const TensorMap* mapQ, const TensorMap* mapK, const TensorMap* mapV,
-                             int M, int N, int B, const Score& score, const Epi& epi, void* smem) {
+                             int M, int N, int B, const Score& score, const Epi& epi, void* smem,
+                             int* counter = nullptr) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 1023) & ~1023ull);
     uint64* bars = reinterpret_cast<uint64*>(base + kBytesQ + 2 * Stages * kBytesKV);
@@ -222,11 +256,11 @@ struct AttentionSm90 {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_dec<kProducerRegs>();
       if (threadIdx.x == 0)
-        produce<Score>(mapQ, mapK, mapV, M, N, numTiles(M, B), base, bars);
+        produce<Score>(mapQ, mapK, mapV, M, N, B, base, bars, counter);
     } else {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_inc<kConsumerRegs>();
-      consume(M, N, numTiles(M, B), score, epi, base, bars);
+      consume(M, N, B, score, epi, base, bars);
     }
 #endif
   }
@@ -239,25 +273,49 @@ private:
   static constexpr int kQFull = 0, kKFull = 1, kVFull = 1 + Stages, kQEmpty = 1 + 2 * Stages,
                        kKEmpty = 2 + 2 * Stages, kVEmpty = 2 + 3 * Stages,
                        kNumBars = 2 + 4 * Stages;
+  /// The 8 bytes after the barriers: for the tiles of parity p (a CTA's first,
+  /// third, ... or second, fourth, ...) the index of the tile after it (tiles:
+  /// none). A slot is written again two tiles later, once every consumer has
+  /// passed the Q of the tile between.
+  __device__ static volatile int* nextSlot(uint64* bars, uint32 parity) {
+    return reinterpret_cast<volatile int*>(bars + kNumBars) + parity;
+  }
+
+  /// The tile after `tile` for this CTA (tiles when there is none).
+  __device__ static int fetchNext(int tile, int tiles, int* counter) {
+    if (tile >= tiles)
+      return tiles;
+    if (counter == nullptr || static_cast<int>(gridDim.x) > tiles)
+      return min(tile + static_cast<int>(gridDim.x), tiles);
+    const int v = atomicAdd(counter, 1);
+    if (v == tiles - 1)
+      atomicExch(counter, 0); // every other CTA has drawn its last value
+    return min(v + static_cast<int>(gridDim.x), tiles);
+  }
 
   /// One thread: per tile, Q once it is free, then K[j] and V[j] into the ring
-  /// (slot and phase run on across tiles, as in the consumers).
+  /// (slot and phase run on across tiles, as in the consumers). At the last key
+  /// block it takes the next tile and publishes it with that block's V.
   template <class Score>
   __device__ static void produce(const TensorMap* mapQ, const TensorMap* mapK,
-                                 const TensorMap* mapV, int M, int N, int tiles, uint8* base,
-                                 uint64* bars) {
+                                 const TensorMap* mapV, int M, int N, int B, uint8* base,
+                                 uint64* bars, int* counter) {
+    const int tiles = numTiles(M, B);
     int s = 0;
     uint32 phase = 0, qPhase = 0;
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, qPhase ^= 1) {
+    for (int tile = blockIdx.x; tile < tiles; qPhase ^= 1) {
       int b, m0;
-      tileAt<Score>(tile, M, b, m0);
+      tileAt<Score>(tile, M, N, B, b, m0);
       const int nBlocks = keyBlocks<Score>(m0, N);
       mbarrier_wait(&bars[kQEmpty], qPhase ^ 1); // a fresh barrier passes parity 1 at once
       mbarrier_arrive_expect_tx(&bars[kQFull], kBytesQ);
 #pragma unroll
       for (int p = 0; p < D / 64; ++p)
         tma_load_3d(base + p * BM * 128, mapQ, &bars[kQFull], 64 * p, m0, b);
+      int next = tiles;
       for (int j = 0; j < nBlocks; ++j) {
+        if (j == nBlocks - 1)
+          next = fetchNext(tile, tiles, counter); // its latency under the waits below
         mbarrier_wait(&bars[kKEmpty + s], phase ^ 1);
         mbarrier_arrive_expect_tx(&bars[kKFull + s], kBytesKV);
 #pragma unroll
@@ -265,6 +323,8 @@ private:
           tma_load_3d(base + kOffK + s * kBytesKV + p * BN * 128, mapK, &bars[kKFull + s],
                       64 * p, j * BN, b);
         mbarrier_wait(&bars[kVEmpty + s], phase ^ 1);
+        if (j == nBlocks - 1)
+          *nextSlot(bars, qPhase) = next; // released by the arrive below
         mbarrier_arrive_expect_tx(&bars[kVFull + s], kBytesKV);
 #pragma unroll
         for (int p = 0; p < D / 64; ++p)
@@ -275,6 +335,7 @@ private:
           phase ^= 1;
         }
       }
+      tile = next;
     }
   }
 
@@ -427,8 +488,9 @@ private:
   };
 
   template <class Score, class Epi>
-  __device__ static void consume(int M, int N, int tiles, const Score& score, const Epi& epi,
+  __device__ static void consume(int M, int N, int B, const Score& score, const Epi& epi,
                                  uint8* base, uint64* bars) {
+    const int tiles = numTiles(M, B);
     using namespace sm90;
     const int w = threadIdx.x / 128 - 1, tid = threadIdx.x % 128;
     const bool leader = tid % 32 == 0; // arrives on the empty barriers for its warp
@@ -441,10 +503,9 @@ private:
 
     Ring ring; // K[j] / V[j] of this CTA's running block count
     uint32 qPhase = 0;
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, qPhase ^= 1) {
-      const bool lastTile = tile + static_cast<int>(gridDim.x) >= tiles;
+    for (int tile = blockIdx.x; tile < tiles; qPhase ^= 1) {
       int b, m0;
-      tileAt<Score>(tile, M, b, m0);
+      tileAt<Score>(tile, M, N, B, b, m0);
       const int nBlocks = keyBlocks<Score>(m0, N);
       const int warp = tid / 32, lane = tid % 32;
       const int rowLo = m0 + 64 * w, row0 = rowLo + 16 * warp + lane / 4;
@@ -507,6 +568,11 @@ private:
       // The last block's P V.
       awaitTurn(w);
       mbarrier_wait(&bars[kVFull + prev.slot], prev.phase);
+      // Written before the arrive this wait saw. Passed through a shuffle so that
+      // ptxas sees one value per warp: with a plain shared load it keeps the loop's
+      // addresses out of uniform registers (non-causal d 128: 6 % slower, SASS).
+      const int next = __shfl_sync(0xffffffffu, *nextSlot(bars, qPhase), 0);
+      const bool lastTile = next >= tiles;
       fence(o);
       fence(p);
       wgmma_fence();
@@ -533,6 +599,7 @@ private:
               static_cast<int64>(8 * c + 2 * (lane % 4)), o[4 * c + 2 * h], o[4 * c + 2 * h + 1], l,
               rowMax[h]);
       }
+      tile = next;
     }
   }
 #endif // __CUDA_ARCH__ >= 900

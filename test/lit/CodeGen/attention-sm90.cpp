@@ -28,10 +28,10 @@
 // C2: struct attention_epilogue {
 // C2: __global__ void __launch_bounds__(384, 1) attention_kernel(
 // C2-NEXT: const __grid_constant__ hd::TensorMap map_q, const __grid_constant__ hd::TensorMap map_k,
-// C2-NEXT: const __grid_constant__ hd::TensorMap map_v, int M, int N, int B, double scale, T_out* __restrict__ out,
+// C2-NEXT: const __grid_constant__ hd::TensorMap map_v, int M, int N, int B, int* tile_counter, double scale, T_out* __restrict__ out,
 // C2: using A = hd::AttentionSm90<T_q, d, 128, 2, 2>;
 // C2: if (dynamic_smem < A::kSmemBytes) __trap();
-// C2: A::run(&map_q, &map_k, &map_v, M, N, B, score, epi, smem);
+// C2: A::run(&map_q, &map_k, &map_v, M, N, B, score, epi, smem, tile_counter);
 // C2: __global__ void __launch_bounds__(128, 1) attention_kernel_sm80(
 // C2: using A = hd::AttentionSm80<T_q, d, 64, 4, 2>;
 
@@ -47,9 +47,9 @@
 
 // The launcher: sm90 only on a 9.x device; 3-D tensor maps [b, seq, d] with boxes
 // {1, rows, 64}; shared memory AttentionSm90::kSmemBytes per head dim (d 64:
-// 1024 + 128 x 64 x 2 + 2 x 2 x 128 x 64 x 2 + 8 x 10 = 83024).
+// 1024 + 128 x 64 x 2 + 2 x 2 x 128 x 64 x 2 + 8 x 11 = 83032).
 // HOST: const bool sm90 = dev.major == 9;
-// HOST: const int64_t smem = sm90 ? (D == 64 ? 83024 : 164944) : 128 + int64_t(256) * D * 2;
+// HOST: const int64_t smem = sm90 ? (D == 64 ? 83032 : 164952) : 128 + int64_t(256) * D * 2;
 // HOST-NEXT: const std::int64_t kernelKey[] = {helion::rt::currentDevice(),
 // HOST-NEXT:     std::int64_t(sm90),
 // HOST: std::string name = sm90 ? "attention_kernel<" : "attention_kernel_sm80<";
@@ -57,21 +57,25 @@
 // HOST: m.box = {1, boxRows, 64};
 // HOST: CUtensorMap mapQ = map(q, M, 128), mapK = map(k, N, 128), mapV = map(v, N, 128);
 // HOST: int iB = int(B);
-// HOST: void* args[] = {&mapQ, &mapK, &mapV, &iM, &iN, &iB, &e0, &e1, &e2, &e3, &e4};
 // HOST: const int64_t tiles = B * helion::rt::cdiv(M, int64_t(128));
 // HOST-NEXT: const int64_t ctas = tiles;
+// HOST-NEXT: CUdeviceptr counter = 0;
+// HOST-NEXT: void* args[] = {&mapQ, &mapK, &mapV, &iM, &iN, &iB, &counter, &e0, &e1, &e2, &e3, &e4};
 // HOST: helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), helion::rt::Dim3(384), static_cast<unsigned>(smem), args, helion::rt::currentStream());
 // HOST: void* args[] = {&pq, &pk, &pv, &iM, &iN, &sqb, &sqm, &skb, &skn, &svb, &svn, &e0, &e1, &e2, &e3, &e4};
 // HOST: helion::rt::Dim3(128), static_cast<unsigned>(smem), args, helion::rt::currentStream());
-// Persistent (the default): at most one CTA per SM, each looping over tiles.
+// Persistent (the default): at most one CTA per SM, each taking tiles from the
+// stream's tile counter.
 // PERSISTENT: const int64_t tiles = B * helion::rt::cdiv(M, int64_t(128));
 // PERSISTENT-NEXT: const int64_t ctas = std::min<int64_t>(tiles, dev.smCount);
+// PERSISTENT-NEXT: CUdeviceptr counter = helion::rt::tileCounter(helion::rt::currentStream());
+// PERSISTENT-NEXT: void* args[] = {&mapQ, &mapK, &mapV, &iM, &iN, &iB, &counter,
 
 // NVRTC: sm_90a gets the wgmma kernel, sm_80 the mma.sync one.
 // PTX90: attention_kernel<hd::bf16, hd::bf16, hd::bf16, 128, hd::bf16> (sm_90a)
-// PTX90: cp.async.bulk.tensor.3d
-// PTX90: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
-// PTX90: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// PTX90-DAG: cp.async.bulk.tensor.3d
+// PTX90-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// PTX90-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 // PTX80: attention_kernel_sm80<hd::f16, hd::f16, hd::f16, 64, hd::f16> (sm_80)
 // PTX80-NOT: wgmma
 // PTX80: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
