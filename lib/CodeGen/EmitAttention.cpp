@@ -178,6 +178,18 @@ private:
 
   std::string ctype(const ElemType& t) const { return cudaComputeType(t, k_); }
 
+  /// Whether an epilogue expression can differ between the head-dim columns of a
+  /// row: it reads the accumulator or an index other than the row's.
+  bool alongHeadDim(const Expr& e) const {
+    if ((e.kind == ExprKind::Var && e.var == p_.accVar) || e.kind == ExprKind::Dot ||
+        (e.kind == ExprKind::TileIndex && e.tile != p_.tileM))
+      return true;
+    for (const ExprRef& o : e.operands)
+      if (alongHeadDim(*o))
+        return true;
+    return false;
+  }
+
   /// A pointwise expression; `leaf` renders the dot (score) and variables.
   std::string ex(const Expr& e) const {
     auto op = [&](int i) { return ex(*e.operands[i]); };
@@ -189,8 +201,15 @@ private:
     case ExprKind::TileIndex: return e.tile == p_.tileM ? "row" : "col";
     case ExprKind::Unary:
       return cudaUnary(e.unary, op(0), ctype(e.type->elem));
-    case ExprKind::Binary:
-      return cudaBinary(e.binary, op(0), op(1), ctype(e.type->elem));
+    case ExprKind::Binary: {
+      // A divisor the same along the head dim (li: one per row) is a broadcast
+      // divisor, as in every other kernel: one reciprocal per row, then products.
+      const std::string ct = ctype(e.type->elem);
+      if (e.binary == BinaryOp::Div && alongHeadDim(*e.operands[0]) &&
+          !alongHeadDim(*e.operands[1]))
+        return "hd::div_bcast(" + ct + "(" + op(0) + "), " + ct + "(" + op(1) + "))";
+      return cudaBinary(e.binary, op(0), op(1), ct);
+    }
     case ExprKind::Where: {
       const std::string ct = ctype(e.type->elem);
       return "(" + op(0) + " ? " + ct + "(" + op(1) + ") : " + ct + "(" + op(2) + "))";

@@ -126,7 +126,7 @@ std::string Emitter::expr(const Expr& e) {
     // Arithmetic happens in the result's compute type (f16 * double-scalar is a float op).
     if (e.binary == BinaryOp::Div && e.operands[1]->type && e.type &&
         axesOf(*e.operands[1]->type).size() < axesOf(*e.type).size())
-      return "div_bcast(" + ct + "(" + a + "), " + ct + "(" + b + "))";
+      return "hd::div_bcast(" + ct + "(" + a + "), " + ct + "(" + b + "))";
     return cudaBinary(e.binary, a, b, ct);
   }
   case ExprKind::Where: {

@@ -60,10 +60,6 @@ __device__ __forceinline__ hvec<T, N> load_hint(const hvec<T, N>* p, bool pred) 
     return pred ? *p : hvec<T, N>{};
   }
 }
-/// a / b where b is the same for many a (a broadcast divisor): one correctly
-/// rounded reciprocal, then products (within 1.5 ulp of the quotient).
-template <class C> __device__ __forceinline__ C div_bcast(C a, C b) { return a / b; }
-__device__ __forceinline__ float div_bcast(float a, float b) { return a * __frcp_rn(b); }
 struct OpSum { template <class C> __device__ __forceinline__ C operator()(C a, C b) const { return a + b; }
   template <class C> __device__ __forceinline__ static C identity() { return C(0); } };
 struct OpMax { template <class C> __device__ __forceinline__ C operator()(C a, C b) const { return hd::maximum(a, b); }

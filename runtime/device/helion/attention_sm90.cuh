@@ -397,7 +397,14 @@ private:
         for (int e = 0; e < 2; ++e) {
           const int col = n0 + 8 * c + 2 * (lane % 4) + e;
           float x;
-          if constexpr (Masked)
+          if constexpr (Masked && Score::kCausal)
+            // The causal score is where(row >= col, unmasked, -inf): row0 + 8 h >= col is
+            // 8 c + e <= diag, one compare of a constant per element.
+            x = 8 * c + e <= row0 + 8 * h - n0 - 2 * (lane % 4)
+                    ? score.unmasked(s[4 * c + 2 * h + e], static_cast<int64>(row0 + 8 * h),
+                                     static_cast<int64>(col))
+                    : kNegInf;
+          else if constexpr (Masked)
             x = score(s[4 * c + 2 * h + e], static_cast<int64>(row0 + 8 * h), static_cast<int64>(col));
           else
             x = score.unmasked(s[4 * c + 2 * h + e], static_cast<int64>(row0 + 8 * h),

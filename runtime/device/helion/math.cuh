@@ -123,4 +123,10 @@ template <bool MAX, class C> __device__ __forceinline__ bool arg_better(C v, C b
 /// Ceiling division for sizes and grid math: cdiv(10, 4) == 3.
 template <class T> __device__ __forceinline__ T cdiv(T a, T b) { return (a + b - 1) / b; }
 
+/// a / b where b is the same for many a (a broadcast divisor: a row's sum under a
+/// softmax, attention's li): one correctly rounded reciprocal, then products
+/// (within 1.5 ulp of the quotient; the compiler shares the reciprocal).
+template <class C> __device__ __forceinline__ C div_bcast(C a, C b) { return a / b; }
+__device__ __forceinline__ float div_bcast(float a, float b) { return a * __frcp_rn(b); }
+
 }  // namespace helion::dev

@@ -26,7 +26,8 @@ using helion::Tensor;
 // DEFAULT-NEXT: return float((float(x) * float(scale)));
 // DEFAULT: struct attention_epilogue {
 // DEFAULT: float value(int64 b, int64 row, int64 col, float o, float l, float m) const {
-// DEFAULT: return float((float(v2) / float(v1)));
+// The row sum divides as a broadcast divisor (one reciprocal per row).
+// DEFAULT: return float(hd::div_bcast(float(v2), float(v1)));
 // DEFAULT: *reinterpret_cast<hd::vec<T_out, 2>*>(p) = w;
 // DEFAULT: __global__ void __launch_bounds__(128, 1) attention_kernel(
 // DEFAULT: using A = hd::AttentionSm80<T_q, d, 64, 4, 2>;
