@@ -189,10 +189,12 @@ struct AttentionSm90 {
   static constexpr int kSmemBytes = 1024 + kBytesQ + 2 * Stages * kBytesKV + 8 * (3 + 4 * Stages);
   static_assert(kSmemBytes <= kMaxSmem, "AttentionSm90: over the 227 KB of shared memory of a CTA");
   static constexpr int kBoxRowsQ = BM, kBoxRowsKV = BN, kBoxCols = 64;
-  /// setmaxnreg: 64K registers per SM shared by kThreads threads (one CTA per SM):
-  /// 128 x 32 + 256 x 240 and 128 x 32 + 384 x 160 are 65536 each. With 24 the
-  /// producer (tile counter, causal tile order) spilled 8-16 bytes.
-  static constexpr int kProducerRegs = 32;
+  /// setmaxnreg moves registers within what the CTA was launched with: kThreads x
+  /// the launch-bound count (384 x 168 = 64512 with 2 consumers, 512 x 128 = 65536
+  /// with 3). 128 x 24 + 256 x 240 = 64512; with 32 for the producer the consumers'
+  /// setmaxnreg.inc waits forever (the kernel hung on the H100). At 24 ptxas spills
+  /// 8-12 bytes of the producer's tile bookkeeping (one thread, local memory in L1).
+  static constexpr int kProducerRegs = Consumers == 3 ? 32 : 24;
   static constexpr int kConsumerRegs = Consumers == 3 ? 160 : 240;
 
   __host__ __device__ static constexpr int mBlocks(int M) { return (M + BM - 1) / BM; }
@@ -213,10 +215,9 @@ struct AttentionSm90 {
       b = t / mb;
       m0 = t % mb * BM;
     } else {
-      // k and v of one batch take 4 D N bytes: G = kL2GroupBytes / (4 D N) in 1..B.
-      constexpr int kGroupKeys = static_cast<int>(kL2GroupBytes / (4 * D));
-      const int fit = kGroupKeys / max(N, 1);
-      const int G = fit < 1 ? 1 : fit > B ? B : fit;
+      const int64 kvBytes = 4ll * D * max(N, 1); // k and v of one batch, 2 bytes each
+      const int64 fit = kL2GroupBytes / kvBytes;
+      const int G = fit < 1 ? 1 : fit > B ? B : static_cast<int>(fit);
       const int g = t / (G * mb), w = t % (G * mb);
       const int inGroup = min(G, B - g * G);
       b = g * G + w % inGroup;
