@@ -196,6 +196,9 @@ struct AttentionSm90 {
   /// 8-12 bytes of the producer's tile bookkeeping (one thread, local memory in L1).
   static constexpr int kProducerRegs = Consumers == 3 ? 32 : 24;
   static constexpr int kConsumerRegs = Consumers == 3 ? 160 : 240;
+  static_assert(Consumers == 1 || 128 * (kProducerRegs + Consumers * kConsumerRegs) <=
+                                      kThreads * (65536 / kThreads / 8 * 8),
+                "AttentionSm90: setmaxnreg asks for more registers than the CTA has (a hang)");
 
   __host__ __device__ static constexpr int mBlocks(int M) { return (M + BM - 1) / BM; }
   /// Causal tiles are ordered in groups of batches whose keys and values take
