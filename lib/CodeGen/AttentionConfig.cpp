@@ -160,10 +160,6 @@ private:
 
 } // namespace
 
-int64_t attentionSm90SmemBytes(int64_t d, int bn, int consumers, int stages) {
-  return 1024 + 64 * consumers * d * 2 + 2 * int64_t(stages) * bn * d * 2 + 8 * (3 + 4 * stages);
-}
-
 bool mapAttentionConfig(const Kernel& kernel, const config::Config& config, AttentionPlan& plan,
                         DiagnosticEngine& diags) {
   return ConfigMapper(kernel, config, plan, diags).run();

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "AttentionPlan.h"
+#include "helion/Config/AttentionSmem.h"
 
 namespace helion::codegen {
 
@@ -21,8 +22,6 @@ namespace helion::codegen {
 bool mapAttentionConfig(const ir::Kernel& kernel, const config::Config& config,
                         AttentionPlan& plan, DiagnosticEngine& diags);
 
-/// Dynamic shared memory of AttentionSm90<T, d, bn, consumers, stages> (16-bit
-/// T): its kSmemBytes, spelled once for the plan and the launcher.
-int64_t attentionSm90SmemBytes(int64_t d, int bn, int consumers, int stages);
+using config::attentionSm90SmemBytes; // helion/Config/AttentionSmem.h
 
 } // namespace helion::codegen

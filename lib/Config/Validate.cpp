@@ -4,6 +4,7 @@
 // `block_sizes[1]: expected a power of two, got 48`. Lengths are checked first;
 // entries are checked as far as they exist, so one config yields every error.
 //===----------------------------------------------------------------------===//
+#include "helion/Config/AttentionSmem.h"
 #include "helion/Config/ConfigSpec.h"
 
 #include <fmt/format.h>
@@ -247,9 +248,7 @@ public:
                       spec_.blockSizes[keys.first].name, bn));
       return;
     }
-    // AttentionSm90::kSmemBytes at head dim 128 (attentionSm90SmemBytes).
-    const int64_t smem = 1024 + 64 * consumers * 128 * 2 + 2 * int64_t(c.numStages) * bn * 128 * 2 +
-                         8 * (3 + 4 * c.numStages);
+    const int64_t smem = attentionSm90SmemBytes(128, bn, consumers, c.numStages);
     if (warpsOk && stagesOk && smem > 227 * 1024)
       add("num_stages", -1, -1,
           fmt::format("expected at most {} for the sm90 flash attention with num_warps {} and {} "
