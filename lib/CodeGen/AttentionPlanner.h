@@ -1,0 +1,120 @@
+//===- AttentionPlanner.h - The flash-attention recognizer ------*- C++ -*-===//
+//
+// The Planner behind planAttention (AttentionPlan.h), shared by its two halves:
+// AttentionPlan.cpp (the grid loop, the prologue, the accumulators' initial values,
+// the epilogue) and AttentionKeyLoop.cpp (the key loop evaluated symbolically, the
+// score and its causal mask). Private to lib/CodeGen.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "AttentionPlan.h"
+
+#include "helion/IR/Mutator.h"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace helion::codegen::attention {
+
+using namespace ir;
+
+bool isConst(const ExprRef& e, double v);
+bool isVar(const ExprRef& e, int var);
+/// `x[:, :, newaxis]` of a 2-D value: returns x, or null.
+ExprRef unsqueezed(const ExprRef& e);
+/// The operands of a commutative binary `op` as (x, y) with pred(x) true, or false.
+bool commuted(const ExprRef& e, BinaryOp op, const std::function<bool(const ExprRef&)>& pred,
+              ExprRef& x, ExprRef& y);
+/// A dot of 3-D operands (attention's q @ k^T and p @ v).
+bool isBatchedDot(const Expr& e);
+const Expr* firstBatchedDot(const std::vector<StmtRef>& body);
+
+class Planner {
+public:
+  Planner(const Kernel& k, const config::Config& c, DiagnosticEngine& d) : k_(k), c_(c), d_(d) {}
+
+  std::optional<AttentionPlan> run();
+
+private:
+  const Kernel& k_;
+  const config::Config& c_;
+  DiagnosticEngine& d_;
+  AttentionPlan p_;
+  std::map<int, ExprRef> pre_;            // grid-body lets before the key loop
+  std::map<int, const Stmt*> preStmt_;
+  std::map<int, ExprRef> env_;            // symbolic values inside the key loop
+  std::map<int, const Stmt*> lastAssign_; // carried variable -> its last assignment
+  std::set<int> epilogueVars_;            // lets after the key loop
+  std::set<int> outputVars_;              // ... of those, the ones computed from acc
+
+  std::nullopt_t fail(const SourceLoc& loc, const std::string& msg) {
+    d_.error(loc, msg);
+    return std::nullopt;
+  }
+  bool error(const SourceLoc& loc, const std::string& msg) {
+    d_.error(loc, msg);
+    return false;
+  }
+
+  bool isTile(const Index& ix, int tile) const {
+    return ix.kind == Index::Kind::Tile && ix.tile == tile;
+  }
+
+  /// `t[tb, rows, :]` of a 3-D tensor: its param, or -1.
+  int load3(const ExprRef& e, int rows) const {
+    if (e->kind != ExprKind::Load || e->gatherAll || e->indices.size() != 3 ||
+        !isTile(e->indices[0], p_.tileB) || !isTile(e->indices[1], rows) ||
+        e->indices[2].kind != Index::Kind::All)
+      return -1;
+    return e->param;
+  }
+
+  bool prologueStmt(const Stmt& s);
+
+  /// Substitutes the loop's current symbolic values (and the prologue's q tile).
+  class Substitute : public IRMutator {
+  public:
+    explicit Substitute(const Planner& p) : p_(p) {}
+    using IRMutator::mutate;
+    ExprRef mutate(const ExprRef& e) override {
+      if (e->kind != ExprKind::Var)
+        return mutateChildren(e);
+      if (p_.env_.count(e->var))
+        return p_.env_.at(e->var);
+      if (p_.pre_.count(e->var) && p_.pre_.at(e->var)->kind == ExprKind::Load)
+        return p_.pre_.at(e->var);
+      return e;
+    }
+
+  private:
+    const Planner& p_;
+  };
+  ExprRef subst(const ExprRef& e) const { return Substitute(*this).mutate(e); }
+
+  bool keyLoopBody(const Stmt& loop);
+
+  /// S: pointwise ops, scalars and exactly one dot(q[tb, tm, :], k[tb, tn, :]^T).
+  bool scoreExpr(const ExprRef& e);
+
+  /// `t.index()` of tile `tile` under views that only add axes: true.
+  static bool isIndexOf(const ExprRef& e, int tile);
+
+  /// Whether S is where(tm.index() >= tn.index(), S', -inf) (or tn <= tm), the causal
+  /// mask: every key past its query row scores -inf, so key blocks past the diagonal
+  /// need not be read.
+  bool causalMask(const ExprRef& e) const;
+
+  bool checkInits();
+
+  bool epilogueValue(const ExprRef& e);
+
+  /// Whether `e` reads acc (directly or through an epilogue let that does).
+  bool usesOutput(const Expr& e) const;
+
+  bool epilogueStmt(const Stmt& s);
+};
+
+} // namespace helion::codegen::attention
