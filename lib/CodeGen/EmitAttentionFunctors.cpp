@@ -1,0 +1,158 @@
+//===- EmitAttentionFunctors.cpp - Flash attention's functors --------------===//
+//
+// The score functor (S with the q k^T product as x, its unmasked form for causal
+// scores) and the epilogue functor (the statements after the key loop for one
+// (b, row, col), the accumulators bound to o, l, m) of AttentionEmitter.h, printed
+// from the IR (EmitAttention.cpp's header shows both).
+//===----------------------------------------------------------------------===//
+#include "AttentionEmitter.h"
+
+#include "helion/IR/Visitor.h"
+
+namespace helion::codegen::attention {
+
+bool AttentionEmitter::alongHeadDim(const Expr& e) const {
+  if ((e.kind == ExprKind::Var && e.var == p_.accVar) || e.kind == ExprKind::Dot ||
+      (e.kind == ExprKind::TileIndex && e.tile != p_.tileM))
+    return true;
+  for (const ExprRef& o : e.operands)
+    if (alongHeadDim(*o))
+      return true;
+  return false;
+}
+
+std::string AttentionEmitter::ex(const Expr& e) const {
+  auto op = [&](int i) { return ex(*e.operands[i]); };
+  switch (e.kind) {
+  case ExprKind::Const: return cudaLiteral(e.value, e.isInt);
+  case ExprKind::Param: return name(e.param);
+  case ExprKind::Var: return "v" + std::to_string(e.var);
+  case ExprKind::Dot: return "x";
+  case ExprKind::TileIndex: return e.tile == p_.tileM ? "row" : "col";
+  case ExprKind::Unary:
+    return cudaUnary(e.unary, op(0), ctype(e.type->elem));
+  case ExprKind::Binary: {
+    // A divisor the same along the head dim (li: one per row) is a broadcast
+    // divisor, as in every other kernel: one reciprocal per row, then products.
+    const std::string ct = ctype(e.type->elem);
+    if (e.binary == BinaryOp::Div && alongHeadDim(*e.operands[0]) &&
+        !alongHeadDim(*e.operands[1]))
+      return "hd::div_bcast(" + ct + "(" + op(0) + "), " + ct + "(" + op(1) + "))";
+    return cudaBinary(e.binary, op(0), op(1), ct);
+  }
+  case ExprKind::Where: {
+    const std::string ct = ctype(e.type->elem);
+    return "(" + op(0) + " ? " + ct + "(" + op(1) + ") : " + ct + "(" + op(2) + "))";
+  }
+  case ExprKind::Cast: {
+    if (e.castTo && *e.castTo != ScalarType::F16 && *e.castTo != ScalarType::BF16)
+      return ctype(e.type->elem) + "(" + op(0) + ")";
+    const std::string storage = e.castTo ? deviceTypeName(*e.castTo) : "T_" + name(e.param);
+    return "hd::to_compute(hd::from_compute<" + storage + ">(" +
+           ctype(e.operands[0]->type->elem) + "(" + op(0) + ")))";
+  }
+  default: return op(0); // View: the element is the same
+  }
+}
+
+void AttentionEmitter::emitScore(std::ostringstream& os) {
+  os << "/// s = score(q . k) of '" << k_.name << "'.\n";
+  os << "template <" << templateParams() << ">\nstruct " << k_.name << "_score {\n"
+     << fields(scoreFields_);
+  os << "  static constexpr bool kCausal = "
+     << (p_.causal ? "true; // -inf wherever col > row: keys past the diagonal are not read\n"
+                   : "false;\n");
+  os << "  __device__ __forceinline__ float operator()(float x, int64 row, int64 col) const {\n"
+     << "    return float(" << ex(*p_.score) << ");\n  }\n";
+  if (p_.causal) // the score without its mask, for key blocks below the diagonal
+    os << "  __device__ __forceinline__ float unmasked(float x, int64 row, int64 col) const {\n"
+       << "    return float(" << ex(*p_.score->operands[1]) << ");\n  }\n";
+  os << "};\n\n";
+}
+
+std::string AttentionEmitter::offset(const Stmt& s) const {
+  const std::string& n = name(s.param);
+  return "b * stride_" + n + "_0 + row * stride_" + n + "_1" +
+         (s.indices.size() == 3 ? " + col * stride_" + n + "_2" : "");
+}
+
+bool AttentionEmitter::isRowStore(const Stmt& s) {
+  return s.kind == StmtKind::Store && s.indices.size() == 2;
+}
+
+void AttentionEmitter::body(std::ostringstream& os, const std::function<void(const Stmt&)>& store) const {
+  os << "    float v" << p_.accVar << " = o;\n    float v" << p_.sumVar << " = l;\n    float v"
+     << p_.maxVar << " = m;\n";
+  for (const Stmt* s : p_.epilogue) {
+    if (s->kind == StmtKind::Let)
+      os << "    " << ctype(s->value->type->elem) << " v" << s->var << " = " << ex(*s->value)
+         << ";\n";
+    else if (s->kind == StmtKind::Assign)
+      os << "    v" << s->var << " = " << ex(*s->value) << ";\n";
+    else
+      store(*s);
+  }
+}
+
+void AttentionEmitter::storeLine(std::ostringstream& os, const Stmt& s) const {
+  os << "    " << name(s.param) << "[" << offset(s) << "] = hd::from_compute<T_"
+     << name(s.param) << ">(" << ex(*s.value) << ");\n";
+}
+
+void AttentionEmitter::emitEpilogue(std::ostringstream& os) {
+  const char* args = "(int64 b, int64 row, int64 col, float o, float l, float m) const {\n";
+  os << "/// The epilogue of '" << k_.name << "' for one element: o = sum p v, l = sum p, "
+        "m = max s.\n";
+  os << "template <" << templateParams() << ">\nstruct " << k_.name << "_epilogue {\n"
+     << fields(epiFields_);
+  if (stores_ == 1) {
+    const Stmt* st = nullptr;
+    for (const Stmt* s : p_.epilogue)
+      if (s->kind == StmtKind::Store && !isRowStore(*s))
+        st = s;
+    const std::string& n = name(st->param);
+    os << "  __device__ __forceinline__ float value" << args;
+    body(os, [&](const Stmt& s) {
+      if (&s == st)
+        os << "    return float(" << ex(*s.value) << ");\n";
+    });
+    os << "  }\n";
+    os << "  __device__ __forceinline__ void operator()(int64 b, int64 row, int64 col, float o0, "
+          "float o1, float l, float m) const {\n"
+       << "    T_" << n << " r0 = hd::from_compute<T_" << n << ">(value(b, row, col, o0, l, m));\n"
+       << "    T_" << n << " r1 = hd::from_compute<T_" << n
+       << ">(value(b, row, col + 1, o1, l, m));\n"
+       << "    T_" << n << "* p = " << n << " + (" << offset(*st) << ");\n"
+       << "    if (stride_" << n << "_2 == 1 && reinterpret_cast<hd::uint64>(p) % (2 * sizeof(T_"
+       << n << ")) == 0) {\n"
+       << "      hd::vec<T_" << n << ", 2> w;\n      w[0] = r0;\n      w[1] = r1;\n"
+       << "      *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(p) = w;\n"
+       << "    } else {\n      p[0] = r0;\n      p[stride_" << n << "_2] = r1;\n    }\n"
+       << (rowStores_ ? "    if (col == 0)\n      rows(b, row, l, m);\n" : "") << "  }\n";
+  } else {
+    os << "  __device__ __forceinline__ void apply" << args;
+    body(os, [&](const Stmt& s) {
+      if (!isRowStore(s))
+        storeLine(os, s);
+    });
+    os << "  }\n";
+    os << "  __device__ __forceinline__ void operator()(int64 b, int64 row, int64 col, float o0, "
+          "float o1, float l, float m) const {\n"
+       << (stores_ ? "    apply(b, row, col, o0, l, m);\n    apply(b, row, col + 1, o1, l, m);\n"
+                   : "")
+       << (rowStores_ ? "    if (col == 0)\n      rows(b, row, l, m);\n" : "") << "  }\n";
+  }
+  if (rowStores_) {
+    // Per-row results read l and m only (the plan checked): acc is bound to 0.
+    os << "  __device__ __forceinline__ void rows(int64 b, int64 row, float l, float m) const {\n"
+       << "    const float o = 0.f;\n";
+    body(os, [&](const Stmt& s) {
+      if (isRowStore(s))
+        storeLine(os, s);
+    });
+    os << "  }\n";
+  }
+  os << "};\n\n";
+}
+
+} // namespace helion::codegen::attention
