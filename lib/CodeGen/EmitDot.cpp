@@ -136,7 +136,8 @@ void Emitter::emitDotSmem(const std::string& bytes, const std::string& what) {
   line("static_assert(DOT_SMEM <= " + std::to_string(config::kDotStagingLimit) +
        ", \"helionc: the " + what + " of a general hl::dot need more than 48 KB of shared "
        "memory; use smaller block sizes\");");
-  line("__shared__ __align__(16) hd::uint8 dot_smem[DOT_SMEM];");
+  // 1024: the swizzled B operands of the mma layout's wgmma form (dot.cuh).
+  line("__shared__ __align__(1024) hd::uint8 dot_smem[DOT_SMEM];");
 }
 
 /// Stages one operand: each thread writes its elements (zeros past the tile ends).

@@ -49,6 +49,8 @@ std::string Emitter::elementRef(const std::string& name, const std::vector<int>&
 }
 
 std::string Emitter::absCoord(int axis) const {
+  if (auto it = coordOverride_.find(axis); it != coordOverride_.end())
+    return it->second;
   const LayoutAxis& a = axes_[axis];
   return a.isTile ? "(tb_" + std::string("t") + std::to_string(a.id) + " + c_" + a.key + ")"
                   : "(off_" + a.key + " + c_" + a.key + ")";

@@ -8,9 +8,16 @@
 //   __syncthreads();                      // the staging area is free
 //   copy of the loaded operands into shared memory (all threads, vectors)
 //   __syncthreads();
-//   for each 16-row fragment f of this warp, k step ks:
+//   if constexpr (D::kWgmma)               // sm_90a, 16-bit operands (dot.cuh)
+//     d's registers into the wgmma order; each warpgroup's wgmma m64nNk16 per
+//     fragment and k step (A from shared memory or packed from %a's registers);
+//     wait; back
+//   else for each 16-row fragment f of this warp, k step ks:
 //     A fragment: ldmatrix from shared memory, or packed from %a's registers
 //     for each 8 columns: B fragment (ldmatrix.trans), mma.sync into d's registers
+//
+// Each writer of the operands calls D::publish() (the wgmma form's proxy fence)
+// before the barrier that precedes the dot.
 //
 // The layout constants of the row and column axes (thread bits, pairs) are
 // printed by emitMmaAxis.
@@ -65,9 +72,11 @@ void Emitter::emitMmaStaging() {
     const std::string name = "D" + std::to_string(site);
     dotSite_[&d] = site++;
     const BlockType &a = *d.operands[0]->type, &b = *d.operands[1]->type;
-    line("// general hl::dot #" + name.substr(1) + " (EmitMmaDot.cpp): mma.sync on register "
-         "fragments; A " + (p.loadA ? "copied to shared memory" : p.registerA ? "in registers"
-                                                                            : "staged") +
+    line("// general hl::dot #" + name.substr(1) +
+         " (EmitMmaDot.cpp): mma.sync (wgmma on sm_90a) on register fragments; A " +
+         (p.loadA       ? "copied to shared memory"
+          : p.registerA ? "in registers"
+                        : "staged") +
          ", B " + (p.loadB ? "copied to shared memory" : "staged"));
     // A B loaded through .transpose (a [N, K] tensor) is kept as [N][K]: its rows copy
     // as vectors and ldmatrix reads it without .trans (stageMmaLoad's alongRows).
@@ -97,7 +106,8 @@ void Emitter::emitMmaStaging() {
   std::string end = bytes.empty() ? "0" : bytes;
   for (const std::string& name : early) {
     const std::string n = name.substr(1);
-    line("constexpr int EOFF" + n + " = " + end + ";");
+    // 1024-byte aligned: the wgmma form's swizzled B (dot.cuh).
+    line("constexpr int EOFF" + n + " = (" + end + " + 1023) / 1024 * 1024;");
     line("constexpr bool EARLY" + n + " = EOFF" + n + " + " + name + "::kBytes <= " +
          std::to_string(config::kDotStagingLimit) + ";");
     line("constexpr int DOFF" + n + " = EARLY" + n + " ? EOFF" + n + " : 0;");
@@ -130,6 +140,29 @@ void Emitter::stageMmaLoad(const Expr& op, const Expr& load, const std::string& 
   ++indent_;
   line("constexpr int VA = " + (vec ? "hmin(VEC, " + v.size + ")" : std::string("1")) + ";");
   line("constexpr int COUNT = " + on + " * (" + vn + " / VA);");
+  // The tile's first element and its in-bounds extents once, then 32-bit coordinates
+  // per copy (the 64-bit form cost ptxas some 35 instructions per copy).
+  const std::string rs = r.axis >= 0 ? strideOfAxis(load.param, load.indices, r.axis) : "";
+  const std::string cs = c.axis >= 0 ? strideOfAxis(load.param, load.indices, c.axis) : "";
+  const bool tiled = !rs.empty() && !cs.empty() && rs != cs;
+  auto start = [&](int axis) {
+    const LayoutAxis& la = axes_[axis];
+    return la.isTile ? "tb_t" + std::to_string(la.id) : "off_" + la.key;
+  };
+  auto limit = [&](const DotDim& d) {
+    const LayoutAxis& la = axes_[d.axis];
+    const std::string end = la.isTile ? "te_t" + std::to_string(la.id) : "ext_" + la.key;
+    line("const int lim_" + la.key + " = X_" + la.key + " ? " + d.size +
+         " : int(hd::minimum<int64>(" + end + " - " + start(d.axis) + ", " + d.size + "));");
+  };
+  if (tiled) {
+    coordOverride_ = {{r.axis, start(r.axis)}, {c.axis, start(c.axis)}};
+    line("const auto* tile_src = " + name + " + " + tensorOffset(load.param, load.indices, false) +
+         ";");
+    coordOverride_.clear();
+    limit(r);
+    limit(c);
+  }
   line("#pragma unroll");
   line("for (int it = 0; it < (COUNT + NT - 1) / NT; ++it) {");
   ++indent_;
@@ -137,16 +170,52 @@ void Emitter::stageMmaLoad(const Expr& op, const Expr& load, const std::string& 
   line("if (COUNT % NT != 0 && e >= COUNT) break;");
   line("const int " + o.coord + " = e / (" + vn + " / VA);");
   line("const int " + v.coord + " = e % (" + vn + " / VA) * VA;");
-  line("const bool in = " + r.coord + " < " + r.size + " && " + c.coord + " < " + c.size +
-       " && " + r.bound + " && " + c.bound + ";");
+  std::string src;
+  if (tiled) {
+    line("const bool in = " + r.coord + " < lim_" + axes_[r.axis].key + " && " + c.coord +
+         " < lim_" + axes_[c.axis].key + ";");
+    src = "tile_src + int64(" + r.coord + ") * " + rs + " + int64(" + c.coord + ") * " + cs;
+  } else {
+    line("const bool in = " + r.coord + " < " + r.size + " && " + c.coord + " < " + c.size +
+         " && " + r.bound + " && " + c.bound + ";");
+    src = name + " + " + tensorOffset(load.param, load.indices, false);
+  }
   line(site + "::copy_" + (isA ? "a" : "b") + "<VA, " + (async ? "true" : "false") + ", " +
        (alongRows ? "true" : "false") + ">(" + buf + ", " + r.coord + ", " + c.coord +
-       ", in ? " + name + " + " + tensorOffset(load.param, load.indices, false) + " : " + name +
-       ", in);");
+       ", in ? " + src + " : " + name + ", in);");
   --indent_;
   line("}");
   --indent_;
   line("}");
+}
+
+std::string Emitter::strideOfAxis(int param, const std::vector<Index>& ix, int axis) const {
+  const std::string& name = k_.params[param].name;
+  std::string found;
+  int dim = 0, hits = 0;
+  for (const Index& i : ix) {
+    int a = -1;
+    switch (i.kind) {
+    case Index::Kind::Flat: return "";
+    case Index::Kind::NewAxis: continue;
+    case Index::Kind::Tile:
+      if (!k_.tiles.at(i.tile).isGrid && tileAxis_.count(i.tile))
+        a = tileAxis_.at(i.tile);
+      break;
+    case Index::Kind::All:
+      if (auto it = allAxisOf_.find({param, dim}); it != allAxisOf_.end())
+        a = it->second;
+      break;
+    case Index::Kind::Scalar:
+    case Index::Kind::Gather: break;
+    }
+    if (a == axis) {
+      found = "stride_" + name + "_" + std::to_string(dim);
+      ++hits;
+    }
+    ++dim;
+  }
+  return hits == 1 ? found : "";
 }
 
 /// The owners of a computed operand write its elements (zeros past the tiles).
@@ -189,6 +258,7 @@ void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
   if (early) {
     line("if constexpr (EARLY" + site.substr(1) + ") {");
     line("  hd::cp_async_wait<0>(); // the copies issued at the top of the loop's iteration");
+    line("  " + site + "::publish();");
     line("  __syncthreads();");
     line("} else {");
     ++indent_;
@@ -198,6 +268,7 @@ void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
     ++indent_;
     line("hd::cp_async_wait<hmax(STAGES - 2, 0)>(); // this tile's copies (later tiles' may "
          "be in flight)");
+    line(site + "::publish();");
     line("__syncthreads();");
     emitPipelinePrefetch(*pipeLoop_);
     --indent_;
@@ -214,6 +285,7 @@ void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
     stageMmaLoad(*dot.operands[1], *p.loadB, site, false, "dot_smem", false);
   else
     stageMmaRegisters(*dot.operands[1], site, false);
+  line(site + "::publish();");
   line("__syncthreads();");
   if (pipelined || early) {
     --indent_;
@@ -234,19 +306,9 @@ void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
          acc("2 * f + 1", n0) + ", " + acc("2 * f + 1", n0 + " + 1") + ", af[f], " + b0 + ", " +
          b1 + ");");
   };
-  // Per k step: the A fragments of this warp's rows, then each B fragment once for all
-  // of them.
-  line("{");
-  ++indent_;
-  line("const int lane = threadIdx.x % 32, row8 = threadIdx.x / 32 * 8;");
-  line("#pragma unroll");
-  line("for (int ks = 0; ks < " + site + "::kKSteps; ++ks) {");
-  ++indent_;
-  line("hd::uint32 af[E_" + rk + " / 2][4];");
-  line("#pragma unroll");
-  line("for (int f = 0; f < E_" + rk + " / 2; ++f) {");
-  ++indent_;
-  if (p.registerA) {
+  // A's register fragment f of k step ks, from the elements of %a (the column axis's
+  // layout along K), into `to`.
+  auto registerA = [&](const std::string& to) {
     const std::string& kk = axes_[K].key;
     line("float ae[2][" + site + "::kKPerThread];");
     line("#pragma unroll");
@@ -262,7 +324,58 @@ void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
     indent_ -= 2;
     line("  }");
     line("}");
-    line(site + "::pack_a(af[f], ae);");
+    line(site + "::pack_a(" + to + ", ae);");
+  };
+  // sm_90a: the warpgroups' wgmmas on the same registers (dot.cuh, MmaDot::wgmma),
+  // the accumulators moved into and out of the wgmma register order.
+  line("if constexpr (" + site + "::kWgmma) {");
+  ++indent_;
+  line("float wd[E_" + rk + " / 2][S_" + ck + " / 2];");
+  auto wgmmaOrder = [&](bool in) {
+    line("#pragma unroll");
+    line("for (int f = 0; f < E_" + rk + " / 2; ++f)");
+    line("  #pragma unroll");
+    line("  for (int j = 0; j < E_" + ck + " / 2; ++j)");
+    line("    #pragma unroll");
+    line("    for (int h = 0; h < 2; ++h) {");
+    const std::string w0 = "wd[f][4 * j + 2 * h]", w1 = "wd[f][4 * j + 2 * h + 1]";
+    const std::string a0 = acc("2 * f + h", "2 * j"), a1 = acc("2 * f + h", "2 * j + 1");
+    line("      " + (in ? w0 + " = " + a0 : a0 + " = " + w0) + ";");
+    line("      " + (in ? w1 + " = " + a1 : a1 + " = " + w1) + ";");
+    line("    }");
+  };
+  wgmmaOrder(true);
+  if (p.registerA) {
+    line("hd::uint32 afr[" + site + "::kKSteps][E_" + rk + " / 2][4];");
+    line("#pragma unroll");
+    line("for (int ks = 0; ks < " + site + "::kKSteps; ++ks) {");
+    line("  #pragma unroll");
+    line("  for (int f = 0; f < E_" + rk + " / 2; ++f) {");
+    indent_ += 2;
+    registerA("afr[ks][f]");
+    indent_ -= 2;
+    line("  }");
+    line("}");
+    line(site + "::wgmma(wd, " + buf + ", afr);");
+  } else {
+    line(site + "::wgmma(wd, " + buf + ");");
+  }
+  wgmmaOrder(false);
+  --indent_;
+  line("} else {");
+  ++indent_;
+  // Per k step: the A fragments of this warp's rows, then each B fragment once for all
+  // of them.
+  line("const int lane = threadIdx.x % 32, row8 = threadIdx.x / 32 * 8;");
+  line("#pragma unroll");
+  line("for (int ks = 0; ks < " + site + "::kKSteps; ++ks) {");
+  ++indent_;
+  line("hd::uint32 af[E_" + rk + " / 2][4];");
+  line("#pragma unroll");
+  line("for (int f = 0; f < E_" + rk + " / 2; ++f) {");
+  ++indent_;
+  if (p.registerA) {
+    registerA("af[f]");
   } else {
     line(site + "::load_a(af[f], " + buf + ", 2 * f * T_" + rk + " + row8, (2 * f + 1) * T_" +
          rk + " + row8, ks, lane);");

@@ -74,6 +74,8 @@ private:
   std::vector<int> axesOf(const ir::BlockType& t) const; ///< layout axis indices, ascending
   std::string elementRef(const std::string& name, const std::vector<int>& axes) const;
   std::string absCoord(int axis) const;  ///< absolute coordinate of c_<axis>
+  /// absCoord's replacement for some axes while a tile's first element is printed.
+  std::map<int, std::string> coordOverride_;
   std::string inBounds(int axis) const;  ///< predicate: c_<axis> is inside the tile / extent
   std::string axisExtent(int axis) const;
 
@@ -127,6 +129,9 @@ private:
   void emitMmaDot(const ir::Stmt& s, const ir::Expr& dot, bool declare);
   void stageMmaLoad(const ir::Expr& op, const ir::Expr& load, const std::string& site, bool isA,
                     const std::string& buf, bool async);
+  /// stride_<param>_<d> of the tensor dim that layout axis `axis` indexes in a load
+  /// subscripted by `ix` ("" when none or several do).
+  std::string strideOfAxis(int param, const std::vector<ir::Index>& ix, int axis) const;
   std::string dotBuffer(const ir::Expr& dot, const std::string& site) const;
   void emitPipelineCopies(const ir::Stmt& loop, const std::string& tile, const std::string& stage);
   void emitPipelinePrologue(const ir::Stmt& loop);

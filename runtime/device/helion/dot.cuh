@@ -20,8 +20,10 @@
 // to the mma shape (16, 8, 16 or 8 for tf32); the leading dims are padded by 16
 // bytes so that the 8 rows a fragment load touches fall in different banks.
 #pragma once
-#include "helion/async.cuh"     // cp_async_zfill
-#include "helion/gemm_sm80.cuh" // sm80::mma_m16n8k16, mma_m16n8k8_tf32, to_tf32
+#include "helion/async.cuh"              // cp_async_zfill
+#include "helion/attention_sm90_ops.cuh" // sm90::wgmma_m64k16_rs
+#include "helion/gemm_sm80.cuh"          // sm80::mma_m16n8k16, mma_m16n8k8_tf32, to_tf32
+#include "helion/gemm_sm90_pipeline.cuh" // sm90::wgmma_m64k16, desc_sw128, wgmma fences
 #include "helion/types.cuh"
 
 namespace helion::dev {
@@ -151,6 +153,23 @@ template <class TA, class TB, int M, int N, int K> struct BlockDot {
 /// [N][kLdb], a B read from a [N, K] tensor through .transpose: its rows then copy
 /// as vectors, and ldmatrix without .trans gives its fragments), rows padded
 /// by 16 bytes so that the 8 rows of an ldmatrix phase fall in distinct banks.
+///
+/// On sm_90a (kWgmma: 16-bit operands, whole warpgroups, an N wgmma takes) each
+/// warpgroup runs the dot as wgmma m64nNk16 instead, from shared memory through
+/// descriptors (A in registers: the register-A form), into the same registers:
+/// fragment f of warp w (rows (2f + h) * TM + 8w + g) is rows 16 (w % 4) + 8h + g of
+/// the wgmma of fragment f and warpgroup w / 4, whose accumulator layout is the
+/// mma.sync one. The operands are then laid out as wgmma reads them:
+///   A (and a B_NK B): K-major without swizzle, 8 x 16-byte core matrices of 128
+///     contiguous bytes, the K neighbours 128 bytes apart (LBO), the 8-row groups
+///     Kp * 16 bytes apart (SBO); A's rows in the order the wgmmas take them
+///     (group (f * warpgroups + w / 4) * 8 + 2 (w % 4) + h for logical rows
+///     (2f + h) * TM + 8w .. + 7);
+///   B [K, N]: N-major with the 128-byte swizzle, as 64-column blocks of Kp rows
+///     of 128 bytes (LBO = Kp * 128 between blocks, SBO = 1024 between 8-row
+///     groups; the 16-byte chunk c of row k at c ^ (k % 8)); 1024-byte aligned.
+/// The writers of the operands call publish() (a proxy fence: wgmma reads shared
+/// memory through the async proxy) before the barrier that precedes the dot.
 template <class TA, class TB, int M, int N, int K, int NT, bool A_STAGED, bool B_NK = false>
 struct MmaDot {
   using T = typename DotOperand<TA, TB>::type;
@@ -164,26 +183,59 @@ struct MmaDot {
   static constexpr int kKSteps = Kp / kMmaK;
   static constexpr int kPad = 16 / static_cast<int>(sizeof(T));
   static constexpr int kLda = Kp + kPad, kLdb = (B_NK ? Kp : N) + kPad;
-  static constexpr int kBytesA = A_STAGED ? M * kLda * static_cast<int>(sizeof(T)) : 0;
-  static constexpr int kBytes = kBytesA + (B_NK ? N : Kp) * kLdb * static_cast<int>(sizeof(T));
+  static constexpr int kWarpGroups = NT / 128;
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  static constexpr bool kSm90a = true;
+#else
+  static constexpr bool kSm90a = false;
+#endif
+  /// The wgmma form (see above): N must be one wgmma takes (an N-major B in whole
+  /// 64-column swizzle blocks).
+  static constexpr bool kWgmmaN =
+      B_NK ? (N == 16 || N == 32 || N == 64 || N == 96 || N == 128 || N == 192 || N == 256)
+           : (N % 64 == 0 && N <= 256);
+  static constexpr bool kWgmma = kSm90a && !kTf32 && NT % 128 == 0 && kWgmmaN;
+  static constexpr int kSboK = Kp * 16; ///< wgmma K-major: bytes between 8-row groups
+  static constexpr int align1k(int x) { return kWgmma ? (x + 1023) / 1024 * 1024 : x; }
+  static constexpr int kBytesA =
+      align1k(A_STAGED ? M * kLda * static_cast<int>(sizeof(T)) : 0);
+  static constexpr int kBytes =
+      align1k(kBytesA + (B_NK ? N : Kp) * kLdb * static_cast<int>(sizeof(T)));
 
   __device__ static __forceinline__ T* a(uint8* smem) { return reinterpret_cast<T*>(smem); }
   __device__ static __forceinline__ T* b(uint8* smem) {
     return reinterpret_cast<T*>(smem + kBytesA);
   }
+  /// Where A[m][k] is (elements from a()).
+  __device__ static __forceinline__ int a_at(int m, int k) {
+    if constexpr (kWgmma) {
+      constexpr int W = NT / 32;
+      const int g8 = m / 8, w = g8 % W, fh = g8 / W;
+      const int group = ((fh / 2) * kWarpGroups + w / 4) * 8 + 2 * (w % 4) + fh % 2;
+      return (group * kSboK + (k / 8) * 128 + (m % 8) * 16) / 2 + k % 8;
+    } else {
+      return m * kLda + k;
+    }
+  }
+  /// Where B[k][n] is (elements from b()).
+  __device__ static __forceinline__ int b_at(int k, int n) {
+    if constexpr (kWgmma && B_NK) {
+      return ((n / 8) * kSboK + (k / 8) * 128 + (n % 8) * 16) / 2 + k % 8;
+    } else if constexpr (kWgmma) {
+      return ((n / 64) * (Kp * 128) + k * 128 + (((n % 64) / 8) ^ (k % 8)) * 16) / 2 + n % 8;
+    } else {
+      return B_NK ? n * kLdb + k : k * kLdb + n;
+    }
+  }
   /// Writes a vector of loaded elements at A[m][k..] / B[k][n..].
   template <class S, int n>
   __device__ static __forceinline__ void put_a(uint8* smem, int m, int k, const S (&v)[n]) {
-    put(a(smem) + m * kLda + k, v);
+    put(a(smem) + a_at(m, k), v);
   }
   template <class S, int n>
   __device__ static __forceinline__ void put_b(uint8* smem, int k, int n0, const S (&v)[n]) {
     static_assert(!B_NK, "put_b writes B[k][n..]");
-    put(b(smem) + k * kLdb + n0, v);
-  }
-  /// Where B[k][n] is.
-  __device__ static __forceinline__ int b_at(int k, int n) {
-    return B_NK ? n * kLdb + k : k * kLdb + n;
+    put(b(smem) + b_at(k, n0), v);
   }
   /// Copies VA elements of a loaded operand from global `src` (zeros when !pred) to
   /// A[m][k..] / B[k][n..]: with ASYNC and the staged type a cp.async of 4, 8 or 16
@@ -192,19 +244,31 @@ struct MmaDot {
   /// operand being a transposed view of the tensor.
   template <int VA, bool ASYNC, bool TRANS, class S>
   __device__ static __forceinline__ void copy_a(uint8* smem, int m, int k, const S* src, bool pred) {
-    copy<VA, ASYNC, TRANS, S>(a(smem) + m * kLda + k, kLda, src, pred);
+    copy<VA, ASYNC, TRANS, S>(a(smem), [=](int i) { return TRANS ? a_at(m + i, k) : a_at(m, k) + i; },
+                              src, pred);
   }
   template <int VA, bool ASYNC, bool TRANS, class S>
   __device__ static __forceinline__ void copy_b(uint8* smem, int k, int n, const S* src, bool pred) {
     // B_NK: a transposed view's vectors run along k, a row of the [N][K] layout.
-    copy<VA, ASYNC, TRANS && !B_NK, S>(b(smem) + b_at(k, n), kLdb, src, pred);
+    copy<VA, ASYNC, TRANS && !B_NK, S>(
+        b(smem), [=](int i) { return TRANS && !B_NK ? b_at(k + i, n) : b_at(k, n) + i; }, src,
+        pred);
   }
   /// One element at A[m][k] / B[k][n] (an operand whose contiguous dim is the other one).
   template <class V> __device__ static __forceinline__ void put_a1(uint8* smem, int m, int k, V v) {
-    a(smem)[m * kLda + k] = from_compute<T>(static_cast<float>(to_compute(v)));
+    a(smem)[a_at(m, k)] = from_compute<T>(static_cast<float>(to_compute(v)));
   }
   template <class V> __device__ static __forceinline__ void put_b1(uint8* smem, int k, int n, V v) {
     b(smem)[b_at(k, n)] = from_compute<T>(static_cast<float>(to_compute(v)));
+  }
+  /// Called by every writer of the operands before the barrier that precedes the
+  /// dot: on the wgmma form, orders its shared-memory writes (stores, completed
+  /// cp.async) before the wgmma's reads, which go through the async proxy.
+  __device__ static __forceinline__ void publish() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    if constexpr (kWgmma)
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
   }
 
   /// Zeros A's columns and B's rows past K up to the k step (operands written by
@@ -214,7 +278,7 @@ struct MmaDot {
       constexpr int P = Kp - K;
       if constexpr (A_STAGED)
         for (int i = tid; i < M * P; i += NT)
-          a(smem)[(i / P) * kLda + K + i % P] = from_compute<T>(0.f);
+          a(smem)[a_at(i / P, K + i % P)] = from_compute<T>(0.f);
       for (int i = tid; i < P * N; i += NT)
         b(smem)[b_at(K + i / N, i % N)] = from_compute<T>(0.f);
     }
@@ -315,25 +379,74 @@ struct MmaDot {
 #endif
   }
 
+  /// The wgmma form of the dot: d[f] is fragment f's accumulator in the wgmma
+  /// register order (d[f][4j + 2h + c]: row half h, column 8j + 2t + c); A from
+  /// shared memory (af null) or af[ks][f] (A_STAGED false: the register A
+  /// fragments of k step ks). Issues every k step, then waits for all of them.
+  template <int F>
+  __device__ static __forceinline__ void wgmma(float (&d)[F][N / 2], uint8* smem,
+                                               uint32 (*af)[F][4] = nullptr) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    if constexpr (kWgmma) {
+      const int wg = static_cast<int>(threadIdx.x) / 128;
+      const uint32 sa = smem_addr(a(smem)) + wg * 8 * kSboK;
+      const uint32 sb = smem_addr(b(smem));
+      const uint64 descB = B_NK ? desc_k(sb) : sm90::desc_sw128(sb, Kp * 128, 1024);
+#pragma unroll
+      for (int f = 0; f < F; ++f)
+#pragma unroll
+        for (int i = 0; i < N / 2; ++i)
+          sm90::fence_operand(d[f][i]);
+      sm90::wgmma_fence();
+#pragma unroll
+      for (int ks = 0; ks < kKSteps; ++ks) {
+        const uint64 stepB = B_NK ? (ks * 256) >> 4 : (ks * 2048) >> 4;
+#pragma unroll
+        for (int f = 0; f < F; ++f) {
+          if constexpr (A_STAGED) {
+            const uint64 descA = desc_k(sa + f * kWarpGroups * 8 * kSboK + ks * 256);
+            sm90::wgmma_m64k16<N, B_NK ? 0 : 1, T>(d[f], descA, descB + stepB, 1);
+          } else {
+            sm90::wgmma_m64k16_rs<N, T, B_NK ? 0 : 1>(d[f], af[ks][f], descB + stepB, 1);
+          }
+        }
+      }
+      sm90::wgmma_commit();
+      sm90::wgmma_wait<0>();
+#pragma unroll
+      for (int f = 0; f < F; ++f)
+#pragma unroll
+        for (int i = 0; i < N / 2; ++i)
+          sm90::fence_operand(d[f][i]);
+    }
+#endif
+  }
+
 private:
+  /// A K-major operand without swizzle (see above): LBO 128, SBO kSboK.
+  __device__ static __forceinline__ uint64 desc_k(uint32 addr) {
+    return static_cast<uint64>((addr & 0x3FFFF) >> 4) | (static_cast<uint64>(128 >> 4) << 16) |
+           (static_cast<uint64>(kSboK >> 4) << 32);
+  }
   __device__ static __forceinline__ uint32 pack(float lo, float hi) {
     return uint32(from_compute<T>(lo).bits) | (uint32(from_compute<T>(hi).bits) << 16);
   }
-  template <int VA, bool ASYNC, bool TRANS, class S>
-  __device__ static __forceinline__ void copy(T* dst, int ld, const S* src, bool pred) {
+  /// at(i): where the i-th of the VA elements goes (elements from base).
+  template <int VA, bool ASYNC, bool TRANS, class S, class At>
+  __device__ static __forceinline__ void copy(T* base, At at, const S* src, bool pred) {
     constexpr int kVecBytes = VA * static_cast<int>(sizeof(T));
     if constexpr (ASYNC && !TRANS && is_same_v<S, T> &&
                   (kVecBytes == 4 || kVecBytes == 8 || kVecBytes == 16)) {
-      cp_async_zfill<kVecBytes>(dst, src, pred ? kVecBytes : 0);
+      cp_async_zfill<kVecBytes>(base + at(0), src, pred ? kVecBytes : 0);
     } else {
       struct alignas(VA * sizeof(S)) L { S v[VA]; };
       const L l = pred ? *reinterpret_cast<const L*>(src) : L{};
       if constexpr (TRANS) {
 #pragma unroll
         for (int i = 0; i < VA; ++i)
-          dst[i * ld] = from_compute<T>(static_cast<float>(to_compute(l.v[i])));
+          base[at(i)] = from_compute<T>(static_cast<float>(to_compute(l.v[i])));
       } else {
-        put(dst, l.v);
+        put(base + at(0), l.v);
       }
     }
   }

@@ -16,6 +16,7 @@
 // RUN: echo '{"block_sizes": [16, 8, 8, 8], "num_warps": 2}' > %t.fallback.json
 // RUN: %helionc compile %examples/dot_generic.cpp --config %t.fallback.json --emit cuda | FileCheck %s --check-prefix=FB
 // RUN: %helionc compile %examples/dot_generic.cpp --emit ptx --dtype bf16 | FileCheck %s --check-prefix=GEN-BF16
+// RUN: %helionc compile %examples/dot_generic.cpp --emit ptx --dtype bf16 --arch sm_80 | FileCheck %s --check-prefix=GEN-BF16-SM80
 // RUN: %helionc compile %examples/dot_generic.cpp --emit ptx --dtype f32 --arch sm_80 | FileCheck %s --check-prefix=GEN-TF32
 // RUN: %helionc spec %examples/dot_generic.cpp | FileCheck %s --check-prefix=GEN-SPEC
 // Which lowering each form of hl::dot takes (docs/gemm.md): a bmm goes to the GEMM
@@ -83,14 +84,20 @@
 // GEN-NEXT: constexpr bool PIPE = STAGES >= 2;
 // GEN: using D1 = hd::MmaDot<T_x, T_w2, S_t0, S_t1, S_t2, NT, false>;
 // Dot 1 copies its B early, into a buffer past the ring when that fits.
-// GEN: constexpr int EOFF1 = STAGES * D0::kBytes;
+// GEN: constexpr int EOFF1 = (STAGES * D0::kBytes + 1023) / 1024 * 1024;
 // GEN-NEXT: constexpr bool EARLY1 = EOFF1 + D1::kBytes <= 49152;
 // GEN-NEXT: constexpr int DOFF1 = EARLY1 ? EOFF1 : 0;
 // GEN-NEXT: constexpr int DOT_SMEM = hmax(hmax(STAGES * D0::kBytes, D1::kBytes), EOFF1 + (EARLY1 ? D1::kBytes : 0));
 // GEN: for (int64 tb_t2 = int64(0); tb_t2 < end_t2; tb_t2 += 64) {
 // GEN: if constexpr (EARLY1) {
 // GEN-NEXT: __syncthreads();
-// GEN: D1::copy_b<VA, true, false>(dot_smem + EOFF1, c_t2, c_t1, in ? w2 + (tb_t2 + c_t2) * stride_w2_0 + (tb_t1 + c_t1) * stride_w2_1 : w2, in);
+// The copies find the tile's first element and its extents once, then add 32-bit
+// coordinates times the strides.
+// GEN: const auto* tile_src = w2 + tb_t2 * stride_w2_0 + tb_t1 * stride_w2_1;
+// GEN-NEXT: const int lim_t2 = X_t2 ? S_t2 : int(hd::minimum<int64>(te_t2 - tb_t2, S_t2));
+// GEN-NEXT: const int lim_t1 = X_t1 ? S_t1 : int(hd::minimum<int64>(te_t1 - tb_t1, S_t1));
+// GEN: const bool in = c_t2 < lim_t2 && c_t1 < lim_t1;
+// GEN-NEXT: D1::copy_b<VA, true, false>(dot_smem + EOFF1, c_t2, c_t1, in ? tile_src + int64(c_t2) * stride_w2_0 + int64(c_t1) * stride_w2_1 : w2, in);
 // Dot 0 is pipelined over its K loop (num_stages 3): the copies of the first STAGES - 1
 // tiles before the loop, then in each iteration, after the barrier, the copies of the
 // tile STAGES - 1 ahead into the buffer the previous tile read (cp.async, a ring).
@@ -99,14 +106,23 @@
 // GEN: for (int s = 0; s < STAGES - 1; ++s) {
 // GEN: const int64 tb_t3 = int64(0) + int64(s) * 32;
 // GEN: { // A of D0: x, copied by all threads
-// GEN: D0::copy_a<VA, true, false>(dot_smem + (s) * D0::kBytes, c_t0, c_t3, in ? x + (tb_t0 + c_t0) * stride_x_0 + (tb_t3 + c_t3) * stride_x_1 : x, in);
+// GEN: D0::copy_a<VA, true, false>(dot_smem + (s) * D0::kBytes, c_t0, c_t3, in ? tile_src + int64(c_t0) * stride_x_0 + int64(c_t3) * stride_x_1 : x, in);
 // GEN: hd::cp_async_commit();
 // GEN: for (int64 tb_t3 = int64(0); tb_t3 < end_t3; tb_t3 += 32) {
 // GEN: hd::cp_async_wait<hmax(STAGES - 2, 0)>();
+// GEN-NEXT: D0::publish();
 // GEN-NEXT: __syncthreads();
 // GEN: const int64 next_t3 = tb_t3 + int64(STAGES - 1) * 32;
 // GEN: D0::copy_b<VA, true, false>(dot_smem + ((pipe_stage + STAGES - 1) % STAGES) * D0::kBytes, c_t3, c_t2,
 // GEN: hd::cp_async_commit();
+// On sm_90a the warpgroups run the dot as wgmma on the same registers (MmaDot::kWgmma),
+// the accumulators moved into the wgmma order and back; else mma.sync per warp.
+// GEN: if constexpr (D0::kWgmma) {
+// GEN-NEXT: float wd[E_t0 / 2][S_t2 / 2];
+// GEN: wd[f][4 * j + 2 * h] = v5__t2[2 * j][2 * f + h];
+// GEN: D0::wgmma(wd, dot_smem + pipe_stage * D0::kBytes);
+// GEN: v5__t2[2 * j][2 * f + h] = wd[f][4 * j + 2 * h];
+// GEN: } else {
 // GEN: D0::load_a(af[f], dot_smem + pipe_stage * D0::kBytes, 2 * f * T_t0 + row8, (2 * f + 1) * T_t0 + row8, ks, lane);
 // GEN: D0::load_b2(bf, dot_smem + pipe_stage * D0::kBytes, ks, np * 16, lane);
 // GEN: D0::mma(v5__t2[4 * np][2 * f], v5__t2[4 * np + 1][2 * f], v5__t2[4 * np][2 * f + 1], v5__t2[4 * np + 1][2 * f + 1], af[f], bf[0], bf[1]);
@@ -114,13 +130,19 @@
 // GEN: if constexpr (PIPE) pipe_stage = pipe_stage + 1 == STAGES ? 0 : pipe_stage + 1;
 // GEN: if constexpr (EARLY1) {
 // GEN-NEXT: hd::cp_async_wait<0>();
+// GEN-NEXT: D1::publish();
+// GEN-NEXT: __syncthreads();
+// GEN: hd::uint32 afr[D1::kKSteps][E_t0 / 2][4];
+// GEN: ae[h][j] = (X_t2 || tb_t2 + c_t2 < te_t2) ? float(v2_act[i_t2][i_t0]) : 0.f;
+// GEN: D1::pack_a(afr[ks][f], ae);
+// GEN: D1::wgmma(wd, dot_smem + DOFF1, afr);
 // GEN: ae[h][j] = (X_t2 || tb_t2 + c_t2 < te_t2) ? float(v2_act[i_t2][i_t0]) : 0.f;
 // GEN: D1::pack_a(af[f], ae);
 // A B read through .transpose of a [N, K] tensor is staged as [N][K] (B_NK): its
 // rows copy as cp.async vectors; the second dot's A is the cast first result.
 // CHAIN: using D0 = hd::MmaDot<T_q, T_kt, S_t0, S_t2, S_t3, NT, true, true>;
 // CHAIN: using D1 = hd::MmaDot<T_q, T_v, S_t0, S_t1, S_t2, NT, false>;
-// CHAIN: D0::copy_b<VA, true, true>(dot_smem + ((pipe_stage + STAGES - 1) % STAGES) * D0::kBytes, c_t3, c_t2, in ? kt + (tb_t2 + c_t2) * stride_kt_0 + (tb_t3 + c_t3) * stride_kt_1 : kt, in);
+// CHAIN: D0::copy_b<VA, true, true>(dot_smem + ((pipe_stage + STAGES - 1) % STAGES) * D0::kBytes, c_t3, c_t2, in ? tile_src + int64(c_t3) * stride_kt_1 + int64(c_t2) * stride_kt_0 : kt, in);
 // CHAIN: D1::pack_a(af[f], ae);
 // A computed A in registers: its load moves pairs along the K (column) axis when VEC
 // allows, element by element otherwise; the store of the result likewise.
@@ -139,7 +161,7 @@
 // FB: using D0 = hd::BlockDot<T_x, T_w1, S_t0, S_t2, S_t3>;
 // FB: using D1 = hd::BlockDot<T_x, T_w2, S_t0, S_t1, S_t2>;
 // FB: constexpr int DOT_SMEM = hmax(D0::kBytes, D1::kBytes);
-// FB: __shared__ __align__(16) hd::uint8 dot_smem[DOT_SMEM];
+// FB: __shared__ __align__(1024) hd::uint8 dot_smem[DOT_SMEM];
 // FB: __syncthreads(); // the staging area is free
 // FB-NEXT: D0::zero_padding(dot_smem, threadIdx.x, NT);
 // FB: D0::set_a(dot_smem, c_t0, c_t3, ((X_t0 || tb_t0 + c_t0 < te_t0) && (X_t3 || tb_t3 + c_t3 < te_t3) ?
@@ -151,8 +173,16 @@
 // FB: D1::set_a(dot_smem, c_t0, c_t2,
 // FB: D1::mma(dot_smem, threadIdx.x, NT);
 // FB: = float(D1::get_c(dot_smem, c_t0, c_t1) + v0_acc[i_t1][i_t0]);
-// GEN-BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
-// GEN-BF16-NOT: wgmma
+// sm_90a: both dots as wgmma (the first from shared memory: x K-major without swizzle,
+// w1 N-major; the second with the activation in registers), each after a proxy fence
+// and without mma.sync; sm_80: mma.sync.
+// GEN-BF16-NOT: mma.sync
+// GEN-BF16: fence.proxy.async.shared::cta
+// GEN-BF16: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
+// GEN-BF16: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// GEN-BF16-NOT: mma.sync
+// GEN-BF16-SM80: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// GEN-BF16-SM80-NOT: wgmma
 // GEN-TF32: cvt.rna.tf32.f32
 // GEN-TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 //
@@ -193,7 +223,7 @@ HELION_KERNEL Tensor bmm_bt(const Tensor& x, const Tensor& y, const Tensor& bias
 // read it where the dot is, after the let): its let stays, the operand is staged by
 // the threads that hold it.
 // RUN: %helionc compile %s --kernel dot_writes_x --emit cuda | FileCheck %s --check-prefix=WRITES
-// WRITES: general hl::dot #0 (EmitMmaDot.cpp): mma.sync on register fragments; A staged, B staged
+// WRITES: general hl::dot #0 (EmitMmaDot.cpp): mma.sync (wgmma on sm_90a) on register fragments; A staged, B staged
 // WRITES: D0::put_a1(dot_smem, c_t0, c_t2,
 HELION_KERNEL void dot_writes_x(Tensor& x, const Tensor& w) {
   auto [m, k] = x.shape<2>();
