@@ -112,6 +112,7 @@ void Emitter::emitSignature() {
   }
   line("template <" + tparams + ">");
   std::string bounds = "__launch_bounds__(" + std::to_string(out_.numThreads) + ")";
+  regCap_.clear();
   // A program of one tile whose rows sit in registers (persistent reductions):
   // ask ptxas to fit row_min_blocks blocks per SM, from the row elements per
   // thread (RDIM x rows / NT, template arguments). Persistent programs keep their
@@ -127,11 +128,15 @@ void Emitter::emitSignature() {
       if (a.isTile)
         rows += " * " + a.size;
     const std::string nt = std::to_string(out_.numThreads);
-    bounds = "__launch_bounds__(" + nt + ", row_min_blocks(" + nt + ", (" + rowElems + ")" + rows +
-             " / " + nt + "))";
+    const std::string blocks = "row_min_blocks(" + nt + ", (" + rowElems + ")" + rows + " / " + nt + ")";
+    bounds = "__launch_bounds__(" + nt + ", " + blocks + ")";
+    // What ptxas may then give a thread: 64K registers over the blocks, in steps of 8.
+    regCap_ = "hmin(255, 65536 / (" + nt + " * " + blocks + ") / 8 * 8)";
   }
-  if (cfg_.maxnreg) // the two qualifiers exclude each other
+  if (cfg_.maxnreg) { // the two qualifiers exclude each other
     bounds = "__maxnreg__(" + std::to_string(*cfg_.maxnreg) + ")";
+    regCap_ = std::to_string(*cfg_.maxnreg);
+  }
   line("__global__ " + bounds + " void " + out_.kernelName + "(");
   ++indent_;
   for (size_t i = 0; i < out_.args.size(); ++i) {

@@ -76,6 +76,9 @@ private:
   std::string absCoord(int axis) const;  ///< absolute coordinate of c_<axis>
   /// absCoord's replacement for some axes while a tile's first element is printed.
   std::map<int, std::string> coordOverride_;
+  /// The registers a thread may use when the kernel's launch bounds or `maxnreg` cap
+  /// them (a C++ expression of the kernel body), else "" (EmitKernel.cpp).
+  std::string regCap_;
   std::string inBounds(int axis) const;  ///< predicate: c_<axis> is inside the tile / extent
   std::string axisExtent(int axis) const;
 

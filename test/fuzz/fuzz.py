@@ -18,7 +18,7 @@ through the {"kernels": {...}} config form). A case is one kernel x config.
                   harness per batch comparing the compiled kernels with ref mode on
                   the GPU machine: scripts/fuzz_gpu.sh builds and runs them there.
 
-Seeds: --seeds A..B (inclusive) gives the kernels k_A .. k_B.
+Seeds: --seeds A..B (inclusive) gives the kernels k_A .. k_B; --seeds 3,8,20..22 a list.
 """
 import argparse
 import concurrent.futures as cf
@@ -41,8 +41,12 @@ DTYPES = {"f32": "DType::f32", "f16": "DType::f16", "bf16": "DType::bf16"}
 
 
 def parse_seeds(s):
-    a, _, b = s.partition("..")
-    return list(range(int(a), int(b or a) + 1))
+    """A..B (inclusive), or a comma list of seeds and ranges: 3,8,20..22."""
+    seeds = []
+    for part in s.split(","):
+        a, _, b = part.partition("..")
+        seeds += range(int(a), int(b or a) + 1)
+    return seeds
 
 
 # --- case data: inputs, shapes, tolerances ---------------------------------------

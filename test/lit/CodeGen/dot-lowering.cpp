@@ -19,6 +19,9 @@
 // RUN: %helionc compile %examples/dot_generic.cpp --emit ptx --dtype bf16 --arch sm_80 | FileCheck %s --check-prefix=GEN-BF16-SM80
 // RUN: %helionc compile %examples/dot_generic.cpp --emit ptx --dtype f32 --arch sm_80 | FileCheck %s --check-prefix=GEN-TF32
 // RUN: %helionc spec %examples/dot_generic.cpp | FileCheck %s --check-prefix=GEN-SPEC
+// RUN: echo '{"maxnreg": 64}' > %t.cap.json
+// RUN: %helionc compile %examples/dot_generic.cpp --config %t.cap.json --emit cuda | FileCheck %s --check-prefix=CAP
+// RUN: %helionc compile %examples/dot_generic.cpp --config %t.cap.json --emit ptx --dtype bf16 | FileCheck %s --check-prefix=CAP-PTX
 // Which lowering each form of hl::dot takes (docs/gemm.md): a bmm goes to the GEMM
 // templates' batched form, a relu epilogue's zero tile is a constant, and chained
 // dots take the general lowering (shared memory + mma.sync).
@@ -183,6 +186,18 @@
 // GEN-BF16-NOT: mma.sync
 // GEN-BF16-SM80: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // GEN-BF16-SM80-NOT: wgmma
+// Under a register cap (maxnreg, or launch bounds asking for several blocks per SM) a
+// dot runs as wgmma only where its accumulators and 32 more registers fit the cap
+// (ptxas refuses a wgmma it cannot allocate): with 64, the 64-column first dot (32
+// accumulators per thread) does, the 128-column second one runs mma.sync.
+// CAP: __global__ __maxnreg__(64) void mlp_relu_kernel(
+// CAP: constexpr int REG_CAP = 64;
+// CAP-NEXT: general hl::dot #0
+// CAP-NEXT: using D0 = hd::MmaDot<T_x, T_w1, S_t0, S_t2, S_t3, NT, true, false, REG_CAP>;
+// CAP: using D1 = hd::MmaDot<T_x, T_w2, S_t0, S_t1, S_t2, NT, false, false, REG_CAP>;
+// CAP-PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// CAP-PTX-NOT: wgmma.mma_async.sync.aligned.m64n128k16
+// CAP-PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // GEN-TF32: cvt.rna.tf32.f32
 // GEN-TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 //
