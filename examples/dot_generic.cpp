@@ -1,8 +1,8 @@
 // out = relu(x @ w1) @ w2, a two-layer MLP per [tm, tn] tile: two chained dots,
 // the second of a computed block (the activation, cast back to x's dtype). No
-// template has this shape: the general hl::dot lowering runs it (mma.sync, results
-// in registers, the loads staged in shared memory, the activation the second dot's
-// A fragment in registers; docs/gemm.md). The hidden activations are recomputed for
+// template has this shape: the general hl::dot lowering runs it (mma.sync, wgmma on
+// sm_90a; results in registers, the loads staged in shared memory, the activation the
+// second dot's A operand in registers; docs/gemm.md). The hidden activations are recomputed for
 // each column tile tn: an example of the lowering, not a fast MLP.
 #include <helion/hl.h>
 
