@@ -48,6 +48,7 @@
 #pragma once
 #include "helion/async.cuh"
 #include "helion/gemm_sm80.cuh"
+#include "helion/math.cuh" // pack2_rn, ex2_approx
 #include "helion/types.cuh"
 
 namespace helion::dev {
@@ -55,21 +56,6 @@ namespace helion::dev {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 namespace sm80 {
 
-/// Two floats as one register of TIn x 2 (lo in the low half), round to nearest even.
-template <class T> __device__ __forceinline__ uint32 pack2(float lo, float hi) {
-  uint32 r;
-  if constexpr (is_same_v<T, bf16>)
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
-  else
-    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
-  return r;
-}
-
-__device__ __forceinline__ float ex2(float x) {
-  float y;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
 
 } // namespace sm80
 #endif
@@ -229,14 +215,14 @@ struct AttentionSm80 {
           mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
           mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
           const float ms = mx == kNegInf ? 0.f : mx * kLog2e;
-          const float alpha = ex2(rowMax[mt][h] * kLog2e - ms);
+          const float alpha = ex2_approx(rowMax[mt][h] * kLog2e - ms);
           rowMax[mt][h] = mx;
           float sum = 0.f;
 #pragma unroll
           for (int nt = 0; nt < BN / 8; ++nt)
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
-              const float p = ex2(__fmaf_rn(s[mt][nt][2 * h + e], kLog2e, -ms));
+              const float p = ex2_approx(__fmaf_rn(s[mt][nt][2 * h + e], kLog2e, -ms));
               s[mt][nt][2 * h + e] = p;
               sum += p;
             }
@@ -255,10 +241,10 @@ struct AttentionSm80 {
         uint32 a[MT][4];
 #pragma unroll
         for (int mt = 0; mt < MT; ++mt) {
-          a[mt][0] = pack2<TIn>(s[mt][2 * kk][0], s[mt][2 * kk][1]);
-          a[mt][1] = pack2<TIn>(s[mt][2 * kk][2], s[mt][2 * kk][3]);
-          a[mt][2] = pack2<TIn>(s[mt][2 * kk + 1][0], s[mt][2 * kk + 1][1]);
-          a[mt][3] = pack2<TIn>(s[mt][2 * kk + 1][2], s[mt][2 * kk + 1][3]);
+          a[mt][0] = pack2_rn<TIn>(s[mt][2 * kk][0], s[mt][2 * kk][1]);
+          a[mt][1] = pack2_rn<TIn>(s[mt][2 * kk][2], s[mt][2 * kk][3]);
+          a[mt][2] = pack2_rn<TIn>(s[mt][2 * kk + 1][0], s[mt][2 * kk + 1][1]);
+          a[mt][3] = pack2_rn<TIn>(s[mt][2 * kk + 1][2], s[mt][2 * kk + 1][3]);
         }
 #pragma unroll
         for (int np = 0; np < D / 16; ++np) {

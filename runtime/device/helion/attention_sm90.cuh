@@ -341,14 +341,14 @@ private:
       mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
       mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
       const float ms = mx == kNegInf ? 0.f : mx * kLog2e;
-      alpha[h] = sm90::ex2_approx(rowMax[h] * kLog2e - ms);
+      alpha[h] = ex2_approx(rowMax[h] * kLog2e - ms);
       rowMax[h] = mx;
       float sum = 0.f;
 #pragma unroll
       for (int c = 0; c < BN / 8; ++c)
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          const float p = sm90::ex2_approx(__fmaf_rn(s[4 * c + 2 * h + e], kLog2e, -ms));
+          const float p = ex2_approx(__fmaf_rn(s[4 * c + 2 * h + e], kLog2e, -ms));
           s[4 * c + 2 * h + e] = p;
           sum += p;
         }
@@ -369,7 +369,7 @@ private:
     for (int kk = 0; kk < BN / 16; ++kk)
 #pragma unroll
       for (int i = 0; i < 4; ++i)
-        p[kk][i] = sm90::pack2_rn<TIn>(s[8 * kk + 2 * i], s[8 * kk + 2 * i + 1]);
+        p[kk][i] = pack2_rn<TIn>(s[8 * kk + 2 * i], s[8 * kk + 2 * i + 1]);
   }
 
   /// Ping-pong: consumer w issues its wgmmas only in its turn (named barrier 1 + w,

@@ -1,9 +1,11 @@
 // helion/attention_sm90_ops.cuh: the sm_90a instructions of attention_sm90.cuh
-// beyond gemm_sm90_pipeline.cuh's: named-barrier arrive, operand fences, packing two
-// floats into a 16-bit pair, ex2.approx, and wgmma m64nNk16 with A from registers
-// (the P of P V) and B MN-major through a descriptor.
+// beyond gemm_sm90_pipeline.cuh's: named-barrier arrive, operand fences, and wgmma
+// m64nNk16 with A from registers (the P of P V, the general dot's register A) and B
+// through a descriptor. Pair packing and ex2.approx are math.cuh's (pack2_rn,
+// ex2_approx), shared with the sm80 attention and the sm90 epilogue.
 #pragma once
 #include "helion/gemm_sm90_pipeline.cuh"
+#include "helion/math.cuh" // pack2_rn, ex2_approx
 #include "helion/types.cuh"
 
 namespace helion::dev {
@@ -18,21 +20,6 @@ __device__ __forceinline__ void named_barrier_arrive(int id, int threads) {
 
 __device__ __forceinline__ void fence_operand(uint32& r) { asm volatile("" : "+r"(r)::"memory"); }
 
-/// Two floats as one register of T x 2 (lo in the low half), round to nearest even.
-template <class T> __device__ __forceinline__ uint32 pack2_rn(float lo, float hi) {
-  uint32 r;
-  if constexpr (is_same_v<T, bf16>)
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
-  else
-    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
-  return r;
-}
-
-__device__ __forceinline__ float ex2_approx(float x) {
-  float y;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
 
 // wgmma.mma_async m64nNk16 with A from registers (the m16n8k16 A fragment of
 // each warp: a[0..3]) and B through a descriptor; imm-trans-b = TransB (1: B is

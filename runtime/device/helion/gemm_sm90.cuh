@@ -12,7 +12,7 @@
 //                            m64nNk16 instruction, desc_sw128, setmaxnreg, named
 //                            barriers, cluster arrive and multicast TMA
 //   gemm_sm90_epilogue.cuh   EpilogueForm, IdentityTransform, sm90::stmatrix_x4,
-//                            pack2, epilogue_store_pairs, epilogue_store_tma
+//                            epilogue_store_pairs, epilogue_store_tma
 //   gemm_sm90.cuh (this)     Gemm: the producer/consumer kernel, gemm_kernel
 //   gemm_sm80.cuh            GemmSm80: the mma.sync fallback (and tf32 for f32)
 //

@@ -11,6 +11,7 @@
 #pragma once
 #include "helion/async.cuh"
 #include "helion/gemm_sm90_pipeline.cuh" // named_barrier_sync, WgmmaAcc
+#include "helion/math.cuh"               // pack2_rn
 #include "helion/types.cuh"
 
 namespace helion::dev {
@@ -35,15 +36,6 @@ __device__ __forceinline__ void stmatrix_x4(uint32 addr, uint32 r0, uint32 r1, u
                : "memory");
 }
 
-/// Two floats as a 16-bit pair, `lo` at the lower address.
-template <class T> __device__ __forceinline__ uint32 pack2(float lo, float hi) {
-  uint32 r;
-  if constexpr (is_same_v<T, bf16>)
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
-  else
-    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
-  return r;
-}
 
 /// EpilogueForm::pairs: epi(row, col, v0, v1) for each pair of adjacent columns
 /// this thread owns in its warpgroup's WgM x BN slice of the tile at (row0, col0),
@@ -117,8 +109,8 @@ __device__ __forceinline__ void epilogue_store_tma(float (&acc)[MmaM][BN / 2], i
           const int chunk = (j % 8) + q / 2;
           const uint32 addr = bufAddr + (j / 8 - part * kBoxes) * kBoxBytes + rowIn * 128 +
                               ((chunk ^ (lane % 8)) << 4);
-          stmatrix_x4(addr, pack2<TOut>(v[0], v[1]), pack2<TOut>(v[2], v[3]),
-                      pack2<TOut>(v[4], v[5]), pack2<TOut>(v[6], v[7]));
+          stmatrix_x4(addr, pack2_rn<TOut>(v[0], v[1]), pack2_rn<TOut>(v[2], v[3]),
+                      pack2_rn<TOut>(v[4], v[5]), pack2_rn<TOut>(v[6], v[7]));
         }
     } else {
       static_assert(sizeof(TOut) == 4, "Gemm: tma_store writes 2- or 4-byte elements");

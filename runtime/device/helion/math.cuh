@@ -8,6 +8,26 @@
 
 namespace helion::dev {
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+/// Two floats as one register of T x 2 (T bf16 or f16; lo in the low half, at the
+/// lower address), rounded to nearest even.
+template <class T> __device__ __forceinline__ uint32 pack2_rn(float lo, float hi) {
+  uint32 r;
+  if constexpr (is_same_v<T, bf16>)
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+  else
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+  return r;
+}
+
+/// 2^x, approximate (ex2.approx.ftz): the softmax exponentials of flash attention.
+__device__ __forceinline__ float ex2_approx(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+#endif
+
 /// e^x as 2^(x log2 e) on the MUFU. ftz: a result below 2^-126 is 0 (what
 /// __expf spends three extra instructions per element to keep).
 __device__ __forceinline__ float exp(float x) {
