@@ -9,6 +9,7 @@
 #include "AttentionConfig.h"
 #include "AttentionPlanner.h"
 
+#include "helion/IR/DotShape.h"
 #include "helion/IR/Equality.h"
 #include "helion/IR/Mutator.h"
 #include "helion/IR/Visitor.h"
@@ -49,17 +50,6 @@ bool commuted(const ExprRef& e, BinaryOp op, const std::function<bool(const Expr
       return true;
     }
   return false;
-}
-
-/// A dot of 3-D operands (attention's q @ k^T and p @ v).
-bool isBatchedDot(const Expr& e) {
-  if (e.kind != ExprKind::Dot || e.operands.size() < 2)
-    return false;
-  if (e.type && e.type->dims.size() == 3)
-    return true;
-  const Expr& b = *e.operands[1];
-  return (b.kind == ExprKind::Transpose && b.dim + b.dim2 == 3) ||
-         (b.kind == ExprKind::Load && b.indices.size() == 3);
 }
 
 const Expr* firstBatchedDot(const std::vector<StmtRef>& body) { return findExpr(body, isBatchedDot); }
@@ -229,12 +219,7 @@ bool Planner::epilogueStmt(const Stmt& s) {
 } // namespace attention
 
 using namespace ir;
-using attention::firstBatchedDot;
 using attention::Planner;
-
-bool containsBatchedDot(const Kernel& kernel) {
-  return firstBatchedDot(kernel.body) != nullptr;
-}
 
 std::optional<AttentionPlan> planAttention(const Kernel& kernel, const config::Config& config,
                                            DiagnosticEngine& diags) {

@@ -65,9 +65,6 @@ struct AttentionPlan {
   bool persistent = false; ///< sm90: pid_type persistent_interleaved, min(tiles, SMs) CTAs
 };
 
-/// Whether `kernel` has a batched `hl::dot` (3-D operands): attention, not matmul.
-bool containsBatchedDot(const ir::Kernel& kernel);
-
 /// The plan of a kernel with a batched `hl::dot`; nullopt after reporting why it
 /// is not supported.
 std::optional<AttentionPlan> planAttention(const ir::Kernel& kernel,

@@ -28,8 +28,6 @@ ExprRef unsqueezed(const ExprRef& e);
 /// The operands of a commutative binary `op` as (x, y) with pred(x) true, or false.
 bool commuted(const ExprRef& e, BinaryOp op, const std::function<bool(const ExprRef&)>& pred,
               ExprRef& x, ExprRef& y);
-/// A dot of 3-D operands (attention's q @ k^T and p @ v).
-bool isBatchedDot(const Expr& e);
 const Expr* firstBatchedDot(const std::vector<StmtRef>& body);
 
 class Planner {

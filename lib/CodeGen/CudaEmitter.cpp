@@ -64,15 +64,14 @@ std::optional<EmittedKernel> emitCuda(const ir::Kernel& typed, const config::Con
     return std::nullopt;
   const ir::Kernel& kernel = *decided;
   // Batched products (flash attention) and matrix products go to the device
-  // library's kernels as a whole (AttentionPlan.h, MatmulPlan.h); a grid loop
-  // over [tb, tm, tn] with batched dots is a bmm, the matmul's batched form.
-  // Dots of any other shape stay in the generic emitter (EmitDot.cpp).
-  // A grouped GEMM (ir::groupedMatmulRowLoop) is the matmul's grouped form.
-  const bool grouped = ir::groupedMatmulRowLoop(kernel) != nullptr;
-  if (containsBatchedDot(kernel) && !isBatchedMatmulLoop(kernel) && !grouped)
-    return emitAttention(kernel, config, options, diags);
-  if (containsDot(kernel) && (ir::dotHasMatmulShape(kernel) || grouped))
-    return emitMatmul(kernel, config, options, diags);
+  // library's kernels as a whole (AttentionPlan.h, MatmulPlan.h), as
+  // ir::dotTemplate says (helion/IR/DotShape.h); dots of any other shape stay in the
+  // generic emitter (EmitDot.cpp).
+  switch (ir::dotTemplate(kernel)) {
+  case ir::DotTemplate::Attention: return emitAttention(kernel, config, options, diags);
+  case ir::DotTemplate::Matmul: return emitMatmul(kernel, config, options, diags);
+  case ir::DotTemplate::None: break;
+  }
   Emitter e(kernel, config, options, diags);
   std::optional<EmittedKernel> out = e.run();
   if (!out || !checkUnrolledSize(kernel, config, out->numThreads, "", diags))

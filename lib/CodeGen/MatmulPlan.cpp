@@ -32,7 +32,6 @@ using namespace ir;
 
 constexpr int kMaxSmem = 227 * 1024;
 
-bool isDot(const Expr& e) { return e.kind == ExprKind::Dot; }
 
 /// The block size of tile `t` as apply-config chose it, and its config path
 /// ("block_sizes[2] (tk)"; fixed sizes are not in the config).
@@ -420,13 +419,6 @@ private:
 };
 
 } // namespace
-
-bool containsDot(const Kernel& kernel) { return findExpr(kernel.body, isDot) != nullptr; }
-
-bool isBatchedMatmulLoop(const Kernel& kernel) {
-  return kernel.body.size() == 1 && kernel.body[0]->kind == StmtKind::For &&
-         kernel.body[0]->tiles.size() == 3;
-}
 
 std::optional<MatmulPlan> planMatmul(const Kernel& kernel, const config::Config& config,
                                      DiagnosticEngine& diags) {

@@ -78,13 +78,6 @@ inline Tf32Tile tf32Tile(int sm80Bm, int sm80Bn) {
   return {std::min(sm80Bm, 128), std::min(sm80Bn, 128), 4};
 }
 
-/// Whether any statement of `kernel` contains an `hl::dot`.
-bool containsDot(const ir::Kernel& kernel);
-
-/// Whether the kernel is one grid loop over three tiles [tb, tm, tn]: its batched
-/// dots are a bmm for planMatmul, not flash attention (a grid loop over [tb, tm]).
-bool isBatchedMatmulLoop(const ir::Kernel& kernel);
-
 /// Grouped GEMM (GroupedMatmulPlan.cpp): checks the group, row and column loops
 /// `groups`, `rows` and rows' only statement, and sets tileG, offsets, groupLets, tileM
 /// and tileN of `plan`; false after reporting why not.

@@ -59,6 +59,26 @@ bool bodyHasMatmulShape(const std::vector<StmtRef>& body) {
 
 } // namespace
 
+bool isBatchedDot(const Expr& e) {
+  if (e.kind != ExprKind::Dot || e.operands.size() < 2)
+    return false;
+  if (e.type && e.type->dims.size() == 3)
+    return true;
+  const Expr& b = *e.operands[1];
+  return (b.kind == ExprKind::Transpose && b.dim + b.dim2 == 3) ||
+         (b.kind == ExprKind::Load && b.indices.size() == 3);
+}
+
+bool containsDot(const Kernel& k) {
+  return findExpr(k.body, [](const Expr& e) { return e.kind == ExprKind::Dot; }) != nullptr;
+}
+
+bool containsBatchedDot(const Kernel& k) { return findExpr(k.body, isBatchedDot) != nullptr; }
+
+bool isBatchedMatmulLoop(const Kernel& k) {
+  return k.body.size() == 1 && k.body[0]->kind == StmtKind::For && k.body[0]->tiles.size() == 3;
+}
+
 bool dotHasMatmulShape(const Kernel& k) {
   if (k.body.size() != 1 || k.body[0]->kind != StmtKind::For || countDots(k.body) != 1)
     return false;
@@ -81,6 +101,15 @@ const Stmt* groupedMatmulRowLoop(const Kernel& k) {
       rows.body[0]->tiles.size() != 1 || !bodyHasMatmulShape(rows.body[0]->body))
     return nullptr;
   return &rows;
+}
+
+DotTemplate dotTemplate(const Kernel& k) {
+  const bool grouped = groupedMatmulRowLoop(k) != nullptr;
+  if (containsBatchedDot(k) && !isBatchedMatmulLoop(k) && !grouped)
+    return DotTemplate::Attention;
+  if (containsDot(k) && (dotHasMatmulShape(k) || grouped))
+    return DotTemplate::Matmul;
+  return DotTemplate::None;
 }
 
 } // namespace helion::ir

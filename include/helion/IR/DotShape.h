@@ -27,7 +27,8 @@
 // Whether the loop then fits the template in every detail is MatmulPlan's to
 // say, with located errors; kernels of any other shape with dots (two chained
 // dots, a dot of computed blocks outside a K loop, dots in nested loops) take the
-// general lowering.
+// general lowering. dotTemplate() is the one dispatch: codegen::emitCuda sends a
+// kernel where it says.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -35,11 +36,31 @@
 
 namespace helion::ir {
 
+/// A dot of 3-D operands (`k[tb, tn, :].transpose(1, 2)`, `v[tb, tn, :]`): attention's
+/// q @ k^T and p @ v, or a bmm's.
+bool isBatchedDot(const Expr& e);
+
+/// Whether any statement of `k` contains an `hl::dot` / a batched one.
+bool containsDot(const Kernel& k);
+bool containsBatchedDot(const Kernel& k);
+
+/// Whether `k` is one grid loop over three tiles [tb, tm, tn]: its batched dots are a
+/// bmm (the matmul template's batched form), not flash attention (a grid loop over
+/// [tb, tm]).
+bool isBatchedMatmulLoop(const Kernel& k);
+
 /// Whether `k`'s dots have the matmul template's loop shape (above).
 bool dotHasMatmulShape(const Kernel& k);
 
 /// The row loop (`for tm in tile(start, end)`) of `k` when its dots have the grouped
 /// GEMM's loop shape (above), else null.
 const Stmt* groupedMatmulRowLoop(const Kernel& k);
+
+/// The device-library template that prints `k` as a whole, or None (the generic
+/// emitter, whose general dots are EmitDot.cpp's). Batched dots are flash attention
+/// unless the loop is a bmm's or the grouped GEMM's; the matmul template takes the
+/// matmul shape (a bmm's too) and the grouped form.
+enum class DotTemplate : uint8_t { None, Attention, Matmul };
+DotTemplate dotTemplate(const Kernel& k);
 
 } // namespace helion::ir
