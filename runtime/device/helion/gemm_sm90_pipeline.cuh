@@ -113,113 +113,15 @@ __device__ __forceinline__ uint64 desc_sw128(uint32 smemAddr, uint32 lbo, uint32
 
 // wgmma.mma_async m64nNk16, f32 += TY * TY, A and B from shared memory through
 // descriptors, scale-d from a register (0: overwrite), imm-trans-b = TransB
-// (1: B is N-major). The register lists are spelled out: PTX has no ranges.
-#define HELION_ACC8(b)                                                                           \
-  "+f"(d[(b) + 0]), "+f"(d[(b) + 1]), "+f"(d[(b) + 2]), "+f"(d[(b) + 3]), "+f"(d[(b) + 4]),      \
-      "+f"(d[(b) + 5]), "+f"(d[(b) + 6]), "+f"(d[(b) + 7])
-#define HELION_ACC16(b) HELION_ACC8(b), HELION_ACC8((b) + 8)
-#define HELION_ACC32(b) HELION_ACC16(b), HELION_ACC16((b) + 16)
-#define HELION_ACC48(b) HELION_ACC32(b), HELION_ACC16((b) + 32)
-#define HELION_ACC64(b) HELION_ACC32(b), HELION_ACC32((b) + 32)
-#define HELION_ACC96(b) HELION_ACC64(b), HELION_ACC32((b) + 64)
-#define HELION_ACC128(b) HELION_ACC64(b), HELION_ACC64((b) + 64)
-
-#define HELION_WGMMA_N16(TY) \
-  asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %10, 0;\n" \
-               "wgmma.mma_async.sync.aligned.m64n16k16.f32." TY "." TY " {" \
-               "%0, %1, %2, %3, %4, %5, %6, %7" \
-               "}, %8, %9, p, 1, 1, 0, %11;\n}\n" \
-               : HELION_ACC8(0) \
-               : "l"(descA), "l"(descB), "r"(scaleD), "n"(TransB) \
+// (1: B is N-major). One asm statement for every N (helion/wgmma_asm.cuh).
+#include "helion/wgmma_asm.cuh"
+#define HELION_WGMMA_SS(SHAPE, TY, C, C1, C2, C3, ...)                                             \
+  asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %" #C2 ", 0;\n"                                 \
+               "wgmma.mma_async.sync.aligned." SHAPE ".f32." TY "." TY " {"                        \
+               HELION_WGMMA_ACC_PTX(C) "}, %" #C ", %" #C1 ", p, 1, 1, 0, %" #C3 ";\n}\n"          \
+               : HELION_WGMMA_ACC(C)                                                               \
+               : "l"(descA), "l"(descB), "r"(scaleD), "n"(TransB)                                  \
                : "memory")
-
-#define HELION_WGMMA_N32(TY) \
-  asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %18, 0;\n" \
-               "wgmma.mma_async.sync.aligned.m64n32k16.f32." TY "." TY " {" \
-               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15" \
-               "}, %16, %17, p, 1, 1, 0, %19;\n}\n" \
-               : HELION_ACC16(0) \
-               : "l"(descA), "l"(descB), "r"(scaleD), "n"(TransB) \
-               : "memory")
-
-#define HELION_WGMMA_N64(TY) \
-  asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %34, 0;\n" \
-               "wgmma.mma_async.sync.aligned.m64n64k16.f32." TY "." TY " {" \
-               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
-               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31" \
-               "}, %32, %33, p, 1, 1, 0, %35;\n}\n" \
-               : HELION_ACC32(0) \
-               : "l"(descA), "l"(descB), "r"(scaleD), "n"(TransB) \
-               : "memory")
-
-#define HELION_WGMMA_N96(TY) \
-  asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %50, 0;\n" \
-               "wgmma.mma_async.sync.aligned.m64n96k16.f32." TY "." TY " {" \
-               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
-               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
-               "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47" \
-               "}, %48, %49, p, 1, 1, 0, %51;\n}\n" \
-               : HELION_ACC48(0) \
-               : "l"(descA), "l"(descB), "r"(scaleD), "n"(TransB) \
-               : "memory")
-
-#define HELION_WGMMA_N128(TY) \
-  asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %66, 0;\n" \
-               "wgmma.mma_async.sync.aligned.m64n128k16.f32." TY "." TY " {" \
-               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
-               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
-               "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
-               "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63" \
-               "}, %64, %65, p, 1, 1, 0, %67;\n}\n" \
-               : HELION_ACC64(0) \
-               : "l"(descA), "l"(descB), "r"(scaleD), "n"(TransB) \
-               : "memory")
-
-#define HELION_WGMMA_N192(TY) \
-  asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %98, 0;\n" \
-               "wgmma.mma_async.sync.aligned.m64n192k16.f32." TY "." TY " {" \
-               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
-               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
-               "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
-               "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
-               "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
-               "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95" \
-               "}, %96, %97, p, 1, 1, 0, %99;\n}\n" \
-               : HELION_ACC96(0) \
-               : "l"(descA), "l"(descB), "r"(scaleD), "n"(TransB) \
-               : "memory")
-
-#define HELION_WGMMA_N256(TY) \
-  asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %130, 0;\n" \
-               "wgmma.mma_async.sync.aligned.m64n256k16.f32." TY "." TY " {" \
-               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
-               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
-               "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
-               "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
-               "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
-               "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
-               "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
-               "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127" \
-               "}, %128, %129, p, 1, 1, 0, %131;\n}\n" \
-               : HELION_ACC128(0) \
-               : "l"(descA), "l"(descB), "r"(scaleD), "n"(TransB) \
-               : "memory")
-
-#define HELION_WGMMA_DISPATCH(TY)                                                                \
-  if constexpr (N == 16)                                                                         \
-    HELION_WGMMA_N16(TY);                                                                        \
-  else if constexpr (N == 32)                                                                    \
-    HELION_WGMMA_N32(TY);                                                                        \
-  else if constexpr (N == 64)                                                                    \
-    HELION_WGMMA_N64(TY);                                                                        \
-  else if constexpr (N == 96)                                                                    \
-    HELION_WGMMA_N96(TY);                                                                        \
-  else if constexpr (N == 128)                                                                   \
-    HELION_WGMMA_N128(TY);                                                                       \
-  else if constexpr (N == 192)                                                                   \
-    HELION_WGMMA_N192(TY);                                                                       \
-  else                                                                                           \
-    HELION_WGMMA_N256(TY)
 
 /// d[64 x N] (+)= A[64 x 16] * B[16 x N]; see WgmmaAcc for d's layout.
 template <int N, int TransB, class T>
@@ -229,28 +131,15 @@ __device__ __forceinline__ void wgmma_m64k16(float (&d)[N / 2], uint64 descA, ui
                 "wgmma_m64k16: N must be 16, 32, 64, 96, 128, 192 or 256");
   static_assert(is_same_v<T, bf16> || is_same_v<T, f16>, "wgmma_m64k16: bf16 or f16 inputs");
   if constexpr (is_same_v<T, bf16>) {
-    HELION_WGMMA_DISPATCH("bf16");
+    HELION_WGMMA_DISPATCH(HELION_WGMMA_SS, "k16", "bf16");
   } else {
-    HELION_WGMMA_DISPATCH("f16");
+    HELION_WGMMA_DISPATCH(HELION_WGMMA_SS, "k16", "f16");
   }
 }
 
-#undef HELION_WGMMA_DISPATCH
-#undef HELION_WGMMA_N16
-#undef HELION_WGMMA_N32
-#undef HELION_WGMMA_N64
-#undef HELION_WGMMA_N96
-#undef HELION_WGMMA_N128
-#undef HELION_WGMMA_N192
-#undef HELION_WGMMA_N256
-#undef HELION_ACC8
-#undef HELION_ACC16
-#undef HELION_ACC32
-#undef HELION_ACC48
-#undef HELION_ACC64
-#undef HELION_ACC96
-#undef HELION_ACC128
-
+#undef HELION_WGMMA_SS
+#define HELION_WGMMA_ASM_END
+#include "helion/wgmma_asm.cuh"
 
 } // namespace sm90
 #endif // __CUDA_ARCH__ >= 900
