@@ -170,6 +170,12 @@ std::optional<EmittedKernel> Emitter::run() {
                    "emitter runs after apply-config)");
       return std::nullopt;
     }
+  for (const Axis& a : k_.axes)
+    if (a.loopChunk < 0) {
+      error(a.loc, "internal compiler error: reduction axis a" + std::to_string(a.id) +
+                       " neither persistent nor looped (the emitter runs after apply-config)");
+      return std::nullopt;
+    }
   for (const StmtRef& s : k_.body)
     if (s->kind == StmtKind::For && !s->grid) {
       error(s->loc, "internal compiler error: a grid loop without a grid mapping (the emitter "

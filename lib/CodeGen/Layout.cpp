@@ -108,10 +108,8 @@ void Emitter::planLayout() {
   auto extentGuess = [&](const Key& k) -> int64_t {
     if (k.first)
       return tileBlockSize(k.second);
-    const auto& rl = cfg_.reductionLoops;
-    if (k.second < static_cast<int>(rl.size()) && rl[k.second])
-      return *rl[k.second];
-    return int64_t(1) << 40; // a whole reduction dim
+    const Axis& axis = k_.axes.at(k.second);
+    return axis.looped() ? axis.loopChunk : int64_t(1) << 40; // a chunk, or a whole dim
   };
   std::stable_sort(innerCandidates.begin(), innerCandidates.end(),
                    [&](const Key& a, const Key& b) { return extentGuess(a) > extentGuess(b); });
@@ -141,10 +139,9 @@ void Emitter::planLayout() {
     if (isTile) {
       a.size = std::to_string(tileBlockSize(id));
     } else {
-      const auto& rl = cfg_.reductionLoops;
-      if (id < static_cast<int>(rl.size()) && rl[id]) {
+      if (k_.axes.at(id).looped()) {
         a.looped = true;
-        a.size = std::to_string(*rl[id]);
+        a.size = std::to_string(k_.axes.at(id).loopChunk);
       } else {
         a.size = "RDIM" + std::to_string(id);
         out_.templateArgs.push_back({TemplateArg::Kind::ReductionDim, id});

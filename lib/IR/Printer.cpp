@@ -261,6 +261,8 @@ public:
         else if (a.extent)
           os << expr(*a.extent);
         os << ")";
+        if (a.loopChunk >= 0)
+          os << (a.looped() ? " looped " + std::to_string(a.loopChunk) : " persistent");
       }
       os << "\n";
     }

@@ -13,9 +13,10 @@
 //   - after infer-types: every expression is typed, and the masks of hl::load and
 //     hl::store broadcast into the shape they guard;
 //   - decisions, once a pass made them: a chosen block size is positive (and has no
-//     config entry when the source fixes it); a grid mapping sits on a top-level loop
-//     only, orders exactly that loop's tiles, is xyz only for a kernel's single loop of
-//     at most three tiles, and groups (l2Group > 1) two tiles only.
+//     config entry when the source fixes it); a reduction axis's chunk is not negative;
+//     a grid mapping sits on a top-level loop only, orders exactly that loop's tiles,
+//     is xyz only for a kernel's single loop of at most three tiles, and groups
+//     (l2Group > 1) two tiles only.
 //===----------------------------------------------------------------------===//
 #include "helion/Transforms/Passes.h"
 
@@ -46,6 +47,10 @@ public:
       if (b.chosen && (*b.chosen < 1 || (b.fixed && b.configIndex >= 0)))
         fail(b.loc, "block size '" + b.name + "' chosen as " + std::to_string(*b.chosen) +
                         " from block_sizes[" + std::to_string(b.configIndex) + "]");
+    for (const Axis& a : k_.axes)
+      if (a.loopChunk < -1)
+        fail(a.loc, "reduction axis a" + std::to_string(a.id) + " looped in chunks of " +
+                        std::to_string(a.loopChunk));
     for (const StmtRef& s : k_.body) {
       if (s->kind != StmtKind::For)
         fail(s->loc, "a top-level statement that is not a tile loop");

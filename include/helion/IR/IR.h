@@ -181,6 +181,10 @@ struct Axis {
   ExprRef extent;           ///< its extent when no tensor dim names it (`hl::zeros({tm, d})`)
   std::vector<std::pair<int, int>> tensorDims; ///< every (param, dim) found on this axis
   SourceLoc loc;
+  /// Set by apply-config from reduction_loops[id]: 0 persistent (the whole axis in
+  /// registers), n > 0 looped in chunks of n. -1 before that pass.
+  int64_t loopChunk = -1;
+  bool looped() const { return loopChunk > 0; }
 };
 
 struct Var {

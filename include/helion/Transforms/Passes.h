@@ -48,7 +48,8 @@ Kernel hoistBlocks(const Kernel& kernel, PassContext& ctx);
 /// the tile and reduces them once after the loop (AccumulatePartials.cpp).
 Kernel accumulatePartials(const Kernel& kernel, PassContext& ctx);
 
-/// Resolves every block size under the config, once (BlockSizeDecl::chosen).
+/// Resolves every block size (BlockSizeDecl::chosen) and every reduction axis's
+/// reduction_loops entry (Axis::loopChunk) under the config, once.
 Kernel applyConfig(const Kernel& kernel, PassContext& ctx);
 
 /// Decides how program ids map to the tiles of each grid loop (Stmt::grid): pid type,

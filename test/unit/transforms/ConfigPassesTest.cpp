@@ -1,6 +1,6 @@
-// The config passes on hand-built kernels: apply-config (block sizes resolved once) and
-// grid-mapping (pid type, tile order, L2 group per grid loop), and the verifier's
-// checks of their decisions.
+// The config passes on hand-built kernels: apply-config (block sizes and reduction loops
+// resolved once) and grid-mapping (pid type, tile order, L2 group per grid loop), and
+// the verifier's checks of their decisions.
 #include "../config/TestKernels.h"
 #include "helion/Config/Config.h"
 #include "helion/IR/Printer.h"
@@ -57,6 +57,25 @@ TEST_CASE("apply-config: fixed sizes keep their value, tunable ones take block_s
   Kernel d = applyConfig(config::test::twoPassKernel(), ctx);
   CHECK(d.blockSizes[1].chosen == 64);
   CHECK(verifies(d));
+}
+
+TEST_CASE("apply-config: each reduction axis persistent or looped by reduction_loops",
+          "[passes]") {
+  Ctx c;
+  PassContext ctx = c.pass();
+  CHECK(config::test::softmaxKernel().axes[0].loopChunk == -1); // not decided yet
+  c.config.reductionLoops = {1024};
+  Kernel looped = applyConfig(config::test::softmaxKernel(), ctx);
+  CHECK(looped.axes[0].loopChunk == 1024);
+  CHECK(looped.axes[0].looped());
+  CHECK(printKernel(looped).find("axes: a0(%x.size(1)) looped 1024\n") != std::string::npos);
+  c.config.reductionLoops = {std::nullopt};
+  Kernel persistent = applyConfig(config::test::softmaxKernel(), ctx);
+  CHECK(persistent.axes[0].loopChunk == 0);
+  CHECK(printKernel(persistent).find("axes: a0(%x.size(1)) persistent\n") != std::string::npos);
+  c.config.reductionLoops = {}; // too few entries: persistent, as the emitter read it
+  CHECK(applyConfig(config::test::softmaxKernel(), ctx).axes[0].loopChunk == 0);
+  CHECK(verifies(looped));
 }
 
 TEST_CASE("grid-mapping numbers l2_groupings over 2-tile loops, not by position", "[passes]") {
@@ -140,4 +159,9 @@ TEST_CASE("the verifier checks the decisions", "[passes][verify]") {
   a.blockSizes[0].chosen = 0;
   CHECK_FALSE(verifies(a, &text));
   CHECK(text.find("block size 'tm' chosen as 0") != std::string::npos);
+  // A negative chunk of a reduction axis.
+  Kernel r = config::test::softmaxKernel();
+  r.axes[0].loopChunk = -2;
+  CHECK_FALSE(verifies(r, &text));
+  CHECK(text.find("reduction axis a0 looped in chunks of -2") != std::string::npos);
 }
