@@ -29,14 +29,14 @@ std::string offsetsAssert(const GroupedKernelParts& k) {
 void emitGroupedSm90(std::ostream& os, const GroupedKernelParts& k) {
   const MatmulPlan& p = k.plan;
   const std::string g = "hd::GemmGroupedSm90<" + k.tIn + ", " + k.tOut + ", " +
-                        std::to_string(p.bm) + ", " + std::to_string(p.bn) + ", " +
-                        std::to_string(p.stages) + ", " + std::to_string(p.consumers) + ", " +
+                        std::to_string(p.gemm.bm) + ", " + std::to_string(p.gemm.bn) + ", " +
+                        std::to_string(p.gemm.stages) + ", " + std::to_string(p.gemm.consumers) + ", " +
                         (p.bTransposed ? "true" : "false") +
                         ", TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>";
-  os << "/// sm_90a: TMA + wgmma over the tiles of all groups, " << p.consumers
+  os << "/// sm_90a: TMA + wgmma over the tiles of all groups, " << p.gemm.consumers
      << " consumer warpgroup(s) + 1 producer, persistent.\n";
   os << "template <" << k.templateParams << ">\n__global__ void __launch_bounds__("
-     << 128 * (p.consumers + 1) << ", 1) " << k.sm90Name
+     << 128 * (p.gemm.consumers + 1) << ", 1) " << k.sm90Name
      << "(\n    const __grid_constant__ hd::TensorMap map_a, const __grid_constant__ "
         "hd::TensorMap map_b,\n    const __grid_constant__ hd::TensorMap map_c, int M, int N, "
         "int K, int groupM,\n    const "
@@ -55,14 +55,14 @@ void emitGroupedSm90(std::ostream& os, const GroupedKernelParts& k) {
 
 void emitGroupedSm80(std::ostream& os, const GroupedKernelParts& k) {
   const MatmulPlan& p = k.plan;
-  const Tf32Tile t = tf32Tile(p.sm80Bm, p.sm80Bn);
+  const Tf32Tile t = tf32Tile(p.gemm.sm80Bm, p.gemm.sm80Bn);
   auto pick = [](int tf32, int other) {
     return tf32 == other ? std::to_string(other)
                          : "kTf32 ? " + std::to_string(tf32) + " : " + std::to_string(other);
   };
-  const std::string g = "hd::GemmGroupedSm80<" + k.tIn + ", " + pick(t.bm, p.sm80Bm) + ", " +
-                        pick(t.bn, p.sm80Bn) + ", kTf32 ? 32 : 64, " +
-                        pick(t.stages, p.sm80Stages) + ", " +
+  const std::string g = "hd::GemmGroupedSm80<" + k.tIn + ", " + pick(t.bm, p.gemm.sm80Bm) + ", " +
+                        pick(t.bn, p.gemm.sm80Bn) + ", kTf32 ? 32 : 64, " +
+                        pick(t.stages, p.gemm.sm80Stages) + ", " +
                         (p.bTransposed ? "true" : "false") + ">";
   os << "/// sm_80+: cp.async + ldmatrix + mma.sync over the tiles of all groups (the fallback;\n"
         "/// epilogue form pairs), and f32 operands on every GPU as tf32 (mma.sync m16n8k8).\n";

@@ -49,7 +49,7 @@ std::optional<Head> nameHead(const EmittedKernel& ek, const std::string& arch,
       return std::nullopt; // grouped GEMM: int32 or int64 offsets
 
     // f32 runs as tf32 on the sm80 kernel everywhere.
-    const bool sm90 = mm->sm90 && major == 9 && a != ScalarType::F32;
+    const bool sm90 = mm->gemm.sm90 && major == 9 && a != ScalarType::F32;
     return Head{sm90 ? ek.kernelName : mm->sm80KernelName, sm90};
   }
   if (const auto& at = ek.attention) {
@@ -218,7 +218,7 @@ std::string defaultInstantiation(const EmittedKernel& ek, const std::string& arc
     head = *picked;
   } else { // a signature the launcher rejects still names a kernel (which may not compile)
     const bool sm90 = archMajor(arch) == 9;
-    head.sm90 = ek.matmul && ek.matmul->sm90 && sm90;
+    head.sm90 = ek.matmul && ek.matmul->gemm.sm90 && sm90;
     head.name = ek.matmul ? (head.sm90 ? ek.kernelName : ek.matmul->sm80KernelName)
                 : ek.attention && ek.attention->sm90 && !sm90 ? ek.attention->sm80KernelName
                                                               : ek.kernelName;

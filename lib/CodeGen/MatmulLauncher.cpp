@@ -145,7 +145,7 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
         "dev.minor);\n";
   os << "  // f32: tf32 on the sm80 kernel (mma.sync m16n8k8); wgmma tf32 needs B K-major.\n";
   os << "  const bool tf32 = " << a << ".dtype() == helion::DType::f32;\n";
-  os << "  const bool sm90 = " << (mm.sm90 ? "dev.major == 9 && !tf32" : "false") << ";\n";
+  os << "  const bool sm90 = " << (mm.gemm.sm90 ? "dev.major == 9 && !tf32" : "false") << ";\n";
   if (mm.tmaStoreParam >= 0) {
     std::string c = pname(mm.tmaStoreParam);
     if (batched)
@@ -166,15 +166,15 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   std::string outSize = mm.tmaStoreParam >= 0
                             ? "int64_t(" + pname(mm.tmaStoreParam) + ".element_size())"
                             : "int64_t(4)";
-  const Tf32Tile t32 = tf32Tile(mm.sm80Bm, mm.sm80Bn);
-  os << "  const int64_t bm80 = tf32 ? " << t32.bm << " : " << mm.sm80Bm << ", bn80 = tf32 ? "
-     << t32.bn << " : " << mm.sm80Bn << ", stages80 = tf32 ? " << t32.stages << " : "
-     << mm.sm80Stages << ";\n";
+  const Tf32Tile t32 = tf32Tile(mm.gemm.sm80Bm, mm.gemm.sm80Bn);
+  os << "  const int64_t bm80 = tf32 ? " << t32.bm << " : " << mm.gemm.sm80Bm << ", bn80 = tf32 ? "
+     << t32.bn << " : " << mm.gemm.sm80Bn << ", stages80 = tf32 ? " << t32.stages << " : "
+     << mm.gemm.sm80Stages << ";\n";
   os << "  int64_t smem = 128 + stages80 * (bm80 + bn80) * 128;\n";
   os << "  if (sm90) {\n";
-  os << "    const int64_t ring = 1024 + int64_t(" << mm.stages << ") * "
-     << (mm.bm + mm.bn) * 128 << " + 16 * " << mm.stages << ", maxSmem = 227 * 1024;\n";
-  os << "    const int64_t tileC = int64_t(" << mm.bm * mm.bn << ") * " << outSize << ";\n";
+  os << "    const int64_t ring = 1024 + int64_t(" << mm.gemm.stages << ") * "
+     << (mm.gemm.bm + mm.gemm.bn) * 128 << " + 16 * " << mm.gemm.stages << ", maxSmem = 227 * 1024;\n";
+  os << "    const int64_t tileC = int64_t(" << mm.gemm.bm * mm.gemm.bn << ") * " << outSize << ";\n";
   os << "    const int64_t parts = ring + tileC <= maxSmem ? 1 : ring + tileC / 2 <= maxSmem ? 2 : 4;\n";
   os << "    smem = tmaStore ? ring + tileC / parts : ring;\n  }\n";
   // 4. The kernel. The key leaves out tf32 and the shared memory bytes handed to
@@ -192,7 +192,7 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
     }
   }
   std::string nameHead = "\"" + mm.sm80KernelName + "<\"";
-  if (mm.sm90)
+  if (mm.gemm.sm90)
     nameHead = "sm90 ? \"" + ek.kernelName + "<\" : " + nameHead;
   os << "  // The kernel, found by device, sm90 and template arguments (tf32 and smem follow from\n"
         "  // them) without a lock; the name is built and the kernel loaded on a new key only.\n";
@@ -222,7 +222,7 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
     }
     epiArgs += ", &" + v;
   }
-  os << "  int iM = int(M), iN = int(N), iK = int(K), groupM = " << mm.groupM << ";\n";
+  os << "  int iM = int(M), iN = int(N), iK = int(K), groupM = " << mm.gemm.groupM << ";\n";
   if (batched)
     os << "  int iB = int(B);\n";
   if (grouped)
@@ -251,31 +251,31 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   os << "      return helion::rt::makeTensorMap(d);\n    };\n";
   // K boxes of one 128-byte swizzle row: 64 16-bit or 128 8-bit elements.
   os << "    const int32_t boxK = static_cast<int32_t>(128 / " << a << ".element_size());\n";
-  os << "    CUtensorMap mapA = map(" << a << ", M, K, " << mm.bm << ", boxK);\n";
+  os << "    CUtensorMap mapA = map(" << a << ", M, K, " << mm.gemm.bm << ", boxK);\n";
   if (mm.bTransposed)
-    os << "    CUtensorMap mapB = map(" << b << ", N, K, " << mm.bn << ", boxK);\n";
+    os << "    CUtensorMap mapB = map(" << b << ", N, K, " << mm.gemm.bn << ", boxK);\n";
   else
     os << "    CUtensorMap mapB = map(" << b << ", K, N, 64, 64);\n";
   if (mm.tmaStoreParam >= 0)
     os << "    CUtensorMap mapC = tmaStore ? map(" << pname(mm.tmaStoreParam) << ", M, N, "
-       << mm.bm / mm.consumers << ", static_cast<int32_t>(128 / " << pname(mm.tmaStoreParam)
+       << mm.gemm.bm / mm.gemm.consumers << ", static_cast<int32_t>(128 / " << pname(mm.tmaStoreParam)
        << ".element_size())) : mapA;\n";
   else
     os << "    CUtensorMap mapC = mapA; // unused by the pairs epilogue\n";
   os << "    void* args[] = {&mapA, &mapB, &mapC, &iM, &iN, &iK, &groupM"
      << (batched ? ", &iB" : grouped ? ", &po, &iG" : "") << epiArgs << "};\n";
   if (grouped) { // tiles per group are known on the device only: at most M / BM + G rows
-    os << "    const int64_t units = (M / " << mm.bm << " + G) * helion::rt::cdiv(N, " << mm.bn
+    os << "    const int64_t units = (M / " << mm.gemm.bm << " + G) * helion::rt::cdiv(N, " << mm.gemm.bn
        << ");\n";
   } else {
-    os << "    const int64_t units = helion::rt::cdiv(M, " << mm.bm << ") * helion::rt::cdiv(N, "
-       << mm.bn << ")" << (batched ? " * B" : "") << ";\n";
+    os << "    const int64_t units = helion::rt::cdiv(M, " << mm.gemm.bm << ") * helion::rt::cdiv(N, "
+       << mm.gemm.bn << ")" << (batched ? " * B" : "") << ";\n";
   }
   os << "    const int64_t ctas = "
-     << (mm.persistent ? "std::min<int64_t>(units, dev.smCount)" : "units") << ";\n";
+     << (mm.gemm.persistent ? "std::min<int64_t>(units, dev.smCount)" : "units") << ";\n";
   os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), "
         "helion::rt::Dim3("
-     << 128 * (mm.consumers + 1) << "), static_cast<unsigned>(smem), args, "
+     << 128 * (mm.gemm.consumers + 1) << "), static_cast<unsigned>(smem), args, "
         "helion::rt::currentStream());\n";
   os << "  } else {\n";
   os << "    void* pa = const_cast<void*>(static_cast<const void*>(" << a << ".data_ptr()));\n";

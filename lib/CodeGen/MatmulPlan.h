@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "helion/CodeGen/CudaEmitter.h"
 #include "helion/Config/Config.h"
 #include "helion/IR/IR.h"
 #include "helion/Support/Diagnostics.h"
@@ -58,13 +59,8 @@ struct MatmulPlan {
   /// whose BN is a multiple of 64, or -1.
   int tmaStoreParam = -1;
 
-  // The config, mapped to the device library's template parameters.
-  bool sm90 = true;          ///< indexing tensor_descriptor (else the sm80 path only)
-  int bm = 128, bn = 256, bk = 64;
-  int stages = 4, consumers = 2;
-  bool persistent = true;
-  int groupM = 8;
-  int sm80Bm = 128, sm80Bn = 256, sm80Stages = 3; ///< the sm80 kernel (fallback or main)
+  /// The config, mapped to the device library's template parameters (MatmulConfig.cpp).
+  GemmParams gemm;
 };
 
 /// The sm80 kernel's tile for f32 operands, which run as tf32 (mma.sync m16n8k8)

@@ -51,6 +51,17 @@ struct GridLoop {
 /// and an sm80 one (`sm80KernelName`, cp.async + mma.sync), both templates over the
 /// tensor dtypes and TMA_STORE; `args` are the epilogue's arguments after the fixed
 /// ones (sm90: map_a, map_b, map_c, M, N, K, groupM; sm80: a, b, M, N, K, lda, ldb, groupM).
+/// The device library GEMM's template parameters that a matmul's config maps to
+/// (lib/CodeGen/MatmulConfig.cpp): decided once by the plan, printed by the emitter,
+/// read by the launcher (shared memory, grid, the sm90 or sm80 kernel).
+struct GemmParams {
+  bool sm90 = true; ///< indexing tensor_descriptor: TMA + wgmma, sm80 the fallback
+  int bm = 128, bn = 256, stages = 4, consumers = 2;
+  bool persistent = true;
+  int groupM = 8;
+  int sm80Bm = 128, sm80Bn = 256, sm80Stages = 3; ///< the sm80 kernel (fallback or main)
+};
+
 struct MatmulLaunch {
   int a = -1, b = -1;       ///< tensor params: A [M, K], B [K, N] (or [N, K] when bTransposed)
   bool bTransposed = false;
@@ -65,12 +76,8 @@ struct MatmulLaunch {
   /// groupM (sm80: `int64 strideB` before groupM) and run persistent (grid #SMs).
   ir::ExprRef groups;
   int offsets = -1;
-  bool sm90 = true;
+  GemmParams gemm;         ///< the template parameters (MatmulPlan's)
   std::string sm80KernelName;
-  int bm = 128, bn = 256, stages = 4, consumers = 2;
-  bool persistent = true;
-  int groupM = 8;
-  int sm80Bm = 128, sm80Bn = 256, sm80Stages = 3;
   int tmaStoreParam = -1;   ///< the output tma_store can write, or -1 (pairs only)
 };
 

@@ -1,0 +1,199 @@
+//===- EmitMatmulEpilogue.cpp - The matmul's epilogue functor --------------===//
+//
+// The statements after the K loop, printed as a functor that gets each accumulator
+// value with its (row, col) in C and replays the epilogue for that element: lets
+// become locals, loads read at (row, col), stores write (EmitMatmul.cpp's top
+// comment has an example). Also the tensors and scalars it reads or writes, which
+// become kernel arguments.
+//===----------------------------------------------------------------------===//
+#include "MatmulEmitter.h"
+
+#include "helion/IR/Visitor.h"
+
+#include <map>
+#include <set>
+
+namespace helion::codegen::matmul {
+
+void MatmulEmitter::collectArgs() {
+  std::map<int, int> rank;
+  std::set<int> scalars, stored;
+  auto see = [&](const Expr& e) {
+    if (e.kind == ExprKind::Load) {
+      int r = 0;
+      for (const Index& ix : e.indices)
+        r += ix.kind != Index::Kind::NewAxis;
+      rank[e.param] = std::max(rank[e.param], r);
+    }
+    if (e.kind == ExprKind::Param)
+      scalars.insert(e.param);
+  };
+  for (const Stmt* s : p_.epilogue) {
+    walkExpr(*s->value, see);
+    if (s->kind == StmtKind::Store) {
+      rank[s->param] = std::max(rank[s->param], batched() ? 3 : 2);
+      stored.insert(s->param);
+    }
+  }
+  for (size_t i = 0; i < k_.params.size(); ++i) {
+    const Param& prm = k_.params[i];
+    int ip = static_cast<int>(i);
+    if (prm.kind == Param::Kind::Tensor) {
+      out_.templateArgs.push_back({TemplateArg::Kind::DType, ip});
+      out_.paramRanks.push_back(rank.count(ip) ? rank[ip] : -1);
+      if (!rank.count(ip))
+        continue;
+      out_.args.push_back({KernelArg::Kind::Pointer, ip});
+      fields_.push_back(std::string(stored.count(ip) ? "" : "const ") + "T_" + prm.name +
+                        "* __restrict__ " + prm.name);
+      for (int d = 0; d < rank[ip]; ++d) {
+        out_.args.push_back({KernelArg::Kind::Size, ip, d});
+        fields_.push_back("int64 size_" + prm.name + "_" + std::to_string(d));
+      }
+      for (int d = 0; d < rank[ip]; ++d) {
+        out_.args.push_back({KernelArg::Kind::Stride, ip, d});
+        fields_.push_back("int64 stride_" + prm.name + "_" + std::to_string(d));
+      }
+    } else {
+      out_.paramRanks.push_back(-1);
+      if (prm.specialized) {
+        out_.templateArgs.push_back({TemplateArg::Kind::Specialized, ip});
+      } else if (scalars.count(ip)) {
+        out_.args.push_back({KernelArg::Kind::Scalar, ip});
+        fields_.push_back(ctype(ElemType::concrete(prm.scalarType)) + " " + prm.name);
+      }
+    }
+  }
+  out_.templateArgs.push_back({TemplateArg::Kind::EpilogueForm, -1});
+}
+
+std::string MatmulEmitter::templateParams() const {
+  std::string t;
+  for (const TemplateArg& a : out_.templateArgs) {
+    t += t.empty() ? "" : ", ";
+    switch (a.kind) {
+    case TemplateArg::Kind::DType: t += "class T_" + name(a.index); break;
+    case TemplateArg::Kind::Specialized: t += "hd::int64 " + name(a.index); break;
+    case TemplateArg::Kind::EpilogueForm: t += "int TMA_STORE"; break;
+    default: break;
+    }
+  }
+  return t;
+}
+
+std::string MatmulEmitter::templateNames() const {
+  std::string t;
+  for (const TemplateArg& a : out_.templateArgs) {
+    if (a.kind == TemplateArg::Kind::EpilogueForm)
+      continue;
+    t += (t.empty() ? "" : ", ") +
+         (a.kind == TemplateArg::Kind::DType ? "T_" + name(a.index) : name(a.index));
+  }
+  return t;
+}
+
+std::string MatmulEmitter::offset(int param, const std::vector<Index>& ix) const {
+  std::string off;
+  int d = 0;
+  for (const Index& i : ix) {
+    if (i.kind == Index::Kind::NewAxis)
+      continue;
+    std::string coord = i.kind == Index::Kind::Scalar ? "batch" : coordOf(i.tile); // g
+    off += (off.empty() ? "" : " + ") + coord + " * stride_" + name(param) + "_" +
+           std::to_string(d++);
+  }
+  return off.empty() ? "0" : off;
+}
+
+std::string MatmulEmitter::ex(const Expr& e) const {
+  auto op = [&](int i) { return ex(*e.operands[i]); };
+  switch (e.kind) {
+  case ExprKind::Const: return cudaLiteral(e.value, e.isInt);
+  case ExprKind::Param: return name(e.param);
+  case ExprKind::Var: return "v" + std::to_string(e.var);
+  case ExprKind::TileIndex: return coordOf(e.tile);
+  case ExprKind::Full: return ctype(e.type->elem) + "(" + op(0) + ")"; // a constant tile
+  case ExprKind::Load: {
+    std::string ct = "hd::compute_t<T_" + name(e.param) + ">";
+    return "(row < M && col < N ? hd::to_compute(" + name(e.param) + "[" +
+           offset(e.param, e.indices) + "]) : " + ct + "(0))";
+  }
+  case ExprKind::Unary:
+    return cudaUnary(e.unary, op(0), ctype(e.type->elem));
+  case ExprKind::Binary:
+    return cudaBinary(e.binary, op(0), op(1), ctype(e.type->elem));
+  case ExprKind::Where: {
+    std::string ct = ctype(e.type->elem);
+    return "(" + op(0) + " ? " + ct + "(" + op(1) + ") : " + ct + "(" + op(2) + "))";
+  }
+  case ExprKind::Cast: {
+    if (e.castTo && *e.castTo != ScalarType::F16 && *e.castTo != ScalarType::BF16)
+      return ctype(e.type->elem) + "(" + op(0) + ")";
+    std::string storage = e.castTo ? deviceTypeName(*e.castTo) : "T_" + name(e.param);
+    return "hd::to_compute(hd::from_compute<" + storage + ">(" +
+           ctype(e.operands[0]->type->elem) + "(" + op(0) + ")))";
+  }
+  default: return op(0); // View, Transpose: the element is the same
+  }
+}
+
+void MatmulEmitter::body(std::ostringstream& os, const std::function<void(const Stmt&)>& store) const {
+  os << "    float v" << p_.accVar << " = acc;\n";
+  for (const Stmt* s : p_.epilogue) {
+    if (s->kind == StmtKind::Let)
+      os << "    " << ctype(s->value->type->elem) << " v" << s->var << " = " << ex(*s->value)
+         << ";\n";
+    else if (s->kind == StmtKind::Assign)
+      os << "    v" << s->var << " = " << ex(*s->value) << ";\n";
+    else
+      store(*s);
+  }
+}
+
+void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
+  os << "/// The epilogue of '" << k_.name << "' for one element of the accumulator.\n";
+  os << "template <" << templateParams() << ">\nstruct " << k_.name << "_epilogue {\n";
+  os << "  int64 M, N;\n";
+  for (const std::string& f : fields_)
+    os << "  " << f << ";\n";
+  os << "  __device__ __forceinline__ void apply(" << coordParams() << ", float acc) const {\n";
+  body(os, [&](const Stmt& s) {
+    os << "    " << name(s.param) << "[" << offset(s.param, s.indices)
+       << "] = hd::from_compute<T_" << name(s.param) << ">(" << ex(*s.value) << ");\n";
+  });
+  os << "  }\n";
+  os << "  __device__ __forceinline__ void operator()(" << coordParams()
+     << ", float v0, float v1) const {\n    apply(" << coordArgs("col") << ", v0);\n"
+     << "    if (col + 1 < N) apply(" << coordArgs("col + 1") << ", v1);\n  }\n";
+  if (p_.tmaStoreParam >= 0) {
+    os << "  __device__ __forceinline__ float transform(" << coordParams()
+       << ", float acc) const {\n";
+    body(os, [&](const Stmt& s) { os << "    return float(" << ex(*s.value) << ");\n"; });
+    os << "  }\n";
+  }
+  os << "};\n\n";
+}
+
+std::string MatmulEmitter::epilogueInit() const {
+  std::string init = "  " + k_.name + "_epilogue<" + templateNames() + ", TMA_STORE> epi{M, N";
+  for (const KernelArg& a : out_.args) {
+    const std::string& p = name(a.param);
+    switch (a.kind) {
+    case KernelArg::Kind::Pointer: init += ", " + p; break;
+    case KernelArg::Kind::Size: init += ", size_" + p + "_" + std::to_string(a.dim); break;
+    case KernelArg::Kind::Stride: init += ", stride_" + p + "_" + std::to_string(a.dim); break;
+    case KernelArg::Kind::Scalar: init += ", " + p; break;
+    default: break;
+    }
+  }
+  return init + "};\n";
+}
+
+std::string MatmulEmitter::argList() const {
+  std::string s;
+  for (const std::string& f : fields_)
+    s += ", " + f;
+  return s;
+}
+
+} // namespace helion::codegen::matmul
