@@ -176,6 +176,11 @@ std::optional<EmittedKernel> Emitter::run() {
                        " neither persistent nor looped (the emitter runs after apply-config)");
       return std::nullopt;
     }
+  if (!k_.threadLayout) {
+    error(k_.loc, "internal compiler error: a kernel without a thread layout (the emitter runs "
+                  "after thread-layout)");
+    return std::nullopt;
+  }
   for (const StmtRef& s : k_.body)
     if (s->kind == StmtKind::For && !s->grid) {
       error(s->loc, "internal compiler error: a grid loop without a grid mapping (the emitter "
@@ -194,6 +199,7 @@ std::optional<EmittedKernel> Emitter::run() {
   }
   out_.numSmMultiplier = cfg_.numSmMultiplier;
   out_.maxVectorBytes = cfg_.vectorBytes > 0 ? cfg_.vectorBytes : 16;
+  planMmaLayout();
   planLayout();
   planParams();
   walkStmts(k_.body, [&](const Stmt& s) {

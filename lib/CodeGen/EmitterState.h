@@ -38,8 +38,8 @@ public:
   using AxisKey = std::pair<bool, int>; ///< (isTile, tile or axis id), before axes_ exist
 
 private:
-  // EmitKernel.cpp
-  void planLayout();
+  // EmitKernel.cpp, Layout.cpp
+  void planLayout(); ///< reads the thread-layout pass's layout into axes_ and its tables
   void planParams();
   int64_t tileBlockSize(int tile) const;
   /// The pid mapping grid-mapping chose (the same for every grid loop of a kernel).
@@ -216,7 +216,6 @@ private:
   std::map<AxisKey, MmaRole> mmaRole_;
   std::map<const ir::Expr*, MmaDotPlan> mmaDots_;
   std::set<const ir::Stmt*> dotOperandLets_; ///< loads their dot copies into shared memory
-  std::set<const ir::Expr*> stagedOperands_;  ///< the dot operands they are (no layout)
   const ir::Expr* pipeDot_ = nullptr;  ///< the dot whose copies run a tile ahead (cp.async)
   const ir::Stmt* pipeLoop_ = nullptr; ///< ... its loop
 };

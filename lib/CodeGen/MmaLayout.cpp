@@ -3,8 +3,8 @@
 // The mma-layout pass (lib/Transforms/MmaLayout.cpp, ir::planMma) marks each tile's
 // role, each dot's operands and the pipelined dot in the IR. This reads those marks
 // into what the printers look up (EmitMmaDot.cpp, EmitDotPipeline.cpp, Layout.cpp):
-// the load a copied operand reads and its let, which operand expressions are copied
-// (they get no layout), and the pipelined dot's loop.
+// the load a copied operand reads and its let, each tile's role, and the pipelined
+// dot's loop.
 //===----------------------------------------------------------------------===//
 #include "EmitterState.h"
 
@@ -36,14 +36,10 @@ void Emitter::planMmaLayout() {
       return;
     const Expr& d = *s.value;
     MmaDotPlan p;
-    if (d.mma->a == MmaDotInfo::Operand::Copied) {
+    if (d.mma->a == MmaDotInfo::Operand::Copied)
       p.loadA = loadOf(*d.operands[0], &p.letA);
-      stagedOperands_.insert(d.operands[0].get());
-    }
-    if (d.mma->b == MmaDotInfo::Operand::Copied) {
+    if (d.mma->b == MmaDotInfo::Operand::Copied)
       p.loadB = loadOf(*d.operands[1], &p.letB);
-      stagedOperands_.insert(d.operands[1].get());
-    }
     p.registerA = d.mma->a == MmaDotInfo::Operand::Registers;
     for (const Stmt* let : {p.letA, p.letB})
       if (let)

@@ -5,6 +5,7 @@
 //   kernel softmax(%x: tensor, %out: tensor captured, %m: i64 captured)
 //     block_sizes: bs0(tm, hint %m)
 //     axes: a0(x.size(1))
+//     thread_layout: a0 inner | t0(tm) after [a0]     (after the thread-layout pass)
 //   for %tm in tile(0, %m) block bs0 {
 //     let %values : dtype(x)[tm, a0] = load %x[%tm, :]
 //   }
@@ -174,6 +175,30 @@ public:
     return s + ")";
   }
 
+  /// ` mma rows` / ` mma cols` on a tile of the mma layout, else nothing.
+  std::string mmaMark(int t) const {
+    MmaRole r = t >= 0 && t < static_cast<int>(k_.tiles.size()) ? k_.tiles[t].mma : MmaRole::None;
+    return r == MmaRole::None ? "" : std::string(" mma ") + mmaRoleName(r);
+  }
+
+  /// ` t1(tn) mma cols | t0(tm) mma rows after [t1] | a0 after [t1, t0]`, or ` none`
+  std::string threadLayout(const std::vector<ThreadAxis>& axes) const {
+    auto key = [&](int p) { // "after" names the axis at that position
+      if (p < 0 || p >= static_cast<int>(axes.size()))
+        return "?" + std::to_string(p);
+      return (axes[p].isTile ? "t" : "a") + std::to_string(axes[p].id);
+    };
+    std::string s;
+    for (size_t i = 0; i < axes.size(); ++i) {
+      const ThreadAxis& a = axes[i];
+      s += (i ? " | " : " ") + key(static_cast<int>(i)) +
+           (a.isTile ? "(" + tileName(a.id) + ")" + mmaMark(a.id) : "") + (a.inner ? " inner" : "");
+      for (size_t j = 0; j < a.after.size(); ++j)
+        s += (j ? ", " : " after [") + key(a.after[j]) + (j + 1 == a.after.size() ? "]" : "");
+    }
+    return axes.empty() ? " none" : s;
+  }
+
   void stmt(std::ostringstream& os, const Stmt& s, int depth) const {
     std::string pad(2 * depth, ' ');
     switch (s.kind) {
@@ -204,8 +229,7 @@ public:
           os << " flat(" << paramName(t.flatOfParam) << ")";
         if (!t.isGrid)
           os << " block bs" << t.blockSize;
-        if (t.mma != MmaRole::None)
-          os << " mma " << mmaRoleName(t.mma);
+        os << mmaMark(s.tiles[i]);
       }
       if (s.grid)
         os << " " << gridMapping(*s.grid);
@@ -266,6 +290,8 @@ public:
       }
       os << "\n";
     }
+    if (k_.threadLayout)
+      os << "  thread_layout:" << threadLayout(*k_.threadLayout) << "\n";
     for (const StmtRef& s : k_.body)
       stmt(os, *s, 1);
     return os.str();

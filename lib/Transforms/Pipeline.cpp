@@ -11,6 +11,7 @@
 //   grid-mapping    config     once per config
 //   privatize-atomics config   once per config
 //   mma-layout      config     once per config
+//   thread-layout   config     once per config
 //===----------------------------------------------------------------------===//
 #include "helion/Transforms/Passes.h"
 #include "helion/IR/Printer.h"
@@ -36,6 +37,8 @@ const std::vector<Pass>& pipeline() {
        privatizeAtomics, true},
       {"mma-layout", "general dots on mma.sync fragments: tile roles, operands, pipeline",
        mmaLayout, true},
+      {"thread-layout", "the CTA's layout axes: their order, vectorized axes, shared threads",
+       threadLayout, true},
   };
   return passes;
 }

@@ -16,7 +16,9 @@
 //     config entry when the source fixes it); a reduction axis's chunk is not negative;
 //     a grid mapping sits on a top-level loop only, orders exactly that loop's tiles,
 //     is xyz only for a kernel's single loop of at most three tiles, and groups
-//     (l2Group > 1) two tiles only.
+//     (l2Group > 1) two tiles only; a thread layout holds each tile (not an hl::grid
+//     one) and each decided reduction axis at most once, and each axis goes after
+//     earlier positions only, in ascending order.
 //===----------------------------------------------------------------------===//
 #include "helion/Transforms/Passes.h"
 
@@ -51,6 +53,8 @@ public:
       if (a.loopChunk < -1)
         fail(a.loc, "reduction axis a" + std::to_string(a.id) + " looped in chunks of " +
                         std::to_string(a.loopChunk));
+    if (k_.threadLayout)
+      checkThreadLayout(*k_.threadLayout);
     for (const StmtRef& s : k_.body) {
       if (s->kind != StmtKind::For)
         fail(s->loc, "a top-level statement that is not a tile loop");
@@ -88,6 +92,26 @@ private:
     if (g.l2Group < 1 || (g.l2Group > 1 && loop.tiles.size() != 2))
       fail(loop.loc, "an l2 group of " + std::to_string(g.l2Group) + " on a loop of " +
                          std::to_string(loop.tiles.size()) + " tiles");
+  }
+
+  void checkThreadLayout(const std::vector<ThreadAxis>& layout) {
+    std::set<std::pair<bool, int>> seen;
+    for (size_t i = 0; i < layout.size(); ++i) {
+      const ThreadAxis& a = layout[i];
+      const std::string name = (a.isTile ? "tile " : "axis ") + std::to_string(a.id);
+      const int n = static_cast<int>(a.isTile ? k_.tiles.size() : k_.axes.size());
+      if (a.id < 0 || a.id >= n)
+        fail(k_.loc, "a thread layout over " + name + ", out of range");
+      else if (a.isTile ? k_.tiles[a.id].isGrid : k_.axes[a.id].loopChunk < 0)
+        fail(k_.loc, "a thread layout over " + name +
+                         (a.isTile ? ", an hl::grid tile" : ", neither persistent nor looped"));
+      if (!seen.insert({a.isTile, a.id}).second)
+        fail(k_.loc, "a thread layout with " + name + " twice");
+      for (size_t j = 0; j < a.after.size(); ++j)
+        if (a.after[j] < (j ? a.after[j - 1] + 1 : 0) || a.after[j] >= static_cast<int>(i))
+          fail(k_.loc, "a thread layout whose " + name + " goes after position " +
+                           std::to_string(a.after[j]) + " (not an earlier axis, or out of order)");
+    }
   }
 
   void tile(int t, const SourceLoc& loc) {

@@ -28,7 +28,8 @@
 // say, with located errors; kernels of any other shape with dots (two chained
 // dots, a dot of computed blocks outside a K loop, dots in nested loops) take the
 // general lowering. dotTemplate() is the one dispatch: codegen::emitCuda sends a
-// kernel where it says.
+// kernel where it says, and the thread-layout pass, whose decision only the generic
+// emitter reads, skips the kernels it sends to a template.
 //===----------------------------------------------------------------------===//
 #pragma once
 

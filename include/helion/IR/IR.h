@@ -187,6 +187,18 @@ struct Axis {
   bool looped() const { return loopChunk > 0; }
 };
 
+/// One axis of the CTA's thread layout (the thread-layout pass): a tile, not an hl::grid
+/// one, or a reduction axis, which gets a share of the CTA's threads.
+struct ThreadAxis {
+  bool isTile = true;
+  int id = -1;        ///< tile id or axis id
+  bool inner = false; ///< vectorized: neighbouring threads hold neighbouring elements
+  /// Positions (in Kernel::threadLayout) of the earlier axes that some value spans with
+  /// this one: its threads go past theirs. Axes that never meet share threads.
+  std::vector<int> after;
+  bool operator==(const ThreadAxis&) const = default;
+};
+
 struct Var {
   int id = -1;
   std::string name;
@@ -260,6 +272,10 @@ struct Kernel {
   std::vector<Axis> axes;       ///< filled by infer-types
   std::vector<Var> vars;
   std::vector<StmtRef> body;    ///< the top-level tile loops (StmtKind::For), in order
+  /// Set by thread-layout for a kernel the generic emitter prints: the CTA's layout
+  /// axes, innermost (the lowest thread bits) first. Unset before that pass and for a
+  /// kernel a template prints (ir::dotTemplate).
+  std::optional<std::vector<ThreadAxis>> threadLayout;
 
   std::vector<std::string> paramNames() const;
 };

@@ -66,6 +66,11 @@ Kernel privatizeAtomics(const Kernel& kernel, PassContext& ctx);
 /// (MmaLayout.cpp).
 Kernel mmaLayout(const Kernel& kernel, PassContext& ctx);
 
+/// Decides the CTA's thread layout of a kernel the generic emitter prints
+/// (Kernel::threadLayout): the order of its tiles and reduction axes, which are
+/// vectorized, and which go past which (ThreadLayout.cpp).
+Kernel threadLayout(const Kernel& kernel, PassContext& ctx);
+
 /// Checks the IR's structural invariants (Verify.cpp) and reports each violation as an
 /// internal compiler error naming `stage` (the pass that ran last). `typed`: the kernel
 /// has been through infer-types. Returns true when the kernel is valid.

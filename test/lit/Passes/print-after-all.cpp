@@ -43,6 +43,15 @@
 // SUM-NEXT:     let %_t0.0 : dtype(x)[tm, a0] = load %x[%tm, :]
 // SUM-NEXT:     let %_t1.1 : dtype(x)[tm] = sum(%_t0.0, dim=1)
 // SUM-NEXT:     store %out[%tm] = %_t1.1
+// Then the config passes, in pipeline order, once per config (the looped long-rows
+// variant's run prints nothing).
+// SUM: // -----// IR after apply-config //----- //
+// SUM: // -----// IR after grid-mapping //----- //
+// SUM: // -----// IR after privatize-atomics //----- //
+// SUM: // -----// IR after mma-layout //----- //
+// SUM: // -----// IR after thread-layout //----- //
+// SUM-NEXT: kernel sum_rows(
+// SUM:      thread_layout: a0 inner | t0(tm) after [a0]
 // SUM:      void sum_rows_kernel(
 
 // matmul's passes run (the emitter is what lacks hl::dot).

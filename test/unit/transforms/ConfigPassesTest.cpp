@@ -1,6 +1,7 @@
 // The config passes on hand-built kernels: apply-config (block sizes and reduction loops
-// resolved once) and grid-mapping (pid type, tile order, L2 group per grid loop), and
-// the verifier's checks of their decisions.
+// resolved once), grid-mapping (pid type, tile order, L2 group per grid loop) and
+// thread-layout (which kernels get one), and the verifier's checks of their decisions.
+// The layouts themselves are checked on typed kernels in lit (Passes/thread-layout.cpp).
 #include "../config/TestKernels.h"
 #include "helion/Config/Config.h"
 #include "helion/IR/Printer.h"
@@ -164,4 +165,44 @@ TEST_CASE("the verifier checks the decisions", "[passes][verify]") {
   r.axes[0].loopChunk = -2;
   CHECK_FALSE(verifies(r, &text));
   CHECK(text.find("reduction axis a0 looped in chunks of -2") != std::string::npos);
+}
+
+TEST_CASE("thread-layout skips the kernels a template prints", "[passes]") {
+  Ctx c;
+  PassContext ctx = c.pass();
+  CHECK_FALSE(threadLayout(applyConfig(config::test::matmulKernel(), ctx), ctx).threadLayout);
+  Kernel k = threadLayout(applyConfig(config::test::softmaxKernel(), ctx), ctx);
+  REQUIRE(k.threadLayout);
+  CHECK(verifies(k));
+}
+
+TEST_CASE("the verifier checks the thread layout", "[passes][verify]") {
+  Ctx c;
+  PassContext ctx = c.pass();
+  Kernel k = applyConfig(config::test::softmaxKernel(), ctx);
+  std::string text;
+  k.threadLayout = std::vector<ThreadAxis>{{false, 0, true, {}}, {true, 0, false, {0}}};
+  CHECK(verifies(k));
+  CHECK(printKernel(k).find("  thread_layout: a0 inner | t0(tm) after [a0]\n") !=
+        std::string::npos);
+  k.threadLayout = std::vector<ThreadAxis>{};
+  CHECK(verifies(k));
+  CHECK(printKernel(k).find("  thread_layout: none\n") != std::string::npos);
+  k.threadLayout = std::vector<ThreadAxis>{{true, 0, false, {}}, {true, 0, false, {}}};
+  CHECK_FALSE(verifies(k, &text));
+  CHECK(text.find("a thread layout with tile 0 twice") != std::string::npos);
+  k.threadLayout = std::vector<ThreadAxis>{{true, 0, false, {0}}};
+  CHECK_FALSE(verifies(k, &text));
+  CHECK(text.find("a thread layout whose tile 0 goes after position 0") != std::string::npos);
+  k.threadLayout = std::vector<ThreadAxis>{{false, 0}, {true, 0}, {true, 5, false, {1, 0}}};
+  CHECK_FALSE(verifies(k, &text));
+  CHECK(text.find("a thread layout over tile 5, out of range") != std::string::npos);
+  CHECK(text.find("goes after position 0 (not an earlier axis, or out of order)") !=
+        std::string::npos);
+  // A reduction axis that apply-config has not decided.
+  Kernel undecided = config::test::softmaxKernel();
+  undecided.threadLayout = std::vector<ThreadAxis>{{false, 0}};
+  CHECK_FALSE(verifies(undecided, &text));
+  CHECK(text.find("a thread layout over axis 0, neither persistent nor looped") !=
+        std::string::npos);
 }
