@@ -49,22 +49,6 @@ std::optional<int64_t> constHint(const ir::ExprRef& e) {
   return std::nullopt;
 }
 
-/// A dot of 3-D operands (`k[tb, tn, :].transpose(1, 2)`, `v[tb, tn, :]`): attention.
-bool isBatchedDot(const ir::Expr& e) {
-  if (e.kind != ir::ExprKind::Dot || e.operands.size() < 2)
-    return false;
-  const ir::Expr& b = *e.operands[1];
-  return (e.type && e.type->dims.size() == 3) ||
-         (b.kind == ir::ExprKind::Transpose && b.dim + b.dim2 == 3) ||
-         (b.kind == ir::ExprKind::Load && b.indices.size() == 3);
-}
-
-bool containsBatchedDot(const ir::Stmt& s) { return ir::findExpr(s, isBatchedDot) != nullptr; }
-
-bool containsDot(const ir::Stmt& s) {
-  return ir::findExpr(s, [](const ir::Expr& e) { return e.kind == ir::ExprKind::Dot; });
-}
-
 std::string loopName(const ir::Kernel& k, const std::vector<int>& tiles) {
   std::string name;
   for (int t : tiles) {
@@ -212,25 +196,17 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
   ConfigSpec spec;
   spec.kernelName = k.name;
   spec.kernel = std::make_shared<const ir::Kernel>(k);
-  for (const ir::StmtRef& s : k.body) {
-    spec.hasDot = spec.hasDot || containsDot(*s);
-    spec.attention = spec.attention || containsBatchedDot(*s);
-  }
+  spec.hasDot = ir::containsDot(k);
   spec.contendedAtomics = ir::hasContendedAtomics(k);
-  // One grid loop over [tb, tm, tn]: batched dots there are a bmm (the matmul's
-  // batched form, MatmulPlan.h), not flash attention (a grid loop over [tb, tm]).
-  if (k.body.size() == 1 && k.body[0]->kind == ir::StmtKind::For && k.body[0]->tiles.size() == 3)
-    spec.attention = false;
-  // Dots of other shapes are the generic emitter's (the general lowering,
+  // The template that prints the kernel, as codegen::emitCuda dispatches it
+  // (ir::dotTemplate): flash attention, or the matmul (a bmm and the grouped GEMM are
+  // its forms). Dots of other shapes are the generic emitter's (the general lowering,
   // EmitDot.cpp): the generic kernel's keys and defaults, not the templates'.
-  // The grouped GEMM (ir::groupedMatmulRowLoop): B is read as b[g, tk, tn], a 2-D
-  // block of a 3-D tensor, which is no attention.
+  const ir::DotTemplate lowering = ir::dotTemplate(k);
+  spec.attention = lowering == ir::DotTemplate::Attention;
   const ir::Stmt* groupedRows = ir::groupedMatmulRowLoop(k);
   spec.groupedMatmul = groupedRows != nullptr;
-  if (groupedRows)
-    spec.attention = false;
-  spec.generalDot =
-      spec.hasDot && !spec.attention && !ir::dotHasMatmulShape(k) && !groupedRows;
+  spec.generalDot = spec.hasDot && lowering == ir::DotTemplate::None;
   if (spec.generalDot)
     spec.hasDot = false;
 
