@@ -183,20 +183,18 @@ public:
 
   /// ` t1(tn) mma cols | t0(tm) mma rows after [t1] | a0 after [t1, t0]`, or ` none`
   std::string threadLayout(const std::vector<ThreadAxis>& axes) const {
-    auto key = [&](int p) { // "after" names the axis at that position
-      if (p < 0 || p >= static_cast<int>(axes.size()))
-        return "?" + std::to_string(p);
-      return (axes[p].isTile ? "t" : "a") + std::to_string(axes[p].id);
+    auto key = [&](size_t p) { // "after" names the axis at that position
+      return p < axes.size() ? (axes[p].isTile ? "t" : "a") + std::to_string(axes[p].id) : "?";
     };
-    std::string s;
+    std::string s = axes.empty() ? " none" : "";
     for (size_t i = 0; i < axes.size(); ++i) {
       const ThreadAxis& a = axes[i];
-      s += (i ? " | " : " ") + key(static_cast<int>(i)) +
+      s += (i ? " | " : " ") + key(i) +
            (a.isTile ? "(" + tileName(a.id) + ")" + mmaMark(a.id) : "") + (a.inner ? " inner" : "");
       for (size_t j = 0; j < a.after.size(); ++j)
         s += (j ? ", " : " after [") + key(a.after[j]) + (j + 1 == a.after.size() ? "]" : "");
     }
-    return axes.empty() ? " none" : s;
+    return s;
   }
 
   void stmt(std::ostringstream& os, const Stmt& s, int depth) const {
