@@ -8,6 +8,10 @@
 #   bash scripts/cuda_snapshot.sh /tmp/before   # on the old tree
 #   bash scripts/cuda_snapshot.sh /tmp/after    # on the new one
 #   diff -r /tmp/before /tmp/after              # no output: byte-identical
+# With EMIT_PTX=ARCH (sm_90a, sm_80) each case's NVRTC PTX is kept too (OUTDIR/<case>/ptx,
+# instantiated with --dtype $PTX_DTYPE, default bf16) without its debug lines and sections
+# (line numbers and names in them move with the source text): a change to
+# the device library or to how the CUDA text is laid out must leave it unchanged.
 # Each case's exit code and diagnostics are kept too (OUTDIR/<case>/rc, stderr), so a
 # kernel that starts or stops failing shows up in the diff.
 set -uo pipefail
@@ -25,6 +29,16 @@ run() {
   local dir=$work/case; rm -rf "$dir"; mkdir -p "$dir"
   (cd "$root" && "$helionc" compile "$src" "$@" -o "$dir" 2> "$dir/stderr")
   echo $? > "$dir/rc"
+  if [[ -n ${EMIT_PTX:-} ]]; then # NVRTC's PTX too, without its debug lines (.loc, .file)
+    mkdir -p "$dir/ptx"
+    (cd "$root" && "$helionc" compile "$src" "$@" --emit ptx --arch "$EMIT_PTX" \
+       --dtype "${PTX_DTYPE:-bf16}" -o "$dir/ptx" 2> "$dir/ptx_stderr")
+    echo $? > "$dir/ptx_rc"
+    for p in "$dir"/ptx/*.ptx; do
+      [[ -e $p ]] && sed -i '/^\s*\.section\s*\.debug/,$d; /^\s*\.loc\s/d; /^\s*\.file\s/d' "$p"
+    done
+    sed -i "s|$work|WORK|g; s|$root|ROOT|g" "$dir/ptx_stderr"
+  fi
   sed -i "s|$work|WORK|g; s|$root|ROOT|g" "$dir/stderr"
   mv "$dir" "$out/$name"
 }

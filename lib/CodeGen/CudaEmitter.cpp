@@ -22,7 +22,6 @@
 #include "EmitMatmul.h"
 #include "helion/IR/DotShape.h"
 #include "EmitterState.h"
-#include "Preamble.h"
 #include "ResourceCheck.h"
 
 #include <sstream>

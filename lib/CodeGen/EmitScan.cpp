@@ -1,7 +1,7 @@
 //===- EmitScan.cpp - Inclusive scans along a layout axis -------------------===//
 //
 // hl::cumsum / hl::cumprod along an axis whose S elements are spread over T threads,
-// V at a time (Preamble.h: per-thread element i sits at ((i / V) * T + th) * V + i % V).
+// V at a time (helion/generic.cuh: per-thread element i sits at ((i / V) * T + th) * V + i % V).
 // Round r = i / V covers the T*V consecutive coordinates [r*T*V, (r+1)*T*V): each
 // thread scans its V elements, axis_scan_excl gives the combination of the threads
 // before it in that round, and `carry` the combination of the earlier rounds:

@@ -1,149 +1,20 @@
-//===- Preamble.h - Device helpers every emitted kernel includes -----------===//
+//===- Preamble.h - What every generic kernel's source starts with ---------===//
 //
-// Small layout helpers the emitter calls. They sit in the emitted source (not in
-// the runtime's device library) because they belong to the emitter's layout
-// scheme: a block's elements are spread over threads axis by axis, the innermost
-// axis in vectors of V elements:
-//
-//   coordinate of per-thread element i on an axis with T threads, vector V:
-//     ((i / V) * T + th) * V + i % V
-//   e.g. S = 16, T = 2, V = 4: thread 0 holds 0-3 and 8-11, thread 1 holds 4-7, 12-15.
+// The emitted source of a generic kernel (one that is no matmul or attention
+// template) includes the device library's helion/generic.cuh first: the layout
+// helpers the emitter's code calls (coord, axis_vec, row_min_blocks, hvec, load_hint,
+// axis_reduce, round_to); a kernel with a scan also helion/generic_scan.cuh.
 //===----------------------------------------------------------------------===//
 #pragma once
 
 namespace helion::codegen {
 
-inline constexpr const char* kPreamble = R"CUDA(#include "helion/device.cuh"
-namespace hd = helion::dev;
-typedef hd::int64 int64;
-template <int A, int B> struct hmin_ { static constexpr int value = A < B ? A : B; };
-__device__ __forceinline__ constexpr int hmin(int a, int b) { return a < b ? a : b; }
-__device__ __forceinline__ constexpr int hmax(int a, int b) { return a > b ? a : b; }
-/// The blocks per SM a one-tile row kernel asks ptxas to fit (__launch_bounds__'s
-/// second argument) when each thread holds `elems` row elements: 24 warps while
-/// they are at most 40 (registers capped near 80, which a layer_norm row of 10240
-/// on 256 threads fits without spilling: 3 blocks of 8 warps, 2600 GB/s on the
-/// H100, against 2 blocks at 110 registers and 2540), else ptxas's choice.
-__host__ __device__ constexpr int row_min_blocks(int nt, int elems) {
-  return elems <= 40 ? (768 + nt - 1) / nt : 1;
-}
-/// The vector width of an inner axis of S elements on NTA threads: the widest
-/// v <= VEC such that the axis splits into T = min(NTA, S / v) threads (a power
-/// of two) of whole v-vectors each (S = 10240, NTA = 512, VEC = 8: 4).
-__device__ __forceinline__ constexpr int axis_vec(int vec, int s, int nta) {
-  for (int v = vec; v > 1; v /= 2) {
-    const int t = s / v < nta ? s / v : nta;
-    if (s % v == 0 && t > 0 && (t & (t - 1)) == 0 && s % t == 0 && (s / t) % v == 0)
-      return v;
-  }
-  return 1;
-}
-__device__ __forceinline__ constexpr int coord(int i, int th, int T, int V) {
-  return ((i / V) * T + th) * V + i % V;
-}
-template <class T, int N> struct alignas(sizeof(T) * N) hvec { T v[N]; };
-/// A vector load with an L2 eviction priority (load_eviction_policies "first" /
-/// "last"); NC: the read-only path, for tensors the kernel never writes.
-template <hd::Evict E, bool NC, class T, int N>
-__device__ __forceinline__ hvec<T, N> load_hint(const hvec<T, N>* p, bool pred) {
-  if constexpr (sizeof(hvec<T, N>) == 16) {
-    union { hvec<T, N> h; hd::uint32 r[4]; } u;
-    u.r[0] = u.r[1] = u.r[2] = u.r[3] = 0;
-    hd::detail::ld16<E, NC>(u.r, p, pred);
-    return u.h;
-  } else if constexpr (sizeof(hvec<T, N>) <= 8 && (sizeof(hvec<T, N>) & (sizeof(hvec<T, N>) - 1)) == 0) {
-    union { hvec<T, N> h; hd::uint64 r; } u;
-    u.r = 0;
-    hd::detail::ld_word<E, NC, int(sizeof(hvec<T, N>))>(u.r, p, pred);
-    return u.h;
-  } else {
-    return pred ? *p : hvec<T, N>{};
-  }
-}
-struct OpSum { template <class C> __device__ __forceinline__ C operator()(C a, C b) const { return a + b; }
-  template <class C> __device__ __forceinline__ static C identity() { return C(0); } };
-struct OpMax { template <class C> __device__ __forceinline__ C operator()(C a, C b) const { return hd::maximum(a, b); }
-  template <class C> __device__ __forceinline__ static C identity() { return C(-__int_as_float(0x7f800000)); } };
-struct OpMin { template <class C> __device__ __forceinline__ C operator()(C a, C b) const { return hd::minimum(a, b); }
-  template <class C> __device__ __forceinline__ static C identity() { return C(__int_as_float(0x7f800000)); } };
-/// Combines the values of the T threads th, th+ST, ..., th+(T-1)*ST (one axis of
-/// the layout): shuffles inside a warp, then shared memory across warps. Calls
-/// alternate between two buffers (smem_raw[red_phase++ & 1]), so one barrier per
-/// call suffices: a thread writes buffer b for reduction r + 2 only after the
-/// barrier of reduction r + 1, which every thread reaches after reading r.
-template <int T, int ST, class Op, class C>
-__device__ __forceinline__ C axis_reduce(C v, Op op, C* smem) {
-  if constexpr (T == 1) {
-    return v;
-  } else {
-    constexpr int kLanes = ST >= 32 ? 1 : (T * ST <= 32 ? T : 32 / ST);
-#pragma unroll
-    for (int o = 1; o < kLanes; o <<= 1) v = op(v, __shfl_xor_sync(0xffffffffu, v, o * ST));
-    if constexpr (kLanes == T) {
-      return v;
-    } else {
-      smem[threadIdx.x] = v;
-      __syncthreads();
-      const int base = threadIdx.x - ((threadIdx.x / ST) % T) * ST;
-      C r = smem[base];
-#pragma unroll
-      for (int j = 1; j < T / kLanes; ++j) r = op(r, smem[base + j * ST * kLanes]);
-      return r;
-    }
-  }
-}
-template <class T, class C> __device__ __forceinline__ C round_to(C v) {
-  return hd::to_compute(hd::from_compute<T>(v));
-}
+inline constexpr const char* kPreamble = R"CUDA(#include "helion/generic.cuh"
 )CUDA";
 
 /// Emitted after kPreamble only in kernels with a scan (hl::cumsum, hl::cumprod), so
 /// that the others' source and NVRTC time stay as they were.
-inline constexpr const char* kScanPreamble = R"CUDA(struct OpProd { template <class C> __device__ __forceinline__ C operator()(C a, C b) const { return a * b; }
-  template <class C> __device__ __forceinline__ static C identity() { return C(1); } };
-/// The exclusive scan of v over the T threads th = 0..T-1 of one layout axis (as
-/// axis_reduce: stride ST), in th order, and their total. Inside a warp a shuffle-up
-/// scan (Hillis-Steele over lanes ST apart); across warps each warp group's total goes
-/// through shared memory (smem_raw[red_phase++ & 1], one barrier, as axis_reduce).
-/// T = 8, ST = 1, v = 1 everywhere: thread 5 gets 5, total 8.
-template <int T, int ST, class Op, class C>
-__device__ __forceinline__ C axis_scan_excl(C v, Op op, C* smem, C& total) {
-  if constexpr (T == 1) {
-    total = v;
-    return Op::template identity<C>();
-  } else {
-    constexpr int kLanes = ST >= 32 ? 1 : (T * ST <= 32 ? T : 32 / ST);
-    const int th = (threadIdx.x / ST) % T;
-    const int tl = th % kLanes;
-    const int lane = threadIdx.x % 32;
-    C inc = v;
-#pragma unroll
-    for (int o = 1; o < kLanes; o <<= 1) {
-      const C u = __shfl_up_sync(0xffffffffu, inc, o * ST);
-      if (tl >= o) inc = op(u, inc);
-    }
-    const C up = __shfl_up_sync(0xffffffffu, inc, kLanes > 1 ? ST : 0);
-    const C excl = tl == 0 ? Op::template identity<C>() : up;
-    const C group = __shfl_sync(0xffffffffu, inc, lane + (kLanes - 1 - tl) * ST);
-    if constexpr (kLanes == T) {
-      total = group;
-      return excl;
-    } else {
-      smem[threadIdx.x] = group;
-      __syncthreads();
-      const int base = threadIdx.x - th * ST;
-      C before = Op::template identity<C>(), all = Op::template identity<C>();
-#pragma unroll
-      for (int j = 0; j < T / kLanes; ++j) {
-        const C g = smem[base + j * kLanes * ST];
-        if (j < th / kLanes) before = op(before, g);
-        all = op(all, g);
-      }
-      total = all;
-      return op(before, excl);
-    }
-  }
-}
+inline constexpr const char* kScanPreamble = R"CUDA(#include "helion/generic_scan.cuh"
 )CUDA";
 
 } // namespace helion::codegen

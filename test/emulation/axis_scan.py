@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""The emitter's axis_scan_excl (lib/CodeGen/Preamble.h, kScanPreamble) run on the CPU.
+"""The generic kernels' axis_scan_excl (runtime/device/helion/generic_scan.cuh) run on the CPU.
 
-CI has no GPU, so this test takes the scan helper's CUDA text out of Preamble.h, compiles
+CI has no GPU, so this test takes the scan helper's CUDA text out of the header, compiles
 it with the host C++ compiler against a small shim (one std::thread per CUDA thread;
 __shfl_up_sync, __shfl_sync and __syncthreads as barriers over a shared exchange
 buffer, lanes as a warp of 32 sees them) and checks it against a sequential scan for
 the axis shapes the layout produces: T threads ST apart inside one warp, across warps,
 with replicated threads, and three calls in a row (the alternating smem_raw buffers).
 
-    python3 test/emulation/axis_scan.py --cxx g++ --preamble lib/CodeGen/Preamble.h --work DIR
+    python3 test/emulation/axis_scan.py --cxx g++ --header runtime/device/helion/generic_scan.cuh --work DIR
 """
 import argparse
 import os
@@ -92,12 +92,11 @@ int main() {
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cxx", default="g++")
-    ap.add_argument("--preamble", required=True)
+    ap.add_argument("--header", required=True)
     ap.add_argument("--work", required=True)
     args = ap.parse_args()
-    text = open(args.preamble).read()
-    start = text.index('kScanPreamble = R"CUDA(') + len('kScanPreamble = R"CUDA(')
-    scan = text[start:text.index(')CUDA"', start)]
+    text = open(args.header).read()
+    scan = text[text.index("/// The exclusive scan of v"):]  # the function, without the includes
     os.makedirs(args.work, exist_ok=True)
     src = os.path.join(args.work, "axis_scan_emulation.cpp")
     exe = os.path.join(args.work, "axis_scan_emulation")

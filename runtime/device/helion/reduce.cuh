@@ -11,18 +11,31 @@
 
 namespace helion::dev {
 
+/// The combining functions, each with its identity (the value a reduction or scan
+/// over no element gives: 0, -inf, +inf, 1).
 struct Sum {
   template <class T> __device__ __forceinline__ T operator()(T a, T b) const { return a + b; }
+  template <class T> __device__ __forceinline__ static T identity() { return T(0); }
 };
 struct Max {
   template <class T> __device__ __forceinline__ T operator()(T a, T b) const {
     return maximum(a, b);
+  }
+  template <class T> __device__ __forceinline__ static T identity() {
+    return T(-__int_as_float(0x7f800000));
   }
 };
 struct Min {
   template <class T> __device__ __forceinline__ T operator()(T a, T b) const {
     return minimum(a, b);
   }
+  template <class T> __device__ __forceinline__ static T identity() {
+    return T(__int_as_float(0x7f800000));
+  }
+};
+struct Prod {
+  template <class T> __device__ __forceinline__ T operator()(T a, T b) const { return a * b; }
+  template <class T> __device__ __forceinline__ static T identity() { return T(1); }
 };
 
 /// Reduces `v` over each group of `Group` consecutive lanes (a power of two,

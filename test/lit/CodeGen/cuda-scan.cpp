@@ -14,7 +14,7 @@
 // IR: store %out[%tm, :] = cumsum(load %x[%tm, :], dim=1)
 // IR: store %out[%tm, :] = cumprod(load %x[%tm, :], dim=1)
 
-// SUM: __device__ __forceinline__ C axis_scan_excl(C v, Op op, C* smem, C& total) {
+// SUM: #include "helion/generic_scan.cuh"
 // SUM: hd::compute_t<T_x> carry = OpSum::identity<hd::compute_t<T_x>>();
 // SUM-NEXT: #pragma unroll
 // SUM-NEXT: for (int r_a0 = 0; r_a0 < E_a0 / V_a0; ++r_a0) {
@@ -27,6 +27,7 @@
 // PROD: OpProd::identity<hd::compute_t<T_x>>()
 // PROD: axis_scan_excl<T_a0, ST_a0>(run, OpProd(),
 
+// NOSCAN-NOT: generic_scan.cuh
 // NOSCAN-NOT: axis_scan_excl
 // NOSCAN-NOT: OpProd
 

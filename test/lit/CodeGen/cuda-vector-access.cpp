@@ -10,7 +10,6 @@
 // (16 bytes by default), predicated on the vector being in bounds (the host picks
 // a VEC that divides the inner extent).
 
-// CHECK: template <class T, int N> struct alignas(sizeof(T) * N) hvec
 // The inner axis takes VEC elements per thread access, or the widest fewer that
 // split it into whole vectors per thread (axis_vec).
 // CHECK: constexpr int V_t0 = axis_vec(VEC, S_t0, NT / ST_t0 > 0 ? NT / ST_t0 : 1);
