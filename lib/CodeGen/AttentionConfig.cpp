@@ -106,10 +106,10 @@ private:
                  "flight as in FlashAttention-2), got " + std::to_string(c_.numStages));
     if (!ok)
       return false;
-    p_.bm = static_cast<int>(bm);
-    p_.bn = static_cast<int>(bn);
-    p_.warps = c_.numWarps;
-    p_.mt = static_cast<int>(bm / rows);
+    p_.flash.bm = static_cast<int>(bm);
+    p_.flash.bn = static_cast<int>(bn);
+    p_.flash.warps = c_.numWarps;
+    p_.flash.mt = static_cast<int>(bm / rows);
     return true;
   }
 
@@ -143,17 +143,17 @@ private:
                    "with " + bmKey + " " + std::to_string(bm) + ", " + bnKey + " " +
                    std::to_string(bn) + " and head dim " + std::to_string(d) +
                    " (at most 232448)");
-    p_.sm90 = true;
-    p_.sm90Bm = static_cast<int>(bm);
-    p_.sm90Bn = static_cast<int>(bn);
-    p_.consumers = consumers;
-    p_.stages = c_.numStages;
-    p_.persistent = c_.pidType == config::PidType::PersistentInterleaved;
+    p_.flash.sm90 = true;
+    p_.flash.sm90Bm = static_cast<int>(bm);
+    p_.flash.sm90Bn = static_cast<int>(bn);
+    p_.flash.consumers = consumers;
+    p_.flash.stages = c_.numStages;
+    p_.flash.persistent = c_.pidType == config::PidType::PersistentInterleaved;
     // The fallback off Hopper: AttentionSm80's default (config/DefaultConfig.cpp).
-    p_.bm = 128;
-    p_.bn = 64;
-    p_.warps = 4;
-    p_.mt = 2;
+    p_.flash.bm = 128;
+    p_.flash.bn = 64;
+    p_.flash.warps = 4;
+    p_.flash.mt = 2;
     return true;
   }
 };

@@ -49,7 +49,7 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
   os << "  const int64_t B = " << hostExpr(*at.b) << ", M = " << hostExpr(*at.m)
      << ", N = " << hostExpr(*at.n) << ", D = " << hostExpr(*at.headDim) << ";\n";
   os << "  if (B <= 0 || M <= 0) return;\n";
-  const int minBm = at.sm90 ? std::min(at.bm, at.sm90Bm) : at.bm;
+  const int minBm = at.flash.sm90 ? std::min(at.flash.bm, at.flash.sm90Bm) : at.flash.bm;
   os << "  HELION_CHECK(N > 0 && M < (int64_t(1) << 31) && N < (int64_t(1) << 31) && "
         "B * ((M + " << minBm - 1 << ") / " << minBm << ") < (int64_t(1) << 31), \"" << kn
      << ": attention sizes out of range, got b = {}, m = {}, n = {}\", B, M, N);\n";
@@ -89,24 +89,24 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
   }
   // 2. Which kernel, and the instantiation.
   std::string nameHead = "\"" + ek.kernelName + "<\"";
-  if (at.sm90) {
+  if (at.flash.sm90) {
     os << "  const helion::rt::DeviceInfo& dev = helion::rt::deviceInfo();\n";
     os << "  const bool sm90 = dev.major == 9; // TMA + wgmma (sm_90a), else the sm80 kernel\n";
     nameHead = "sm90 ? " + nameHead + " : \"" + at.sm80KernelName + "<\"";
   }
-  if (at.sm90) {
+  if (at.flash.sm90) {
     // attentionSm90SmemBytes(D, ...) = c0 + c1 * D for the two head dims.
-    const int64_t s64 = attentionSm90SmemBytes(64, at.sm90Bn, at.consumers, at.stages);
-    const int64_t s128 = attentionSm90SmemBytes(128, at.sm90Bn, at.consumers, at.stages);
+    const int64_t s64 = attentionSm90SmemBytes(64, at.flash.sm90Bn, at.flash.consumers, at.flash.stages);
+    const int64_t s128 = attentionSm90SmemBytes(128, at.flash.sm90Bn, at.flash.consumers, at.flash.stages);
     os << "  const int64_t smem = sm90 ? (D == 64 ? " << s64 << " : " << s128
-       << ") : 128 + int64_t(" << at.bm + 2 * at.bn << ") * D * 2;\n";
+       << ") : 128 + int64_t(" << at.flash.bm + 2 * at.flash.bn << ") * D * 2;\n";
   } else {
-    os << "  const int64_t smem = 128 + int64_t(" << at.bm + 2 * at.bn << ") * D * 2;\n";
+    os << "  const int64_t smem = 128 + int64_t(" << at.flash.bm + 2 * at.flash.bn << ") * D * 2;\n";
   }
   // The instantiation, found by a key of integers without a lock; the name
   // (dtypes, the head dim) is built on a miss only (KernelCacheLookup.h).
   KernelCacheLookup lookup;
-  if (at.sm90)
+  if (at.flash.sm90)
     lookup.key("std::int64_t(sm90)");
   for (const TemplateArg& t : ek.templateArgs) {
     if (t.kind == TemplateArg::Kind::DType)
@@ -138,7 +138,7 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
     args += ", &" + e;
   }
   os << "  int iM = int(M), iN = int(N);\n";
-  if (at.sm90) {
+  if (at.flash.sm90) {
     os << "  if (sm90) {\n";
     os << "    auto map = [&](const helion::Tensor& t, int64_t rows, int32_t boxRows) {\n"
           "      helion::rt::TensorMapDesc m;\n"
@@ -147,11 +147,11 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
           "      m.sizes = {B, rows, D};\n      m.strides = {t.stride(0), t.stride(1), 1};\n"
           "      m.box = {1, boxRows, 64};\n      m.swizzle = helion::rt::Swizzle::b128;\n"
           "      return helion::rt::makeTensorMap(m);\n    };\n";
-    os << "    CUtensorMap mapQ = map(" << q << ", M, " << at.sm90Bm << "), mapK = map(" << kk
-       << ", N, " << at.sm90Bn << "), mapV = map(" << v << ", N, " << at.sm90Bn << ");\n";
+    os << "    CUtensorMap mapQ = map(" << q << ", M, " << at.flash.sm90Bm << "), mapK = map(" << kk
+       << ", N, " << at.flash.sm90Bn << "), mapV = map(" << v << ", N, " << at.flash.sm90Bn << ");\n";
     os << "    int iB = int(B);\n";
-    os << "    const int64_t tiles = B * helion::rt::cdiv(M, int64_t(" << at.sm90Bm << "));\n";
-    if (at.persistent) { // one CTA per SM at most (kSmemBytes and setmaxnreg allow no second)
+    os << "    const int64_t tiles = B * helion::rt::cdiv(M, int64_t(" << at.flash.sm90Bm << "));\n";
+    if (at.flash.persistent) { // one CTA per SM at most (kSmemBytes and setmaxnreg allow no second)
       os << "    const int64_t ctas = std::min<int64_t>(tiles, dev.smCount);\n";
       // The CTAs take their tiles from the stream's counter (AttentionSm90's schedule).
       os << "    CUdeviceptr counter = helion::rt::tileCounter(helion::rt::currentStream());\n";
@@ -162,7 +162,7 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
     os << "    void* args[] = {&mapQ, &mapK, &mapV, &iM, &iN, &iB, &counter" << args << "};\n";
     os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), "
           "helion::rt::Dim3("
-       << 128 * (at.consumers + 1) << "), static_cast<unsigned>(smem), args, "
+       << 128 * (at.flash.consumers + 1) << "), static_cast<unsigned>(smem), args, "
         "helion::rt::currentStream());\n";
     os << "    return;\n  }\n";
   }
@@ -174,10 +174,10 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
      << ".stride(1);\n";
   os << "  void* args[] = {&pq, &pk, &pv, &iM, &iN, &sqb, &sqm, &skb, &skn, &svb, &svn" << args
      << "};\n";
-  os << "  const int64_t ctas = B * helion::rt::cdiv(M, int64_t(" << at.bm << "));\n";
+  os << "  const int64_t ctas = B * helion::rt::cdiv(M, int64_t(" << at.flash.bm << "));\n";
   os << "  helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), "
         "helion::rt::Dim3("
-     << 32 * at.warps << "), static_cast<unsigned>(smem), args, "
+     << 32 * at.flash.warps << "), static_cast<unsigned>(smem), args, "
         "helion::rt::currentStream());\n";
   os << "}\n\n";
   return os.str();

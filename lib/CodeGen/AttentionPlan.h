@@ -32,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "helion/CodeGen/CudaEmitter.h"
 #include "helion/Config/Config.h"
 #include "helion/IR/IR.h"
 #include "helion/Support/Diagnostics.h"
@@ -56,13 +57,8 @@ struct AttentionPlan {
   std::vector<const ir::Stmt*> epilogue;
 
   // The config, mapped by mapAttentionConfig (AttentionConfig.h) to
-  // AttentionSm80<TIn, D, BN, Warps, MT> (with sm90: the fallback off Hopper) and,
-  // when every indexing entry is tensor_descriptor, AttentionSm90<TIn, D, sm90Bn,
-  // consumers, stages> with sm90Bm = 64 x consumers query rows per CTA.
-  int bm = 128, bn = 64, warps = 4, mt = 2;
-  bool sm90 = false;
-  int sm90Bm = 128, sm90Bn = 128, consumers = 2, stages = 2;
-  bool persistent = false; ///< sm90: pid_type persistent_interleaved, min(tiles, SMs) CTAs
+  /// The config, mapped to the device library's template parameters (AttentionConfig.cpp).
+  AttentionParams flash;
 };
 
 /// The plan of a kernel with a batched `hl::dot`; nullopt after reporting why it

@@ -57,7 +57,7 @@ std::optional<Head> nameHead(const EmittedKernel& ek, const std::string& arch,
     if ((q != ScalarType::BF16 && q != ScalarType::F16) || sig.at(at->k) != q ||
         sig.at(at->v) != q || major < 8)
       return std::nullopt;
-    const bool sm90 = at->sm90 && major == 9;
+    const bool sm90 = at->flash.sm90 && major == 9;
     return Head{sm90 ? ek.kernelName : at->sm80KernelName, sm90};
   }
   return Head{ek.kernelName, false};
@@ -220,7 +220,7 @@ std::string defaultInstantiation(const EmittedKernel& ek, const std::string& arc
     const bool sm90 = archMajor(arch) == 9;
     head.sm90 = ek.matmul && ek.matmul->gemm.sm90 && sm90;
     head.name = ek.matmul ? (head.sm90 ? ek.kernelName : ek.matmul->sm80KernelName)
-                : ek.attention && ek.attention->sm90 && !sm90 ? ek.attention->sm80KernelName
+                : ek.attention && ek.attention->flash.sm90 && !sm90 ? ek.attention->sm80KernelName
                                                               : ek.kernelName;
   }
   std::vector<std::string> out;

@@ -93,14 +93,23 @@ struct ExactAxis {
 /// and the batch and row strides of q, k, v) followed by `args` (the functors' fields);
 /// when `sm90`, `kernelName` is the TMA + wgmma kernel (fixed arguments: the tensor maps
 /// of q, k, v, M, N) and the sm80 one is the fallback off compute capability 9.x.
+/// The device library flash attention's template parameters that its config maps to
+/// (lib/CodeGen/AttentionConfig.cpp): decided once by the plan, printed by the emitter,
+/// read by the launcher. AttentionSm80<TIn, D, bn, warps, mt> (with sm90: the fallback
+/// off Hopper) and, when every indexing entry is tensor_descriptor, AttentionSm90<TIn,
+/// D, sm90Bn, consumers, stages> with sm90Bm = 64 x consumers query rows per CTA.
+struct AttentionParams {
+  int bm = 128, bn = 64, warps = 4, mt = 2; ///< AttentionSm80
+  bool sm90 = false;
+  int sm90Bm = 128, sm90Bn = 128, consumers = 2, stages = 2;
+  bool persistent = false; ///< sm90: pid_type persistent_interleaved, min(tiles, SMs) CTAs
+};
+
 struct AttentionLaunch {
   int q = -1, k = -1, v = -1;     ///< tensor params, [b, seq, d]
   ir::ExprRef b, m, n, headDim;   ///< extents (ends of tb, tm, tn; acc's last dim)
-  int bm = 128, bn = 64, warps = 4, mt = 2; ///< AttentionSm80
+  AttentionParams flash;          ///< the template parameters (AttentionPlan's)
   std::string sm80KernelName;
-  bool sm90 = false;              ///< AttentionSm90<T, d, sm90Bn, consumers, stages>
-  int sm90Bm = 128, sm90Bn = 128, consumers = 2, stages = 2;
-  bool persistent = false;        ///< sm90: min(tiles, SMs) CTAs looping over tiles
 };
 
 struct EmittedKernel {
