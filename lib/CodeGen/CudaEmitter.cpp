@@ -71,7 +71,7 @@ std::optional<EmittedKernel> emitCuda(const ir::Kernel& typed, const config::Con
   case ir::DotTemplate::Matmul: return emitMatmul(kernel, config, options, diags);
   case ir::DotTemplate::None: break;
   }
-  Emitter e(kernel, config, options, diags);
+  Emitter e(kernel, options, diags);
   std::optional<EmittedKernel> out = e.run();
   if (!out || !checkUnrolledSize(kernel, config, out->numThreads, "", diags))
     return std::nullopt;
@@ -107,7 +107,7 @@ std::optional<EmittedKernel> emitCuda(const ir::Kernel& typed, const config::Con
     std::optional<ir::Kernel> loopedKernel = decide(typed, looped, silent, longDiags);
     std::optional<EmittedKernel> lr;
     if (loopedKernel)
-      lr = Emitter(*loopedKernel, looped, longOptions, longDiags).run();
+      lr = Emitter(*loopedKernel, longOptions, longDiags).run();
     if (lr && !longDiags.hasErrors())
       out->longRows = std::make_shared<const EmittedKernel>(std::move(*lr));
   }

@@ -39,31 +39,10 @@ void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& p
   }
   out_.loops.push_back(g);
   line("const int64 total_" + std::to_string(loopIndex) + " = " + total + ";");
-  // Loads that do not depend on the program's tile (a norm's weight and bias)
-  // are issued once, before the program loop: a persistent program keeps them
-  // in registers across its rows. A program of one tile gains nothing from that
-  // and would hold them in registers through its whole tile (layer_norm row1:
-  // 128 registers, 2 CTAs per SM), so it loads them where they are used.
-  const bool persistent = persistentGrid();
-  if (loopIndex == 0 && persistent)
-    for (const StmtRef& s : loop.body) {
-      if (s->kind != StmtKind::Let || !s->value || s->value->kind != ExprKind::Load ||
-          s->value->gatherAll || storedParams_.count(s->value->param) || !s->value->type ||
-          dotOperandLets_.count(s.get()))
-        continue;
-      bool invariant = true;
-      for (const Index& i : s->value->indices)
-        invariant &= i.kind == Index::Kind::All ||
-                     ((i.kind == Index::Kind::Tile || i.kind == Index::Kind::Flat) &&
-                      !k_.tiles.at(i.tile).isGrid);
-      std::vector<int> axes = axesOf(*s->value->type);
-      if (!invariant || loopedAxisOf(axes) >= 0)
-        continue;
-      bool tiled = false;
-      for (int a : axes)
-        tiled |= axes_[a].isTile;
-      if (tiled)
-        continue; // tile coordinates (tb_) exist only inside loops
+  // Loads that do not depend on the program's tile, issued once before the program
+  // loop of a persistent program (persistent-loads marks them hoisted).
+  for (const StmtRef& s : loop.body)
+    if (s->hoisted) {
       lineDirective(s->loc);
       emitLet(*s, true);
       hoistedLets_.insert(s.get());
@@ -77,7 +56,7 @@ void Emitter::emitGridLoop(const Stmt& loop, int loopIndex, const std::string& p
     // A scope of its own: pid_first, stage_it, ... are declared once per grid loop.
     line("{");
     ++indent_;
-    emitStagingBuffers();
+    emitStagingBuffers(loop.stages);
     if (grid.pid == GridMapping::Pid::PersistentInterleaved) {
       line("const int64 pid_first = blockIdx.x, pid_step = gridDim.x, pid_end = " + tot + ";");
     } else {

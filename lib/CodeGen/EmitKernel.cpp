@@ -5,9 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "EmitterState.h"
 #include "Preamble.h"
-#include "helion/Config/BlockSizes.h"
 #include "helion/IR/Visitor.h"
-#include "helion/Config/Sites.h"
 
 #include <algorithm>
 
@@ -133,9 +131,11 @@ void Emitter::emitSignature() {
     // What ptxas may then give a thread: 64K registers over the blocks, in steps of 8.
     regCap_ = "hmin(255, 65536 / (" + nt + " * " + blocks + ") / 8 * 8)";
   }
-  if (cfg_.maxnreg) { // the two qualifiers exclude each other
-    bounds = "__maxnreg__(" + std::to_string(*cfg_.maxnreg) + ")";
-    regCap_ = std::to_string(*cfg_.maxnreg);
+  // The config's register cap, as apply-config resolved it: it replaces the launch
+  // bounds (the two qualifiers exclude each other).
+  if (const std::optional<int>& cap = k_.launch->maxnreg) {
+    bounds = "__maxnreg__(" + std::to_string(*cap) + ")";
+    regCap_ = std::to_string(*cap);
   }
   line("__global__ " + bounds + " void " + out_.kernelName + "(");
   ++indent_;
@@ -181,6 +181,11 @@ std::optional<EmittedKernel> Emitter::run() {
                   "after thread-layout)");
     return std::nullopt;
   }
+  if (!k_.launch) {
+    error(k_.loc, "internal compiler error: a kernel without a launch (the emitter runs after "
+                  "apply-config)");
+    return std::nullopt;
+  }
   for (const StmtRef& s : k_.body)
     if (s->kind == StmtKind::For && !s->grid) {
       error(s->loc, "internal compiler error: a grid loop without a grid mapping (the emitter "
@@ -188,7 +193,7 @@ std::optional<EmittedKernel> Emitter::run() {
       return std::nullopt;
     }
   out_.kernelName = k_.name + opts_.kernelSuffix;
-  out_.numThreads = 32 * std::clamp(cfg_.numWarps, 1, 32);
+  out_.numThreads = k_.launch->threads;
   switch (gridPid()) { // the host launches the grid the mapping decided
   case GridMapping::Pid::Flat: out_.pidType = config::PidType::Flat; break;
   case GridMapping::Pid::Xyz: out_.pidType = config::PidType::Xyz; break;
@@ -197,8 +202,8 @@ std::optional<EmittedKernel> Emitter::run() {
     out_.pidType = config::PidType::PersistentInterleaved;
     break;
   }
-  out_.numSmMultiplier = cfg_.numSmMultiplier;
-  out_.maxVectorBytes = cfg_.vectorBytes > 0 ? cfg_.vectorBytes : 16;
+  out_.numSmMultiplier = k_.launch->smMultiplier;
+  out_.maxVectorBytes = k_.launch->vectorBytes;
   planMmaLayout();
   planLayout();
   planParams();

@@ -1,9 +1,10 @@
 //===- EmitStaging.cpp - Next tiles' loads through shared memory -----------===//
 //
-// With `indexing: block_ptr` on a load and `num_stages` >= 2, a persistent
-// program (pid_type persistent_*) copies the tiles it will work on next into
-// shared memory with cp.async while it computes the current one, so the memory
-// system always has this CTA's next rows in flight:
+// The lets the persistent-loads pass marks `staged` (`indexing: block_ptr` on a load,
+// `num_stages` >= 2, a persistent program: lib/Transforms/PersistentLoads.cpp) are
+// copied, for the tiles the program will work on next, into shared memory with
+// cp.async while it computes the current one, so the memory system always has this
+// CTA's next rows in flight:
 //
 //   prologue: issue tiles pid_first .. pid_first + (STG-2) * pid_step, one group each
 //   for each tile of this program (iteration it):
@@ -15,65 +16,26 @@
 // (consecutive threads, consecutive 16 bytes): no barrier is needed, only the
 // thread's own wait_group. The slot a thread refills was read by that thread in
 // the previous iteration, whose results were stored before the refill is issued.
-// STG is num_stages clamped to what fits in 48 KB of static shared memory; when
-// one stage does not fit (STAGED false), the loads go to global memory directly.
+// STG is the loop's stages (num_stages) clamped to what fits in 48 KB of static shared
+// memory; when one stage does not fit (STAGED false), the loads go to global memory
+// directly.
 //===----------------------------------------------------------------------===//
 #include "EmitterState.h"
-
-#include "helion/Config/ConfigSpec.h"
-#include "helion/Config/Sites.h"
-#include "helion/IR/Visitor.h"
-
-#include <algorithm>
 
 namespace helion::codegen {
 
 using namespace ir;
 
+// The lets persistent-loads staged, in the loop's order (stage0, stage1, ...).
 void Emitter::planStaging(const Stmt& loop) {
   staged_.clear();
-  const bool persistent = persistentGrid();
-  // In a kernel with general dots num_stages is their pipeline's (MmaLayout.cpp).
-  if (!persistent || cfg_.numStages < 2 || k_.body.size() != 1 ||
-      findExpr(k_.body, [](const Expr& e) { return e.kind == ExprKind::Dot; }))
-    return;
-  std::vector<config::Site> sites = config::loadStoreSites(k_);
-  auto indexingOf = [&](const Expr* load) {
-    for (const config::Site& site : sites)
-      if (site.load == load) {
-        if (site.index < static_cast<int>(cfg_.indexing.size()))
-          return cfg_.indexing[site.index];
-        if (cfg_.indexing.size() == 1)
-          return cfg_.indexing[0];
-      }
-    return config::Indexing::Pointer;
-  };
-  for (const StmtRef& s : loop.body) {
-    if (s->kind != StmtKind::Let || !s->value || s->value->kind != ExprKind::Load)
-      continue;
-    const Expr& load = *s->value;
-    if (load.gatherAll || !load.type || load.indices.empty() || storedParams_.count(load.param) ||
-        hoistedLets_.count(s.get()) || assignedVars_.count(s->var) ||
-        dotOperandLets_.count(s.get()))
-      continue;
-    // Subscripts by this loop's tiles and whole dims only: the copy of the next
-    // tile is the same address arithmetic with the next tile's coordinates.
-    bool plain = true;
-    for (const Index& i : load.indices)
-      plain &= !i.value && (i.kind == Index::Kind::All ||
-                            (i.kind == Index::Kind::Tile &&
-                             std::count(loop.tiles.begin(), loop.tiles.end(), i.tile)));
-    std::vector<int> axes = axesOf(*load.type);
-    if (!plain || axes.empty() || loopedAxisOf(axes) >= 0 || !axes_[axes[0]].inner ||
-        lastSubscriptAxis(load.param, load.indices) != axes[0])
-      continue;
-    if (indexingOf(&load) == config::Indexing::BlockPtr)
+  for (const StmtRef& s : loop.body)
+    if (s->staged)
       staged_.push_back(s.get());
-  }
 }
 
-void Emitter::emitStagingBuffers() {
-  line("// Staged loads (indexing block_ptr, num_stages " + std::to_string(cfg_.numStages) +
+void Emitter::emitStagingBuffers(int stages) {
+  line("// Staged loads (indexing block_ptr, num_stages " + std::to_string(stages) +
        "): each thread's vectors of the next tiles, copied by cp.async.");
   std::string bytes;
   for (size_t j = 0; j < staged_.size(); ++j) {
@@ -95,7 +57,7 @@ void Emitter::emitStagingBuffers() {
   line("constexpr int STAGE_BYTES = NT * (" + bytes + ");");
   line("constexpr int STAGE_ROOM = 48 * 1024 - 2 * NT * int(sizeof(double)); // beside smem_raw");
   line("constexpr bool STAGED = STAGE_BYTES <= STAGE_ROOM;");
-  line("constexpr int STG = STAGED ? hmax(1, hmin(" + std::to_string(cfg_.numStages) +
+  line("constexpr int STG = STAGED ? hmax(1, hmin(" + std::to_string(stages) +
        ", STAGE_ROOM / STAGE_BYTES)) : 1;");
   for (size_t j = 0; j < staged_.size(); ++j) {
     std::string n = std::to_string(j);
@@ -104,23 +66,13 @@ void Emitter::emitStagingBuffers() {
   }
 }
 
-std::string Emitter::evictionOf(const Expr& load) {
-  if (cfg_.loadEvictionPolicies.empty())
-    return "";
-  if (loadSite_.empty()) { // the hintable sites only (the spec offers the key there)
-    const std::vector<int> hintable = config::hintableLoadSites(k_);
-    for (const config::Site& site : config::loadStoreSites(k_))
-      if (site.load && std::count(hintable.begin(), hintable.end(), site.loadIndex))
-        loadSite_[site.load] = site.loadIndex;
+std::string Emitter::evictionOf(const Expr& load) const {
+  switch (load.eviction) { // apply-config's hint, on the loads the spec offers one
+  case Eviction::First: return "hd::Evict::first";
+  case Eviction::Last: return "hd::Evict::last";
+  case Eviction::None: return "";
   }
-  auto it = loadSite_.find(&load);
-  if (it == loadSite_.end() || it->second >= static_cast<int>(cfg_.loadEvictionPolicies.size()))
-    return "";
-  switch (cfg_.loadEvictionPolicies[it->second]) {
-  case config::EvictionPolicy::First: return "hd::Evict::first";
-  case config::EvictionPolicy::Last: return "hd::Evict::last";
-  default: return "";
-  }
+  return "";
 }
 
 std::string Emitter::stagedSlot(const Stmt& s) const {

@@ -1,6 +1,5 @@
 //===- EmitStmt.cpp - Statements: lets, element loops, inner loops ---------===//
 #include "EmitterState.h"
-#include "helion/Config/Sites.h"
 #include "helion/IR/Visitor.h"
 
 #include <algorithm>
@@ -208,17 +207,9 @@ std::string Emitter::tileEnd(int t) {
 }
 
 void Emitter::emitInnerLoop(const Stmt& s) {
-  if (innerLoop_.empty()) // numbered as the spec numbers them (Sites.h)
-    for (const config::LoopInfo& l : config::tileLoops(k_))
-      if (!l.isGrid)
-        innerLoop_.emplace(l.stmt, static_cast<int>(innerLoop_.size()));
-  // range_unroll_factors: 0 leaves the choice to NVRTC, N unrolls the outermost tile
-  // loop of this statement N times (1 keeps it rolled).
-  auto found = innerLoop_.find(&s);
-  int unroll = found != innerLoop_.end() &&
-                       found->second < static_cast<int>(cfg_.rangeUnrollFactors.size())
-                   ? cfg_.rangeUnrollFactors[found->second]
-                   : 0;
+  // apply-config's unroll factor: 0 leaves the choice to NVRTC, N unrolls the outermost
+  // tile loop of this statement N times (1 keeps it rolled).
+  const int unroll = s.unroll;
   const bool pipe = &s == pipeLoop_;
   for (int t : s.tiles) {
     const TileVar& tv = k_.tiles.at(t);

@@ -32,8 +32,9 @@ struct LayoutAxis {
 
 class Emitter {
 public:
-  Emitter(const ir::Kernel& k, const config::Config& c, const EmitOptions& o, DiagnosticEngine& d)
-      : k_(k), cfg_(c), opts_(o), diags_(d) {}
+  /// `k` as the config passes decided it: the emitter reads no config of its own.
+  Emitter(const ir::Kernel& k, const EmitOptions& o, DiagnosticEngine& d)
+      : k_(k), opts_(o), diags_(d) {}
   std::optional<EmittedKernel> run();
   using AxisKey = std::pair<bool, int>; ///< (isTile, tile or axis id), before axes_ exist
 
@@ -58,11 +59,11 @@ private:
   void emitTileDecode(const ir::GridMapping& grid);
   // EmitStaging.cpp: loads of the next tiles through shared memory (block_ptr)
   void planStaging(const ir::Stmt& loop);
-  void emitStagingBuffers();
+  void emitStagingBuffers(int stages);
   void emitStagedIssue(const std::string& slot);
   std::string stagedSlot(const ir::Stmt& s) const; ///< this thread's slot (element loops open)
-  /// `hd::Evict::first` / `last` from load_eviction_policies, or "" (no hint).
-  std::string evictionOf(const ir::Expr& load);
+  /// `hd::Evict::first` / `last` as apply-config hinted the load, or "" (no hint).
+  std::string evictionOf(const ir::Expr& load) const;
 
   // EmitExpr.cpp
   std::string expr(const ir::Expr& e);         ///< in the current element context
@@ -182,7 +183,6 @@ private:
   void error(const ir::SourceLoc& loc, const std::string& msg) { diags_.error(loc, msg); ok_ = false; }
 
   const ir::Kernel& k_;
-  const config::Config& cfg_;
   const EmitOptions& opts_;
   DiagnosticEngine& diags_;
   std::ostringstream os_;
@@ -203,8 +203,6 @@ private:
   std::set<const ir::Stmt*> fusedLets_;     ///< lets an earlier statement computed
   std::set<const ir::Stmt*> hoistedLets_;   ///< invariant loads emitted before the program loop
   std::vector<const ir::Stmt*> staged_;     ///< tile loads copied ahead into shared memory
-  std::map<const ir::Expr*, int> loadSite_; ///< load -> index among load sites (Sites.h)
-  std::map<const ir::Stmt*, int> innerLoop_; ///< inner tile loop -> range_unroll_factors index
   std::map<int, std::vector<int>> varAxes_;
   std::map<int, const ir::Stmt*> deferred_; ///< lets over a looped axis, by var
   std::string randStream_; ///< the hd::RandStream of the hl::rand let being printed, or empty

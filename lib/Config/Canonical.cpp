@@ -13,7 +13,7 @@
 //     indexing            only block_ptr on a stageable load (ConfigSpec::
 //                         stageableSites), only in a persistent program with
 //                         num_stages >= 2, only when the load spans no looped
-//                         reduction axis: it stages the load (EmitStaging.cpp);
+//                         reduction axis: it stages the load (PersistentLoads.cpp);
 //                         tensor_descriptor is pointer
 //     num_stages          only with such a staged load, or in a kernel with general
 //                         dots, only when one is pipelined (ir::planMma)

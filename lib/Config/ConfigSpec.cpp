@@ -96,7 +96,7 @@ ReductionLoopSpec reductionSpec(const ir::Kernel& k, const ir::Axis& axis, const
   return spec;
 }
 
-/// The load sites EmitStaging.cpp may stage (see ConfigSpec::stageableSites): in a
+/// The load sites persistent-loads may stage (see ConfigSpec::stageableSites): in a
 /// kernel whose body is one grid loop, a `let` directly in it of a load by that
 /// loop's tiles and whole dims (one tile at least: a load of whole dims only is
 /// issued once, before a persistent loop; a whole dim last, unless the kernel has no

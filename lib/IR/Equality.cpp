@@ -43,7 +43,8 @@ bool structurallyEqual(const Expr& a, const Expr& b) {
   return a.kind == b.kind && sameNumber(a.value, b.value) && a.isInt == b.isInt &&
          a.param == b.param && a.var == b.var && a.tile == b.tile && a.attr == b.attr &&
          a.dim == b.dim && a.dim2 == b.dim2 && a.keepdim == b.keepdim &&
-         a.zeroPadded == b.zeroPadded && a.mma == b.mma && a.unary == b.unary &&
+         a.zeroPadded == b.zeroPadded && a.mma == b.mma && a.eviction == b.eviction &&
+         a.evictionEntry == b.evictionEntry && a.unary == b.unary &&
          a.binary == b.binary && a.reduce == b.reduce && a.castTo == b.castTo &&
          a.gatherAll == b.gatherAll && a.shape == b.shape && sameIndices(a.indices, b.indices) &&
          sameRefs(a.operands, b.operands) && sameRefs(a.shapeSizes, b.shapeSizes);
@@ -60,7 +61,8 @@ bool structurallyEqual(const Stmt& a, const Stmt& b) {
     return true;
   if (a.kind != b.kind || a.var != b.var || a.param != b.param || a.gatherAll != b.gatherAll ||
       a.atomicAdd != b.atomicAdd || a.privateAtomic != b.privateAtomic ||
-      a.dotCopied != b.dotCopied ||
+      a.dotCopied != b.dotCopied || a.hoisted != b.hoisted || a.staged != b.staged ||
+      a.stages != b.stages || a.unroll != b.unroll || a.unrollEntry != b.unrollEntry ||
       a.targetDims != b.targetDims || a.tiles != b.tiles || a.grid != b.grid ||
       a.body.size() != b.body.size() ||
       !structurallyEqual(a.value, b.value) || !structurallyEqual(a.mask, b.mask) ||
@@ -79,7 +81,8 @@ size_t structuralHash(const Expr& e) {
   mix(h, std::hash<double>()(v));
   for (int field : {int(e.isInt), e.param, e.var, e.tile, int(e.attr), e.dim, e.dim2,
                     int(e.keepdim), int(e.zeroPadded), int(e.unary), int(e.binary), int(e.reduce),
-                    e.castTo ? int(*e.castTo) : -1, int(e.gatherAll),
+                    e.castTo ? int(*e.castTo) : -1, int(e.gatherAll), int(e.eviction),
+                    e.evictionEntry,
                     e.mma ? int(e.mma->a) * 16 + int(e.mma->b) * 4 + e.mma->stages * 64 + e.mma->early : -1})
     mix(h, std::hash<int>()(field));
   for (const Dim& d : e.shape)

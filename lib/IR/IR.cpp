@@ -86,6 +86,15 @@ const char* mmaRoleName(MmaRole role) {
   return "?";
 }
 
+const char* evictionName(Eviction e) {
+  switch (e) {
+  case Eviction::None: return "none";
+  case Eviction::First: return "evict_first";
+  case Eviction::Last: return "evict_last";
+  }
+  return "?";
+}
+
 std::vector<std::string> Kernel::paramNames() const {
   std::vector<std::string> names;
   names.reserve(params.size());

@@ -6,9 +6,11 @@
 //     block_sizes: bs0(tm, hint %m)
 //     axes: a0(x.size(1))
 //     thread_layout: a0 inner | t0(tm) after [a0]     (after the thread-layout pass)
+//     launch: threads 128, vector_bytes 16, num_sm_multiplier 1   (after apply-config)
 //   for %tm in tile(0, %m) block bs0 {
 //     let %values : dtype(x)[tm, a0] = load %x[%tm, :]
 //   }
+// The config passes' other decisions are printed where they apply (loops, loads, lets).
 //===----------------------------------------------------------------------===//
 #include "helion/IR/Printer.h"
 
@@ -119,7 +121,11 @@ public:
     case ExprKind::TensorSize: return paramName(e.param) + ".size(" + std::to_string(e.dim) + ")";
     case ExprKind::Load:
       return std::string(e.gatherAll ? "load_gather " : "load ") + paramName(e.param) + "[" +
-             indices(e.indices) + "]" + (loadMask(e) ? " mask " + expr(*loadMask(e)) : "");
+             indices(e.indices) + "]" + (loadMask(e) ? " mask " + expr(*loadMask(e)) : "") +
+             (e.eviction != Eviction::None
+                  ? std::string(" ") + evictionName(e.eviction) + " (load_eviction_policies[" +
+                        std::to_string(e.evictionEntry) + "])"
+                  : "");
     case ExprKind::Unary: return std::string(unaryOpName(e.unary)) + "(" + op(0) + ")";
     case ExprKind::Binary:
       return std::string(binaryOpName(e.binary)) + "(" + op(0) + ", " + op(1) + ")";
@@ -203,7 +209,7 @@ public:
     case StmtKind::Let:
     case StmtKind::Assign: {
       os << pad << (s.kind == StmtKind::Let ? "let " : "") << (s.dotCopied ? "copied-by-dot " : "")
-         << varName(s.var);
+         << (s.hoisted ? "hoisted " : "") << (s.staged ? "staged " : "") << varName(s.var);
       if (s.value->type)
         os << " : " << type(*s.value->type);
       os << " = " << expr(*s.value) << "\n";
@@ -231,6 +237,10 @@ public:
       }
       if (s.grid)
         os << " " << gridMapping(*s.grid);
+      if (s.stages)
+        os << " stages " << s.stages;
+      if (s.unrollEntry >= 0)
+        os << " unroll " << s.unroll << " = range_unroll_factors[" << s.unrollEntry << "]";
       os << " {\n";
       for (const StmtRef& b : s.body)
         stmt(os, *b, depth + 1);
@@ -290,6 +300,10 @@ public:
     }
     if (k_.threadLayout)
       os << "  thread_layout:" << threadLayout(*k_.threadLayout) << "\n";
+    if (const auto& l = k_.launch)
+      os << "  launch: threads " << l->threads << ", vector_bytes " << l->vectorBytes
+         << ", num_sm_multiplier " << l->smMultiplier
+         << (l->maxnreg ? ", maxnreg " + std::to_string(*l->maxnreg) : "") << "\n";
     for (const StmtRef& s : k_.body)
       stmt(os, *s, 1);
     return os.str();

@@ -12,6 +12,7 @@
 //   privatize-atomics config   once per config
 //   mma-layout      config     once per config
 //   thread-layout   config     once per config
+//   persistent-loads config    once per config
 //===----------------------------------------------------------------------===//
 #include "helion/Transforms/Passes.h"
 #include "helion/IR/Printer.h"
@@ -29,8 +30,9 @@ const std::vector<Pass>& pipeline() {
       {"hoist-blocks", "one load, reduction, creation or dot per statement", hoistBlocks, false},
       {"accumulate-partials", "sums over a tile loop kept per element, reduced after it",
        accumulatePartials, false},
-      {"apply-config", "block sizes and reduction loops resolved under the config", applyConfig,
-       true},
+      {"apply-config",
+       "block sizes, reduction loops, unroll factors, eviction hints, launch: resolved",
+       applyConfig, true},
       {"grid-mapping", "program ids to tiles: pid type, tile order, L2 grouping", gridMapping,
        true},
       {"privatize-atomics", "atomic adds of persistent programs into shared-memory copies",
@@ -39,6 +41,8 @@ const std::vector<Pass>& pipeline() {
        mmaLayout, true},
       {"thread-layout", "the CTA's layout axes: their order, vectorized axes, shared threads",
        threadLayout, true},
+      {"persistent-loads", "a persistent program's loads: hoisted before its loop, staged",
+       persistentLoads, true},
   };
   return passes;
 }

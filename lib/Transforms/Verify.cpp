@@ -18,7 +18,10 @@
 //     is xyz only for a kernel's single loop of at most three tiles, and groups
 //     (l2Group > 1) two tiles only; a thread layout holds each tile (not an hl::grid
 //     one) and each decided reduction axis at most once, and each axis goes after
-//     earlier positions only, in ascending order.
+//     earlier positions only, in ascending order; an unroll factor sits on a nested
+//     loop only; a hint on a load that is neither a gather nor masked; a launch of
+//     1 to 32 warps; hoisted and staged lets are loads directly in a persistent grid
+//     loop, staged ones in a loop of 2 stages or more.
 //===----------------------------------------------------------------------===//
 #include "helion/Transforms/Passes.h"
 
@@ -55,6 +58,12 @@ public:
                         std::to_string(a.loopChunk));
     if (k_.threadLayout)
       checkThreadLayout(*k_.threadLayout);
+    if (const auto& l = k_.launch;
+        l && (l->threads < 32 || l->threads > 1024 || l->threads % 32 || l->vectorBytes < 1 ||
+              l->smMultiplier < 1 || (l->maxnreg && *l->maxnreg < 1)))
+      fail(k_.loc, "a launch of " + std::to_string(l->threads) + " threads, vector_bytes " +
+                       std::to_string(l->vectorBytes) + ", num_sm_multiplier " +
+                       std::to_string(l->smMultiplier));
     for (const StmtRef& s : k_.body) {
       if (s->kind != StmtKind::For)
         fail(s->loc, "a top-level statement that is not a tile loop");
@@ -112,6 +121,23 @@ private:
           fail(k_.loc, "a thread layout whose " + name + " goes after position " +
                            std::to_string(a.after[j]) + " (not an earlier axis, or out of order)");
     }
+  }
+
+  /// A hoisted or staged let: a load directly in a persistent grid loop (hoisted: the
+  /// first), staged in a loop with its stages.
+  void checkMovedLoad(const Stmt& s, const std::vector<StmtRef>& stmts) {
+    const Stmt* loop = nullptr;
+    for (const StmtRef& g : k_.body)
+      loop = &g->body == &stmts ? g.get() : loop;
+    const bool persistent = loop && loop->grid &&
+                            (loop->grid->pid == GridMapping::Pid::PersistentBlocked ||
+                             loop->grid->pid == GridMapping::Pid::PersistentInterleaved);
+    if (s.kind != StmtKind::Let || s.value->kind != ExprKind::Load || !persistent ||
+        (s.hoisted && (s.staged || loop != k_.body.front().get())) ||
+        (s.staged && loop->stages < 2))
+      fail(s.loc, std::string(s.hoisted ? "a hoisted" : "a staged") +
+                      " statement that is not a load's let directly in a persistent grid loop" +
+                      (s.staged ? " with stages" : ""));
   }
 
   void tile(int t, const SourceLoc& loc) {
@@ -181,10 +207,15 @@ private:
       tensorParam(e.param, e.loc);
       if (loadMask(e) && !e.gatherAll)
         fail(e.loc, "a masked load that is not hl::load");
+      if (e.eviction != Eviction::None && (e.gatherAll || e.evictionEntry < 0))
+        fail(e.loc, "an eviction hint on a gather or masked load, or from no entry");
       if (typed_ && e.type && loadMask(e))
         maskFits(*loadMask(e), e.type->dims, e.loc);
       break;
-    default: break;
+    default:
+      if (e.eviction != Eviction::None)
+        fail(e.loc, "an eviction hint on a node that is not a load");
+      break;
     }
     indices(e.indices, defined, e.loc);
     for (const ExprRef& op : e.operands)
@@ -206,6 +237,8 @@ private:
           break;
         }
         expr(*s.value, defined);
+        if (s.hoisted || s.staged)
+          checkMovedLoad(s, stmts);
         if (s.var < 0 || s.var >= static_cast<int>(k_.vars.size()))
           fail(s.loc, "variable " + std::to_string(s.var) + " out of range");
         else if (s.kind == StmtKind::Assign && !defined.count(s.var))
@@ -232,6 +265,11 @@ private:
           fail(s.loc, "a tile loop without tiles");
         if (s.grid && &stmts != &k_.body)
           fail(s.loc, "a grid mapping on a nested tile loop");
+        if (s.unroll < -1 || (s.unroll >= 0 && &stmts == &k_.body))
+          fail(s.loc, "an unroll factor of " + std::to_string(s.unroll) +
+                          (&stmts == &k_.body ? " on a grid loop" : ""));
+        if (s.stages && (s.stages < 2 || &stmts != &k_.body))
+          fail(s.loc, std::to_string(s.stages) + " stages of staged loads on a nested loop");
         for (int t : s.tiles) {
           tile(t, s.loc);
           if (t >= 0 && t < static_cast<int>(k_.tiles.size())) {

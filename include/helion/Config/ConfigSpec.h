@@ -96,7 +96,7 @@ struct ConfigSpec {
   /// kernels (their loads are the templates' TMA / cp.async copies).
   int numLoadSites = 0;
   /// Load sites (indices into `indexing`) that a persistent program can stage through
-  /// shared memory (indexing block_ptr, num_stages >= 2: EmitStaging.cpp): a `let` of a
+  /// shared memory (indexing block_ptr, num_stages >= 2: PersistentLoads.cpp): a `let` of a
   /// load directly in the only grid loop, by its tiles and whole dims (a whole dim last
   /// where the kernel reduces), of a tensor the kernel never writes. Elsewhere indexing
   /// has no effect outside tensor-core kernels.
@@ -177,7 +177,7 @@ inline constexpr int kMinMaxnreg = 32, kMaxMaxnreg = 255;
 bool isPowerOfTwo(int64_t v);
 
 /// The load sites of `k` that take `load_eviction_policies` (ConfigSpec::hintableLoads);
-/// the emitter applies the key there and nowhere else.
+/// apply-config hints the loads there and nowhere else.
 std::vector<int> hintableLoadSites(const ir::Kernel& k);
 int64_t nextPowerOfTwo(int64_t v); ///< smallest power of two >= v (1 for v <= 1)
 

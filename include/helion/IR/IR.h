@@ -115,6 +115,11 @@ struct MmaDotInfo {
   bool operator==(const MmaDotInfo&) const = default;
 };
 
+/// The eviction hint of a load, from its entry of load_eviction_policies (apply-config):
+/// evict_first for data read once, evict_last for data read again soon.
+enum class Eviction : uint8_t { None, First, Last };
+const char* evictionName(Eviction e); // "none", "evict_first", "evict_last"
+
 /// A value. Fields beyond `kind`, `loc` and `type` are meaningful per kind (see ExprKind).
 /// `type` is filled in by the infer-types pass; the frontend leaves it empty.
 struct Expr {
@@ -135,6 +140,11 @@ struct Expr {
   /// check (the partial sums of accumulate-partials, reduced after their loop).
   bool zeroPadded = false;
   std::optional<MmaDotInfo> mma; // Dot: under the mma layout (the mma-layout pass)
+  /// Load: the eviction hint of a load the spec lets take one (config::hintableLoadSites)
+  /// and the entry of load_eviction_policies that gave it (-1 with None), set by
+  /// apply-config.
+  Eviction eviction = Eviction::None;
+  int evictionEntry = -1;
   UnaryOp unary = UnaryOp::Neg;
   BinaryOp binary = BinaryOp::Add; // Binary; Scan: the combining op
   ReduceOp reduce = ReduceOp::Sum;
@@ -247,9 +257,23 @@ struct Stmt {
                                 // tensor, flushed once at the end (privatize-atomics)
   bool dotCopied = false;       // Let of a load: an mma dot copies it into shared memory
                                 // itself, so the let is not emitted (mma-layout)
+  bool hoisted = false;         // Let of a load in a persistent program's first grid loop
+                                // that no tile subscripts: issued once, before the program
+                                // loop (persistent-loads)
+  bool staged = false;          // Let of a load of the next tile, copied into shared memory
+                                // while the program works on this one (persistent-loads)
   std::vector<int> tiles;       // For
   std::vector<StmtRef> body;    // For
   std::optional<GridMapping> grid; // For at the top level, set by grid-mapping
+  /// For at the top level: the tiles of its staged lets in flight (num_stages, at least
+  /// 2), set by persistent-loads; 0 when it stages none.
+  int stages = 0;
+  /// For, nested (not a grid loop): set by apply-config from range_unroll_factors,
+  /// numbered as config::tileLoops numbers the inner loops: 0 leaves the unrolling to
+  /// NVRTC, N unrolls the loop over its first tile N times (1 keeps it rolled). -1
+  /// before that pass and on grid loops; unrollEntry is the entry, -1 when none.
+  int unroll = -1;
+  int unrollEntry = -1;
 };
 
 struct Param {
@@ -261,6 +285,16 @@ struct Param {
   int rank = -1;                           ///< Tensor: known rank, -1 when generic
   bool captured = false;                   ///< a host local, not a function parameter
   bool specialized = false;                ///< Scalar from hl::specialize: a compile-time constant
+};
+
+/// What the launch of a kernel the generic emitter prints takes from the config,
+/// resolved once by apply-config.
+struct Launch {
+  int threads = 32;           ///< 32 x num_warps, num_warps clamped to 1..32
+  std::optional<int> maxnreg; ///< maxnreg: the kernel's register cap (__maxnreg__), or none
+  int vectorBytes = 16;       ///< vector_bytes: the widest vector access; 16 for 0 (auto)
+  int smMultiplier = 1;       ///< num_sm_multiplier: persistent programs per SM
+  bool operator==(const Launch&) const = default;
 };
 
 struct Kernel {
@@ -276,6 +310,9 @@ struct Kernel {
   /// axes, innermost (the lowest thread bits) first. Unset before that pass and for a
   /// kernel a template prints (ir::dotTemplate).
   std::optional<std::vector<ThreadAxis>> threadLayout;
+  /// Set by apply-config for a kernel the generic emitter prints (ir::dotTemplate is
+  /// None); unset before that pass and for a kernel a template prints.
+  std::optional<Launch> launch;
 
   std::vector<std::string> paramNames() const;
 };

@@ -48,8 +48,11 @@ Kernel hoistBlocks(const Kernel& kernel, PassContext& ctx);
 /// the tile and reduces them once after the loop (AccumulatePartials.cpp).
 Kernel accumulatePartials(const Kernel& kernel, PassContext& ctx);
 
-/// Resolves every block size (BlockSizeDecl::chosen) and every reduction axis's
-/// reduction_loops entry (Axis::loopChunk) under the config, once.
+/// Resolves the config's plain entries under the config, once: every block size
+/// (BlockSizeDecl::chosen), every reduction axis's reduction_loops entry
+/// (Axis::loopChunk), every inner loop's range_unroll_factors entry (Stmt::unroll), every
+/// hintable load's load_eviction_policies entry (Expr::eviction) and the launch of a
+/// kernel the generic emitter prints (Kernel::launch).
 Kernel applyConfig(const Kernel& kernel, PassContext& ctx);
 
 /// Decides how program ids map to the tiles of each grid loop (Stmt::grid): pid type,
@@ -70,6 +73,10 @@ Kernel mmaLayout(const Kernel& kernel, PassContext& ctx);
 /// (Kernel::threadLayout): the order of its tiles and reduction axes, which are
 /// vectorized, and which go past which (ThreadLayout.cpp).
 Kernel threadLayout(const Kernel& kernel, PassContext& ctx);
+/// Marks the loads of a persistent program that are issued once before its loop
+/// (Stmt::hoisted) and those copied ahead into shared memory (Stmt::staged, indexing
+/// block_ptr), with the loop's stages (num_stages) (PersistentLoads.cpp).
+Kernel persistentLoads(const Kernel& kernel, PassContext& ctx);
 
 /// Checks the IR's structural invariants (Verify.cpp) and reports each violation as an
 /// internal compiler error naming `stage` (the pass that ran last). `typed`: the kernel

@@ -7,10 +7,23 @@
 // RUN: %helionc compile %examples/sum.cpp --config %t.rl.json --stop-after apply-config | FileCheck %s --check-prefix=LOOPED
 // RUN: %helionc compile %examples/sum.cpp --config %t.rl.json --emit cuda | FileCheck %s --check-prefix=LOOPED-CUDA
 // RUN: %helionc compile %examples/sum.cpp --stop-after apply-config | FileCheck %s --check-prefix=PERSISTENT
+// RUN: echo '{"range_unroll_factors": [1, 2]}' > %t.ru.json
+// RUN: %helionc compile %S/../CodeGen/cuda-range-unroll.cpp --config %t.ru.json --stop-after apply-config | FileCheck %s --check-prefix=UNROLL
+// RUN: %helionc compile %S/../CodeGen/cuda-range-unroll.cpp --config %t.ru.json --emit cuda | FileCheck %s --check-prefix=UNROLL-CUDA
+// RUN: echo '{"load_eviction_policies": ["last", "first", "last"]}' > %t.ev.json
+// RUN: %helionc compile %examples/cross_entropy.cpp --config %t.ev.json --stop-after apply-config | FileCheck %s --check-prefix=EVICT
+// RUN: %helionc compile %examples/cross_entropy.cpp --config %t.ev.json --emit cuda | FileCheck %s --check-prefix=EVICT-CUDA
+// RUN: echo '{"block_sizes": [1], "num_warps": 8, "maxnreg": 128, "vector_bytes": 8, "num_sm_multiplier": 2, "pid_type": "persistent_blocked"}' > %t.launch.json
+// RUN: %helionc compile %examples/rms_norm.cpp --config %t.launch.json --stop-after apply-config | FileCheck %s --check-prefix=LAUNCH
+// RUN: %helionc compile %examples/rms_norm.cpp --config %t.launch.json --emit cuda | FileCheck %s --check-prefix=LAUNCH-CUDA
+// RUN: %helionc compile %examples/rms_norm.cpp --config %t.launch.json --emit host | FileCheck %s --check-prefix=LAUNCH-HOST
+// RUN: %helionc compile %examples/matmul.cpp --stop-after apply-config | FileCheck %s --check-prefix=MATMUL
 // apply-config resolves every block size once, into the IR: a size the source fixes
 // keeps its value and has no config entry; the tunable ones take block_sizes in
 // declaration order. Each reduction axis is looped in chunks of its reduction_loops
-// entry, or persistent (null).
+// entry, or persistent (null). Each inner loop takes its range_unroll_factors entry,
+// each hintable load its load_eviction_policies entry, and a kernel the generic
+// emitter prints its launch (threads, vector bytes, SM multiplier, register cap).
 #include <helion/hl.h>
 
 using helion::Tensor;
@@ -45,3 +58,36 @@ HELION_KERNEL Tensor fixed_then_tuned(const Tensor& x) {
 // LOOPED-CUDA: constexpr int S_a0 = 1024;
 
 // PERSISTENT: axes: a0(%x.size(1)) persistent{{$}}
+
+// The inner loops, numbered in pre-order as the spec numbers them; the grid loop takes
+// no entry. The emitter prints each factor as it is (0: no pragma).
+// UNROLL:      for %tm in tile(0, %m) block bs0 {
+// UNROLL:      for %tn in tile(0, %n) block bs1 unroll 1 = range_unroll_factors[0] {
+// UNROLL:      for %tn in tile(0, %n) block bs2 unroll 2 = range_unroll_factors[1] {
+// UNROLL-CUDA:      const int64 end_t1 =
+// UNROLL-CUDA-NEXT: #pragma unroll 1
+// UNROLL-CUDA:      const int64 end_t2 =
+// UNROLL-CUDA-NEXT: #pragma unroll 2
+
+// load_eviction_policies is numbered over the load sites (labels 0, logits 1, the
+// gather 2); the gather takes no hint (not hintable), whatever its entry says.
+// EVICT:     launch: threads {{[0-9]+}}, vector_bytes 16, num_sm_multiplier 1{{$}}
+// EVICT:     let %lbl.0 : dtype(labels)[tn] = load %labels[%tn] evict_last (load_eviction_policies[0])
+// EVICT:     = load %logits[%tn, :] evict_first (load_eviction_policies[1])
+// EVICT:     = load_gather %logits[gather(%tn.index), gather(%lbl.0)]{{$}}
+// EVICT-CUDA-DAG: load_hint<hd::Evict::first, true>(reinterpret_cast<const hvec<T_logits, V_a0>*>(logits +
+// EVICT-CUDA-DAG: hd::Evict::last
+
+// LAUNCH:      axes: a0(%x.size(1)) persistent
+// LAUNCH-NEXT: launch: threads 256, vector_bytes 8, num_sm_multiplier 2, maxnreg 128{{$}}
+// LAUNCH-CUDA: __global__ __maxnreg__(128) void rms_norm_kernel(
+// LAUNCH-CUDA: constexpr int NT = 256;
+// The host launches what the IR says: vectors of at most 8 bytes, 2 programs per SM of
+// 256 threads.
+// LAUNCH-HOST: helion::rt::vectorWidth({&x, &weight, &out}, 8)
+// LAUNCH-HOST: std::min(2, kernel.residentBlocksPerSm(256))
+// LAUNCH-HOST: helion::rt::Dim3(256)
+
+// A template kernel plans its own launch: none in the IR.
+// MATMUL:     // -----// IR after apply-config //----- //
+// MATMUL-NOT: launch:

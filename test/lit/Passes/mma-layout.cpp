@@ -16,8 +16,8 @@
 // registers, its B copied early (at the top of each th iteration: w2[th, tn] uses
 // only tiles bound there).
 // CHECK:      for %tm in tile(0, %m) block bs0 mma rows, %tn in tile(0, %n) block bs1 mma cols
-// CHECK:      for %th in tile(0, %h) block bs2 mma cols {
-// CHECK:      for %tk in tile(0, %k) block bs3 {
+// CHECK:      for %th in tile(0, %h) block bs2 mma cols unroll 0 = range_unroll_factors[0] {
+// CHECK:      for %tk in tile(0, %k) block bs3 unroll 0 = range_unroll_factors[1] {
 // CHECK-NEXT:   let copied-by-dot %_t0.3 : dtype(x)[tm, tk] = load %x[%tm, %tk]
 // CHECK-NEXT:   let copied-by-dot %_t1.4 : dtype(w1)[tk, th] = load %w1[%tk, %th]
 // CHECK-NEXT:   let %_t2.5 : f32[tm, th] = dot(%_t0.3, %_t1.4, %hidden.1) mma(a copied, b copied, stages 3)

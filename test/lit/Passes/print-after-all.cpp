@@ -52,6 +52,7 @@
 // SUM: // -----// IR after thread-layout //----- //
 // SUM-NEXT: kernel sum_rows(
 // SUM:      thread_layout: a0 inner | t0(tm) after [a0]
+// SUM: // -----// IR after persistent-loads //----- //
 // SUM:      void sum_rows_kernel(
 
 // matmul's passes run (the emitter is what lacks hl::dot).

@@ -1,7 +1,9 @@
-// The config passes on hand-built kernels: apply-config (block sizes and reduction loops
-// resolved once), grid-mapping (pid type, tile order, L2 group per grid loop) and
-// thread-layout (which kernels get one), and the verifier's checks of their decisions.
-// The layouts themselves are checked on typed kernels in lit (Passes/thread-layout.cpp).
+// The config passes on hand-built kernels: apply-config (block sizes, reduction loops,
+// unroll factors, eviction hints and the launch resolved once), grid-mapping (pid type,
+// tile order, L2 group per grid loop) and thread-layout (which kernels get one), and the
+// verifier's checks of their decisions. The layouts, and the hoisted and staged loads of
+// persistent-loads, are checked on typed kernels in lit (Passes/thread-layout.cpp,
+// Passes/persistent-loads.cpp).
 #include "../config/TestKernels.h"
 #include "helion/Config/Config.h"
 #include "helion/IR/Printer.h"
@@ -77,6 +79,74 @@ TEST_CASE("apply-config: each reduction axis persistent or looped by reduction_l
   c.config.reductionLoops = {}; // too few entries: persistent, as the emitter read it
   CHECK(applyConfig(config::test::softmaxKernel(), ctx).axes[0].loopChunk == 0);
   CHECK(verifies(looped));
+}
+
+TEST_CASE("apply-config: range_unroll_factors on the inner loops, in pre-order", "[passes]") {
+  Ctx c;
+  c.config.rangeUnrollFactors = {3}; // the second inner loop has no entry: 0
+  PassContext ctx = c.pass();
+  Kernel k = applyConfig(config::test::twoPassKernel(), ctx);
+  const Stmt& grid = *k.body[0];
+  CHECK(grid.unroll == -1); // a grid loop takes no entry
+  CHECK(grid.body[0]->unroll == 3);
+  CHECK(grid.body[0]->unrollEntry == 0);
+  CHECK(grid.body[1]->unroll == 0);
+  CHECK(grid.body[1]->unrollEntry == -1);
+  const std::string text = printKernel(k);
+  CHECK(text.find("block bs1 unroll 3 = range_unroll_factors[0] {") != std::string::npos);
+  CHECK(text.find("%tn2 in tile(0, 1024) block bs1 {") != std::string::npos);
+  CHECK(verifies(k));
+}
+
+TEST_CASE("apply-config: load_eviction_policies on the hintable loads only", "[passes]") {
+  Ctx c;
+  // Load 0 is the let's x[tm, tn]; load 1, in a store, is not hintable.
+  c.config.loadEvictionPolicies = {config::EvictionPolicy::Last, config::EvictionPolicy::First};
+  PassContext ctx = c.pass();
+  Kernel k = applyConfig(config::test::twoPassKernel(), ctx);
+  const Expr& hinted = *k.body[0]->body[0]->body[0]->value;
+  CHECK(hinted.eviction == Eviction::Last);
+  CHECK(hinted.evictionEntry == 0);
+  CHECK(k.body[0]->body[1]->body[0]->value->eviction == Eviction::None);
+  CHECK(printKernel(k).find("load %x[%tm, %tn] evict_last (load_eviction_policies[0])") !=
+        std::string::npos);
+  CHECK(verifies(k));
+  // A load two statements share stays one node (one site), hinted once.
+  Kernel shared = config::test::softmaxKernel();
+  auto loop = std::make_shared<Stmt>(*shared.body[0]);
+  auto st = std::make_shared<Stmt>(*loop->body[1]);
+  st->value = makeUnary(UnaryOp::Exp, loop->body[0]->value);
+  loop->body[1] = st;
+  shared.body[0] = loop;
+  c.config.loadEvictionPolicies = {config::EvictionPolicy::First};
+  Kernel s = applyConfig(shared, ctx);
+  CHECK(s.body[0]->body[0]->value->eviction == Eviction::First);
+  CHECK(s.body[0]->body[0]->value == s.body[0]->body[1]->value->operands[0]);
+}
+
+TEST_CASE("apply-config: the launch of a kernel the generic emitter prints", "[passes]") {
+  Ctx c;
+  c.config.numWarps = 64; // past 32 warps: 1024 threads
+  c.config.maxnreg = 96;
+  c.config.numSmMultiplier = 2;
+  PassContext ctx = c.pass();
+  Kernel k = applyConfig(config::test::softmaxKernel(), ctx);
+  REQUIRE(k.launch);
+  CHECK(k.launch->threads == 1024);
+  CHECK(k.launch->maxnreg == 96);
+  CHECK(k.launch->vectorBytes == 16); // vector_bytes 0: the widest
+  CHECK(k.launch->smMultiplier == 2);
+  CHECK(printKernel(k).find(
+            "  launch: threads 1024, vector_bytes 16, num_sm_multiplier 2, maxnreg 96\n") !=
+        std::string::npos);
+  CHECK(verifies(k));
+  c.config.numWarps = 4;
+  c.config.vectorBytes = 8;
+  c.config.maxnreg.reset();
+  Kernel d = applyConfig(config::test::softmaxKernel(), ctx);
+  CHECK(d.launch == Launch{128, std::nullopt, 8, 2});
+  // A template plans its own launch.
+  CHECK_FALSE(applyConfig(config::test::matmulKernel(), ctx).launch);
 }
 
 TEST_CASE("grid-mapping numbers l2_groupings over 2-tile loops, not by position", "[passes]") {
@@ -205,4 +275,54 @@ TEST_CASE("the verifier checks the thread layout", "[passes][verify]") {
   CHECK_FALSE(verifies(undecided, &text));
   CHECK(text.find("a thread layout over axis 0, neither persistent nor looped") !=
         std::string::npos);
+}
+
+TEST_CASE("the verifier checks unroll factors, hints, launches and moved loads",
+          "[passes][verify]") {
+  Ctx c;
+  c.config.pidType = config::PidType::PersistentBlocked;
+  PassContext ctx = c.pass();
+  std::string text;
+  Kernel k = gridMapping(applyConfig(config::test::softmaxKernel(), ctx), ctx);
+  REQUIRE(verifies(k));
+  auto loop = std::make_shared<Stmt>(*k.body[0]);
+  k.body[0] = loop;
+  loop->unroll = 2;
+  CHECK_FALSE(verifies(k, &text));
+  CHECK(text.find("an unroll factor of 2 on a grid loop") != std::string::npos);
+  loop->unroll = -1;
+  loop->stages = 1;
+  CHECK_FALSE(verifies(k, &text));
+  CHECK(text.find("1 stages of staged loads") != std::string::npos);
+  loop->stages = 0;
+  auto let = std::make_shared<Stmt>(*loop->body[0]);
+  loop->body[0] = let;
+  let->hoisted = true; // a persistent loop's load: fine
+  CHECK(verifies(k));
+  let->hoisted = false;
+  let->staged = true; // but staged in a loop without stages
+  CHECK_FALSE(verifies(k, &text));
+  CHECK(text.find("a staged statement that is not a load's let directly in a persistent grid "
+                  "loop with stages") != std::string::npos);
+  loop->stages = 2;
+  CHECK(verifies(k));
+  auto flat = std::make_shared<Stmt>(*loop);
+  flat->grid->pid = GridMapping::Pid::Flat;
+  k.body[0] = flat;
+  CHECK_FALSE(verifies(k, &text));
+  k.body[0] = loop;
+  let->staged = false;
+  // A hint on a node that is not a load.
+  auto st = std::make_shared<Stmt>(*loop->body[1]);
+  auto exp = std::make_shared<Expr>(*st->value);
+  exp->eviction = Eviction::First;
+  st->value = exp;
+  loop->body[1] = st;
+  CHECK_FALSE(verifies(k, &text));
+  CHECK(text.find("an eviction hint on a node that is not a load") != std::string::npos);
+  exp->eviction = Eviction::None;
+  REQUIRE(verifies(k));
+  k.launch->threads = 48;
+  CHECK_FALSE(verifies(k, &text));
+  CHECK(text.find("a launch of 48 threads") != std::string::npos);
 }
