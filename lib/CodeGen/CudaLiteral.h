@@ -4,6 +4,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "helion/CodeGen/CudaEmitter.h"
 #include "helion/IR/IR.h"
 
 #include <cmath>
@@ -52,6 +53,22 @@ inline std::string cudaComputeType(const ir::ElemType& t, const ir::Kernel& k) {
            "())";
   }
   return "float";
+}
+
+/// The elementwise cast `e` (ExprKind::Cast) of `operand` (its printed text), the one
+/// rule of every emitter (elementwise, matmul and attention epilogues): to f32, f64,
+/// i64 or bool a conversion to the compute type; to any other storage type (f16, bf16,
+/// f8e4m3, f8e5m2, i8, i32, u8, or a tensor's dtype) a round trip through it
+/// (hd::round_to), so the value is what storing and reloading it gives, as in ref mode.
+inline std::string cudaCast(const ir::Expr& e, const std::string& operand, const ir::Kernel& k) {
+  const std::string to = cudaComputeType(e.type->elem, k);
+  if (e.castTo && (*e.castTo == ir::ScalarType::F32 || *e.castTo == ir::ScalarType::F64 ||
+                   *e.castTo == ir::ScalarType::I64 || *e.castTo == ir::ScalarType::B8))
+    return to + "(" + operand + ")";
+  const std::string storage =
+      e.castTo ? deviceTypeName(*e.castTo) : "T_" + k.params.at(e.param).name;
+  return "hd::round_to<" + storage + ">(" + cudaComputeType(e.operands[0]->type->elem, k) + "(" +
+         operand + "))";
 }
 
 /// An elementwise unary op as CUDA: `a` is the operand, `ct` the result's compute type

@@ -44,13 +44,7 @@ std::string AttentionEmitter::ex(const Expr& e) const {
     const std::string ct = ctype(e.type->elem);
     return "(" + op(0) + " ? " + ct + "(" + op(1) + ") : " + ct + "(" + op(2) + "))";
   }
-  case ExprKind::Cast: {
-    if (e.castTo && *e.castTo != ScalarType::F16 && *e.castTo != ScalarType::BF16)
-      return ctype(e.type->elem) + "(" + op(0) + ")";
-    const std::string storage = e.castTo ? deviceTypeName(*e.castTo) : "T_" + name(e.param);
-    return "hd::to_compute(hd::from_compute<" + storage + ">(" +
-           ctype(e.operands[0]->type->elem) + "(" + op(0) + ")))";
-  }
+  case ExprKind::Cast: return cudaCast(e, op(0), k_);
   default: return op(0); // View: the element is the same
   }
 }

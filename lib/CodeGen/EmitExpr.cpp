@@ -135,15 +135,7 @@ std::string Emitter::expr(const Expr& e) {
     std::string ct = computeType(e.type->elem);
     return "(" + op(0) + " ? " + ct + "(" + op(1) + ") : " + ct + "(" + op(2) + "))";
   }
-  case ExprKind::Cast: {
-    std::string storage = e.castTo ? deviceTypeName(*e.castTo) : "T_" + k_.params.at(e.param).name;
-    if (e.castTo && (*e.castTo == ScalarType::F32 || *e.castTo == ScalarType::F64 ||
-                     *e.castTo == ScalarType::I64 || *e.castTo == ScalarType::B8))
-      return computeType(e.type->elem) == "bool" ? "bool(" + op(0) + ")"
-                                             : computeType(e.type->elem) + "(" + op(0) + ")";
-    return "round_to<" + storage + ">(" + computeType(e.operands[0]->type->elem) + "(" + op(0) +
-           "))";
-  }
+  case ExprKind::Cast: return cudaCast(e, op(0), k_);
   case ExprKind::Rand:
     return (randStream_.empty() ? "hd::rand_uniform(" : randStream_ + ".uniform(") + "int64(" +
            op(0) + "), int64(" + op(1) + "))";

@@ -7,7 +7,7 @@
 //
 //   out[tm, tn] = (acc + bias[tn]).to(f16)   ->
 //     apply(row, col, acc):   v0 = acc; out[row * s0 + col * s1] =
-//                             from_compute<T_out>(round_to<f16>(v0 + bias[col * sb]))
+//                             from_compute<T_out>(hd::round_to<f16>(v0 + bias[col * sb]))
 //     transform(row, col, acc): the same value, returned (the library converts it
 //                             to T_out and writes the tile with TMA)
 //

@@ -8,8 +8,8 @@
 //     ((i / V) * T + th) * V + i % V
 //   e.g. S = 16, T = 2, V = 4: thread 0 holds 0-3 and 8-11, thread 1 holds 4-7, 12-15.
 //
-// Then vector loads with eviction hints, the reduction of one layout axis over its
-// threads (axis_reduce) and the rounding of a value through a storage type (round_to).
+// Then vector loads with eviction hints and the reduction of one layout axis over its
+// threads (axis_reduce).
 // The names are global: the emitted kernels call them unqualified.
 #pragma once
 #include "helion/device.cuh"
@@ -90,7 +90,4 @@ __device__ __forceinline__ C axis_reduce(C v, Op op, C* smem) {
       return r;
     }
   }
-}
-template <class T, class C> __device__ __forceinline__ C round_to(C v) {
-  return hd::to_compute(hd::from_compute<T>(v));
 }

@@ -166,6 +166,12 @@ template <class T, class C> __device__ __forceinline__ T from_compute(C v) {
     return static_cast<T>(v);
 }
 
+/// `v` as storing it as a T and loading it back gives: the value of a cast to T in
+/// every emitted kernel (to f16 rounding to nearest even, to an integer truncating).
+template <class T, class C> __device__ __forceinline__ C round_to(C v) {
+  return to_compute(from_compute<T>(v));
+}
+
 /// N elements of T, aligned to their total size (N * sizeof(T) is 4, 8 or 16
 /// bytes for vector accesses).
 template <class T, int N> struct alignas(sizeof(T) * N) vec {
