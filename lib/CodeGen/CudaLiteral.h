@@ -8,6 +8,8 @@
 #include "helion/IR/IR.h"
 
 #include <cmath>
+#include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -114,6 +116,35 @@ inline std::string cudaBinary(ir::BinaryOp op, const std::string& a, const std::
   case BinaryOp::Shr: return infix(">>");
   }
   return "0";
+}
+
+/// A pointwise expression of one element, as the template kernels' functors (matmul
+/// epilogues, attention scores and epilogues) print it: constants, scalars, variables
+/// (`v<id>`), unary and binary ops, where, casts, and views (the same element). `leaf`
+/// prints first what only the caller knows (a load at the element, a tile index, the
+/// score's dot, a binary op it spells its own way) given the printer for operands, or
+/// returns nullopt to take the common rule.
+using ElementLeaf = std::function<std::optional<std::string>(
+    const ir::Expr&, const std::function<std::string(const ir::Expr&)>&)>;
+inline std::string cudaElement(const ir::Expr& e, const ir::Kernel& k, const ElementLeaf& leaf) {
+  const std::function<std::string(const ir::Expr&)> rec = [&](const ir::Expr& x) {
+    return cudaElement(x, k, leaf);
+  };
+  if (std::optional<std::string> s = leaf(e, rec))
+    return *s;
+  auto op = [&](int i) { return rec(*e.operands[i]); };
+  const auto ct = [&] { return cudaComputeType(e.type->elem, k); };
+  switch (e.kind) {
+  case ir::ExprKind::Const: return cudaLiteral(e.value, e.isInt);
+  case ir::ExprKind::Param: return k.params.at(e.param).name;
+  case ir::ExprKind::Var: return "v" + std::to_string(e.var);
+  case ir::ExprKind::Unary: return cudaUnary(e.unary, op(0), ct());
+  case ir::ExprKind::Binary: return cudaBinary(e.binary, op(0), op(1), ct());
+  case ir::ExprKind::Where:
+    return "(" + op(0) + " ? " + ct() + "(" + op(1) + ") : " + ct() + "(" + op(2) + "))";
+  case ir::ExprKind::Cast: return cudaCast(e, op(0), k);
+  default: return op(0); // View, Transpose: the element is the same
+  }
 }
 
 /// The host type a launcher passes a scalar kernel argument as.

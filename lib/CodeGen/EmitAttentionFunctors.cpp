@@ -22,31 +22,23 @@ bool AttentionEmitter::alongHeadDim(const Expr& e) const {
 }
 
 std::string AttentionEmitter::ex(const Expr& e) const {
-  auto op = [&](int i) { return ex(*e.operands[i]); };
-  switch (e.kind) {
-  case ExprKind::Const: return cudaLiteral(e.value, e.isInt);
-  case ExprKind::Param: return name(e.param);
-  case ExprKind::Var: return "v" + std::to_string(e.var);
-  case ExprKind::Dot: return "x";
-  case ExprKind::TileIndex: return e.tile == p_.tileM ? "row" : "col";
-  case ExprKind::Unary:
-    return cudaUnary(e.unary, op(0), ctype(e.type->elem));
-  case ExprKind::Binary: {
-    // A divisor the same along the head dim (li: one per row) is a broadcast
-    // divisor, as in every other kernel: one reciprocal per row, then products.
-    const std::string ct = ctype(e.type->elem);
-    if (e.binary == BinaryOp::Div && alongHeadDim(*e.operands[0]) &&
-        !alongHeadDim(*e.operands[1]))
-      return "hd::div_bcast(" + ct + "(" + op(0) + "), " + ct + "(" + op(1) + "))";
-    return cudaBinary(e.binary, op(0), op(1), ct);
-  }
-  case ExprKind::Where: {
-    const std::string ct = ctype(e.type->elem);
-    return "(" + op(0) + " ? " + ct + "(" + op(1) + ") : " + ct + "(" + op(2) + "))";
-  }
-  case ExprKind::Cast: return cudaCast(e, op(0), k_);
-  default: return op(0); // View: the element is the same
-  }
+  return cudaElement(e, k_, [&](const Expr& x, const auto& op) -> std::optional<std::string> {
+    switch (x.kind) {
+    case ExprKind::Dot: return std::string("x");
+    case ExprKind::TileIndex: return std::string(x.tile == p_.tileM ? "row" : "col");
+    case ExprKind::Binary: {
+      // A divisor the same along the head dim (li: one per row) is a broadcast
+      // divisor, as in every other kernel: one reciprocal per row, then products.
+      if (x.binary != BinaryOp::Div || !alongHeadDim(*x.operands[0]) ||
+          alongHeadDim(*x.operands[1]))
+        return std::nullopt;
+      const std::string ct = ctype(x.type->elem);
+      return "hd::div_bcast(" + ct + "(" + op(*x.operands[0]) + "), " + ct + "(" +
+             op(*x.operands[1]) + "))";
+    }
+    default: return std::nullopt;
+    }
+  });
 }
 
 void AttentionEmitter::emitScore(std::ostringstream& os) {

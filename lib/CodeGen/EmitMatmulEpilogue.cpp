@@ -106,29 +106,18 @@ std::string MatmulEmitter::offset(int param, const std::vector<Index>& ix) const
 }
 
 std::string MatmulEmitter::ex(const Expr& e) const {
-  auto op = [&](int i) { return ex(*e.operands[i]); };
-  switch (e.kind) {
-  case ExprKind::Const: return cudaLiteral(e.value, e.isInt);
-  case ExprKind::Param: return name(e.param);
-  case ExprKind::Var: return "v" + std::to_string(e.var);
-  case ExprKind::TileIndex: return coordOf(e.tile);
-  case ExprKind::Full: return ctype(e.type->elem) + "(" + op(0) + ")"; // a constant tile
-  case ExprKind::Load: {
-    std::string ct = "hd::compute_t<T_" + name(e.param) + ">";
-    return "(row < M && col < N ? hd::to_compute(" + name(e.param) + "[" +
-           offset(e.param, e.indices) + "]) : " + ct + "(0))";
-  }
-  case ExprKind::Unary:
-    return cudaUnary(e.unary, op(0), ctype(e.type->elem));
-  case ExprKind::Binary:
-    return cudaBinary(e.binary, op(0), op(1), ctype(e.type->elem));
-  case ExprKind::Where: {
-    std::string ct = ctype(e.type->elem);
-    return "(" + op(0) + " ? " + ct + "(" + op(1) + ") : " + ct + "(" + op(2) + "))";
-  }
-  case ExprKind::Cast: return cudaCast(e, op(0), k_);
-  default: return op(0); // View, Transpose: the element is the same
-  }
+  return cudaElement(e, k_, [&](const Expr& x, const auto& op) -> std::optional<std::string> {
+    switch (x.kind) {
+    case ExprKind::TileIndex: return coordOf(x.tile);
+    case ExprKind::Full: return ctype(x.type->elem) + "(" + op(*x.operands[0]) + ")"; // a constant tile
+    case ExprKind::Load: {
+      std::string ct = "hd::compute_t<T_" + name(x.param) + ">";
+      return "(row < M && col < N ? hd::to_compute(" + name(x.param) + "[" +
+             offset(x.param, x.indices) + "]) : " + ct + "(0))";
+    }
+    default: return std::nullopt;
+    }
+  });
 }
 
 void MatmulEmitter::body(std::ostringstream& os, const std::function<void(const Stmt&)>& store) const {
