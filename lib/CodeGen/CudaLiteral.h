@@ -12,6 +12,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace helion::codegen {
 
@@ -116,6 +117,24 @@ inline std::string cudaBinary(ir::BinaryOp op, const std::string& a, const std::
   case BinaryOp::Shr: return infix(">>");
   }
   return "0";
+}
+
+/// The statements of a template functor's epilogue for one element, after its
+/// accumulator variables: lets become locals, assignments assign, `store` prints each
+/// store; `ex` prints expressions (cudaElement with the functor's leaves).
+inline void cudaEpilogueStmts(std::ostream& os, const std::vector<const ir::Stmt*>& stmts,
+                              const ir::Kernel& k,
+                              const std::function<std::string(const ir::Expr&)>& ex,
+                              const std::function<void(const ir::Stmt&)>& store) {
+  for (const ir::Stmt* s : stmts) {
+    if (s->kind == ir::StmtKind::Let)
+      os << "    " << cudaComputeType(s->value->type->elem, k) << " v" << s->var << " = "
+         << ex(*s->value) << ";\n";
+    else if (s->kind == ir::StmtKind::Assign)
+      os << "    v" << s->var << " = " << ex(*s->value) << ";\n";
+    else
+      store(*s);
+  }
 }
 
 /// A pointwise expression of one element, as the template kernels' functors (matmul

@@ -204,10 +204,7 @@ void AttentionEmitter::emitSm90(std::ostringstream& os) {
   prologue(os);
   os << "  using A = " << a << ";\n";
   os << "  extern __shared__ __align__(1024) hd::uint8 smem[];\n";
-  os << "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n";
-  os << "  unsigned dynamic_smem;  // the launcher computes A::kSmemBytes on its own: check it\n"
-        "  asm(\"mov.u32 %0, %%dynamic_smem_size;\" : \"=r\"(dynamic_smem));\n"
-        "  if (dynamic_smem < A::kSmemBytes) __trap();\n#endif\n";
+  os << "  hd::check_dynamic_smem(A::kSmemBytes); // the launcher sized it on its own\n";
   functors(os);
   os << "  A::run(&map_q, &map_k, &map_v, M, N, B, score, epi, smem, tile_counter);\n}\n\n";
 }

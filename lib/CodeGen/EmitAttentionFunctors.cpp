@@ -69,15 +69,7 @@ bool AttentionEmitter::isRowStore(const Stmt& s) {
 void AttentionEmitter::body(std::ostringstream& os, const std::function<void(const Stmt&)>& store) const {
   os << "    float v" << p_.accVar << " = o;\n    float v" << p_.sumVar << " = l;\n    float v"
      << p_.maxVar << " = m;\n";
-  for (const Stmt* s : p_.epilogue) {
-    if (s->kind == StmtKind::Let)
-      os << "    " << ctype(s->value->type->elem) << " v" << s->var << " = " << ex(*s->value)
-         << ";\n";
-    else if (s->kind == StmtKind::Assign)
-      os << "    v" << s->var << " = " << ex(*s->value) << ";\n";
-    else
-      store(*s);
-  }
+  cudaEpilogueStmts(os, p_.epilogue, k_, [&](const Expr& e) { return ex(e); }, store);
 }
 
 void AttentionEmitter::storeLine(std::ostringstream& os, const Stmt& s) const {

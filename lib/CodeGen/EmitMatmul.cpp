@@ -132,10 +132,7 @@ void MatmulEmitter::emitSm90(std::ostringstream& os) {
   os << dtypeAsserts(true);
   os << "  using G = " << g << ";\n";
   os << "  extern __shared__ __align__(1024) hd::uint8 smem[];\n";
-  os << "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n";
-  os << "  unsigned dynamic_smem;  // the launcher computes G::kSmemBytes on its own: check it\n"
-        "  asm(\"mov.u32 %0, %%dynamic_smem_size;\" : \"=r\"(dynamic_smem));\n"
-        "  if (dynamic_smem < G::kSmemBytes) __trap();\n#endif\n";
+  os << "  hd::check_dynamic_smem(G::kSmemBytes); // the launcher sized it on its own\n";
   os << epilogueInit();
   os << "  G::run(&map_a, &map_b, &map_c, M, N, K, groupM, epi, smem"
      << (batched() ? ", batches" : "") << ");\n}\n\n";

@@ -122,15 +122,7 @@ std::string MatmulEmitter::ex(const Expr& e) const {
 
 void MatmulEmitter::body(std::ostringstream& os, const std::function<void(const Stmt&)>& store) const {
   os << "    float v" << p_.accVar << " = acc;\n";
-  for (const Stmt* s : p_.epilogue) {
-    if (s->kind == StmtKind::Let)
-      os << "    " << ctype(s->value->type->elem) << " v" << s->var << " = " << ex(*s->value)
-         << ";\n";
-    else if (s->kind == StmtKind::Assign)
-      os << "    v" << s->var << " = " << ex(*s->value) << ";\n";
-    else
-      store(*s);
-  }
+  cudaEpilogueStmts(os, p_.epilogue, k_, [&](const Expr& e) { return ex(e); }, store);
 }
 
 void MatmulEmitter::emitEpilogue(std::ostringstream& os) {

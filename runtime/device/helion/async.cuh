@@ -157,6 +157,17 @@ __device__ __forceinline__ void mbarrier_wait(uint64* bar, uint32 phase) {
 
 #endif  // __CUDA_ARCH__ >= 900
 
+/// Traps unless the launch gave at least `bytes` of dynamic shared memory: the host
+/// launchers compute the templates' kSmemBytes on their own, and this checks that the
+/// two agree (sm_90+; a no-op before).
+__device__ __forceinline__ void check_dynamic_smem(unsigned bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  unsigned dynamic_smem;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_smem));
+  if (dynamic_smem < bytes) __trap();
+#endif
+}
+
 // ---------------------------------------------------------------------------
 // TMA (sm_90+)
 

@@ -30,7 +30,7 @@
 // C2-NEXT: const __grid_constant__ hd::TensorMap map_q, const __grid_constant__ hd::TensorMap map_k,
 // C2-NEXT: const __grid_constant__ hd::TensorMap map_v, int M, int N, int B, int* tile_counter, double scale, T_out* __restrict__ out,
 // C2: using A = hd::AttentionSm90<T_q, d, 128, 2, 2>;
-// C2: if (dynamic_smem < A::kSmemBytes) __trap();
+// C2: hd::check_dynamic_smem(A::kSmemBytes);
 // C2: A::run(&map_q, &map_k, &map_v, M, N, B, score, epi, smem, tile_counter);
 // C2: __global__ void __launch_bounds__(128, 1) attention_kernel_sm80(
 // C2: using A = hd::AttentionSm80<T_q, d, 64, 4, 2>;
