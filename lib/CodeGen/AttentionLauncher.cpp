@@ -5,7 +5,7 @@
 //      sizes the loops read, unit inner stride, 16-byte aligned data and batch and
 //      row strides that are multiples of 8 elements: one cp.async per 16 bytes, and
 //      what TMA needs of a map's strides) and the head dim (64 or 128);
-//   2. picks the kernel: with an sm90 config (AttentionConfig.h) the TMA + wgmma
+//   2. picks the kernel: with sm90 parameters (Kernel::flash, TemplateRules.h) the TMA + wgmma
 //      one on a compute capability 9.x device, else the sm80 one; names the
 //      instantiation (`attention_kernel<bf16, ..., 128>`) and compiles it once
 //      (NVRTC, then found by an integer key in a lock-free KernelCache: no lock
@@ -21,7 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "AttentionLauncher.h"
 
-#include "AttentionConfig.h"
+#include "helion/Config/AttentionSmem.h"
 #include "AotTables.h"
 #include "CudaLiteral.h"
 #include "KernelCacheLookup.h"
@@ -96,8 +96,8 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
   }
   if (at.flash.sm90) {
     // attentionSm90SmemBytes(D, ...) = c0 + c1 * D for the two head dims.
-    const int64_t s64 = attentionSm90SmemBytes(64, at.flash.sm90Bn, at.flash.consumers, at.flash.stages);
-    const int64_t s128 = attentionSm90SmemBytes(128, at.flash.sm90Bn, at.flash.consumers, at.flash.stages);
+    const int64_t s64 = config::attentionSm90SmemBytes(64, at.flash.sm90Bn, at.flash.consumers, at.flash.stages);
+    const int64_t s128 = config::attentionSm90SmemBytes(128, at.flash.sm90Bn, at.flash.consumers, at.flash.stages);
     os << "  const int64_t smem = sm90 ? (D == 64 ? " << s64 << " : " << s128
        << ") : 128 + int64_t(" << at.flash.bm + 2 * at.flash.bn << ") * D * 2;\n";
   } else {

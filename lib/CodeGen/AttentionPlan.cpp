@@ -2,11 +2,11 @@
 //
 // The pattern of AttentionPlan.h, checked statement by statement: the grid loop,
 // the prologue, the accumulators' initial values and the epilogue here, the key
-// loop in AttentionKeyLoop.cpp (the Planner of AttentionPlanner.h); then the config
-// (AttentionConfig.cpp) picks the device-library kernel and its template arguments.
+// loop in AttentionKeyLoop.cpp (the Planner of AttentionPlanner.h). The device-library
+// kernel and its template arguments are the template-plan pass's (Kernel::flash, by
+// helion/Config/TemplateRules.h).
 //===----------------------------------------------------------------------===//
 #include "AttentionPlan.h"
-#include "AttentionConfig.h"
 #include "AttentionPlanner.h"
 
 #include "helion/IR/DotShape.h"
@@ -97,8 +97,10 @@ std::optional<AttentionPlan> Planner::run() {
     stores += s->kind == StmtKind::Store && s->indices.size() == 3;
   if (stores == 0)
     return fail(grid.loc, "flash attention must store its result to out[tb, tm, :]");
-  if (!mapAttentionConfig(k_, c_, p_, d_))
-    return std::nullopt;
+  if (!k_.flash)
+    return fail(grid.loc, "internal compiler error: the attention template's parameters were "
+                          "not decided (the template-plan pass did not run)");
+  p_.flash = *k_.flash;
   return p_;
 }
 
@@ -221,9 +223,9 @@ bool Planner::epilogueStmt(const Stmt& s) {
 using namespace ir;
 using attention::Planner;
 
-std::optional<AttentionPlan> planAttention(const Kernel& kernel, const config::Config& config,
+std::optional<AttentionPlan> planAttention(const Kernel& kernel,
                                            DiagnosticEngine& diags) {
-  return Planner(kernel, config, diags).run();
+  return Planner(kernel, diags).run();
 }
 
 } // namespace helion::codegen

@@ -56,15 +56,12 @@ struct AttentionPlan {
   /// The grid loop's statements after the key loop (lets, assignments, stores).
   std::vector<const ir::Stmt*> epilogue;
 
-  // The config, mapped by mapAttentionConfig (AttentionConfig.h) to
-  /// The config, mapped to the device library's template parameters (AttentionConfig.cpp).
+  /// The device library's template parameters (Kernel::flash, decided by template-plan).
   AttentionParams flash;
 };
 
 /// The plan of a kernel with a batched `hl::dot`; nullopt after reporting why it
 /// is not supported.
-std::optional<AttentionPlan> planAttention(const ir::Kernel& kernel,
-                                           const config::Config& config,
-                                           DiagnosticEngine& diags);
+std::optional<AttentionPlan> planAttention(const ir::Kernel& kernel, DiagnosticEngine& diags);
 
 } // namespace helion::codegen

@@ -32,13 +32,12 @@ const Expr* firstBatchedDot(const std::vector<StmtRef>& body);
 
 class Planner {
 public:
-  Planner(const Kernel& k, const config::Config& c, DiagnosticEngine& d) : k_(k), c_(c), d_(d) {}
+  Planner(const Kernel& k, DiagnosticEngine& d) : k_(k), d_(d) {}
 
   std::optional<AttentionPlan> run();
 
 private:
   const Kernel& k_;
-  const config::Config& c_;
   DiagnosticEngine& d_;
   AttentionPlan p_;
   std::map<int, ExprRef> pre_;            // grid-body lets before the key loop

@@ -67,8 +67,8 @@ std::optional<EmittedKernel> emitCuda(const ir::Kernel& typed, const config::Con
   // ir::dotTemplate says (helion/IR/DotShape.h); dots of any other shape stay in the
   // generic emitter (EmitDot.cpp).
   switch (ir::dotTemplate(kernel)) {
-  case ir::DotTemplate::Attention: return emitAttention(kernel, config, options, diags);
-  case ir::DotTemplate::Matmul: return emitMatmul(kernel, config, options, diags);
+  case ir::DotTemplate::Attention: return emitAttention(kernel, options, diags);
+  case ir::DotTemplate::Matmul: return emitMatmul(kernel, options, diags);
   case ir::DotTemplate::None: break;
   }
   Emitter e(kernel, options, diags);

@@ -1,7 +1,7 @@
 //===- EmitAttention.cpp - Flash attention as a device-library kernel ------===//
 //
 // The kernel is one instantiation of hd::AttentionSm80 (attention_sm80.cuh) or,
-// when the config asks for TMA (AttentionConfig.h), of hd::AttentionSm90
+// when the config asks for TMA (the template-plan pass, TemplateRules.h), of hd::AttentionSm90
 // (attention_sm90.cuh) next to an AttentionSm80 kernel the launcher falls back to
 // off compute capability 9.x; both get the same two functors made from the IR:
 //
@@ -233,9 +233,9 @@ void AttentionEmitter::emitSm80(std::ostringstream& os, const std::string& kerne
 using namespace ir;
 using attention::AttentionEmitter;
 
-std::optional<EmittedKernel> emitAttention(const Kernel& kernel, const config::Config& config,
-                                           const EmitOptions& options, DiagnosticEngine& diags) {
-  std::optional<AttentionPlan> plan = planAttention(kernel, config, diags);
+std::optional<EmittedKernel> emitAttention(const Kernel& kernel, const EmitOptions& options,
+                                           DiagnosticEngine& diags) {
+  std::optional<AttentionPlan> plan = planAttention(kernel, diags);
   if (!plan)
     return std::nullopt;
   return AttentionEmitter(kernel, *plan, options).run();

@@ -7,10 +7,10 @@
 namespace helion::codegen {
 
 /// Emits a kernel with a batched `hl::dot` (AttentionPlan.h says which ones) as an
-/// instantiation of hd::AttentionSm80 (and of hd::AttentionSm90 when the config asks
-/// for TMA) with score and epilogue functors made from the IR; reports unsupported
-/// patterns and configs and yields nullopt.
-std::optional<EmittedKernel> emitAttention(const ir::Kernel& kernel, const config::Config& config,
-                                           const EmitOptions& options, DiagnosticEngine& diags);
+/// instantiation of hd::AttentionSm80 (and of hd::AttentionSm90 when Kernel::flash
+/// says so) with score and epilogue functors made from the IR; reports unsupported
+/// patterns and yields nullopt.
+std::optional<EmittedKernel> emitAttention(const ir::Kernel& kernel, const EmitOptions& options,
+                                           DiagnosticEngine& diags);
 
 } // namespace helion::codegen

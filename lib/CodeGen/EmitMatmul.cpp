@@ -168,9 +168,9 @@ void MatmulEmitter::emitSm80(std::ostringstream& os) {
 
 } // namespace matmul
 
-std::optional<EmittedKernel> emitMatmul(const ir::Kernel& kernel, const config::Config& config,
-                                        const EmitOptions& options, DiagnosticEngine& diags) {
-  std::optional<MatmulPlan> plan = planMatmul(kernel, config, diags);
+std::optional<EmittedKernel> emitMatmul(const ir::Kernel& kernel, const EmitOptions& options,
+                                        DiagnosticEngine& diags) {
+  std::optional<MatmulPlan> plan = planMatmul(kernel, diags);
   if (!plan)
     return std::nullopt;
   return matmul::MatmulEmitter(kernel, *plan, options).run();

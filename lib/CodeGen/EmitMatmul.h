@@ -10,9 +10,10 @@
 namespace helion::codegen {
 
 /// Emits a kernel with `hl::dot` (MatmulPlan.h says which ones) as instantiations of
-/// hd::Gemm / hd::GemmSm80; reports unsupported patterns and configs and yields nullopt.
-std::optional<EmittedKernel> emitMatmul(const ir::Kernel& kernel, const config::Config& config,
-                                        const EmitOptions& options, DiagnosticEngine& diags);
+/// hd::Gemm / hd::GemmSm80 with the parameters of Kernel::gemm; reports unsupported
+/// patterns and yields nullopt.
+std::optional<EmittedKernel> emitMatmul(const ir::Kernel& kernel, const EmitOptions& options,
+                                        DiagnosticEngine& diags);
 
 /// What the kernels of a grouped GEMM are made of (EmitMatmul.cpp fills it in).
 struct GroupedKernelParts {

@@ -1,8 +1,8 @@
 //===- MatmulPlan.cpp - Recognizing tensor-core matrix products ------------===//
 //
 // The pattern (see MatmulPlan.h): the grid loop, the K loop and its two operands,
-// the accumulator and the epilogue after the loop. Then the config
-// (MatmulConfig.cpp).
+// the accumulator and the epilogue after the loop. The template's parameters are
+// the template-plan pass's (Kernel::gemm, by helion/Config/TemplateRules.h).
 //===----------------------------------------------------------------------===//
 #include "MatmulPlanner.h"
 
@@ -77,8 +77,10 @@ std::optional<MatmulPlan> Planner::run() {
     for (const Stmt* s : p_.epilogue)
       if (s->kind == StmtKind::Store)
         p_.tmaStoreParam = s->param;
-  if (!mapConfig())
-    return std::nullopt;
+  if (!k_.gemm)
+    return fail(grid.loc, "internal compiler error: the matmul template's parameters were not "
+                          "decided (the template-plan pass did not run)");
+  p_.gemm = *k_.gemm;
   // tma_store writes the tile in 128-byte column boxes (64 16-bit elements): a
   // narrower tile (tn from 16 with B as [N, K]) stores from registers (pairs).
   if (p_.gemm.bn % 64 != 0)
@@ -260,9 +262,9 @@ bool Planner::epilogueStmt(const Stmt& s) {
 
 } // namespace matmul
 
-std::optional<MatmulPlan> planMatmul(const ir::Kernel& kernel, const config::Config& config,
+std::optional<MatmulPlan> planMatmul(const ir::Kernel& kernel,
                                      DiagnosticEngine& diags) {
-  return matmul::Planner(kernel, config, diags).run();
+  return matmul::Planner(kernel, diags).run();
 }
 
 } // namespace helion::codegen

@@ -24,8 +24,7 @@
 // 1)); epilogue loads may also index g.
 //
 // planMatmul checks that shape (reporting anything else at its location, never
-// crashing) and the config (block sizes, warps, stages), and says which template
-// instantiation the config maps to.
+// crashing); the template instantiation is the template-plan pass's (Kernel::gemm).
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -59,7 +58,7 @@ struct MatmulPlan {
   /// whose BN is a multiple of 64, or -1.
   int tmaStoreParam = -1;
 
-  /// The config, mapped to the device library's template parameters (MatmulConfig.cpp).
+  /// The device library's template parameters (Kernel::gemm, decided by template-plan).
   GemmParams gemm;
 };
 
@@ -85,7 +84,6 @@ bool isGroupIndex(const ir::Index& ix, const MatmulPlan& plan);
 
 /// The plan of a kernel whose device code contains `hl::dot`; nullopt after
 /// reporting why it is not supported.
-std::optional<MatmulPlan> planMatmul(const ir::Kernel& kernel, const config::Config& config,
-                                     DiagnosticEngine& diags);
+std::optional<MatmulPlan> planMatmul(const ir::Kernel& kernel, DiagnosticEngine& diags);
 
 } // namespace helion::codegen

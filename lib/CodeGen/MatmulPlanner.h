@@ -1,9 +1,7 @@
 //===- MatmulPlanner.h - The tensor-core matmul recognizer -----*- C++ -*-===//
 //
-// The Planner behind planMatmul (MatmulPlan.h), shared by its two halves:
-// MatmulPlan.cpp (the pattern: the grid loop, the K loop, its operands and the
-// epilogue) and MatmulConfig.cpp (the config mapped to the device library's template
-// parameters). Private to lib/CodeGen.
+// The Planner behind planMatmul (MatmulPlan.h): the pattern (the grid loop, the K
+// loop, its operands and the epilogue) in MatmulPlan.cpp. Private to lib/CodeGen.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -22,13 +20,12 @@ using namespace ir;
 
 class Planner {
 public:
-  Planner(const Kernel& k, const config::Config& c, DiagnosticEngine& d) : k_(k), c_(c), d_(d) {}
+  Planner(const Kernel& k, DiagnosticEngine& d) : k_(k), d_(d) {}
 
   std::optional<MatmulPlan> run();
 
 private:
   const Kernel& k_;
-  const config::Config& c_;
   DiagnosticEngine& d_;
   MatmulPlan p_;
   std::map<int, ExprRef> lets_; // K-loop lets, by var
@@ -77,13 +74,6 @@ private:
   bool storeTarget(const Stmt& s) const;
 
   bool epilogueStmt(const Stmt& s);
-
-  bool configError(const std::string& msg) {
-    d_.error(p_.grid->loc, "config: " + msg);
-    return false;
-  }
-
-  bool mapConfig();
 };
 
 } // namespace helion::codegen::matmul

@@ -6,6 +6,7 @@
 // one place (Validate.cpp, UnrolledSize.cpp, Canonical.cpp).
 //===----------------------------------------------------------------------===//
 #include "helion/Config/Candidates.h"
+#include "helion/Config/TemplateRules.h"
 #include "helion/Config/UnrolledSize.h"
 
 #include <algorithm>
@@ -172,30 +173,9 @@ Config draw(const ConfigSpec& spec, std::mt19937_64& rng) {
   for (EvictionPolicy& v : c.loadEvictionPolicies)
     v = pick(kEvictions, rng);
   c.vectorBytes = pick(kVectorBytes, rng);
-  if (spec.attention) { // what hd::AttentionSm80 / AttentionSm90 instantiate (Validate.cpp)
-    const bool sm90 = pick(std::vector<bool>{false, true}, rng);
-    c.numWarps = sm90 ? pick(std::vector<int>{8, 12, 16}, rng) : pick(std::vector<int>{4, 8}, rng);
-    // 3 consumers (16 warps): 192 rows of Q leave room for 2 stages at head dim 128.
-    c.numStages = sm90 && c.numWarps < 16 ? pick(std::vector<int>{2, 3}, rng) : 2;
-    bool seenRows = false, seenKeys = false;
-    for (size_t i = 0; i < spec.blockSizes.size(); ++i) {
-      if (spec.blockSizes[i].inGridLoop && !seenRows) {
-        seenRows = true;
-        c.blockSizes[i] = sm90 ? 64 * (c.numWarps / 4 - 1)
-                               : pick(std::vector<int64_t>{16, 32}, rng) * c.numWarps;
-      } else if (!spec.blockSizes[i].inGridLoop && !seenKeys) {
-        seenKeys = true;
-        c.blockSizes[i] = sm90 ? pick(std::vector<int64_t>{64, 128}, rng)
-                               : pick(std::vector<int64_t>{32, 64, 128}, rng);
-      }
-    }
-    c.pidType = sm90 ? pick(std::vector<PidType>{PidType::Flat, PidType::Xyz,
-                                                 PidType::PersistentInterleaved},
-                            rng)
-                     : pick(std::vector<PidType>{PidType::Flat, PidType::Xyz}, rng);
-    std::fill(c.indexing.begin(), c.indexing.end(),
-              sm90 ? Indexing::TensorDescriptor : Indexing::Pointer);
-  }
+  if (spec.attention && spec.kernel) // what hd::AttentionSm80 / AttentionSm90 instantiate
+    if (std::optional<AttentionRules> rules = AttentionRules::of(*spec.kernel))
+      rules->draw(rng, c);
   return c;
 }
 

@@ -21,13 +21,13 @@
 //                         there only when the layout reads them as vectors (a
 //                         condition of the layout, not canonicalized); not on the
 //                         loads a general dot copies into shared memory (ir::planMma)
-//   a tensor-core matmul (MatmulPlan.cpp):
+//   a tensor-core matmul (MatmulRules.cpp):
 //     indexing            tensor_descriptor on every site (sm90) or not (sm80:
 //                         taken as pointer everywhere)
 //     pid_type            xyz is flat, persistent_blocked is persistent_interleaved;
 //                         sm80 runs one CTA per tile whatever it says
 //     num_warps           sm80 always runs 8 warps
-//   flash attention (AttentionConfig.cpp):
+//   flash attention (AttentionRules.cpp):
 //     indexing            as for a matmul
 //     pid_type            xyz is flat; sm80 runs one CTA per tile whatever it says
 //
@@ -37,6 +37,7 @@
 #include "helion/Config/Candidates.h"
 #include "helion/Config/BlockSizes.h"
 #include "helion/Config/Sites.h"
+#include "helion/Config/TemplateRules.h"
 #include "helion/IR/MmaPlan.h"
 
 #include <algorithm>
@@ -108,36 +109,6 @@ void generic(Config& c, const ConfigSpec& spec, const Config& d) {
         c.loadEvictionPolicies[site.loadIndex] = d.loadEvictionPolicies[site.loadIndex];
 }
 
-/// Tensor-core kernels: tensor_descriptor everywhere (sm90) or pointer everywhere.
-bool allTma(Config& c) {
-  const bool sm90 = !c.indexing.empty() &&
-                    std::all_of(c.indexing.begin(), c.indexing.end(),
-                                [](Indexing i) { return i == Indexing::TensorDescriptor; });
-  if (!sm90)
-    std::fill(c.indexing.begin(), c.indexing.end(), Indexing::Pointer);
-  return sm90;
-}
-
-void matmul(Config& c, const Config& d) {
-  const bool sm90 = allTma(c);
-  if (c.pidType == PidType::Xyz)
-    c.pidType = PidType::Flat;
-  if (c.pidType == PidType::PersistentBlocked)
-    c.pidType = PidType::PersistentInterleaved;
-  if (!sm90) {
-    c.pidType = d.pidType;
-    c.numWarps = d.numWarps;
-  }
-}
-
-void attention(Config& c, const Config& d) {
-  const bool sm90 = allTma(c);
-  if (c.pidType == PidType::Xyz)
-    c.pidType = PidType::Flat;
-  if (!sm90)
-    c.pidType = d.pidType;
-}
-
 } // namespace
 
 Config canonicalize(const Config& config, const ConfigSpec& spec) {
@@ -153,9 +124,9 @@ Config canonicalize(const Config& config, const ConfigSpec& spec) {
   if (!spec.hasVectorBytes())
     c.vectorBytes = d.vectorBytes;
   if (spec.attention)
-    attention(c, d);
+    AttentionRules::canonicalize(c, d);
   else if (spec.matmul())
-    matmul(c, d);
+    MatmulRules::canonicalize(c, d);
   else if (!spec.hasDot)
     generic(c, spec, d);
   return c;

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "helion/Config/ConfigSpec.h"
 #include "helion/Config/Sites.h"
+#include "helion/Config/TemplateRules.h"
 #include "helion/IR/AtomicTargets.h"
 #include "helion/IR/DotShape.h"
 #include "helion/IR/Visitor.h"
@@ -142,30 +143,6 @@ std::vector<int> stageableLoadSites(const ir::Kernel& k) {
   return out;
 }
 
-/// The tensor-core matmul's tiles (MatmulPlan.cpp): tm, tn in [64, 256] (tn from 16
-/// when B is read as [N, K]), tk 64.
-void narrowMatmul(const ir::Kernel& k, ConfigSpec& spec) {
-  spec.matmulBTransposed = ir::findExpr(k.body, [](const ir::Expr& e) {
-    return e.kind == ir::ExprKind::Dot && e.operands.size() >= 2 &&
-           e.operands[1]->kind == ir::ExprKind::Transpose;
-  });
-  int grid = 0;
-  for (BlockSizeSpec& bs : spec.blockSizes) {
-    int64_t lo = 64, hi = 256;
-    if (!bs.inGridLoop)
-      hi = 64; // tk
-    else if (grid++ == 1 && spec.matmulBTransposed)
-      lo = 16; // tn of B as [N, K]
-    // Within the source's own range when it allows any of these; else left alone
-    // for the emitter to report.
-    if (std::max(lo, bs.min) > std::min(hi, bs.max))
-      continue;
-    bs.min = std::max(lo, bs.min);
-    bs.max = std::min(hi, bs.max);
-    bs.narrowedFor = "a tensor-core matmul";
-  }
-}
-
 } // namespace
 
 /// The load sites that can take an eviction hint (ConfigSpec::hintableLoads), by
@@ -288,7 +265,10 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
   if (!spec.hasDot)
     spec.unrollLoops = spec.innerLoops;
   if (spec.matmul())
-    narrowMatmul(k, spec);
+    if (std::optional<MatmulRules> rules = MatmulRules::of(k)) {
+      spec.matmulBTransposed = rules->tiles().bTransposed;
+      rules->narrow(spec.blockSizes);
+    }
   return spec;
 }
 
@@ -301,9 +281,9 @@ std::vector<int64_t> ConfigSpec::blockSizeChoices(int i) const {
 
 std::vector<int> ConfigSpec::numWarpsChoices() const {
   if (attention)
-    return {4, 8, 12, 16};
+    return AttentionRules::numWarpsChoices();
   if (matmul())
-    return {8, 12};
+    return MatmulRules::numWarpsChoices();
   std::vector<int> out;
   for (int w = 1; w <= kMaxNumWarps; w *= 2)
     out.push_back(w);

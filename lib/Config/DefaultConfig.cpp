@@ -38,6 +38,7 @@
 //===----------------------------------------------------------------------===//
 #include "helion/Config/ConfigSpec.h"
 #include "helion/Config/BlockSizes.h"
+#include "helion/Config/TemplateRules.h"
 #include "helion/Config/UnrolledSize.h"
 #include "helion/IR/MmaPlan.h"
 #include "helion/IR/Visitor.h"
@@ -139,40 +140,6 @@ void chunkLongRows(const ConfigSpec& spec, Config& c) {
 }
 
 } // namespace
-
-void ConfigSpec::matmulDefaults(Config& c) const {
-  const int64_t wanted[] = {128, 256};
-  size_t g = 0;
-  for (size_t i = 0; i < blockSizes.size(); ++i) {
-    if (blockSizes[i].inGridLoop)
-      c.blockSizes[i] = clampTo(blockSizes[i], g < 2 ? wanted[g++] : 1);
-    else
-      c.blockSizes[i] = clampTo(blockSizes[i], 64);
-  }
-  c.numWarps = 12;
-  c.numStages = 4;
-  c.pidType = PidType::PersistentInterleaved;
-  c.l2Groupings.assign(l2Loops.size(), 8);
-  c.indexing.assign(numSites, Indexing::TensorDescriptor);
-}
-
-void ConfigSpec::attentionDefaults(Config& c) const {
-  // AttentionSm90<T, d, 128, 2, 2>: TMA + wgmma, 2 consumer warpgroups x 64 query
-  // rows, 128 keys per block, 2 K/V stages, persistent (one CTA per SM looping
-  // over the tiles); AttentionSm80<T, d, 64, 4, 2> off Hopper. H100
-  // (docs/attention.md): 552 TFLOP/s at d = 128 and 373 at d = 64 (the same
-  // kernel one CTA per tile: 544 and 350); 3 consumers ([192, 128], 16 warps)
-  // reach 408 at d = 64 but spill at d = 128, and one config serves both.
-  const int64_t wanted[] = {128, 128};
-  size_t t = 0;
-  for (size_t i = 0; i < blockSizes.size() && t < 2; ++i)
-    c.blockSizes[i] = clampTo(blockSizes[i], wanted[t++]);
-  c.numWarps = 12;
-  c.numStages = 2;
-  c.pidType = PidType::PersistentInterleaved;
-  c.l2Groupings.assign(l2Loops.size(), 1);
-  c.indexing.assign(numSites, Indexing::TensorDescriptor);
-}
 
 Config ConfigSpec::defaultConfig() const {
   Config c;
@@ -299,10 +266,15 @@ Config ConfigSpec::defaultConfig() const {
     c.numSmMultiplier = kMaxNumSmMultiplier;
     c.numWarps = std::max(c.numWarps, 8);
   }
-  if (attention)
-    attentionDefaults(c);
-  else if (matmul())
-    matmulDefaults(c);
+  if (!kernel)
+    return c;
+  if (attention) {
+    if (std::optional<AttentionRules> rules = AttentionRules::of(*kernel))
+      rules->defaults(*this, c);
+  } else if (matmul()) {
+    if (std::optional<MatmulRules> rules = MatmulRules::of(*kernel))
+      rules->defaults(*this, c);
+  }
   return c;
 }
 

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "helion/Config/ConfigJson.h"
 #include "helion/Config/Sites.h"
+#include "helion/Config/TemplateRules.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -111,59 +112,19 @@ public:
       scalar("vector_bytes", "bytes per vector access (CUDA)", "0 (auto) | 4 | 8 | 16",
              std::to_string(d_.vectorBytes));
     if (s_.attention)
-      attentionRules();
-    else if (s_.matmul())
-      matmulRules();
+      templateRules(AttentionRules::describe());
+    else if (s_.matmul() && s_.kernel)
+      if (std::optional<MatmulRules> rules = MatmulRules::of(*s_.kernel))
+        templateRules(rules->describe(s_.groupedMatmul));
     out_ += "default config:\n" + formatConfig(d_, s_) + "\n";
     return out_;
   }
 
 private:
-  // What flash attention (lib/CodeGen/AttentionConfig.cpp) accepts on top of the above.
-  void attentionRules() {
-    line(0, "flash attention (batched hl::dot) restrictions:");
-    line(2, "indexing                all tensor_descriptor: the sm90 kernel (TMA + wgmma, "
-            "sm_90a; the sm80 one off Hopper); else pointer or block_ptr: the sm80 kernel "
-            "(cp.async + ldmatrix + mma.sync on sm_80 and sm_90)");
-    line(2, "block_sizes             sm80: tm 16 or 32 rows per warp (64 or 128 with 4 warps, "
-            "128 or 256 with 8), tn 32, 64 or 128; sm90: tm 64 per consumer warpgroup (64, "
-            "128, or 192 with 16 warps), tn 64 or 128");
-    line(2, "num_warps               sm80: 4 or 8; sm90: 8, 12 or 16 (1 producer + 1 to 3 "
-            "consumer warpgroups)");
-    line(2, "num_stages              sm80: 2 (FlashAttention-2's schedule); sm90: 2 to 4 K/V "
-            "stages within 227 KB of shared memory at head dim 128");
-    line(2, "pid_type                flat or xyz (one CTA per batch and row block), or "
-            "persistent_interleaved (sm90: min(tiles, #SMs) CTAs looping over the tiles; sm80: "
-            "as flat)");
-    line(2, "head dim                64 or 128 (hl::specialize), bf16 or f16 q, k, v");
-  }
-
-  // What the tensor-core matmul (lib/CodeGen/MatmulPlan.cpp) accepts on top of the above.
-  void matmulRules() {
-    line(0, "tensor-core matmul (hl::dot) restrictions:");
-    line(2, "block_sizes             tm: 64, 128 or 256; tn: 64, 128 or 256 (from 16 with B as "
-            "[N, K]); tk: 64");
-    line(2, "                        (tk 64 = one 128-byte shared row of 16-bit elements; the "
-            "kernel's K block is that row whatever the dtype: 32 f32, 128 f8e4m3/f8e5m2)");
-    line(2, "num_warps               8 or 12: 1 or 2 consumer warpgroups + 1 producer (sm90); "
-            "the sm80 kernel always runs 8");
-    line(2, "num_stages              2 or more, as many as fit in 227 KB of shared memory "
-            "(128 x 256: at most 4)");
-    if (s_.groupedMatmul)
-      line(2, "pid_type                persistent_interleaved only: a grouped GEMM is "
-              "persistent (grid = #SMs; the tiles per group are known on the device only), "
-              "tiles of each group in groupM 8 order");
-    else
-      line(2, "pid_type                persistent_* = persistent GEMM (grid = #SMs); flat, xyz = "
-              "one CTA per tile");
-    line(2, "block_sizes             sm90: tm a multiple of 64 x consumer warpgroups, at most "
-            "128 accumulator registers per thread (tm / consumers / 64 x tn / 2); sm80: tn a "
-            "multiple of 64");
-    if (!s_.groupedMatmul)
-      line(2, "l2_groupings            groupM of the tile order");
-    line(2, "indexing                tensor_descriptor everywhere = sm90 (TMA + wgmma, sm80 "
-            "fallback); pointer / block_ptr = sm80 (cp.async + mma.sync; num_warps and pid_type "
-            "have no effect there)");
+  /// What a template's rules (TemplateRules.h) accept on top of the above.
+  void templateRules(const RuleLines& lines) {
+    for (size_t i = 0; i < lines.size(); ++i)
+      line(i == 0 ? 0 : 2, lines[i]);
   }
 
   static std::string list(const std::vector<int>& v, const char* what) {

@@ -4,8 +4,8 @@
 // `block_sizes[1]: expected a power of two, got 48`. Lengths are checked first;
 // entries are checked as far as they exist, so one config yields every error.
 //===----------------------------------------------------------------------===//
-#include "helion/Config/AttentionSmem.h"
 #include "helion/Config/ConfigSpec.h"
+#include "helion/Config/TemplateRules.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -23,8 +23,6 @@ std::string loopList(const std::vector<LoopSpec>& loops) {
 }
 
 std::string entries(size_t n) { return fmt::format("{} {}", n, n == 1 ? "entry" : "entries"); }
-
-constexpr int64_t kMatmulSmem = 227 * 1024; ///< shared memory of one CTA on sm_90
 
 class Checker {
 public:
@@ -80,181 +78,23 @@ public:
            "one per load site");
     if (c.vectorBytes != 0 && c.vectorBytes != 4 && c.vectorBytes != 8 && c.vectorBytes != 16)
       add("vector_bytes", -1, -1, fmt::format("expected one of 0, 4, 8, 16, got {}", c.vectorBytes));
-    if (s.attention)
-      attention(c);
-    else if (s.matmul())
-      matmul(c);
+    templateRules(c);
   }
 
-  /// What hd::Gemm (sm90) and hd::GemmSm80 instantiate (lib/CodeGen/MatmulPlan.cpp maps
-  /// the config and checks the same as a backstop), on top of the tile ranges of the
-  /// spec (tm, tn in [64, 256], tk 64). Every indexing entry tensor_descriptor asks for
-  /// the sm90 kernel (TMA + wgmma, 1 or 2 consumer warpgroups), any other for sm80.
-  void matmul(const Config& c) {
-    std::vector<int> grid, inner;
-    if (c.blockSizes.size() != spec_.blockSizes.size())
+  /// What the device library's templates instantiate, by the family's rules
+  /// (TemplateRules.h), past the spec's ranges checked above.
+  void templateRules(const Config& c) {
+    std::vector<ConfigError> rules;
+    if (!spec_.kernel)
       return;
-    for (size_t i = 0; i < c.blockSizes.size(); ++i)
-      (spec_.blockSizes[i].inGridLoop ? grid : inner).push_back(static_cast<int>(i));
-    if (grid.size() != 2 || inner.size() != 1)
-      return; // not the matmul pattern: the emitter says why
-    const int64_t bm = c.blockSizes[grid[0]], bn = c.blockSizes[grid[1]];
-    const bool sm90 = !c.indexing.empty() &&
-                      std::all_of(c.indexing.begin(), c.indexing.end(),
-                                  [](Indexing i) { return i == Indexing::TensorDescriptor; });
-    const int64_t stages = c.numStages;
-    if (sm90) {
-      if (c.numWarps != 8 && c.numWarps != 12) {
-        add("num_warps", -1, -1,
-            fmt::format("expected 8 or 12 for the sm90 matmul (1 producer and 1 or 2 consumer "
-                        "warpgroups), got {}",
-                        c.numWarps));
-        return;
-      }
-      const int64_t consumers = c.numWarps == 8 ? 1 : 2;
-      if (bm % (64 * consumers) != 0)
-        add("block_sizes", grid[0], -1,
-            fmt::format("expected a multiple of {} rows of '{}' for the sm90 matmul with num_warps "
-                        "{} (64 per consumer warpgroup), got {}",
-                        64 * consumers, spec_.blockSizes[grid[0]].name, c.numWarps, bm));
-      else if (bm / consumers / 64 * bn / 2 > 128)
-        add("block_sizes", grid[1], -1,
-            fmt::format("expected at most {} columns of '{}' for the sm90 matmul with {} rows and "
-                        "num_warps {} (at most 128 accumulator registers per thread), got {}",
-                        128 * 2 * 64 * consumers / bm, spec_.blockSizes[grid[1]].name, bm,
-                        c.numWarps, bn));
-      // The ring and the smallest tma_store slice (MatmulPlan.cpp).
-      const int64_t smem = 1024 + stages * (bm + bn) * 128 + 16 * stages + bm * bn;
-      if (smem > kMatmulSmem)
-        add("num_stages", -1, -1,
-            fmt::format("expected at most {} for the sm90 matmul with {} x {} tiles ({} bytes of "
-                        "shared memory, over {}), got {}",
-                        (kMatmulSmem - 1024 - bm * bn) / ((bm + bn) * 128 + 16), bm, bn, smem,
-                        kMatmulSmem, stages));
-      return;
+    if (spec_.attention) {
+      if (std::optional<AttentionRules> r = AttentionRules::of(*spec_.kernel))
+        rules = r->check(c, nullptr);
+    } else if (spec_.matmul() && c.blockSizes.size() == spec_.blockSizes.size()) {
+      if (std::optional<MatmulRules> r = MatmulRules::of(*spec_.kernel))
+        rules = r->check(c, nullptr, /*withRanges=*/false);
     }
-    if (bn % 64 != 0) {
-      add("block_sizes", grid[1], -1,
-          fmt::format("expected a multiple of 64 columns of '{}' for the sm80 matmul (indexing "
-                      "other than tensor_descriptor), got {}",
-                      spec_.blockSizes[grid[1]].name, bn));
-      return;
-    }
-    const int64_t smem = 128 + stages * (std::min<int64_t>(bm, 256) + bn) * 128;
-    if (smem > kMatmulSmem)
-      add("num_stages", -1, -1,
-          fmt::format("expected at most {} for the sm80 matmul with {} x {} tiles ({} bytes of "
-                      "shared memory, over {}), got {}",
-                      (kMatmulSmem - 128) / ((std::min<int64_t>(bm, 256) + bn) * 128), bm, bn,
-                      smem, kMatmulSmem, stages));
-  }
-
-  /// What hd::AttentionSm80 and hd::AttentionSm90 instantiate (lib/CodeGen/
-  /// AttentionConfig.cpp maps the config and checks the same as a backstop): the
-  /// tuner only proposes these. Every indexing entry tensor_descriptor asks for the
-  /// sm90 kernel (TMA + wgmma), none for the sm80 one (cp.async).
-  void attention(const Config& c) {
-    const auto tma = std::count(c.indexing.begin(), c.indexing.end(), Indexing::TensorDescriptor);
-    const bool sm90 = tma > 0 && tma == static_cast<std::ptrdiff_t>(c.indexing.size());
-    if (tma > 0 && !sm90)
-      add("indexing", -1, -1,
-          "expected tensor_descriptor on every load and store (the sm90 kernel) or on none "
-          "(cp.async) for flash attention, got a mix");
-    if (sm90)
-      attentionSm90(c);
-    else
-      attentionSm80(c);
-    // persistent_interleaved: the sm90 kernel loops over tiles; the sm80 one (a
-    // config of its own or the fallback off Hopper) runs one CTA per tile anyway.
-    if (c.pidType != PidType::Flat && c.pidType != PidType::Xyz &&
-        c.pidType != PidType::PersistentInterleaved)
-      add("pid_type", -1, -1,
-          fmt::format("expected 'flat', 'xyz' or 'persistent_interleaved' for flash attention, "
-                      "got '{}'", pidTypeName(c.pidType)));
-    for (size_t i = 0; i < c.l2Groupings.size(); ++i)
-      if (c.l2Groupings[i] != 1)
-        add("l2_groupings", static_cast<int>(i), -1,
-            fmt::format("expected 1 for flash attention (CTAs run b-major), got {}",
-                        c.l2Groupings[i]));
-  }
-
-  /// The config's [tm, tn] block sizes: the first grid-loop and the first inner
-  /// block size, as {index, value}.
-  std::pair<std::pair<int, int64_t>, std::pair<int, int64_t>> attentionTiles(const Config& c) {
-    std::pair<int, int64_t> rows{-1, 0}, keys{-1, 0};
-    if (c.blockSizes.size() != spec_.blockSizes.size())
-      return {rows, keys};
-    for (size_t i = 0; i < c.blockSizes.size(); ++i) {
-      if (spec_.blockSizes[i].inGridLoop && rows.first < 0)
-        rows = {static_cast<int>(i), c.blockSizes[i]};
-      else if (!spec_.blockSizes[i].inGridLoop && keys.first < 0)
-        keys = {static_cast<int>(i), c.blockSizes[i]};
-    }
-    return {rows, keys};
-  }
-
-  void attentionSm80(const Config& c) {
-    const bool warpsOk = c.numWarps == 4 || c.numWarps == 8;
-    if (!warpsOk)
-      add("num_warps", -1, -1,
-          fmt::format("expected 4 or 8 for flash attention, got {}", c.numWarps));
-    if (c.numStages != 2)
-      add("num_stages", -1, -1,
-          fmt::format("expected 2 for flash attention (FlashAttention-2's K and V schedule), "
-                      "got {}", c.numStages));
-    auto [rows, keys] = attentionTiles(c);
-    if (rows.first >= 0 && warpsOk && rows.second != 16 * c.numWarps &&
-        rows.second != 32 * c.numWarps)
-      add("block_sizes", rows.first, -1,
-          fmt::format("expected {} or {} rows of '{}' for flash attention with num_warps "
-                      "{} (16 or 32 per warp), got {}",
-                      16 * c.numWarps, 32 * c.numWarps, spec_.blockSizes[rows.first].name,
-                      c.numWarps, rows.second));
-    if (keys.first >= 0 && keys.second != 32 && keys.second != 64 && keys.second != 128)
-      add("block_sizes", keys.first, -1,
-          fmt::format("expected 32, 64 or 128 keys of '{}' for flash attention, got {}",
-                      spec_.blockSizes[keys.first].name, keys.second));
-  }
-
-  /// hd::AttentionSm90<T, d, BN, Consumers, Stages>: num_warps = 4 x (1 + Consumers),
-  /// 64 query rows per consumer, the K / V ring within 227 KB at head dim 128. Three
-  /// consumers take 192 rows, the one block size allowed off the powers of two
-  /// (blockSizes() skips it).
-  void attentionSm90(const Config& c) {
-    const bool warpsOk = c.numWarps == 8 || c.numWarps == 12 || c.numWarps == 16;
-    const int consumers = c.numWarps / 4 - 1;
-    if (!warpsOk)
-      add("num_warps", -1, -1,
-          fmt::format("expected 8, 12 or 16 for the sm90 flash attention (1 producer and 1 to 3 "
-                      "consumer warpgroups), got {}", c.numWarps));
-    const bool stagesOk = c.numStages >= 2 && c.numStages <= 4;
-    if (!stagesOk)
-      add("num_stages", -1, -1,
-          fmt::format("expected 2, 3 or 4 for the sm90 flash attention (the TMA ring of K and V "
-                      "blocks), got {}", c.numStages));
-    auto [rows, keys] = attentionTiles(c);
-    if (rows.first >= 0 && warpsOk && rows.second != 64 * consumers)
-      add("block_sizes", rows.first, -1,
-          fmt::format("expected {} rows of '{}' for the sm90 flash attention with num_warps {} "
-                      "(64 per consumer warpgroup), got {}",
-                      64 * consumers, spec_.blockSizes[rows.first].name, c.numWarps,
-                      rows.second));
-    if (keys.first < 0)
-      return;
-    const int64_t bn = keys.second;
-    if (bn != 64 && bn != 128) {
-      add("block_sizes", keys.first, -1,
-          fmt::format("expected 64 or 128 keys of '{}' for the sm90 flash attention, got {}",
-                      spec_.blockSizes[keys.first].name, bn));
-      return;
-    }
-    const int64_t smem = attentionSm90SmemBytes(128, bn, consumers, c.numStages);
-    if (warpsOk && stagesOk && smem > 227 * 1024)
-      add("num_stages", -1, -1,
-          fmt::format("expected at most {} for the sm90 flash attention with num_warps {} and {} "
-                      "keys per block ({} bytes of shared memory at head dim 128, over 232448)",
-                      (227 * 1024 - 1024 - 64 * consumers * 256 - 16) / (4 * bn * 128 + 32),
-                      c.numWarps, bn, smem));
+    errors.insert(errors.end(), rules.begin(), rules.end());
   }
 
 private:
@@ -277,10 +117,9 @@ private:
         std::any_of(c.indexing.begin(), c.indexing.end(),
                     [](Indexing x) { return x != Indexing::TensorDescriptor; }))
       return false;
-    for (size_t j = 0; j < spec_.blockSizes.size(); ++j)
-      if (spec_.blockSizes[j].inGridLoop)
-        return static_cast<int>(j) == i;
-    return false;
+    std::optional<AttentionRules> rules =
+        spec_.kernel ? AttentionRules::of(*spec_.kernel) : std::nullopt;
+    return rules && ruleTile(*spec_.kernel, c, rules->tiles().m).configIndex == i;
   }
 
   void blockSizes(const Config& c) {
@@ -297,7 +136,7 @@ private:
       int64_t v = c.blockSizes[i];
       int idx = static_cast<int>(i);
       if (v == 192 && threeConsumerRows(c, idx))
-        continue; // attentionSm90 checks the rest
+        continue; // the attention rules check the rest
       if (!isPowerOfTwo(v))
         add("block_sizes", idx, -1, fmt::format("expected a power of two, got {}", v));
       else if (v < bs.min)

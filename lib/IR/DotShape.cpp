@@ -112,4 +112,73 @@ DotTemplate dotTemplate(const Kernel& k) {
   return DotTemplate::None;
 }
 
+namespace {
+
+/// The inner loop of `body` that holds a dot, or null.
+const Stmt* dotLoop(const std::vector<StmtRef>& body) {
+  for (const StmtRef& s : body)
+    if (s->kind == StmtKind::For && s->tiles.size() == 1 && countDots(s->body) >= 1)
+      return s.get();
+  return nullptr;
+}
+
+/// Whether the dot of `loop` reads its B operand through a transpose (seen through
+/// the loop's lets).
+bool secondOperandTransposed(const Stmt& loop) {
+  std::map<int, const Expr*> lets;
+  const Expr* dot = loopDot(loop, lets);
+  const Expr* e = dot && dot->operands.size() >= 2 ? dot->operands[1].get() : nullptr;
+  for (int depth = 0; e && depth < 8; ++depth) {
+    if (e->kind == ExprKind::Transpose)
+      return true;
+    if (e->kind != ExprKind::Var)
+      return false;
+    auto it = lets.find(e->var);
+    e = it == lets.end() ? nullptr : it->second;
+  }
+  return false;
+}
+
+} // namespace
+
+TemplateTiles templateTiles(const Kernel& k) {
+  TemplateTiles t;
+  t.family = dotTemplate(k);
+  if (t.family == DotTemplate::None || k.body.empty() || k.body[0]->kind != StmtKind::For)
+    return t;
+  t.grid = k.body[0].get();
+  const std::vector<int>& grid = t.grid->tiles;
+  if (t.family == DotTemplate::Matmul) {
+    const std::vector<StmtRef>* body = &t.grid->body;
+    if (const Stmt* rows = groupedMatmulRowLoop(k)) {
+      t.grouped = true;
+      t.m = rows->tiles[0];
+      t.n = rows->body[0]->tiles[0];
+      body = &rows->body[0]->body;
+    } else if (grid.size() == 2 || grid.size() == 3) {
+      t.b = grid.size() == 3 ? grid[0] : -1;
+      t.m = grid[grid.size() - 2];
+      t.n = grid.back();
+    }
+    if (const Stmt* loop = dotLoop(*body)) {
+      t.k = loop->tiles[0];
+      t.bTransposed = secondOperandTransposed(*loop);
+    }
+    return t;
+  }
+  if (grid.size() != 2)
+    return t;
+  t.b = grid[0];
+  t.m = grid[1];
+  if (const Stmt* keys = dotLoop(t.grid->body))
+    t.n = keys->tiles[0];
+  for (const StmtRef& s : t.grid->body) // acc = hl::zeros({tb, tm, d}, hl::f32)
+    if (s->kind == StmtKind::Let && s->value && s->value->kind == ExprKind::Full &&
+        s->value->shape.size() == 3 && s->value->shapeSizes.size() == 1) {
+      t.headDim = s->value->shapeSizes[0];
+      break;
+    }
+  return t;
+}
+
 } // namespace helion::ir

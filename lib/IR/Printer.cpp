@@ -7,12 +7,15 @@
 //     axes: a0(x.size(1))
 //     thread_layout: a0 inner | t0(tm) after [a0]     (after the thread-layout pass)
 //     launch: threads 128, vector_bytes 16, num_sm_multiplier 1   (after apply-config)
+//     template: gemm sm90 128x256 ...   (a template's kernel, after template-plan)
 //   for %tm in tile(0, %m) block bs0 {
 //     let %values : dtype(x)[tm, a0] = load %x[%tm, :]
 //   }
 // The config passes' other decisions are printed where they apply (loops, loads, lets).
 //===----------------------------------------------------------------------===//
 #include "helion/IR/Printer.h"
+
+#include "PrintDecisions.h"
 
 #include <sstream>
 
@@ -147,24 +150,13 @@ public:
     case ExprKind::Reshape: return op(0) + ".reshape(" + shape(e) + ")";
     case ExprKind::Dot:
       return "dot(" + op(0) + ", " + op(1) + (e.operands.size() > 2 ? ", " + op(2) : "") + ")" +
-             (e.mma ? " " + mmaDot(*e.mma) : "");
+             (e.mma ? " " + printMmaDot(*e.mma) : "");
     case ExprKind::Scan:
       return std::string(e.binary == BinaryOp::Mul ? "cumprod" : "cumsum") + "(" + op(0) +
              ", dim=" + std::to_string(e.dim) + ")";
     case ExprKind::Rand: return "rand(" + op(0) + ", " + op(1) + ")";
     }
     return "?";
-  }
-
-  /// `mma(a copied, b owners, stages 3)`
-  static std::string mmaDot(const MmaDotInfo& m) {
-    auto name = [](MmaDotInfo::Operand o) {
-      return o == MmaDotInfo::Operand::Copied ? "copied"
-             : o == MmaDotInfo::Operand::Registers ? "registers" : "owners";
-    };
-    return std::string("mma(a ") + name(m.a) + ", b " + name(m.b) +
-           (m.stages ? ", stages " + std::to_string(m.stages) : "") + (m.early ? ", early" : "") +
-           ")";
   }
 
   /// `grid(flat, order [%tn, %tm] = loop_orders[0], l2_group 8 = l2_groupings[0])`
@@ -300,10 +292,12 @@ public:
     }
     if (k_.threadLayout)
       os << "  thread_layout:" << threadLayout(*k_.threadLayout) << "\n";
-    if (const auto& l = k_.launch)
-      os << "  launch: threads " << l->threads << ", vector_bytes " << l->vectorBytes
-         << ", num_sm_multiplier " << l->smMultiplier
-         << (l->maxnreg ? ", maxnreg " + std::to_string(*l->maxnreg) : "") << "\n";
+    if (k_.launch)
+      os << "  launch: " << printLaunch(*k_.launch) << "\n";
+    if (k_.gemm)
+      os << "  template: " << printGemmParams(*k_.gemm) << "\n";
+    if (k_.flash)
+      os << "  template: " << printAttentionParams(*k_.flash) << "\n";
     for (const StmtRef& s : k_.body)
       stmt(os, *s, 1);
     return os.str();

@@ -33,6 +33,8 @@ const std::vector<Pass>& pipeline() {
       {"apply-config",
        "block sizes, reduction loops, unroll factors, eviction hints, launch: resolved",
        applyConfig, true},
+      {"template-plan", "a matmul / attention template's parameters, by its family's rules",
+       templatePlan, true},
       {"grid-mapping", "program ids to tiles: pid type, tile order, L2 grouping", gridMapping,
        true},
       {"privatize-atomics", "atomic adds of persistent programs into shared-memory copies",

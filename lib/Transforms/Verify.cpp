@@ -12,18 +12,16 @@
 //   - variables are defined (by a `let` in this or an enclosing body) before use;
 //   - after infer-types: every expression is typed, and the masks of hl::load and
 //     hl::store broadcast into the shape they guard;
-//   - decisions, once a pass made them: a chosen block size is positive (and has no
-//     config entry when the source fixes it); a reduction axis's chunk is not negative;
-//     a grid mapping sits on a top-level loop only, orders exactly that loop's tiles,
-//     is xyz only for a kernel's single loop of at most three tiles, and groups
-//     (l2Group > 1) two tiles only; a thread layout holds each tile (not an hl::grid
-//     one) and each decided reduction axis at most once, and each axis goes after
-//     earlier positions only, in ascending order; an unroll factor sits on a nested
-//     loop only; a hint on a load that is neither a gather nor masked; a launch of
-//     1 to 32 warps; hoisted and staged lets are loads directly in a persistent grid
-//     loop, staged ones in a loop of 2 stages or more.
+//   - decisions, once a pass made them: the kernel-level ones (block sizes, chunks,
+//     grid mappings, the thread layout, the launch, a template's parameters) as
+//     VerifyDecisions.cpp says; a grid mapping sits on a top-level loop only; an unroll
+//     factor sits on a nested loop only; a hint on a load that is neither a gather nor
+//     masked; hoisted and staged lets are loads directly in a persistent grid loop,
+//     staged ones in a loop of 2 stages or more.
 //===----------------------------------------------------------------------===//
 #include "helion/Transforms/Passes.h"
+
+#include "VerifyDecisions.h"
 
 #include <algorithm>
 #include <set>
@@ -48,27 +46,16 @@ public:
       if (t.flatOfParam >= 0)
         tensorParam(t.flatOfParam, t.loc);
     }
-    for (const BlockSizeDecl& b : k_.blockSizes)
-      if (b.chosen && (*b.chosen < 1 || (b.fixed && b.configIndex >= 0)))
-        fail(b.loc, "block size '" + b.name + "' chosen as " + std::to_string(*b.chosen) +
-                        " from block_sizes[" + std::to_string(b.configIndex) + "]");
-    for (const Axis& a : k_.axes)
-      if (a.loopChunk < -1)
-        fail(a.loc, "reduction axis a" + std::to_string(a.id) + " looped in chunks of " +
-                        std::to_string(a.loopChunk));
-    if (k_.threadLayout)
-      checkThreadLayout(*k_.threadLayout);
-    if (const auto& l = k_.launch;
-        l && (l->threads < 32 || l->threads > 1024 || l->threads % 32 || l->vectorBytes < 1 ||
-              l->smMultiplier < 1 || (l->maxnreg && *l->maxnreg < 1)))
-      fail(k_.loc, "a launch of " + std::to_string(l->threads) + " threads, vector_bytes " +
-                       std::to_string(l->vectorBytes) + ", num_sm_multiplier " +
-                       std::to_string(l->smMultiplier));
+    verifyKernelDecisions(k_, [this](const SourceLoc& loc, const std::string& what) {
+      fail(loc, what);
+    });
     for (const StmtRef& s : k_.body) {
       if (s->kind != StmtKind::For)
         fail(s->loc, "a top-level statement that is not a tile loop");
       else if (s->grid)
-        checkGridMapping(*s, *s->grid);
+        verifyGridMapping(k_, *s, *s->grid, [this](const SourceLoc& loc, const std::string& what) {
+          fail(loc, what);
+        });
     }
     std::set<int> defined;
     body(k_.body, defined);
@@ -88,39 +75,6 @@ private:
       fail(loc, "parameter " + std::to_string(p) + " out of range");
     else if (k_.params[p].kind != Param::Kind::Tensor)
       fail(loc, "scalar parameter '" + k_.params[p].name + "' used as a tensor");
-  }
-
-  void checkGridMapping(const Stmt& loop, const GridMapping& g) {
-    std::vector<int> a = g.order, b = loop.tiles;
-    std::sort(a.begin(), a.end());
-    std::sort(b.begin(), b.end());
-    if (a != b)
-      fail(loop.loc, "a grid mapping whose order is not a permutation of its loop's tiles");
-    if (g.pid == GridMapping::Pid::Xyz && (k_.body.size() != 1 || loop.tiles.size() > 3))
-      fail(loop.loc, "an xyz grid mapping of a kernel with several grid loops or over 3 tiles");
-    if (g.l2Group < 1 || (g.l2Group > 1 && loop.tiles.size() != 2))
-      fail(loop.loc, "an l2 group of " + std::to_string(g.l2Group) + " on a loop of " +
-                         std::to_string(loop.tiles.size()) + " tiles");
-  }
-
-  void checkThreadLayout(const std::vector<ThreadAxis>& layout) {
-    std::set<std::pair<bool, int>> seen;
-    for (size_t i = 0; i < layout.size(); ++i) {
-      const ThreadAxis& a = layout[i];
-      const std::string name = (a.isTile ? "tile " : "axis ") + std::to_string(a.id);
-      const int n = static_cast<int>(a.isTile ? k_.tiles.size() : k_.axes.size());
-      if (a.id < 0 || a.id >= n)
-        fail(k_.loc, "a thread layout over " + name + ", out of range");
-      else if (a.isTile ? k_.tiles[a.id].isGrid : k_.axes[a.id].loopChunk < 0)
-        fail(k_.loc, "a thread layout over " + name +
-                         (a.isTile ? ", an hl::grid tile" : ", neither persistent nor looped"));
-      if (!seen.insert({a.isTile, a.id}).second)
-        fail(k_.loc, "a thread layout with " + name + " twice");
-      for (size_t j = 0; j < a.after.size(); ++j)
-        if (a.after[j] < (j ? a.after[j - 1] + 1 : 0) || a.after[j] >= static_cast<int>(i))
-          fail(k_.loc, "a thread layout whose " + name + " goes after position " +
-                           std::to_string(a.after[j]) + " (not an earlier axis, or out of order)");
-    }
   }
 
   /// A hoisted or staged let: a load directly in a persistent grid loop (hoisted: the

@@ -46,22 +46,14 @@ struct GridLoop {
   std::vector<int64_t> blockSizes;
 };
 
+using ir::AttentionParams; // helion/IR/TemplateParams.h: decided by template-plan
+using ir::GemmParams;
+
 /// What the host launcher of a tensor-core matmul needs (MatmulPlan.h, EmitMatmul.cpp):
 /// the emitted source holds an sm90 kernel (`kernelName`, TMA + wgmma, when `sm90`)
 /// and an sm80 one (`sm80KernelName`, cp.async + mma.sync), both templates over the
 /// tensor dtypes and TMA_STORE; `args` are the epilogue's arguments after the fixed
 /// ones (sm90: map_a, map_b, map_c, M, N, K, groupM; sm80: a, b, M, N, K, lda, ldb, groupM).
-/// The device library GEMM's template parameters that a matmul's config maps to
-/// (lib/CodeGen/MatmulConfig.cpp): decided once by the plan, printed by the emitter,
-/// read by the launcher (shared memory, grid, the sm90 or sm80 kernel).
-struct GemmParams {
-  bool sm90 = true; ///< indexing tensor_descriptor: TMA + wgmma, sm80 the fallback
-  int bm = 128, bn = 256, stages = 4, consumers = 2;
-  bool persistent = true;
-  int groupM = 8;
-  int sm80Bm = 128, sm80Bn = 256, sm80Stages = 3; ///< the sm80 kernel (fallback or main)
-};
-
 struct MatmulLaunch {
   int a = -1, b = -1;       ///< tensor params: A [M, K], B [K, N] (or [N, K] when bTransposed)
   bool bTransposed = false;
@@ -93,18 +85,6 @@ struct ExactAxis {
 /// and the batch and row strides of q, k, v) followed by `args` (the functors' fields);
 /// when `sm90`, `kernelName` is the TMA + wgmma kernel (fixed arguments: the tensor maps
 /// of q, k, v, M, N) and the sm80 one is the fallback off compute capability 9.x.
-/// The device library flash attention's template parameters that its config maps to
-/// (lib/CodeGen/AttentionConfig.cpp): decided once by the plan, printed by the emitter,
-/// read by the launcher. AttentionSm80<TIn, D, bn, warps, mt> (with sm90: the fallback
-/// off Hopper) and, when every indexing entry is tensor_descriptor, AttentionSm90<TIn,
-/// D, sm90Bn, consumers, stages> with sm90Bm = 64 x consumers query rows per CTA.
-struct AttentionParams {
-  int bm = 128, bn = 64, warps = 4, mt = 2; ///< AttentionSm80
-  bool sm90 = false;
-  int sm90Bm = 128, sm90Bn = 128, consumers = 2, stages = 2;
-  bool persistent = false; ///< sm90: pid_type persistent_interleaved, min(tiles, SMs) CTAs
-};
-
 struct AttentionLaunch {
   int q = -1, k = -1, v = -1;     ///< tensor params, [b, seq, d]
   ir::ExprRef b, m, n, headDim;   ///< extents (ends of tb, tm, tn; acc's last dim)

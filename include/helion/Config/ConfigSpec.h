@@ -142,18 +142,15 @@ struct ConfigSpec {
   /// when that is a constant.
   static ConfigSpec fromKernel(const ir::Kernel& kernel, const SizeHints& hints = {});
 
-  /// A valid config chosen from the hints (see ConfigSpec.cpp for the heuristics).
+  /// A valid config chosen from the hints (see DefaultConfig.cpp for the heuristics;
+  /// a template's keys come from its rules, TemplateRules.h).
   Config defaultConfig() const;
-  /// The tensor-core matmul part of defaultConfig() (kernels with hl::dot and a K loop).
-  void matmulDefaults(Config& c) const;
-  /// The flash-attention part of defaultConfig() (a batched hl::dot).
-  void attentionDefaults(Config& c) const;
 
   // Legal values of the enumerable entries, in increasing order.
   std::vector<int64_t> blockSizeChoices(int i) const;
   std::vector<std::optional<int64_t>> reductionChoices(int i) const;
-  /// num_warps: powers of two in [1, 32]; a matmul 8 or 12 (1 or 2 consumer
-  /// warpgroups + 1 producer), flash attention 4, 8 (sm80), 12, 16 (sm90).
+  /// num_warps: powers of two in [1, 32]; a template's from its rules (a matmul 8 or
+  /// 12, flash attention 4, 8 (sm80), 12, 16 (sm90)).
   std::vector<int> numWarpsChoices() const;
   /// num_stages: 1..8; a matmul 2..8, flash attention 2..4.
   std::vector<int> numStagesChoices() const;

@@ -64,4 +64,19 @@ const Stmt* groupedMatmulRowLoop(const Kernel& k);
 enum class DotTemplate : uint8_t { None, Attention, Matmul };
 DotTemplate dotTemplate(const Kernel& k);
 
+/// The tiles of the template that prints `k` (dotTemplate is not None), as its rules
+/// (helion/Config/TemplateRules.h) name them; -1 / null where the kernel does not have
+/// the template's loops (its recognizer in lib/CodeGen reports that, located).
+///   matmul:    grid [b,] m, n (grouped: the row and column loops), K loop k
+///   attention: grid [b, m], key loop n, headDim the accumulator's last extent
+struct TemplateTiles {
+  DotTemplate family = DotTemplate::None;
+  const Stmt* grid = nullptr; ///< the top-level loop: errors about the config point here
+  int b = -1, m = -1, n = -1, k = -1;
+  bool grouped = false;
+  bool bTransposed = false; ///< matmul: B read through a transpose (`y[tn, tk].T`)
+  ExprRef headDim;
+};
+TemplateTiles templateTiles(const Kernel& k);
+
 } // namespace helion::ir

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "helion/IR/TemplateParams.h"
 #include "helion/IR/Types.h"
 
 #include <memory>
@@ -313,6 +314,10 @@ struct Kernel {
   /// Set by apply-config for a kernel the generic emitter prints (ir::dotTemplate is
   /// None); unset before that pass and for a kernel a template prints.
   std::optional<Launch> launch;
+  /// Set by template-plan for a kernel the matmul / flash-attention template prints
+  /// (ir::dotTemplate): the template's parameters under the config. Unset otherwise.
+  std::optional<GemmParams> gemm;
+  std::optional<AttentionParams> flash;
 
   std::vector<std::string> paramNames() const;
 };

@@ -55,6 +55,12 @@ Kernel accumulatePartials(const Kernel& kernel, PassContext& ctx);
 /// kernel the generic emitter prints (Kernel::launch).
 Kernel applyConfig(const Kernel& kernel, PassContext& ctx);
 
+/// For a kernel a tensor-core template prints (ir::dotTemplate): checks the config by
+/// the family's rules (helion/Config/TemplateRules.h) and stores the template's
+/// parameters (Kernel::gemm, Kernel::flash); a broken rule is an error at the grid loop
+/// (TemplatePlan.cpp).
+Kernel templatePlan(const Kernel& kernel, PassContext& ctx);
+
 /// Decides how program ids map to the tiles of each grid loop (Stmt::grid): pid type,
 /// tile order (loop_orders), L2 grouping (l2_groupings).
 Kernel gridMapping(const Kernel& kernel, PassContext& ctx);

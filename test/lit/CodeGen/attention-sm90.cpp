@@ -17,7 +17,7 @@
 // RUN: %helionc compile %examples/attention.cpp --config %t/c2.json --emit ptx --dtype f16 --arch sm_80 | FileCheck %s --check-prefix=PTX80
 // The default config (DefaultConfig.cpp) is c2.json with pid_type persistent_interleaved. Every indexing entry
 // tensor_descriptor selects hd::AttentionSm90 (TMA + wgmma,
-// AttentionConfig.cpp): BM = 64 x consumer warpgroups, num_warps = 4 x (1 + consumers).
+// AttentionRules.cpp): BM = 64 x consumer warpgroups, num_warps = 4 x (1 + consumers).
 // The source keeps an AttentionSm80 kernel (the default sm80 config) that the
 // launcher takes off compute capability 9.x and that --arch sm_80 compiles.
 

@@ -1,5 +1,7 @@
 // REQUIRES: frontend
-// RUN: not %helionc compile %s --kernel bmm_tunable_batch --emit cuda 2>&1 | FileCheck %s --check-prefix=TB
+// RUN: echo '{"block_sizes": [64, 128, 256, 64]}' > %t.tb.json
+// RUN: not %helionc compile %s --kernel bmm_tunable_batch --config %t.tb.json --emit cuda 2>&1 | FileCheck %s --check-prefix=TB
+// RUN: %helionc compile %s --kernel bmm_tunable_batch --emit cuda 2>&1 | FileCheck %s --check-prefix=TB1
 // RUN: not %helionc compile %s --kernel bmm_bad_store --emit cuda 2>&1 | FileCheck %s --check-prefix=STORE
 // RUN: not %helionc compile %s --kernel bmm_bad_operand --emit cuda 2>&1 | FileCheck %s --check-prefix=OPERAND
 // RUN: echo '{"block_sizes": [16], "reduction_loops": [32, null]}' > %t.looped.json
@@ -15,8 +17,11 @@
 
 using helion::Tensor;
 
-// The batch tile must have block size 1, fixed by the source.
-// TB: :[[@LINE+5]]:3: error: config: block_sizes[0] (tb) (the batch tile) must be 1 for a batched tensor-core matmul, got {{[0-9]+}}; fix it in the source: hl::block_size({1, hl::tunable, hl::tunable})
+// The batch tile must have block size 1: the spec's range of a tunable one is [1, 1]
+// (the matmul rules, TemplateRules.h), so the default config compiles.
+// TB: error: {{.*}}tb.json: block_sizes[0]: expected at most 1 (the maximum of 'tb' for the batch tile of a batched tensor-core matmul), got 64
+// TB1: // config: {"block_sizes": [1, 128, 256, 64],
+// TB1: G::run_batched(
 HELION_KERNEL Tensor bmm_tunable_batch(const Tensor& x, const Tensor& y) {
   auto [b, m, k] = x.shape<3>();
   auto n = y.size(2);

@@ -6,6 +6,7 @@
 // Passes/persistent-loads.cpp).
 #include "../config/TestKernels.h"
 #include "helion/Config/Config.h"
+#include "helion/Config/ConfigSpec.h"
 #include "helion/IR/Printer.h"
 #include "helion/Transforms/Passes.h"
 
@@ -325,4 +326,60 @@ TEST_CASE("the verifier checks unroll factors, hints, launches and moved loads",
   k.launch->threads = 48;
   CHECK_FALSE(verifies(k, &text));
   CHECK(text.find("a launch of 48 threads") != std::string::npos);
+}
+
+TEST_CASE("template-plan stores the matmul template's parameters, or reports the rules",
+          "[passes]") {
+  Ctx ctx;
+  Kernel mm = config::test::matmulKernel();
+  ctx.config = config::ConfigSpec::fromKernel(mm).defaultConfig();
+  PassContext pc = ctx.pass();
+  Kernel planned = templatePlan(mm, pc);
+  REQUIRE(planned.gemm);
+  CHECK_FALSE(planned.flash);
+  CHECK(planned.gemm->bn == 256);
+  CHECK(printKernel(planned).find("template: gemm sm90 128x256 stages 4 consumers 2 persistent "
+                                  "group_m 8; sm80 128x256 stages 4") != std::string::npos);
+  CHECK(verifies(planned));
+  CHECK(ctx.out.str().empty());
+
+  // A config that did not come through validate() meets the same rules, the spec's
+  // ranges included, as errors at the grid loop.
+  ctx.config.numWarps = 4;
+  ctx.config.blockSizes[2] = 32;
+  PassContext bad = ctx.pass();
+  Kernel unplanned = templatePlan(mm, bad);
+  CHECK_FALSE(unplanned.gemm);
+  CHECK(ctx.out.str().find("config: num_warps: expected 8 or 12 for the sm90 matmul") !=
+        std::string::npos);
+  CHECK(ctx.out.str().find("config: block_sizes[2]: expected 64 for 'tk'") != std::string::npos);
+
+  // A kernel no template prints gets none.
+  Ctx generic;
+  Kernel tiled = config::test::tiledKernel();
+  generic.config = config::ConfigSpec::fromKernel(tiled).defaultConfig();
+  PassContext gpc = generic.pass();
+  Kernel plain = templatePlan(tiled, gpc);
+  CHECK_FALSE(plain.gemm);
+  CHECK_FALSE(plain.flash);
+}
+
+TEST_CASE("the verifier checks a template's parameters", "[passes][verify]") {
+  std::string text;
+  Kernel mm = config::test::matmulKernel();
+  mm.gemm = GemmParams{};
+  CHECK(verifies(mm));
+  mm.gemm->consumers = 3;
+  CHECK_FALSE(verifies(mm, &text));
+  CHECK(text.find("matmul template parameters out of range") != std::string::npos);
+  mm.gemm = GemmParams{};
+  mm.flash = AttentionParams{};
+  CHECK_FALSE(verifies(mm, &text));
+  CHECK(text.find("both matmul and attention template parameters") != std::string::npos);
+
+  Kernel tiled = config::test::tiledKernel(); // no dot: no template prints it
+  tiled.gemm = GemmParams{};
+  CHECK_FALSE(verifies(tiled, &text));
+  CHECK(text.find("matmul template parameters on a kernel the matmul template does not print") !=
+        std::string::npos);
 }

@@ -1,0 +1,39 @@
+//===- helion/IR/TemplateParams.h - A template's decided parameters -*- C++ -*-===//
+//
+// The device library's tensor-core templates (runtime/device/helion/gemm_sm90.cuh,
+// gemm_sm80.cuh, attention_sm80.cuh, attention_sm90.cuh) take their tiling as template
+// parameters. The template-plan pass decides them from the config by the family's
+// rules (helion/Config/TemplateRules.h) and stores them in the kernel
+// (Kernel::gemm, Kernel::flash); the emitter prints them and the launcher reads them.
+//
+//   matmul, block_sizes [128, 256, 64], num_warps 12, num_stages 4,
+//   persistent_interleaved, l2_groupings [8], indexing all tensor_descriptor:
+//     template: gemm sm90 128x256 stages 4 consumers 2 persistent group_m 8;
+//               sm80 128x256 stages 4
+//===----------------------------------------------------------------------===//
+#pragma once
+
+namespace helion::ir {
+
+/// hd::Gemm (sm90: TMA + wgmma, `consumers` consumer warpgroups and a producer) and
+/// hd::GemmSm80 (cp.async + mma.sync, 8 warps; the fallback off Hopper, or the kernel
+/// when the config asks for no TMA).
+struct GemmParams {
+  bool sm90 = true; ///< indexing tensor_descriptor: TMA + wgmma, sm80 the fallback
+  int bm = 128, bn = 256, stages = 4, consumers = 2;
+  bool persistent = true;
+  int groupM = 8;
+  int sm80Bm = 128, sm80Bn = 256, sm80Stages = 3; ///< the sm80 kernel (fallback or main)
+};
+
+/// AttentionSm80<TIn, D, bn, warps, mt> (with sm90: the fallback off Hopper) and, when
+/// every indexing entry is tensor_descriptor, AttentionSm90<TIn, D, sm90Bn, consumers,
+/// stages> with sm90Bm = 64 x consumers query rows per CTA.
+struct AttentionParams {
+  int bm = 128, bn = 64, warps = 4, mt = 2; ///< AttentionSm80
+  bool sm90 = false;
+  int sm90Bm = 128, sm90Bn = 128, consumers = 2, stages = 2;
+  bool persistent = false; ///< sm90: pid_type persistent_interleaved, min(tiles, SMs) CTAs
+};
+
+} // namespace helion::ir

@@ -1,0 +1,24 @@
+//===- PrintDecisions.h - Printers of the passes' decisions -----*- C++ -*-===//
+//
+// One-line forms of what the config passes store in the IR that needs no names
+// from the kernel (Printer.cpp prints the rest): a dot's mma layout, the launch, a
+// template's parameters. Private to lib/IR.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "helion/IR/IR.h"
+
+#include <string>
+
+namespace helion::ir {
+
+/// `mma(a copied, b owners, stages 3)`
+std::string printMmaDot(const MmaDotInfo& m);
+/// `threads 128, vector_bytes 16, num_sm_multiplier 1[, maxnreg 64]`
+std::string printLaunch(const Launch& l);
+/// `gemm sm90 128x256 stages 4 consumers 2 persistent group_m 8; sm80 128x256 stages 4`
+std::string printGemmParams(const GemmParams& p);
+/// `attention sm90 128x128 consumers 2 stages 2 persistent; sm80 128x64 warps 4 mt 2`
+std::string printAttentionParams(const AttentionParams& p);
+
+} // namespace helion::ir

@@ -1,0 +1,51 @@
+//===- TemplatePlan.cpp - A template's parameters under the config ---------===//
+//
+// For a kernel the matmul or the flash-attention template prints (ir::dotTemplate),
+// checks the config against the family's rules (helion/Config/TemplateRules.h: the
+// same rules config::validate reports with JSON paths) and stores the template
+// parameters they map it to in the kernel (Kernel::gemm, Kernel::flash). The
+// emitter prints them and the launcher reads them; neither reads the config.
+// A rule the config breaks is an error at the grid loop (`config: <path>: <rule>`):
+// configs that did not come from a file (a tuner's, the default of an odd kernel)
+// meet the same rules as those that did.
+//
+//   for %tm, %tn in tile(...) ...       // block_sizes [128, 256, 64], 12 warps ...
+//   template: gemm sm90 128x256 stages 4 consumers 2 persistent group_m 8;
+//             sm80 128x256 stages 4
+//===----------------------------------------------------------------------===//
+#include "helion/Config/TemplateRules.h"
+#include "helion/Transforms/Passes.h"
+
+namespace helion::ir {
+namespace {
+
+void report(const std::vector<config::ConfigError>& errs, const Stmt& grid, PassContext& ctx) {
+  for (const config::ConfigError& e : errs)
+    ctx.diags.error(grid.loc, "config: " + e.path() + ": " + e.rule);
+}
+
+} // namespace
+
+Kernel templatePlan(const Kernel& kernel, PassContext& ctx) {
+  Kernel k = kernel;
+  k.gemm.reset();
+  k.flash.reset();
+  if (!ctx.config)
+    return k;
+  if (std::optional<config::MatmulRules> rules = config::MatmulRules::of(kernel)) {
+    GemmParams p;
+    std::vector<config::ConfigError> errs = rules->check(*ctx.config, &p);
+    if (errs.empty())
+      k.gemm = p;
+    report(errs, *rules->tiles().grid, ctx);
+  } else if (std::optional<config::AttentionRules> rules = config::AttentionRules::of(kernel)) {
+    AttentionParams p;
+    std::vector<config::ConfigError> errs = rules->check(*ctx.config, &p);
+    if (errs.empty())
+      k.flash = p;
+    report(errs, *rules->tiles().grid, ctx);
+  }
+  return k;
+}
+
+} // namespace helion::ir

@@ -1,0 +1,109 @@
+//===- VerifyDecisions.cpp - Invariants of the config passes' decisions ----===//
+//
+//   - a chosen block size is positive (and has no config entry when the source fixes
+//     it); a reduction axis's chunk is not negative;
+//   - a grid mapping orders exactly its loop's tiles, is xyz only for a kernel's single
+//     loop of at most three tiles, and groups (l2Group > 1) two tiles only;
+//   - a thread layout holds each tile (not an hl::grid one) and each decided reduction
+//     axis at most once, and each axis goes after earlier positions only, in ascending
+//     order;
+//   - a launch of 1 to 32 warps;
+//   - a template's parameters only on a kernel that template prints (ir::dotTemplate),
+//     one family at most, with tiles, stages and warps the device library instantiates.
+//===----------------------------------------------------------------------===//
+#include "VerifyDecisions.h"
+
+#include "helion/IR/DotShape.h"
+
+#include <algorithm>
+#include <set>
+
+namespace helion::ir {
+namespace {
+
+void threadLayout(const Kernel& k, const std::vector<ThreadAxis>& layout, const VerifyFail& fail) {
+  std::set<std::pair<bool, int>> seen;
+  for (size_t i = 0; i < layout.size(); ++i) {
+    const ThreadAxis& a = layout[i];
+    const std::string name = (a.isTile ? "tile " : "axis ") + std::to_string(a.id);
+    const int n = static_cast<int>(a.isTile ? k.tiles.size() : k.axes.size());
+    if (a.id < 0 || a.id >= n)
+      fail(k.loc, "a thread layout over " + name + ", out of range");
+    else if (a.isTile ? k.tiles[a.id].isGrid : k.axes[a.id].loopChunk < 0)
+      fail(k.loc, "a thread layout over " + name +
+                      (a.isTile ? ", an hl::grid tile" : ", neither persistent nor looped"));
+    if (!seen.insert({a.isTile, a.id}).second)
+      fail(k.loc, "a thread layout with " + name + " twice");
+    for (size_t j = 0; j < a.after.size(); ++j)
+      if (a.after[j] < (j ? a.after[j - 1] + 1 : 0) || a.after[j] >= static_cast<int>(i))
+        fail(k.loc, "a thread layout whose " + name + " goes after position " +
+                        std::to_string(a.after[j]) + " (not an earlier axis, or out of order)");
+  }
+}
+
+void templateParams(const Kernel& k, const VerifyFail& fail) {
+  if (!k.gemm && !k.flash)
+    return;
+  const DotTemplate family = dotTemplate(k);
+  if (k.gemm && k.flash)
+    fail(k.loc, "both matmul and attention template parameters");
+  if (const auto& g = k.gemm) {
+    if (family != DotTemplate::Matmul)
+      fail(k.loc, "matmul template parameters on a kernel the matmul template does not print");
+    if (g->bm < 1 || g->bn < 1 || g->stages < 2 || g->consumers < 1 || g->consumers > 2 ||
+        g->groupM < 1 || g->sm80Bm < 1 || g->sm80Bn < 1 || g->sm80Stages < 2 ||
+        g->sm80Stages > g->stages)
+      fail(k.loc, "matmul template parameters out of range (tiles " + std::to_string(g->bm) +
+                      " x " + std::to_string(g->bn) + ", " + std::to_string(g->stages) +
+                      " stages, " + std::to_string(g->consumers) + " consumers)");
+  }
+  if (const auto& f = k.flash) {
+    if (family != DotTemplate::Attention)
+      fail(k.loc, "attention template parameters on a kernel the attention template does not "
+                  "print");
+    if (f->bm != 16 * f->warps * f->mt || f->bn < 1 || (f->warps != 4 && f->warps != 8) ||
+        (f->sm90 && (f->consumers < 1 || f->consumers > 3 || f->sm90Bm != 64 * f->consumers ||
+                     f->stages < 2 || f->stages > 4 || f->sm90Bn < 1)))
+      fail(k.loc, "attention template parameters out of range (sm80 " + std::to_string(f->bm) +
+                      " rows of " + std::to_string(f->warps) + " warps x " +
+                      std::to_string(f->mt) + ")");
+  }
+}
+
+} // namespace
+
+void verifyKernelDecisions(const Kernel& k, const VerifyFail& fail) {
+  for (const BlockSizeDecl& b : k.blockSizes)
+    if (b.chosen && (*b.chosen < 1 || (b.fixed && b.configIndex >= 0)))
+      fail(b.loc, "block size '" + b.name + "' chosen as " + std::to_string(*b.chosen) +
+                      " from block_sizes[" + std::to_string(b.configIndex) + "]");
+  for (const Axis& a : k.axes)
+    if (a.loopChunk < -1)
+      fail(a.loc, "reduction axis a" + std::to_string(a.id) + " looped in chunks of " +
+                      std::to_string(a.loopChunk));
+  if (k.threadLayout)
+    threadLayout(k, *k.threadLayout, fail);
+  if (const auto& l = k.launch;
+      l && (l->threads < 32 || l->threads > 1024 || l->threads % 32 || l->vectorBytes < 1 ||
+            l->smMultiplier < 1 || (l->maxnreg && *l->maxnreg < 1)))
+    fail(k.loc, "a launch of " + std::to_string(l->threads) + " threads, vector_bytes " +
+                    std::to_string(l->vectorBytes) + ", num_sm_multiplier " +
+                    std::to_string(l->smMultiplier));
+  templateParams(k, fail);
+}
+
+void verifyGridMapping(const Kernel& k, const Stmt& loop, const GridMapping& g,
+                       const VerifyFail& fail) {
+  std::vector<int> a = g.order, b = loop.tiles;
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  if (a != b)
+    fail(loop.loc, "a grid mapping whose order is not a permutation of its loop's tiles");
+  if (g.pid == GridMapping::Pid::Xyz && (k.body.size() != 1 || loop.tiles.size() > 3))
+    fail(loop.loc, "an xyz grid mapping of a kernel with several grid loops or over 3 tiles");
+  if (g.l2Group < 1 || (g.l2Group > 1 && loop.tiles.size() != 2))
+    fail(loop.loc, "an l2 group of " + std::to_string(g.l2Group) + " on a loop of " +
+                       std::to_string(loop.tiles.size()) + " tiles");
+}
+
+} // namespace helion::ir
