@@ -63,7 +63,7 @@ std::optional<EmittedKernel> emitCuda(const ir::Kernel& typed, const config::Con
     return std::nullopt;
   const ir::Kernel& kernel = *decided;
   // Batched products (flash attention) and matrix products go to the device
-  // library's kernels as a whole (AttentionPlan.h, MatmulPlan.h), as
+  // library's kernels as a whole (recognized by the recognize-templates pass), as
   // ir::dotTemplate says (helion/IR/DotShape.h); dots of any other shape stay in the
   // generic emitter (EmitDot.cpp).
   switch (ir::dotTemplate(kernel)) {

@@ -122,11 +122,11 @@ inline std::string cudaBinary(ir::BinaryOp op, const std::string& a, const std::
 /// The statements of a template functor's epilogue for one element, after its
 /// accumulator variables: lets become locals, assignments assign, `store` prints each
 /// store; `ex` prints expressions (cudaElement with the functor's leaves).
-inline void cudaEpilogueStmts(std::ostream& os, const std::vector<const ir::Stmt*>& stmts,
+inline void cudaEpilogueStmts(std::ostream& os, const std::vector<ir::StmtRef>& stmts,
                               const ir::Kernel& k,
                               const std::function<std::string(const ir::Expr&)>& ex,
                               const std::function<void(const ir::Stmt&)>& store) {
-  for (const ir::Stmt* s : stmts) {
+  for (const ir::StmtRef& s : stmts) {
     if (s->kind == ir::StmtKind::Let)
       os << "    " << cudaComputeType(s->value->type->elem, k) << " v" << s->var << " = "
          << ex(*s->value) << ";\n";

@@ -5,7 +5,7 @@
 // (attention_sm90.cuh) next to an AttentionSm80 kernel the launcher falls back to
 // off compute capability 9.x; both get the same two functors made from the IR:
 //
-//   score:    S of AttentionPlan.h with the q k^T product as its argument
+//   score:    S of lib/Transforms/AttentionRecognizer.h with the q k^T product as its argument
 //               s = dot(q, k^T) * scale  ->  float operator()(float x) const
 //                                              { return (float(x) * float(scale)); }
 //   epilogue: the statements after the key loop for one (b, row, col), with the
@@ -85,7 +85,7 @@ void AttentionEmitter::collectArgs() {
     });
   };
   see(*p_.score, scoreScalars);
-  for (const Stmt* s : p_.epilogue) {
+  for (const StmtRef& s : p_.epilogue) {
     see(*s->value, epiScalars);
     if (s->kind == StmtKind::Store) {
       const int rank = static_cast<int>(s->indices.size());
@@ -232,6 +232,18 @@ void AttentionEmitter::emitSm80(std::ostringstream& os, const std::string& kerne
 
 using namespace ir;
 using attention::AttentionEmitter;
+
+std::optional<AttentionPlan> planAttention(const Kernel& kernel, DiagnosticEngine& diags) {
+  if (!kernel.attention || !kernel.flash) {
+    diags.error(kernel.loc, "internal compiler error: flash attention without its recognized "
+                            "loop or template parameters (recognize-templates, template-plan)");
+    return std::nullopt;
+  }
+  AttentionPlan p;
+  static_cast<ir::AttentionMatch&>(p) = *kernel.attention;
+  p.flash = *kernel.flash;
+  return p;
+}
 
 std::optional<EmittedKernel> emitAttention(const Kernel& kernel, const EmitOptions& options,
                                            DiagnosticEngine& diags) {

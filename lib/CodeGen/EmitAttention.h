@@ -6,7 +6,7 @@
 
 namespace helion::codegen {
 
-/// Emits a kernel with a batched `hl::dot` (AttentionPlan.h says which ones) as an
+/// Emits a kernel with a batched `hl::dot` (the recognize-templates pass says which ones) as an
 /// instantiation of hd::AttentionSm80 (and of hd::AttentionSm90 when Kernel::flash
 /// says so) with score and epilogue functors made from the IR; reports unsupported
 /// patterns and yields nullopt.

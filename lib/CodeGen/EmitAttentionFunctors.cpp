@@ -85,9 +85,9 @@ void AttentionEmitter::emitEpilogue(std::ostringstream& os) {
      << fields(epiFields_);
   if (stores_ == 1) {
     const Stmt* st = nullptr;
-    for (const Stmt* s : p_.epilogue)
+    for (const StmtRef& s : p_.epilogue)
       if (s->kind == StmtKind::Store && !isRowStore(*s))
-        st = s;
+        st = s.get();
     const std::string& n = name(st->param);
     os << "  __device__ __forceinline__ float value" << args;
     body(os, [&](const Stmt& s) {

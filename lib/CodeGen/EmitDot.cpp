@@ -1,6 +1,6 @@
 //===- EmitDot.cpp - The general hl::dot of the generic emitter ------------===//
 //
-// Dots the GEMM and attention templates do not take (MatmulPlan.h, DotShape.h):
+// Dots the GEMM and attention templates do not take (DotShape.h, lib/Transforms/MatmulRecognizer.h):
 // a dot of computed blocks, chained dots, a dot in any loop. Each one goes
 // through shared memory to the tensor cores (hd::BlockDot, helion/dot.cuh):
 //

@@ -1,6 +1,6 @@
 //===- EmitGroupedMatmul.cpp - The kernels of a grouped GEMM ---------------===//
 //
-// A grouped GEMM (GroupedMatmulPlan.cpp) is one instantiation of
+// A grouped GEMM (lib/Transforms/RecognizeGroupedMatmul.cpp) is one instantiation of
 // hd::GemmGroupedSm90 (TMA + wgmma) and one of hd::GemmGroupedSm80 (cp.async +
 // mma.sync; f32 operands as tf32 on every GPU), both from
 // runtime/device/helion/gemm_grouped.cuh, with the matmul's epilogue functor

@@ -168,6 +168,19 @@ void MatmulEmitter::emitSm80(std::ostringstream& os) {
 
 } // namespace matmul
 
+std::optional<MatmulPlan> planMatmul(const ir::Kernel& kernel, DiagnosticEngine& diags) {
+  if (!kernel.matmul || !kernel.gemm) {
+    diags.error(kernel.loc, "internal compiler error: a matmul without its recognized loop or "
+                            "template parameters (recognize-templates, template-plan)");
+    return std::nullopt;
+  }
+  MatmulPlan p;
+  static_cast<ir::MatmulMatch&>(p) = *kernel.matmul;
+  p.gemm = *kernel.gemm;
+  p.tmaStoreParam = p.gemm.tmaStore ? p.singleStoreParam : -1;
+  return p;
+}
+
 std::optional<EmittedKernel> emitMatmul(const ir::Kernel& kernel, const EmitOptions& options,
                                         DiagnosticEngine& diags) {
   std::optional<MatmulPlan> plan = planMatmul(kernel, diags);

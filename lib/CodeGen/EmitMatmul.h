@@ -9,7 +9,7 @@
 
 namespace helion::codegen {
 
-/// Emits a kernel with `hl::dot` (MatmulPlan.h says which ones) as instantiations of
+/// Emits a kernel with `hl::dot` (the recognize-templates pass says which ones) as instantiations of
 /// hd::Gemm / hd::GemmSm80 with the parameters of Kernel::gemm; reports unsupported
 /// patterns and yields nullopt.
 std::optional<EmittedKernel> emitMatmul(const ir::Kernel& kernel, const EmitOptions& options,

@@ -28,7 +28,7 @@ void MatmulEmitter::collectArgs() {
     if (e.kind == ExprKind::Param)
       scalars.insert(e.param);
   };
-  for (const Stmt* s : p_.epilogue) {
+  for (const StmtRef& s : p_.epilogue) {
     walkExpr(*s->value, see);
     if (s->kind == StmtKind::Store) {
       rank[s->param] = std::max(rank[s->param], batched() ? 3 : 2);

@@ -167,6 +167,7 @@ std::vector<ConfigError> MatmulRules::check(const Config& c, ir::GemmParams* out
   p.bm = static_cast<int>(bm);
   p.bn = static_cast<int>(bn);
   p.stages = c.numStages;
+  p.tmaStore = bn % 64 == 0;
 
   if (p.sm90 && tilesKnown) {
     if (c.numWarps != 8 && c.numWarps != 12) {

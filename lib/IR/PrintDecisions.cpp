@@ -1,10 +1,30 @@
 //===- PrintDecisions.cpp - Printers of the passes' decisions -------------===//
 #include "PrintDecisions.h"
 
+#include "helion/IR/Printer.h"
+#include "helion/IR/TemplateMatch.h"
+
 namespace helion::ir {
 namespace {
 
 std::string dims(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
+
+/// The names the kernel printer uses: `%x`, `%acc.0`, `tm`.
+struct Names {
+  const Kernel& k;
+  std::vector<std::string> params = k.paramNames();
+  std::string param(int p) const {
+    return p >= 0 && p < static_cast<int>(params.size()) ? "%" + params[p] : "%param?";
+  }
+  std::string var(int v) const {
+    return v >= 0 && v < static_cast<int>(k.vars.size())
+               ? "%" + k.vars[v].name + "." + std::to_string(v)
+               : "%var?";
+  }
+  std::string tile(int t) const {
+    return t >= 0 && t < static_cast<int>(k.tiles.size()) ? k.tiles[t].name : "tile?";
+  }
+};
 
 } // namespace
 
@@ -31,7 +51,7 @@ std::string printGemmParams(const GemmParams& p) {
     return "gemm " + sm80 + " group_m " + std::to_string(p.groupM);
   return "gemm sm90 " + dims(p.bm, p.bn) + " stages " + std::to_string(p.stages) + " consumers " +
          std::to_string(p.consumers) + (p.persistent ? " persistent" : "") + " group_m " +
-         std::to_string(p.groupM) + "; " + sm80;
+         std::to_string(p.groupM) + (p.tmaStore ? " tma_store" : "") + "; " + sm80;
 }
 
 std::string printAttentionParams(const AttentionParams& p) {
@@ -42,6 +62,30 @@ std::string printAttentionParams(const AttentionParams& p) {
   return "attention sm90 " + dims(p.sm90Bm, p.sm90Bn) + " consumers " +
          std::to_string(p.consumers) + " stages " + std::to_string(p.stages) +
          (p.persistent ? " persistent" : "") + "; " + sm80;
+}
+
+std::string printMatmulMatch(const Kernel& k, const MatmulMatch& m) {
+  const Names n{k};
+  std::string s = "a " + n.param(m.a) + ", b " + n.param(m.b) +
+                  (m.bTransposed ? " transposed" : "") + ", acc " + n.var(m.accVar) + ", tiles [" +
+                  (m.tileB >= 0 ? n.tile(m.tileB) + ", " : "") + n.tile(m.tileM) + ", " +
+                  n.tile(m.tileN) + "], k loop " + n.tile(m.tileK);
+  if (m.tileG >= 0)
+    s += ", groups " + n.tile(m.tileG) + " offsets " + n.param(m.offsets);
+  s += ", epilogue " + std::to_string(m.epilogue.size());
+  if (m.singleStoreParam >= 0)
+    s += ", single store " + n.param(m.singleStoreParam);
+  return s;
+}
+
+std::string printAttentionMatch(const Kernel& k, const AttentionMatch& m) {
+  const Names n{k};
+  return "q " + n.param(m.q) + ", k " + n.param(m.k) + ", v " + n.param(m.v) + ", acc " +
+         n.var(m.accVar) + ", sum " + n.var(m.sumVar) + ", max " + n.var(m.maxVar) + ", tiles [" +
+         n.tile(m.tileB) + ", " + n.tile(m.tileM) + "], key loop " + n.tile(m.tileN) +
+         ", head dim " + (m.headDim ? printExpr(k, *m.headDim) : "?") +
+         (m.causal ? ", causal" : "") + ", score " + (m.score ? printExpr(k, *m.score) : "?") +
+         ", epilogue " + std::to_string(m.epilogue.size());
 }
 
 } // namespace helion::ir

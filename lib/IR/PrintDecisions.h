@@ -20,5 +20,10 @@ std::string printLaunch(const Launch& l);
 std::string printGemmParams(const GemmParams& p);
 /// `attention sm90 128x128 consumers 2 stages 2 persistent; sm80 128x64 warps 4 mt 2`
 std::string printAttentionParams(const AttentionParams& p);
+/// `a %x, b %y, acc %acc.0, tiles [tm, tn], k loop tk, epilogue 1, single store %out`
+std::string printMatmulMatch(const Kernel& k, const MatmulMatch& m);
+/// `q %q, k %k, v %v, acc %acc.2, sum %li.1, max %mi.0, tiles [tb, tm], key loop tn,
+/// head dim %d, score <expr>, epilogue 1`
+std::string printAttentionMatch(const Kernel& k, const AttentionMatch& m);
 
 } // namespace helion::ir

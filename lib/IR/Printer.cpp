@@ -7,6 +7,7 @@
 //     axes: a0(x.size(1))
 //     thread_layout: a0 inner | t0(tm) after [a0]     (after the thread-layout pass)
 //     launch: threads 128, vector_bytes 16, num_sm_multiplier 1   (after apply-config)
+//     matmul: a %x, b %y, ...           (a template's kernel, after recognize-templates)
 //     template: gemm sm90 128x256 ...   (a template's kernel, after template-plan)
 //   for %tm in tile(0, %m) block bs0 {
 //     let %values : dtype(x)[tm, a0] = load %x[%tm, :]
@@ -294,6 +295,10 @@ public:
       os << "  thread_layout:" << threadLayout(*k_.threadLayout) << "\n";
     if (k_.launch)
       os << "  launch: " << printLaunch(*k_.launch) << "\n";
+    if (k_.matmul)
+      os << "  matmul: " << printMatmulMatch(k_, *k_.matmul) << "\n";
+    if (k_.attention)
+      os << "  attention: " << printAttentionMatch(k_, *k_.attention) << "\n";
     if (k_.gemm)
       os << "  template: " << printGemmParams(*k_.gemm) << "\n";
     if (k_.flash)

@@ -33,8 +33,6 @@ const std::vector<Pass>& pipeline() {
       {"apply-config",
        "block sizes, reduction loops, unroll factors, eviction hints, launch: resolved",
        applyConfig, true},
-      {"template-plan", "a matmul / attention template's parameters, by its family's rules",
-       templatePlan, true},
       {"grid-mapping", "program ids to tiles: pid type, tile order, L2 grouping", gridMapping,
        true},
       {"privatize-atomics", "atomic adds of persistent programs into shared-memory copies",
@@ -45,6 +43,10 @@ const std::vector<Pass>& pipeline() {
        threadLayout, true},
       {"persistent-loads", "a persistent program's loads: hoisted before its loop, staged",
        persistentLoads, true},
+      {"recognize-templates", "a template's loop checked and recorded: matmul or attention",
+       recognizeTemplates, true},
+      {"template-plan", "a matmul / attention template's parameters, by its family's rules",
+       templatePlan, true},
   };
   return passes;
 }

@@ -9,11 +9,16 @@
 //     order;
 //   - a launch of 1 to 32 warps;
 //   - a template's parameters only on a kernel that template prints (ir::dotTemplate),
-//     one family at most, with tiles, stages and warps the device library instantiates.
+//     one family at most, with tiles, stages and warps the device library instantiates;
+//   - a recognized template loop (Kernel::matmul, Kernel::attention) only on such a
+//     kernel, naming the tiles its rules name (ir::templateTiles), tensor parameters
+//     and variables in range, and pointing at the kernel's own grid loop and, for its
+//     epilogue, at statements of the loop the template prints.
 //===----------------------------------------------------------------------===//
 #include "VerifyDecisions.h"
 
 #include "helion/IR/DotShape.h"
+#include "helion/IR/TemplateMatch.h"
 
 #include <algorithm>
 #include <set>
@@ -70,6 +75,50 @@ void templateParams(const Kernel& k, const VerifyFail& fail) {
   }
 }
 
+/// Whether each statement of `epilogue` is one of `body`'s (the same node).
+bool within(const std::vector<StmtRef>& epilogue, const std::vector<StmtRef>& body) {
+  for (const StmtRef& s : epilogue)
+    if (std::find(body.begin(), body.end(), s) == body.end())
+      return false;
+  return true;
+}
+
+void templateMatch(const Kernel& k, const VerifyFail& fail) {
+  if (!k.matmul && !k.attention)
+    return;
+  const TemplateTiles t = templateTiles(k);
+  auto param = [&](int p) {
+    return p >= 0 && p < static_cast<int>(k.params.size()) &&
+           k.params[p].kind == Param::Kind::Tensor;
+  };
+  auto var = [&](int v) { return v >= 0 && v < static_cast<int>(k.vars.size()); };
+  const StmtRef grid = k.body.empty() ? nullptr : k.body[0];
+  if (const auto& m = k.matmul) {
+    if (t.family != DotTemplate::Matmul || m->tileM != t.m || m->tileN != t.n ||
+        m->tileK != t.k || m->tileB != t.b || m->bTransposed != t.bTransposed)
+      fail(k.loc, "a recognized matmul whose tiles are not the ones its rules name");
+    if (!param(m->a) || !param(m->b) || !var(m->accVar) || (m->tileG >= 0 && !param(m->offsets)))
+      fail(k.loc, "a recognized matmul with an operand or accumulator out of range");
+    // The statements the template prints: the grid loop's, or the grouped GEMM's
+    // column loop's.
+    const Stmt* body = m->grid.get();
+    if (m->tileG >= 0 && body && !body->body.empty() && !body->body.back()->body.empty())
+      body = body->body.back()->body[0].get();
+    if (m->grid != grid || !body || !within(m->epilogue, body->body))
+      fail(k.loc, "a recognized matmul whose loop or epilogue is not the kernel's");
+  }
+  if (const auto& a = k.attention) {
+    if (t.family != DotTemplate::Attention || a->tileB != t.b || a->tileM != t.m ||
+        a->tileN != t.n)
+      fail(k.loc, "recognized flash attention whose tiles are not the ones its rules name");
+    if (!param(a->q) || !param(a->k) || !param(a->v) || !var(a->accVar) || !var(a->sumVar) ||
+        !var(a->maxVar) || !a->score || !a->dot || !a->headDim)
+      fail(k.loc, "recognized flash attention with an operand or accumulator out of range");
+    if (a->grid != grid || !within(a->epilogue, a->grid->body))
+      fail(k.loc, "recognized flash attention whose loop or epilogue is not the kernel's");
+  }
+}
+
 } // namespace
 
 void verifyKernelDecisions(const Kernel& k, const VerifyFail& fail) {
@@ -90,6 +139,7 @@ void verifyKernelDecisions(const Kernel& k, const VerifyFail& fail) {
                     std::to_string(l->vectorBytes) + ", num_sm_multiplier " +
                     std::to_string(l->smMultiplier));
   templateParams(k, fail);
+  templateMatch(k, fail);
 }
 
 void verifyGridMapping(const Kernel& k, const Stmt& loop, const GridMapping& g,

@@ -49,7 +49,7 @@ struct GridLoop {
 using ir::AttentionParams; // helion/IR/TemplateParams.h: decided by template-plan
 using ir::GemmParams;
 
-/// What the host launcher of a tensor-core matmul needs (MatmulPlan.h, EmitMatmul.cpp):
+/// What the host launcher of a tensor-core matmul needs (EmitMatmul.cpp):
 /// the emitted source holds an sm90 kernel (`kernelName`, TMA + wgmma, when `sm90`)
 /// and an sm80 one (`sm80KernelName`, cp.async + mma.sync), both templates over the
 /// tensor dtypes and TMA_STORE; `args` are the epilogue's arguments after the fixed
@@ -80,7 +80,7 @@ struct ExactAxis {
   int64_t chunk = 0;   ///< looped reduction: its chunk; tile: its block size; 0: RDIM
 };
 
-/// What the host launcher of flash attention needs (AttentionPlan.h, EmitAttention.cpp):
+/// What the host launcher of flash attention needs (EmitAttention.cpp):
 /// the sm80 kernel is `sm80KernelName<dtypes..., d>` with fixed arguments (q, k, v, M, N,
 /// and the batch and row strides of q, k, v) followed by `args` (the functors' fields);
 /// when `sm90`, `kernelName` is the TMA + wgmma kernel (fixed arguments: the tensor maps

@@ -109,7 +109,7 @@ struct ConfigSpec {
   std::vector<int> hintableLoads;
   std::vector<PidType> pidTypes; ///< legal pid_type values
   bool hasDot = false;  ///< the kernel's dots run a template (matmul or attention)
-  bool attention = false; ///< a batched (3-D) hl::dot: flash attention (AttentionPlan.h)
+  bool attention = false; ///< a batched (3-D) hl::dot: flash attention (ir::dotTemplate)
   /// Atomic adds that collide (ir::hasContendedAtomics, a histogram): persistent
   /// programs add into shared-memory copies (privatize-atomics), so the default is
   /// persistent.
@@ -123,7 +123,7 @@ struct ConfigSpec {
   /// null in a spec built by hand.
   std::shared_ptr<const ir::Kernel> kernel;
 
-  /// A 2-D tensor-core matmul (hl::dot with a K loop; MatmulPlan.h).
+  /// A 2-D tensor-core matmul (hl::dot with a K loop; ir::dotTemplate).
   /// Dots of no template's shape (ir::dotHasMatmulShape): the generic emitter's
   /// general lowering (EmitDot.cpp). Such a kernel has hasDot false (the generic
   /// kernel's keys and rules) and a dot's defaults (grid tiles 64, inner tiles 32,

@@ -49,7 +49,7 @@ struct RuleTile {
 using RuleLines = std::vector<std::string>;
 
 /// hd::Gemm (sm90: TMA + wgmma) and hd::GemmSm80 (cp.async + mma.sync), for a matmul,
-/// a bmm and the grouped GEMM (MatmulPlan.h).
+/// a bmm and the grouped GEMM (lib/Transforms/MatmulRecognizer.h).
 class MatmulRules {
 public:
   /// The rules of `kernel` when the matmul template prints it and its loops name the
@@ -84,7 +84,7 @@ private:
 };
 
 /// hd::AttentionSm80 (cp.async + mma.sync) and hd::AttentionSm90 (TMA + wgmma) for a
-/// kernel with the online-softmax key loop (AttentionPlan.h).
+/// kernel with the online-softmax key loop (lib/Transforms/AttentionRecognizer.h).
 class AttentionRules {
 public:
   static std::optional<AttentionRules> of(const ir::Kernel& kernel);

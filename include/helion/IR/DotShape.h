@@ -1,7 +1,8 @@
 //===- DotShape.h - Which lowering a kernel's hl::dot takes -----*- C++ -*-===//
 //
 // The CUDA backend has three lowerings of hl::dot: flash attention
-// (AttentionPlan.h), the GEMM templates (MatmulPlan.h: a matmul or a bmm) and
+// (lib/Transforms/AttentionRecognizer.h), the GEMM templates (MatmulRecognizer.h: a
+// matmul, a bmm or the grouped GEMM) and
 // the general lowering of the generic emitter (EmitDot.cpp). The GEMM shape is
 // decided here from the loop structure alone, so that the config spec (which
 // keys and defaults a kernel has) and the emitter agree:
@@ -24,7 +25,7 @@
 //     }
 //   }
 //
-// Whether the loop then fits the template in every detail is MatmulPlan's to
+// Whether the loop then fits the template in every detail is the recognize-templates pass's to
 // say, with located errors; kernels of any other shape with dots (two chained
 // dots, a dot of computed blocks outside a K loop, dots in nested loops) take the
 // general lowering. dotTemplate() is the one dispatch: codegen::emitCuda sends a

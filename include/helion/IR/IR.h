@@ -298,6 +298,9 @@ struct Launch {
   bool operator==(const Launch&) const = default;
 };
 
+struct MatmulMatch;    // helion/IR/TemplateMatch.h
+struct AttentionMatch;
+
 struct Kernel {
   std::string name;
   SourceLoc loc;
@@ -318,6 +321,10 @@ struct Kernel {
   /// (ir::dotTemplate): the template's parameters under the config. Unset otherwise.
   std::optional<GemmParams> gemm;
   std::optional<AttentionParams> flash;
+  /// Set by recognize-templates for a kernel a template prints: the recognized loop
+  /// (helion/IR/TemplateMatch.h). Unset otherwise.
+  std::shared_ptr<const MatmulMatch> matmul;
+  std::shared_ptr<const AttentionMatch> attention;
 
   std::vector<std::string> paramNames() const;
 };

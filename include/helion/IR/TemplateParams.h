@@ -24,6 +24,9 @@ struct GemmParams {
   bool persistent = true;
   int groupM = 8;
   int sm80Bm = 128, sm80Bn = 256, sm80Stages = 3; ///< the sm80 kernel (fallback or main)
+  /// BN is a multiple of 64: tma_store's 128-byte column boxes (64 16-bit elements)
+  /// tile the output tile, so a single store may go through it (else pairs).
+  bool tmaStore = true;
 };
 
 /// AttentionSm80<TIn, D, bn, warps, mt> (with sm90: the fallback off Hopper) and, when

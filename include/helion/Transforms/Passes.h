@@ -55,12 +55,6 @@ Kernel accumulatePartials(const Kernel& kernel, PassContext& ctx);
 /// kernel the generic emitter prints (Kernel::launch).
 Kernel applyConfig(const Kernel& kernel, PassContext& ctx);
 
-/// For a kernel a tensor-core template prints (ir::dotTemplate): checks the config by
-/// the family's rules (helion/Config/TemplateRules.h) and stores the template's
-/// parameters (Kernel::gemm, Kernel::flash); a broken rule is an error at the grid loop
-/// (TemplatePlan.cpp).
-Kernel templatePlan(const Kernel& kernel, PassContext& ctx);
-
 /// Decides how program ids map to the tiles of each grid loop (Stmt::grid): pid type,
 /// tile order (loop_orders), L2 grouping (l2_groupings).
 Kernel gridMapping(const Kernel& kernel, PassContext& ctx);
@@ -83,6 +77,17 @@ Kernel threadLayout(const Kernel& kernel, PassContext& ctx);
 /// (Stmt::hoisted) and those copied ahead into shared memory (Stmt::staged, indexing
 /// block_ptr), with the loop's stages (num_stages) (PersistentLoads.cpp).
 Kernel persistentLoads(const Kernel& kernel, PassContext& ctx);
+
+/// For a kernel a tensor-core template prints (ir::dotTemplate): checks its loop
+/// against the template's pattern (reporting what does not fit, located) and records
+/// the match (Kernel::matmul, Kernel::attention; RecognizeTemplates.cpp).
+Kernel recognizeTemplates(const Kernel& kernel, PassContext& ctx);
+
+/// For a kernel a tensor-core template prints (ir::dotTemplate): checks the config by
+/// the family's rules (helion/Config/TemplateRules.h) and stores the template's
+/// parameters (Kernel::gemm, Kernel::flash); a broken rule is an error at the grid loop
+/// (TemplatePlan.cpp).
+Kernel templatePlan(const Kernel& kernel, PassContext& ctx);
 
 /// Checks the IR's structural invariants (Verify.cpp) and reports each violation as an
 /// internal compiler error naming `stage` (the pass that ran last). `typed`: the kernel

@@ -5,7 +5,7 @@
 // RUN: %helionc compile %s --kernel strict --emit cuda | FileCheck %s --check-prefix=STRICT
 // RUN: not %helionc compile %s --kernel lse_of_acc --emit cuda 2>&1 | FileCheck %s --check-prefix=LSEACC
 // RUN: not %helionc compile %s --kernel batch_index --emit cuda 2>&1 | FileCheck %s --check-prefix=BATCH
-// Scores that use the query and key indices (AttentionPlan.cpp): the score functor
+// Scores that use the query and key indices (RecognizeAttentionKeyLoop.cpp): the score functor
 // takes (x, row, col); where(tm.index() >= tn.index(), s, -inf) is the causal mask,
 // which lets the device library stop at the diagonal's key block (kCausal). A store
 // to lse[tb, tm] after the key loop is a per-row result: written once per row, from

@@ -20,7 +20,7 @@
 // RUN: echo '{"block_sizes": [128, 64], "num_warps": 4, "num_stages": 2, "indexing": ["tensor_descriptor", "pointer", "pointer", "pointer"]}' > %t.mix.json
 // RUN: not %helionc compile %s --kernel ok --config %t.mix.json --emit cuda 2>&1 | FileCheck %s --check-prefix=MIX
 // Flash-attention shapes the CUDA backend does not lower are diagnosed at the source
-// (AttentionPlan.cpp), never a crash or silently different math; configs it cannot
+// (lib/Transforms/RecognizeAttention.cpp), never a crash or silently different math; configs it cannot
 // instantiate are config errors with their JSON path (Validate.cpp).
 // CONFIG: error: {{.*}}.bad.json: num_stages: expected 2 for flash attention (FlashAttention-2's K and V schedule), got 3
 // CONFIG: error: {{.*}}.bad.json: block_sizes[0]: expected 64 or 128 rows of 'tm' for flash attention with num_warps 4 (16 or 32 per warp), got 256

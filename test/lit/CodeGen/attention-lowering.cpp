@@ -10,7 +10,7 @@
 // register limit, eviction hint or vector width.
 // RUN: %helionc spec %examples/attention.cpp | FileCheck %s --check-prefix=KEYS --implicit-check-not=loop_orders --implicit-check-not=l2_grouping --implicit-check-not=reduction_loops --implicit-check-not=num_sm_multiplier --implicit-check-not=maxnreg --implicit-check-not=load_eviction --implicit-check-not=vector_bytes
 // Which device-library attention kernel the flash-attention pattern and each config
-// become (AttentionPlan.cpp), and the functors made from the IR (EmitAttention.cpp).
+// become (RecognizeAttention.cpp), and the functors made from the IR (EmitAttention.cpp).
 #include <helion/hl.h>
 
 using helion::Tensor;

@@ -11,7 +11,7 @@
 // RUN: not %helionc compile %examples/dot_generic.cpp --config %t.big.json --emit cuda 2>&1 | FileCheck %s --check-prefix=BIG
 // BIG: dot_generic.cpp:22:22: error: config too large: the blocks of this hl::dot ([256, 128] x [128, 128]) need 104448 bytes of shared memory in the general lowering, more than 49152; lower block_sizes
 // What stays unsupported around hl::dot is diagnosed at the source, never a crash:
-// the bmm form of the GEMM templates (MatmulPlan.cpp) and the general lowering
+// the bmm form of the GEMM templates (lib/Transforms/RecognizeMatmul.cpp) and the general lowering
 // (EmitDot.cpp).
 #include <helion/hl.h>
 

@@ -16,7 +16,7 @@
 // BK: error: {{.*}}bk.json: block_sizes[2]: expected at least 64 (the minimum of 'tk' for a tensor-core matmul), got 32
 // The grouped GEMM (grid over groups, row loop between loaded offsets, column loop,
 // K loop with one dot) goes to the matmul template's grouped form; each variant it
-// does not take is an error at its location, never a crash (GroupedMatmulPlan.cpp).
+// does not take is an error at its location, never a crash (lib/Transforms/RecognizeGroupedMatmul.cpp).
 #include <helion/hl.h>
 
 using helion::Tensor;

@@ -3,7 +3,7 @@
 // RUN: not %helionc compile %s --kernel epilogue_reduce --emit cuda 2>&1 | FileCheck %s --check-prefix=REDUCE
 // RUN: not %helionc compile %s --kernel batched --emit cuda 2>&1 | FileCheck %s --check-prefix=BATCHED
 // The template's rules are config errors with the JSON path (Validate.cpp), before
-// the emitter's own checks (MatmulPlan.cpp) see the config:
+// the recognizer (RecognizeMatmul.cpp) sees the kernel:
 // RUN: echo '{"block_sizes": [128, 256, 32]}' > %t.bk.json
 // RUN: not %helionc compile %s --kernel ok --config %t.bk.json --emit cuda 2>&1 | FileCheck %s --check-prefix=BK
 // RUN: echo '{"num_warps": 4}' > %t.warps.json

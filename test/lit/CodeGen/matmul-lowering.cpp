@@ -10,7 +10,7 @@
 // RUN: %helionc compile %s --kernel mm_addmm --emit ptx --dtype f32 | FileCheck %s --check-prefix=F32
 // RUN: %helionc compile %s --kernel mm_bt --emit ptx --dtype f32 | FileCheck %s --check-prefix=F32BT
 // RUN: %helionc compile %s --kernel mm_addmm --emit ptx --dtype bf16 | FileCheck %s --check-prefix=BF16
-// Which device-library GEMM each matmul form and config becomes (MatmulPlan.cpp).
+// Which device-library GEMM each matmul form and config becomes (RecognizeMatmul.cpp, MatmulRules.cpp).
 #include <helion/hl.h>
 
 using helion::Tensor;

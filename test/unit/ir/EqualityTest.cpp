@@ -37,7 +37,7 @@ TEST_CASE("each field and child makes a difference", "[ir][equality]") {
   CHECK_FALSE(structurallyEqual(
       a, makeBinary(BinaryOp::Add, a->operands[0], makeConst(1, true)))); // isInt
   CHECK_FALSE(structurallyEqual(a, makeBinary(BinaryOp::Add, a->operands[1], a->operands[0])));
-  // Fields the hand comparison of AttentionPlan.cpp left out: keepdim, subscript values.
+  // Fields the hand comparison the attention recognizer had left out: keepdim, subscript values.
   CHECK_FALSE(structurallyEqual(makeReduce(ReduceOp::Max, a, 1, true),
                                 makeReduce(ReduceOp::Max, a, 1, false)));
   CHECK(structurallyEqual(makeLoad(0, {Index::scalar(makeConst(2, true)), Index::all()}),

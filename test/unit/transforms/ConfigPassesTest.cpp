@@ -339,7 +339,7 @@ TEST_CASE("template-plan stores the matmul template's parameters, or reports the
   CHECK_FALSE(planned.flash);
   CHECK(planned.gemm->bn == 256);
   CHECK(printKernel(planned).find("template: gemm sm90 128x256 stages 4 consumers 2 persistent "
-                                  "group_m 8; sm80 128x256 stages 4") != std::string::npos);
+                                  "group_m 8 tma_store; sm80 128x256 stages 4") != std::string::npos);
   CHECK(verifies(planned));
   CHECK(ctx.out.str().empty());
 

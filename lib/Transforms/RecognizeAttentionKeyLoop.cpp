@@ -1,17 +1,17 @@
-//===- AttentionKeyLoop.cpp - The key loop of flash attention --------------===//
+//===- RecognizeAttentionKeyLoop.cpp - The key loop of flash attention ----===//
 //
-// The Planner's (AttentionPlanner.h) check of the key loop: its lets and the
+// The Planner's (AttentionRecognizer.h) check of the key loop: its lets and the
 // accumulators' assignments evaluated symbolically, each carried value matched to
-// the online-softmax recurrence of AttentionPlan.h, the score S and its causal mask.
+// the online-softmax recurrence of AttentionRecognizer.h, the score S and its causal mask.
 //===----------------------------------------------------------------------===//
-#include "AttentionPlanner.h"
+#include "AttentionRecognizer.h"
 
 #include "helion/IR/Equality.h"
 #include "helion/IR/Visitor.h"
 
 #include <cmath>
 
-namespace helion::codegen::attention {
+namespace helion::ir::attention {
 
 bool Planner::keyLoopBody(const Stmt& loop) {
   for (const StmtRef& s : loop.body) {
@@ -127,7 +127,7 @@ bool Planner::scoreExpr(const ExprRef& e) {
   case ExprKind::Dot: {
     if (p_.dot)
       return error(e->loc, "the attention score may contain only one q k^T product");
-    p_.dot = e.get();
+    p_.dot = e;
     if (e->operands.size() != 2)
       return error(e->loc, "the attention score q @ k^T takes no accumulator");
     p_.q = load3(e->operands[0], p_.tileM);
@@ -186,4 +186,4 @@ bool Planner::causalMask(const ExprRef& e) const {
          (c->binary == BinaryOp::Le && isIndexOf(a, p_.tileN) && isIndexOf(b, p_.tileM));
 }
 
-} // namespace helion::codegen::attention
+} // namespace helion::ir::attention

@@ -1,16 +1,17 @@
-//===- MatmulPlan.cpp - Recognizing tensor-core matrix products ------------===//
+//===- RecognizeMatmul.cpp - Recognizing tensor-core matrix products -------===//
 //
-// The pattern (see MatmulPlan.h): the grid loop, the K loop and its two operands,
-// the accumulator and the epilogue after the loop. The template's parameters are
-// the template-plan pass's (Kernel::gemm, by helion/Config/TemplateRules.h).
+// The pattern of MatmulRecognizer.h: the grid loop, the K loop and its two operands,
+// the accumulator and the epilogue after the loop, recorded as Kernel::matmul
+// (helion/IR/TemplateMatch.h). The template's parameters are the template-plan pass's
+// (Kernel::gemm, by helion/Config/TemplateRules.h).
 //===----------------------------------------------------------------------===//
-#include "MatmulPlanner.h"
+#include "MatmulRecognizer.h"
 
 #include "helion/IR/DotShape.h"
 
 #include <functional>
 
-namespace helion::codegen {
+namespace helion::ir {
 namespace matmul {
 namespace {
 
@@ -18,13 +19,13 @@ bool isZero(const ExprRef& e) { return e && e->kind == ExprKind::Const && e->val
 
 } // namespace
 
-std::optional<MatmulPlan> Planner::run() {
+std::optional<MatmulMatch> Planner::run() {
   if (k_.body.size() != 1 || k_.body[0]->kind != StmtKind::For)
     return fail(k_.loc, "a kernel with hl::dot must have exactly one top-level tile loop");
-  p_.grid = k_.body[0].get();
+  p_.grid = k_.body[0];
   // `grid`: the loop whose body is accumulator, K loop, epilogue: the grid loop,
   // or the column loop of a grouped GEMM.
-  const Stmt* body = p_.grid;
+  const Stmt* body = p_.grid.get();
   if (const Stmt* rows = ir::groupedMatmulRowLoop(k_)) {
     if (!planGroupedLoops(k_, *p_.grid, *rows, p_, d_))
       return std::nullopt;
@@ -60,31 +61,25 @@ std::optional<MatmulPlan> Planner::run() {
                                        "accumulator of a tensor-core matmul");
   if (!kLoop(*grid.body[i]))
     return std::nullopt;
-  for (++i; i < grid.body.size(); ++i)
+  for (++i; i < grid.body.size(); ++i) {
     if (!epilogueStmt(*grid.body[i]))
       return std::nullopt;
+    p_.epilogue.push_back(grid.body[i]);
+  }
   for (int t : {p_.tileB, grouped() ? -1 : p_.tileM, p_.tileN, p_.tileK})
     if (t >= 0 &&
         (!isZero(k_.tiles[t].begin) || k_.tiles[t].isGrid || k_.tiles[t].flatOfParam >= 0))
       return fail(k_.tiles[t].loc, "tile '" + k_.tiles[t].name +
                                        "' of a tensor-core matmul must be hl::tile(end) from 0");
   int stores = 0;
-  for (const Stmt* s : p_.epilogue)
+  for (const StmtRef& s : p_.epilogue)
     stores += s->kind == StmtKind::Store;
   if (stores == 0)
     return fail(grid.loc, "a tensor-core matmul must store its result");
   if (stores == 1)
-    for (const Stmt* s : p_.epilogue)
+    for (const StmtRef& s : p_.epilogue)
       if (s->kind == StmtKind::Store)
-        p_.tmaStoreParam = s->param;
-  if (!k_.gemm)
-    return fail(grid.loc, "internal compiler error: the matmul template's parameters were not "
-                          "decided (the template-plan pass did not run)");
-  p_.gemm = *k_.gemm;
-  // tma_store writes the tile in 128-byte column boxes (64 16-bit elements): a
-  // narrower tile (tn from 16 with B as [N, K]) stores from registers (pairs).
-  if (p_.gemm.bn % 64 != 0)
-    p_.tmaStoreParam = -1;
+        p_.singleStoreParam = s->param;
   return p_;
 }
 
@@ -256,15 +251,13 @@ bool Planner::epilogueStmt(const Stmt& s) {
   case StmtKind::For:
     return fail(s.loc, "a tensor-core matmul may not have a loop after its K loop"), false;
   }
-  p_.epilogue.push_back(&s);
   return true;
 }
 
 } // namespace matmul
 
-std::optional<MatmulPlan> planMatmul(const ir::Kernel& kernel,
-                                     DiagnosticEngine& diags) {
+std::optional<MatmulMatch> recognizeMatmul(const Kernel& kernel, DiagnosticEngine& diags) {
   return matmul::Planner(kernel, diags).run();
 }
 
-} // namespace helion::codegen
+} // namespace helion::ir

@@ -1,13 +1,12 @@
-//===- AttentionPlan.cpp - Recognizing flash attention ---------------------===//
+//===- RecognizeAttention.cpp - Recognizing flash attention ---------------===//
 //
-// The pattern of AttentionPlan.h, checked statement by statement: the grid loop,
+// The pattern of AttentionRecognizer.h, checked statement by statement: the grid loop,
 // the prologue, the accumulators' initial values and the epilogue here, the key
-// loop in AttentionKeyLoop.cpp (the Planner of AttentionPlanner.h). The device-library
+// loop in RecognizeAttentionKeyLoop.cpp. The device-library
 // kernel and its template arguments are the template-plan pass's (Kernel::flash, by
 // helion/Config/TemplateRules.h).
 //===----------------------------------------------------------------------===//
-#include "AttentionPlan.h"
-#include "AttentionPlanner.h"
+#include "AttentionRecognizer.h"
 
 #include "helion/IR/DotShape.h"
 #include "helion/IR/Equality.h"
@@ -20,7 +19,7 @@
 #include <set>
 #include <string>
 
-namespace helion::codegen {
+namespace helion::ir {
 namespace attention {
 
 bool isConst(const ExprRef& e, double v) {
@@ -54,12 +53,12 @@ bool commuted(const ExprRef& e, BinaryOp op, const std::function<bool(const Expr
 
 const Expr* firstBatchedDot(const std::vector<StmtRef>& body) { return findExpr(body, isBatchedDot); }
 
-std::optional<AttentionPlan> Planner::run() {
+std::optional<AttentionMatch> Planner::run() {
   if (k_.body.size() != 1 || k_.body[0]->kind != StmtKind::For)
     return fail(k_.loc, "a kernel with a batched hl::dot must have exactly one top-level tile "
                         "loop (the flash-attention pattern, docs/attention.md)");
   const Stmt& grid = *k_.body[0];
-  p_.grid = &grid;
+  p_.grid = k_.body[0];
   const Stmt* keyLoop = nullptr;
   for (const StmtRef& s : grid.body)
     if (s->kind == StmtKind::For) {
@@ -89,18 +88,16 @@ std::optional<AttentionPlan> Planner::run() {
       return std::nullopt;
   if (!keyLoopBody(*keyLoop) || !checkInits())
     return std::nullopt;
-  for (++i; i < grid.body.size(); ++i)
+  for (++i; i < grid.body.size(); ++i) {
     if (!epilogueStmt(*grid.body[i]))
       return std::nullopt;
+    p_.epilogue.push_back(grid.body[i]);
+  }
   int stores = 0;
-  for (const Stmt* s : p_.epilogue)
+  for (const StmtRef& s : p_.epilogue)
     stores += s->kind == StmtKind::Store && s->indices.size() == 3;
   if (stores == 0)
     return fail(grid.loc, "flash attention must store its result to out[tb, tm, :]");
-  if (!k_.flash)
-    return fail(grid.loc, "internal compiler error: the attention template's parameters were "
-                          "not decided (the template-plan pass did not run)");
-  p_.flash = *k_.flash;
   return p_;
 }
 
@@ -214,18 +211,15 @@ bool Planner::epilogueStmt(const Stmt& s) {
     if (usesOutput(*s.value))
       outputVars_.insert(s.var);
   }
-  p_.epilogue.push_back(&s);
   return true;
 }
 
 } // namespace attention
 
-using namespace ir;
 using attention::Planner;
 
-std::optional<AttentionPlan> planAttention(const Kernel& kernel,
-                                           DiagnosticEngine& diags) {
+std::optional<AttentionMatch> recognizeAttention(const Kernel& kernel, DiagnosticEngine& diags) {
   return Planner(kernel, diags).run();
 }
 
-} // namespace helion::codegen
+} // namespace helion::ir

@@ -1,6 +1,6 @@
-//===- GroupedMatmulPlan.cpp - The loops of a grouped GEMM -----------------===//
+//===- RecognizeGroupedMatmul.cpp - The loops of a grouped GEMM -----------===//
 //
-// The grouped form of the matmul template (MatmulPlan.h, docs/gemm.md):
+// The grouped form of the matmul template (MatmulRecognizer.h, docs/gemm.md):
 //
 //   for %g in grid(0, %groups) {                     // one group per step
 //     let %start = load %offsets[%g.begin]
@@ -15,22 +15,21 @@
 //
 // This file checks the three outer loops (the group loop, the row loop's bounds,
 // the column loop) and says which tensor holds the offsets; the Planner in
-// MatmulPlan.cpp checks the body as for any matmul, with B read at [g, tk, tn].
+// RecognizeMatmul.cpp checks the body as for any matmul, with B read at [g, tk, tn].
 // The template then runs every (group, tm, tn) tile in parallel: the loops have
 // no dependence between iterations (each stores its own out[tm, tn]).
 //===----------------------------------------------------------------------===//
-#include "MatmulPlan.h"
+#include "MatmulRecognizer.h"
 
 #include <map>
 
-namespace helion::codegen {
+namespace helion::ir {
 namespace {
 
-using namespace ir;
 
 class GroupedLoops {
 public:
-  GroupedLoops(const Kernel& k, MatmulPlan& p, DiagnosticEngine& d) : k_(k), p_(p), d_(d) {}
+  GroupedLoops(const Kernel& k, MatmulMatch& p, DiagnosticEngine& d) : k_(k), p_(p), d_(d) {}
 
   bool run(const Stmt& groups, const Stmt& rows) {
     const int g = groups.tiles[0];
@@ -67,7 +66,7 @@ public:
 
 private:
   const Kernel& k_;
-  MatmulPlan& p_;
+  MatmulMatch& p_;
   DiagnosticEngine& d_;
   std::map<int, ExprRef> lets_; // the group loop's lets, by var
 
@@ -107,18 +106,18 @@ private:
 
 } // namespace
 
-bool isGroupIndexExpr(const Expr& e, const MatmulPlan& p) {
+bool isGroupIndexExpr(const Expr& e, const MatmulMatch& p) {
   return p.tileG >= 0 && e.kind == ExprKind::TileAttr && e.tile == p.tileG &&
          e.attr == TileAttr::Begin;
 }
 
-bool isGroupIndex(const Index& ix, const MatmulPlan& p) {
+bool isGroupIndex(const Index& ix, const MatmulMatch& p) {
   return ix.kind == Index::Kind::Scalar && ix.value && isGroupIndexExpr(*ix.value, p);
 }
 
-bool planGroupedLoops(const Kernel& kernel, const Stmt& groups, const Stmt& rows, MatmulPlan& plan,
+bool planGroupedLoops(const Kernel& kernel, const Stmt& groups, const Stmt& rows, MatmulMatch& plan,
                       DiagnosticEngine& diags) {
   return GroupedLoops(kernel, plan, diags).run(groups, rows);
 }
 
-} // namespace helion::codegen
+} // namespace helion::ir

@@ -1,13 +1,45 @@
-//===- AttentionPlanner.h - The flash-attention recognizer ------*- C++ -*-===//
+//===- AttentionRecognizer.h - The flash-attention recognizer ----*- C++ -*-===//
 //
-// The Planner behind planAttention (AttentionPlan.h), shared by its two halves:
-// AttentionPlan.cpp (the grid loop, the prologue, the accumulators' initial values,
-// the epilogue) and AttentionKeyLoop.cpp (the key loop evaluated symbolically, the
-// score and its causal mask). Private to lib/CodeGen.
+// A kernel with a batched (3-D) `hl::dot` lowers to the device library's flash
+// attention (attention_sm80.cuh, attention_sm90.cuh) when its grid loop is this
+// online softmax:
+//
+//   for %tb, %tm in tile(bh, m) {                  // grid: tb block 1, tm block BM
+//     let %mi  = full([tb, tm], -inf, f32)         // running row max
+//     let %li  = full([tb, tm], 0, f32)            // running row sum
+//     let %acc = full([tb, tm, d], 0, f32)         // unnormalized output
+//     let %qt  = load q[tb, tm, :]                 // optional: the q tile
+//     for %tn in tile(n) {                         // key loop, block BN
+//       let %s     = S(dot(qt, load k[tb, tn, :].transpose(1, 2)))   // pointwise S
+//       let %mn    = maximum(%mi, amax(%s, 2))
+//       let %p     = exp(%s - %mn[:, :, newaxis])
+//       let %alpha = exp(%mi - %mn)
+//       %li  = %li * %alpha + sum(%p, 2)
+//       %acc = dot(%p.to(v.dtype()), load v[tb, tn, :], %acc * %alpha[:, :, newaxis])
+//       %mi  = %mn
+//     }
+//     let / store out[tb, tm, :] = E(%acc, %li, %mi)   // pointwise E
+//     store lse[tb, tm] = R(%li, %mi)                  // optional per-row results
+//   }
+//
+// The key loop is evaluated symbolically (lets and assignments substituted), and
+// the value each carried variable has after one iteration must be the formula
+// above up to commuted operands and how it is split into statements (the
+// rescale may be its own `acc = acc * alpha[...]`). S, E and R are free pointwise
+// expressions (S may also use tm.index() and tn.index(): a mask): they become
+// functors generated from the IR (EmitAttention.cpp).
+// Anything else is reported at its location.
+//
+// The Planner below checks it for the recognize-templates pass and records it as
+// Kernel::attention (helion/IR/TemplateMatch.h): RecognizeAttention.cpp (the grid
+// loop, the prologue, the accumulators' initial values, the epilogue) and
+// RecognizeAttentionKeyLoop.cpp (the key loop evaluated symbolically, the score and
+// its causal mask). Private to lib/Transforms.
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "AttentionPlan.h"
+#include "helion/IR/TemplateMatch.h"
+#include "helion/Support/Diagnostics.h"
 
 #include "helion/IR/Mutator.h"
 
@@ -17,9 +49,12 @@
 #include <set>
 #include <string>
 
-namespace helion::codegen::attention {
+namespace helion::ir {
 
-using namespace ir;
+/// The flash attention of `kernel`; nullopt after reporting why not.
+std::optional<AttentionMatch> recognizeAttention(const Kernel& kernel, DiagnosticEngine& diags);
+
+namespace attention {
 
 bool isConst(const ExprRef& e, double v);
 bool isVar(const ExprRef& e, int var);
@@ -34,12 +69,12 @@ class Planner {
 public:
   Planner(const Kernel& k, DiagnosticEngine& d) : k_(k), d_(d) {}
 
-  std::optional<AttentionPlan> run();
+  std::optional<AttentionMatch> run();
 
 private:
   const Kernel& k_;
   DiagnosticEngine& d_;
-  AttentionPlan p_;
+  AttentionMatch p_;
   std::map<int, ExprRef> pre_;            // grid-body lets before the key loop
   std::map<int, const Stmt*> preStmt_;
   std::map<int, ExprRef> env_;            // symbolic values inside the key loop
@@ -114,4 +149,5 @@ private:
   bool epilogueStmt(const Stmt& s);
 };
 
-} // namespace helion::codegen::attention
+} // namespace attention
+} // namespace helion::ir

@@ -1,0 +1,57 @@
+//===- helion/IR/TemplateMatch.h - A recognized template loop ---*- C++ -*-===//
+//
+// The recognize-templates pass checks that a kernel ir::dotTemplate sends to a
+// device-library template has the template's loop in every detail (the matmul's
+// K loop and epilogue, flash attention's online softmax) and records what it found
+// as one of these typed nodes (Kernel::matmul, Kernel::attention): which tiles and
+// tensors play which part, the accumulators, the score function, the epilogue's
+// statements. The template emitters print from them; they recognize nothing.
+//
+//   matmul: a %x[tm, tk], b %y[tk, tn], acc %acc.0, k loop tk, epilogue 1, tma_store %out
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "helion/IR/IR.h"
+
+#include <set>
+#include <vector>
+
+namespace helion::ir {
+
+/// A matmul, a bmm or a grouped GEMM (lib/Transforms/RecognizeMatmul.cpp).
+struct MatmulMatch {
+  StmtRef grid;              ///< the top-level loop (the grouped GEMM's group loop)
+  int tileB = -1;            ///< the batch tile of a batched matmul (bmm), else -1
+  int tileM = -1, tileN = -1, tileK = -1;
+  int a = -1, b = -1;        ///< tensor params read as A [M, K] and B [K, N]
+  bool bTransposed = false;  ///< B read as y[tn, tk].transpose(0, 1): [N, K]
+  int accVar = -1;
+  /// Grouped GEMM: the group tile g (hl::grid), the tensor of group offsets, and the
+  /// group loop's lets (the row loop's bounds, not usable elsewhere). tileG is -1 else.
+  int tileG = -1, offsets = -1;
+  std::set<int> groupLets;
+  /// The statements after the K loop (lets and stores), in order.
+  std::vector<StmtRef> epilogue;
+  /// The epilogue's only store when there is one (tma_store can write it when the
+  /// column tile allows: GemmParams::tmaStore), else -1.
+  int singleStoreParam = -1;
+};
+
+/// Flash attention (lib/Transforms/RecognizeAttention.cpp): the online softmax over
+/// key blocks, with a pointwise score S and epilogue E.
+struct AttentionMatch {
+  StmtRef grid;
+  int tileB = -1, tileM = -1, tileN = -1;
+  int q = -1, k = -1, v = -1;          ///< tensor params
+  int accVar = -1, sumVar = -1, maxVar = -1;
+  ExprRef score;                       ///< S: a pointwise expression of `dot`
+  ExprRef dot;                         ///< the q k^T product inside `score`
+  /// S is where(tm.index() >= tn.index(), S', -inf): keys past a query row score -inf,
+  /// so the kernel reads key blocks up to the diagonal only.
+  bool causal = false;
+  ExprRef headDim;                     ///< acc's last extent (a specialized param or a constant)
+  /// The grid loop's statements after the key loop (lets, assignments, stores).
+  std::vector<StmtRef> epilogue;
+};
+
+} // namespace helion::ir

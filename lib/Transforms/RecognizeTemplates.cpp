@@ -1,0 +1,39 @@
+//===- RecognizeTemplates.cpp - A template's loop, recognized --------------===//
+//
+// For a kernel ir::dotTemplate sends to a device-library template, checks the loop
+// against the template's pattern in every detail (MatmulRecognizer.h,
+// AttentionRecognizer.h), reporting what does not fit at its location, and records
+// what plays which part as a typed node (Kernel::matmul, Kernel::attention;
+// helion/IR/TemplateMatch.h). It runs after the other config passes, so the nodes it
+// points at are the ones the emitter prints (the verifier checks that they are).
+//
+//   for %tm, %tn in tile(0, %m), tile(0, %n) ... { let %acc.0 = ...; for %tk ...; store ... }
+//   matmul: a %x[tm, tk], b %y[tk, tn], acc %acc.0, k loop tk, epilogue 1, single store %out
+//===----------------------------------------------------------------------===//
+#include "AttentionRecognizer.h"
+#include "MatmulRecognizer.h"
+
+#include "helion/IR/DotShape.h"
+#include "helion/Transforms/Passes.h"
+
+namespace helion::ir {
+
+Kernel recognizeTemplates(const Kernel& kernel, PassContext& ctx) {
+  Kernel k = kernel;
+  k.matmul.reset();
+  k.attention.reset();
+  switch (dotTemplate(kernel)) {
+  case DotTemplate::Matmul:
+    if (std::optional<MatmulMatch> m = recognizeMatmul(kernel, ctx.diags))
+      k.matmul = std::make_shared<const MatmulMatch>(std::move(*m));
+    break;
+  case DotTemplate::Attention:
+    if (std::optional<AttentionMatch> m = recognizeAttention(kernel, ctx.diags))
+      k.attention = std::make_shared<const AttentionMatch>(std::move(*m));
+    break;
+  case DotTemplate::None: break;
+  }
+  return k;
+}
+
+} // namespace helion::ir
