@@ -22,7 +22,6 @@
 #include "EmitMatmul.h"
 #include "helion/IR/DotShape.h"
 #include "EmitterState.h"
-#include "ResourceCheck.h"
 
 #include <sstream>
 
@@ -45,23 +44,8 @@ const char* deviceTypeName(ir::ScalarType t) {
   return "float";
 }
 
-namespace {
-
-/// The kernel after the config passes, or nullopt (errors reported).
-std::optional<ir::Kernel> decide(const ir::Kernel& kernel, const config::Config& config,
-                                 const ir::PipelineOptions& pipeline, DiagnosticEngine& diags) {
-  ir::PassContext ctx{diags, &config};
-  return ir::runPipeline(kernel, /*configPart=*/true, ctx, pipeline);
-}
-
-} // namespace
-
-std::optional<EmittedKernel> emitCuda(const ir::Kernel& typed, const config::Config& config,
-                                      const EmitOptions& options, DiagnosticEngine& diags) {
-  std::optional<ir::Kernel> decided = decide(typed, config, options.pipeline, diags);
-  if (!decided)
-    return std::nullopt;
-  const ir::Kernel& kernel = *decided;
+std::optional<EmittedKernel> emitKernel(const ir::Kernel& kernel, const EmitOptions& options,
+                                        DiagnosticEngine& diags) {
   // Batched products (flash attention) and matrix products go to the device
   // library's kernels as a whole (recognized by the recognize-templates pass), as
   // ir::dotTemplate says (helion/IR/DotShape.h); dots of any other shape stay in the
@@ -71,47 +55,7 @@ std::optional<EmittedKernel> emitCuda(const ir::Kernel& typed, const config::Con
   case ir::DotTemplate::Matmul: return emitMatmul(kernel, options, diags);
   case ir::DotTemplate::None: break;
   }
-  Emitter e(kernel, options, diags);
-  std::optional<EmittedKernel> out = e.run();
-  if (!out || !checkUnrolledSize(kernel, config, out->numThreads, "", diags))
-    return std::nullopt;
-  // Rows too long for registers: the same kernel with its persistent reductions
-  // looped (chunks of 32 elements per thread), for the launcher to switch to.
-  // Chunks are halved (down to one element per thread) while that variant would
-  // unroll past kMaxUnrolledOps (many rows per program on few threads): it must
-  // compile in reasonable time at the user's first long row.
-  std::vector<int> persistentAxes;
-  for (const TemplateArg& t : out->templateArgs)
-    if (t.kind == TemplateArg::Kind::ReductionDim)
-      persistentAxes.push_back(t.index);
-  const bool persistent = !persistentAxes.empty();
-  config::Config looped =
-      config::longRowsConfig(kernel, config, out->numThreads, persistentAxes);
-  const int64_t chunk = persistent ? *looped.reductionLoops[persistentAxes.front()] : 0;
-  if (persistent && !checkUnrolledSize(kernel, looped, out->numThreads,
-                                       "for rows over " + std::to_string(kLongRowElems) +
-                                           " elements per thread (the looped variant)",
-                                       diags))
-    return std::nullopt;
-  if (persistent) {
-    EmitOptions longOptions = options;
-    longOptions.kernelSuffix = "_long_rows_kernel";
-    longOptions.configJson += " (reduction_loops " + std::to_string(chunk) +
-                              " for rows over " + std::to_string(kLongRowElems) +
-                              " elements per thread)";
-    // A kernel the looped form cannot express keeps only its persistent one.
-    std::ostringstream quiet;
-    DiagnosticEngine longDiags(quiet);
-    ir::PipelineOptions silent;
-    silent.verifyEach = options.pipeline.verifyEach;
-    std::optional<ir::Kernel> loopedKernel = decide(typed, looped, silent, longDiags);
-    std::optional<EmittedKernel> lr;
-    if (loopedKernel)
-      lr = Emitter(*loopedKernel, longOptions, longDiags).run();
-    if (lr && !longDiags.hasErrors())
-      out->longRows = std::make_shared<const EmittedKernel>(std::move(*lr));
-  }
-  return out;
+  return Emitter(kernel, options, diags).run();
 }
 
 } // namespace helion::codegen

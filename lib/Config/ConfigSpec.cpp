@@ -175,7 +175,7 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
   spec.kernel = std::make_shared<const ir::Kernel>(k);
   spec.hasDot = ir::containsDot(k);
   spec.contendedAtomics = ir::hasContendedAtomics(k);
-  // The template that prints the kernel, as codegen::emitCuda dispatches it
+  // The template that prints the kernel, as codegen::emitKernel dispatches it
   // (ir::dotTemplate): flash attention, or the matmul (a bmm and the grouped GEMM are
   // its forms). Dots of other shapes are the generic emitter's (the general lowering,
   // EmitDot.cpp): the generic kernel's keys and defaults, not the templates'.

@@ -393,7 +393,7 @@ int runCompile(const CompileOptions& o) {
       eo.pipeline = pipeline;
       eo.sourceFile = o.in.file;
       eo.configJson = config::formatConfig(entry.config, k.spec);
-      auto ek = codegen::emitCuda(k.typed, entry.config, eo, diags);
+      auto ek = driver::compileCuda(k.typed, entry.config, eo, diags);
       if (!ek) {
         if (file->entries.size() > 1) // which of several configs
           diags.report(Severity::Note, {},

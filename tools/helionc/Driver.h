@@ -2,6 +2,7 @@
 #pragma once
 
 #include "helion/CodeGen/CudaEmitter.h"
+#include "helion/Driver/CompileCuda.h"
 #include "helion/Config/ConfigJson.h"
 #include "helion/Frontend/Frontend.h"
 #include "helion/Support/Diagnostics.h"

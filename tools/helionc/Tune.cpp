@@ -328,7 +328,7 @@ private:
     eo.configJson = config::formatConfig(c, spec_);
     if (!config::validate(c, spec_).empty())
       return std::nullopt;
-    return codegen::emitCuda(k_.typed, c, eo, quiet);
+    return driver::compileCuda(k_.typed, c, eo, quiet);
   }
 
 

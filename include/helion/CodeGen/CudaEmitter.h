@@ -124,16 +124,17 @@ struct EmitOptions {
   std::string version = "0.1.0";
   std::string configJson; ///< printed in the header comment
   std::string kernelSuffix = "_kernel"; ///< the __global__ name is the kernel's name + this
-  /// --print-after and --verify-each for the config passes emitCuda runs (the
-  /// defaults: print nothing, verify as PipelineOptions::defaultVerifyEach says).
+  /// --print-after and --verify-each for the config passes driver::compileCuda runs
+  /// (the defaults: print nothing, verify as PipelineOptions::defaultVerifyEach says).
   ir::PipelineOptions pipeline;
 };
 
-/// Emits CUDA for a typed kernel (after the analysis passes): runs the config passes
-/// of ir::pipeline() on it under `config`, then prints the decided IR as CUDA.
+/// Prints a decided kernel (after the config passes of ir::pipeline(); the driver,
+/// helion/Driver/CompileCuda.h, runs them) as CUDA: a template's instantiation when
+/// ir::dotTemplate says so, else the generic emitter's kernel. It reads no config.
 /// Unsupported constructs are reported at their location and yield nullopt.
-std::optional<EmittedKernel> emitCuda(const ir::Kernel& kernel, const config::Config& config,
-                                      const EmitOptions& options, DiagnosticEngine& diags);
+std::optional<EmittedKernel> emitKernel(const ir::Kernel& kernel, const EmitOptions& options,
+                                        DiagnosticEngine& diags);
 
 /// The C++ type name NVRTC sees for a dtype (`helion::dev::bf16`, `float`, ...).
 const char* deviceTypeName(ir::ScalarType t);

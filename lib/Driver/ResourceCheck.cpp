@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-namespace helion::codegen {
+namespace helion::driver {
 
 bool checkUnrolledSize(const ir::Kernel& kernel, const config::Config& config, int numThreads,
                        const std::string& variant, DiagnosticEngine& diags) {
@@ -35,4 +35,4 @@ bool checkUnrolledSize(const ir::Kernel& kernel, const config::Config& config, i
   return false;
 }
 
-} // namespace helion::codegen
+} // namespace helion::driver

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace helion::codegen {
+namespace helion::driver {
 
 using config::estimateUnrolledSize;
 using config::kMaxUnrolledOps;
@@ -19,4 +19,4 @@ using config::UnrolledSize;
 bool checkUnrolledSize(const ir::Kernel& kernel, const config::Config& config, int numThreads,
                        const std::string& variant, DiagnosticEngine& diags);
 
-} // namespace helion::codegen
+} // namespace helion::driver
