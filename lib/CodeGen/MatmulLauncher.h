@@ -15,4 +15,9 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
                            const std::function<std::string(const ir::Expr&)>& hostExpr,
                            const std::string& launcherName);
 
+/// The launcher's checks of the extents and operands (MatmulOperandChecks.cpp): the
+/// statements that define M, N, K (and B or G) and check every tensor argument.
+std::string matmulOperandChecks(const HostKernel& hk,
+                                const std::function<std::string(const ir::Expr&)>& hostExpr);
+
 } // namespace helion::codegen
