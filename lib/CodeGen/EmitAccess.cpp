@@ -29,17 +29,16 @@ std::string Emitter::tensorOffset(int param, const std::vector<Index>& ix, bool 
     const Index& i = ix[n];
     switch (i.kind) {
     case Index::Kind::Flat:
-      return "int64" + coordOf(tileAxis_.at(i.tile));
+      return "int64" + coordOf(layout_.tile(i.tile));
     case Index::Kind::Tile:
-      if (k_.tiles.at(i.tile).isGrid || !tileAxis_.count(i.tile))
+      if (k_.tiles.at(i.tile).isGrid || layout_.tile(i.tile) < 0)
         add("tb_t" + std::to_string(i.tile));
       else
-        add(coordOf(tileAxis_.at(i.tile)));
+        add(coordOf(layout_.tile(i.tile)));
       break;
     case Index::Kind::All: {
       // The axis of tensor dim `tensorDim` of this param.
-      auto found = allAxisOf_.find({param, tensorDim});
-      int axis = found == allAxisOf_.end() ? -1 : found->second;
+      int axis = layout_.tensorDim(param, tensorDim);
       if (axis < 0) {
         error(k_.loc, "internal compiler error: no layout axis for " + name + ".size(" +
                           std::to_string(tensorDim) + ")");
@@ -58,17 +57,7 @@ std::string Emitter::tensorOffset(int param, const std::vector<Index>& ix, bool 
 }
 
 int Emitter::lastSubscriptAxis(int param, const std::vector<Index>& ix) const {
-  const Index& last = ix.back();
-  if (last.kind == Index::Kind::All) {
-    int tensorDims = 0;
-    for (const Index& i : ix)
-      tensorDims += i.kind != Index::Kind::NewAxis;
-    auto found = allAxisOf_.find({param, tensorDims - 1});
-    return found == allAxisOf_.end() ? -1 : found->second;
-  }
-  if ((last.kind == Index::Kind::Tile || last.kind == Index::Kind::Flat) && tileAxis_.count(last.tile))
-    return tileAxis_.at(last.tile);
-  return -1;
+  return layout_.lastSubscript(param, ix);
 }
 
 // A variable that holds a load and is never reassigned keeps the tensor's own

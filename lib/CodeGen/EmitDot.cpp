@@ -33,11 +33,7 @@ using namespace ir;
 
 
 Emitter::DotDim Emitter::dotDim(const Dim& d) const {
-  int axis = -1;
-  if (d.kind == Dim::Kind::Tile && tileAxis_.count(d.tile))
-    axis = tileAxis_.at(d.tile);
-  else if (d.kind == Dim::Kind::Full && fullAxis_.count(d.axis))
-    axis = fullAxis_.at(d.axis);
+  const int axis = layout_.dim(d);
   if (axis < 0)
     return {-1, "1", "0", "true"}; // a dim of size one (or a grid tile's one row)
   const std::string& x = axes_[axis].key;

@@ -26,20 +26,7 @@ std::string Emitter::storageType(const ElemType& t) const {
   return computeType(t);
 }
 
-std::vector<int> Emitter::axesOf(const BlockType& t) const {
-  std::vector<int> out;
-  for (const Dim& d : t.dims) {
-    int a = -1;
-    if (d.kind == Dim::Kind::Tile && tileAxis_.count(d.tile))
-      a = tileAxis_.at(d.tile);
-    else if (d.kind == Dim::Kind::Full && fullAxis_.count(d.axis))
-      a = fullAxis_.at(d.axis);
-    if (a >= 0 && std::find(out.begin(), out.end(), a) == out.end())
-      out.push_back(a);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+std::vector<int> Emitter::axesOf(const BlockType& t) const { return layout_.positions(t); }
 
 std::string Emitter::elementRef(const std::string& name, const std::vector<int>& axes) const {
   std::string s = name;
@@ -100,9 +87,9 @@ std::string Emitter::expr(const Expr& e) {
     return "0";
   }
   case ExprKind::TileIndex: {
-    if (k_.tiles.at(e.tile).isGrid || !tileAxis_.count(e.tile))
+    if (k_.tiles.at(e.tile).isGrid || layout_.tile(e.tile) < 0)
       return "tb_t" + std::to_string(e.tile);
-    return "int64" + absCoord(tileAxis_.at(e.tile));
+    return "int64" + absCoord(layout_.tile(e.tile));
   }
   case ExprKind::TensorSize: {
     const Param& p = k_.params.at(e.param);

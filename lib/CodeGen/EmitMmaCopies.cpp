@@ -93,12 +93,11 @@ std::string Emitter::strideOfAxis(int param, const std::vector<Index>& ix, int a
     case Index::Kind::Flat: return "";
     case Index::Kind::NewAxis: continue;
     case Index::Kind::Tile:
-      if (!k_.tiles.at(i.tile).isGrid && tileAxis_.count(i.tile))
-        a = tileAxis_.at(i.tile);
+      if (!k_.tiles.at(i.tile).isGrid)
+        a = layout_.tile(i.tile);
       break;
     case Index::Kind::All:
-      if (auto it = allAxisOf_.find({param, dim}); it != allAxisOf_.end())
-        a = it->second;
+      a = layout_.tensorDim(param, dim);
       break;
     case Index::Kind::Scalar:
     case Index::Kind::Gather: break;

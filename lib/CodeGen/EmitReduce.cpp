@@ -169,13 +169,7 @@ void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
   closeOut();
 }
 
-int Emitter::reducedAxis(const Dim& d) const {
-  if (d.kind == Dim::Kind::Tile && tileAxis_.count(d.tile))
-    return tileAxis_.at(d.tile);
-  if (d.kind == Dim::Kind::Full)
-    return fullAxis_.at(d.axis);
-  return -1;
-}
+int Emitter::reducedAxis(const Dim& d) const { return layout_.dim(d); }
 
 void Emitter::openReductionOutput(const std::vector<int>& outAxes) {
   openElementLoops(outAxes);

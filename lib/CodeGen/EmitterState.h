@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "helion/IR/LayoutIndex.h"
 #include "helion/CodeGen/CudaEmitter.h"
 
 #include <map>
@@ -191,8 +192,9 @@ private:
   EmittedKernel out_;
 
   std::vector<LayoutAxis> axes_;           ///< innermost first
-  std::map<int, int> tileAxis_, fullAxis_; ///< tile id / axis id -> index in axes_
-  std::map<std::pair<int, int>, int> allAxisOf_; ///< (param, tensor dim) -> index in axes_
+  /// Tile, reduction axis and tensor dim -> index in axes_ (axes_ follows
+  /// Kernel::threadLayout one to one).
+  ir::LayoutIndex layout_;
   std::set<int> storedParams_;
   std::set<int> assignedVars_;              ///< targets of Assign statements
   std::set<int> storageVars_;               ///< loads held in the tensor's element type

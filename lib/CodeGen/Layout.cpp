@@ -17,6 +17,7 @@ using namespace ir;
 // a looped axis's chunk, or a persistent axis's whole extent (RDIM<id>, a template
 // argument the launcher instantiates per extent).
 void Emitter::planLayout() {
+  layout_ = ir::LayoutIndex(k_);
   for (const ThreadAxis& t : *k_.threadLayout) {
     LayoutAxis a;
     a.isTile = t.isTile;
@@ -35,10 +36,6 @@ void Emitter::planLayout() {
     a.after = t.after;
     if (auto role = mmaRole_.find(AxisKey{t.isTile, t.id}); role != mmaRole_.end())
       a.mma = role->second;
-    (t.isTile ? tileAxis_ : fullAxis_)[t.id] = static_cast<int>(axes_.size());
-    if (!t.isTile)
-      for (auto pd : k_.axes.at(t.id).tensorDims)
-        allAxisOf_[pd] = static_cast<int>(axes_.size());
     axes_.push_back(a);
   }
   // Every axis gets a bit of EXACT: the launcher sets it when the axis's

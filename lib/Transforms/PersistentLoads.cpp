@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 #include "helion/Config/Config.h"
 #include "helion/Config/Sites.h"
+#include "helion/IR/LayoutIndex.h"
 #include "helion/IR/Visitor.h"
 #include "helion/Transforms/Passes.h"
 
@@ -35,15 +36,7 @@ namespace {
 
 class Planner {
 public:
-  Planner(const Kernel& k, const config::Config& c) : k_(k), c_(c) {
-    const std::vector<ThreadAxis>& layout = *k.threadLayout;
-    for (size_t p = 0; p < layout.size(); ++p) {
-      const ThreadAxis& a = layout[p];
-      (a.isTile ? tilePos_ : axisPos_)[a.id] = static_cast<int>(p);
-      if (!a.isTile) // a tensor dim on several axes is the last one's
-        for (const auto& pd : k.axes.at(a.id).tensorDims)
-          dimPos_[pd] = static_cast<int>(p);
-    }
+  Planner(const Kernel& k, const config::Config& c) : k_(k), c_(c), layout_(k) {
     walkStmts(k.body, [&](const Stmt& s) {
       if (s.kind == StmtKind::Store)
         stored_.insert(s.param);
@@ -64,7 +57,7 @@ public:
         invariant &= i.kind == Index::Kind::All ||
                      ((i.kind == Index::Kind::Tile || i.kind == Index::Kind::Flat) &&
                       !k_.tiles.at(i.tile).isGrid);
-      std::vector<int> axes = positions(*load->type);
+      std::vector<int> axes = layout_.positions(*load->type);
       // Tile coordinates exist only inside the program loop.
       if (invariant && !looped(axes) &&
           std::none_of(axes.begin(), axes.end(),
@@ -101,9 +94,9 @@ public:
         plain &= !i.value && (i.kind == Index::Kind::All ||
                               (i.kind == Index::Kind::Tile &&
                                std::count(loop.tiles.begin(), loop.tiles.end(), i.tile)));
-      std::vector<int> axes = positions(*load->type);
+      std::vector<int> axes = layout_.positions(*load->type);
       if (plain && !axes.empty() && !looped(axes) && (*k_.threadLayout)[axes[0]].inner &&
-          lastSubscript(*load) == axes[0] && blockPtr(load))
+          layout_.lastSubscript(load->param, load->indices) == axes[0] && blockPtr(load))
         out.insert(s.get());
     }
     return out;
@@ -119,20 +112,6 @@ private:
     return load->gatherAll || !load->type || stored_.count(load->param) ? nullptr : load;
   }
 
-  /// The layout positions of the dims of `t`, ascending (innermost first).
-  std::vector<int> positions(const BlockType& t) const {
-    std::vector<int> out;
-    for (const Dim& d : t.dims) {
-      const std::map<int, int>& pos = d.kind == Dim::Kind::Tile ? tilePos_ : axisPos_;
-      const int id = d.kind == Dim::Kind::Tile ? d.tile : d.axis;
-      auto it = d.kind == Dim::Kind::One ? pos.end() : pos.find(id);
-      if (it != pos.end() && std::find(out.begin(), out.end(), it->second) == out.end())
-        out.push_back(it->second);
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-
   bool looped(const std::vector<int>& axes) const {
     return std::any_of(axes.begin(), axes.end(), [&](int p) {
       const ThreadAxis& a = (*k_.threadLayout)[p];
@@ -140,27 +119,9 @@ private:
     });
   }
 
-  /// The layout position of the tensor dim the load's last subscript indexes, or -1.
-  int lastSubscript(const Expr& load) const {
-    const Index& last = load.indices.back();
-    if (last.kind == Index::Kind::All) {
-      int dims = 0;
-      for (const Index& i : load.indices)
-        dims += i.kind != Index::Kind::NewAxis;
-      auto it = dimPos_.find({load.param, dims - 1});
-      return it == dimPos_.end() ? -1 : it->second;
-    }
-    if (last.kind == Index::Kind::Tile || last.kind == Index::Kind::Flat) {
-      auto it = tilePos_.find(last.tile);
-      return it == tilePos_.end() ? -1 : it->second;
-    }
-    return -1;
-  }
-
   const Kernel& k_;
   const config::Config& c_;
-  std::map<int, int> tilePos_, axisPos_;      ///< tile / axis id -> layout position
-  std::map<std::pair<int, int>, int> dimPos_; ///< (param, tensor dim) -> layout position
+  LayoutIndex layout_;
   std::set<int> stored_, assigned_;
 };
 
