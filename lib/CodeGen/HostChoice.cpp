@@ -2,6 +2,7 @@
 #include "HostChoice.h"
 
 #include "CudaLiteral.h"
+#include "helion/IR/Visitor.h"
 
 #include <algorithm>
 #include <functional>
@@ -16,14 +17,10 @@ namespace {
 /// The tensor parameters the kernel stores to, in parameter order.
 std::vector<int> writtenTensors(const Kernel& k) {
   std::vector<bool> written(k.params.size(), false);
-  std::function<void(const std::vector<StmtRef>&)> walk = [&](const std::vector<StmtRef>& body) {
-    for (const StmtRef& s : body) {
-      if (s->kind == StmtKind::Store && s->param >= 0)
-        written.at(static_cast<size_t>(s->param)) = true;
-      walk(s->body);
-    }
-  };
-  walk(k.body);
+  walkStmts(k.body, [&](const Stmt& s) {
+    if (s.kind == StmtKind::Store && s.param >= 0)
+      written.at(static_cast<size_t>(s.param)) = true;
+  });
   std::vector<int> out;
   for (size_t p = 0; p < written.size(); ++p)
     if (written[p] && k.params[p].kind == Param::Kind::Tensor)
