@@ -3,7 +3,7 @@
 // A reduction combines each thread's elements, then the threads of the axis
 // (axis_reduce: shuffles, then shared memory); over a looped axis it runs
 // inside the chunk loop, and an amax followed by sum(exp(x - max)) fuses into
-// one online pass (onlineSumPartner).
+// one online pass (the online-softmax pass pairs them).
 //===----------------------------------------------------------------------===//
 #include "EmitterState.h"
 
@@ -11,41 +11,16 @@ namespace helion::codegen {
 
 using namespace ir;
 
-// Online softmax normalizer: for `let m = amax(X, d)` over a looped axis, a later
-// `let s = sum(exp(X - m), d)` in the same block (through deferred lets and
-// newaxis views) is computed in the same pass over the chunks, with a running
+// Online softmax normalizer: the online-softmax pass pairs `let m = amax(X, d)` over a
+// looped axis with a later `let s = sum(exp(X - m), d)` of the same body
+// (Stmt::onlineSum); both are computed in the same pass over the chunks, with a running
 // maximum that rescales the running sum, so X is read once instead of twice.
-const Stmt* Emitter::onlineSumPartner(const Stmt& maxLet, const Expr& red) const {
-  if (!body_ || red.reduce != ReduceOp::Max || red.operands.at(0)->kind != ExprKind::Var)
+const Stmt* Emitter::onlineSumPartner(const Stmt& maxLet) const {
+  if (!body_ || maxLet.onlineSum < 0)
     return nullptr;
-  const int x = red.operands[0]->var;
-  auto resolve = [&](const Expr* e) {
-    while (e->kind == ExprKind::Var) {
-      auto it = deferred_.find(e->var);
-      if (it == deferred_.end())
-        break;
-      e = it->second->value.get();
-    }
-    return e;
-  };
-  auto isVar = [](const Expr& e, int v) {
-    const Expr* p = &e;
-    if (p->kind == ExprKind::View)
-      p = p->operands.at(0).get();
-    return p->kind == ExprKind::Var && p->var == v;
-  };
   for (size_t i = bodyIndex_ + 1; i < body_->size(); ++i) {
     const Stmt& s = *(*body_)[i];
-    if (s.kind != StmtKind::Let || !s.value || s.value->kind != ExprKind::Reduce ||
-        s.value->reduce != ReduceOp::Sum || s.value->dim != red.dim)
-      continue;
-    const Expr* e = resolve(s.value->operands.at(0).get());
-    if (e->kind != ExprKind::Unary || e->unary != UnaryOp::Exp)
-      continue;
-    const Expr* sub = e->operands.at(0).get();
-    if (sub->kind == ExprKind::Binary && sub->binary == BinaryOp::Sub &&
-        isVar(*sub->operands.at(0), x) && isVar(*sub->operands.at(1), maxLet.var) &&
-        s.value->type && red.type && s.value->type->elem == red.type->elem)
+    if (s.kind == StmtKind::Let && s.var == maxLet.onlineSum)
       return &s;
   }
   return nullptr;
@@ -85,7 +60,7 @@ void Emitter::emitReduce(const Stmt& s, const Expr& red, bool declare) {
 
   const bool chunked = axes_[axis].looped && !activeChunks_.count(axis);
   std::string acc = "acc_" + varName(s.var);
-  const Stmt* partner = chunked ? onlineSumPartner(s, red) : nullptr;
+  const Stmt* partner = chunked ? onlineSumPartner(s) : nullptr;
   if (partner) {
     const Expr& x = *red.operands[0];
     const std::string& k = axes_[axis].key;

@@ -104,7 +104,8 @@ private:
   void emitScanRounds(const ir::Stmt& s, const ir::Expr& scan, int axis, const std::string& ident);
   // EmitArgReduce.cpp
   void emitArgReduce(const ir::Stmt& s, const ir::Expr& red, bool declare);
-  const ir::Stmt* onlineSumPartner(const ir::Stmt& maxLet, const ir::Expr& red) const;
+  /// The let the online-softmax pass paired with `maxLet` (Stmt::onlineSum) in this body.
+  const ir::Stmt* onlineSumPartner(const ir::Stmt& maxLet) const;
 
   // EmitDot.cpp: dots the templates do not take, through shared memory (mma.sync)
   struct DotDim {

@@ -202,7 +202,9 @@ public:
     case StmtKind::Let:
     case StmtKind::Assign: {
       os << pad << (s.kind == StmtKind::Let ? "let " : "") << (s.dotCopied ? "copied-by-dot " : "")
-         << (s.hoisted ? "hoisted " : "") << (s.staged ? "staged " : "") << varName(s.var);
+         << (s.hoisted ? "hoisted " : "") << (s.staged ? "staged " : "")
+         << (s.onlineSum >= 0 ? "online(" + varName(s.onlineSum) + ") " : "")
+         << (s.fused ? "fused " : "") << varName(s.var);
       if (s.value->type)
         os << " : " << type(*s.value->type);
       os << " = " << expr(*s.value) << "\n";

@@ -37,6 +37,8 @@ const std::vector<Pass>& pipeline() {
        true},
       {"privatize-atomics", "atomic adds of persistent programs into shared-memory copies",
        privatizeAtomics, true},
+      {"online-softmax", "amax and sum(exp(x - max)) over a looped axis paired: one pass",
+       onlineSoftmax, true},
       {"mma-layout", "general dots on mma.sync fragments: tile roles, operands, pipeline",
        mmaLayout, true},
       {"thread-layout", "the CTA's layout axes: their order, vectorized axes, shared threads",

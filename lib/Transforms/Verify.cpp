@@ -17,7 +17,8 @@
 //     VerifyDecisions.cpp says; a grid mapping sits on a top-level loop only; an unroll
 //     factor sits on a nested loop only; a hint on a load that is neither a gather nor
 //     masked; hoisted and staged lets are loads directly in a persistent grid loop,
-//     staged ones in a loop of 2 stages or more.
+//     staged ones in a loop of 2 stages or more; an online-softmax max let names a
+//     later fused sum let of its body, and each fused let is named by one.
 //===----------------------------------------------------------------------===//
 #include "helion/Transforms/Passes.h"
 
@@ -75,6 +76,31 @@ private:
       fail(loc, "parameter " + std::to_string(p) + " out of range");
     else if (k_.params[p].kind != Param::Kind::Tensor)
       fail(loc, "scalar parameter '" + k_.params[p].name + "' used as a tensor");
+  }
+
+  /// An online pair: a max let whose partner is a later fused sum let of the same body
+  /// (and a fused let some earlier max of the body names).
+  void checkOnlinePair(const Stmt& s, const std::vector<StmtRef>& stmts) {
+    auto isReduce = [](const Stmt& t, ReduceOp op) {
+      return t.kind == StmtKind::Let && t.value && t.value->kind == ExprKind::Reduce &&
+             t.value->reduce == op;
+    };
+    auto at = std::find_if(stmts.begin(), stmts.end(), [&](const StmtRef& t) { return t.get() == &s; });
+    bool ok = at != stmts.end();
+    if (ok && s.onlineSum >= 0) {
+      auto p = std::find_if(at + 1, stmts.end(), [&](const StmtRef& t) {
+        return t->kind == StmtKind::Let && t->var == s.onlineSum;
+      });
+      ok = isReduce(s, ReduceOp::Max) && p != stmts.end() && (*p)->fused &&
+           isReduce(**p, ReduceOp::Sum);
+    }
+    if (ok && s.fused)
+      ok = isReduce(s, ReduceOp::Sum) && std::any_of(stmts.begin(), at, [&](const StmtRef& t) {
+             return t->onlineSum == s.var;
+           });
+    if (!ok)
+      fail(s.loc, "an online softmax pair that is not a max let and a later fused sum let of "
+                  "one body");
   }
 
   /// A hoisted or staged let: a load directly in a persistent grid loop (hoisted: the
@@ -193,6 +219,8 @@ private:
         expr(*s.value, defined);
         if (s.hoisted || s.staged)
           checkMovedLoad(s, stmts);
+        if (s.onlineSum >= 0 || s.fused)
+          checkOnlinePair(s, stmts);
         if (s.var < 0 || s.var >= static_cast<int>(k_.vars.size()))
           fail(s.loc, "variable " + std::to_string(s.var) + " out of range");
         else if (s.kind == StmtKind::Assign && !defined.count(s.var))

@@ -263,6 +263,11 @@ struct Stmt {
                                 // loop (persistent-loads)
   bool staged = false;          // Let of a load of the next tile, copied into shared memory
                                 // while the program works on this one (persistent-loads)
+  /// Let of `amax(X, d)` over a looped reduction axis: the var of the later
+  /// `sum(exp(X - m), d)` let computed in the same pass over the chunks (online
+  /// softmax; the partner's `fused` is set), else -1 (online-softmax).
+  int onlineSum = -1;
+  bool fused = false;           // Let computed by an earlier let's online pass (online-softmax)
   std::vector<int> tiles;       // For
   std::vector<StmtRef> body;    // For
   std::optional<GridMapping> grid; // For at the top level, set by grid-mapping

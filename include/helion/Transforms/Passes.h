@@ -64,6 +64,11 @@ Kernel gridMapping(const Kernel& kernel, PassContext& ctx);
 /// once (PrivatizeAtomics.cpp).
 Kernel privatizeAtomics(const Kernel& kernel, PassContext& ctx);
 
+/// Pairs `let m = amax(X, d)` over a looped reduction axis with a later
+/// `let s = sum(exp(X - m), d)` (Stmt::onlineSum, Stmt::fused): one pass over the
+/// chunks computes both (OnlineSoftmax.cpp).
+Kernel onlineSoftmax(const Kernel& kernel, PassContext& ctx);
+
 /// Lays out the general dots of a generic kernel on mma.sync fragments where they fit
 /// (helion/IR/MmaPlan.h): tile roles, each dot's operands, the pipelined dot
 /// (MmaLayout.cpp).

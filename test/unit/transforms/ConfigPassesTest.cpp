@@ -383,3 +383,21 @@ TEST_CASE("the verifier checks a template's parameters", "[passes][verify]") {
   CHECK(text.find("matmul template parameters on a kernel the matmul template does not print") !=
         std::string::npos);
 }
+
+TEST_CASE("the verifier checks online-softmax pairs", "[passes][verify]") {
+  std::string text;
+  Kernel k = config::test::tiledKernel(); // let %acc = 0 first in the grid loop
+  auto loop = std::make_shared<Stmt>(*k.body[0]);
+  auto let = std::make_shared<Stmt>(*loop->body[0]);
+  let->fused = true; // no max names it, and it is no sum
+  loop->body[0] = let;
+  k.body[0] = loop;
+  CHECK_FALSE(verifies(k, &text));
+  CHECK(text.find("an online softmax pair that is not a max let and a later fused sum let") !=
+        std::string::npos);
+  let->fused = false;
+  let->onlineSum = 0; // names itself, not a later sum
+  CHECK_FALSE(verifies(k));
+  let->onlineSum = -1;
+  CHECK(verifies(k));
+}
