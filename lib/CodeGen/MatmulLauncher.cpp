@@ -33,13 +33,13 @@ using namespace ir;
 std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
                            const std::function<std::string(const Expr&)>& hostExpr,
                            const std::string& launcherName) {
-  const Kernel& k = *hk.kernel;
-  const EmittedKernel& ek = *hk.emitted;
-  const MatmulLaunch& mm = *ek.matmul;
-  auto pname = [&](int p) { return k.params.at(p).name; };
-  const bool batched = mm.batch != nullptr;
-  const bool grouped = mm.groups != nullptr; // A [M, K], B [G, K, N], offsets
-  const std::string a = pname(mm.a), b = pname(mm.b), kn = k.name;
+  const MatmulHost h(hk);
+  const Kernel& k = h.k;
+  const EmittedKernel& ek = h.ek;
+  const MatmulLaunch& mm = h.mm;
+  auto pname = [&](int p) { return h.pname(p); };
+  const bool batched = h.batched, grouped = h.grouped;
+  const std::string &a = h.a, &b = h.b, &kn = k.name;
   std::ostringstream os;
   os << "// helionc: launcher of tensor-core matmul '" << kn << "' (generated, do not edit)\n";
   os << launcherSignature(k, launcherName, hostScalarType);

@@ -8,6 +8,21 @@
 
 namespace helion::codegen {
 
+/// What the launcher's parts read of a matmul's host kernel: its IR, the emitted
+/// kernel's launch data, its form, and the names of its A and B tensors.
+struct MatmulHost {
+  explicit MatmulHost(const HostKernel& hk)
+      : k(*hk.kernel), ek(*hk.emitted), mm(*ek.matmul), batched(mm.batch != nullptr),
+        grouped(mm.groups != nullptr), a(pname(mm.a)), b(pname(mm.b)) {}
+  const std::string& pname(int p) const { return k.params.at(p).name; }
+
+  const ir::Kernel& k;
+  const EmittedKernel& ek;
+  const MatmulLaunch& mm;
+  const bool batched, grouped; ///< bmm: A, B [B, ...]; grouped: A [M, K], B [G, K, N], offsets
+  const std::string a, b;
+};
+
 /// The launcher function of a kernel emitted by emitMatmul (HostKernel::emitted->matmul
 /// is set): checks, tensor maps, dynamic shared memory, grid, and the sm90 / sm80 choice.
 /// `hostExpr` spells a scalar IR expression (an extent) in host C++.

@@ -15,14 +15,14 @@ using namespace ir;
 
 std::string matmulOperandChecks(const HostKernel& hk,
                                 const std::function<std::string(const Expr&)>& hostExpr) {
-  const Kernel& k = *hk.kernel;
-  const EmittedKernel& ek = *hk.emitted;
-  const MatmulLaunch& mm = *ek.matmul;
-  auto pname = [&](int p) { return k.params.at(p).name; };
-  const bool batched = mm.batch != nullptr;
-  const bool grouped = mm.groups != nullptr; // A [M, K], B [G, K, N], offsets
+  const MatmulHost h(hk);
+  const Kernel& k = h.k;
+  const EmittedKernel& ek = h.ek;
+  const MatmulLaunch& mm = h.mm;
+  auto pname = [&](int p) { return h.pname(p); };
+  const bool batched = h.batched, grouped = h.grouped;
   const std::string rank = batched ? "3" : "2";
-  const std::string a = pname(mm.a), b = pname(mm.b), kn = k.name;
+  const std::string &a = h.a, &b = h.b, &kn = k.name;
   std::ostringstream os;
   os << "  const int64_t M = " << (grouped ? a + ".size(0)" : hostExpr(*mm.m)) << ", N = " << hostExpr(*mm.n)
      << ", K = " << hostExpr(*mm.k) << ";\n";
