@@ -56,45 +56,6 @@ void Emitter::closeElementLoops(const std::vector<int>& axes) {
 }
 
 
-// A let over a reduction axis whose value is cheap elementwise arithmetic on
-// other values is recomputed where it is used instead of held in a register
-// array: `row = x[tm, :].to(f32)` then stays a half-width f16 array, and
-// `centered = row - mean` costs a subtraction per use, not 40 live registers.
-// Transcendentals used more than once stay materialized.
-bool Emitter::inlinable(const Stmt& s) const {
-  if (assignedVars_.count(s.var) || !s.value || !s.value->type)
-    return false;
-  bool overReduction = false;
-  for (const Dim& d : s.value->type->dims)
-    overReduction |= d.kind == Dim::Kind::Full;
-  if (!overReduction)
-    return false;
-  bool cheap = true, ok = true;
-  walkExpr(*s.value, [&](const Expr& e) {
-    switch (e.kind) {
-    case ExprKind::Const:
-    case ExprKind::Param:
-    case ExprKind::Var:
-    case ExprKind::View:
-    case ExprKind::Cast:
-    case ExprKind::Where:
-    case ExprKind::Binary: break;
-    case ExprKind::Unary:
-      if (e.unary != UnaryOp::Neg && e.unary != UnaryOp::Not && e.unary != UnaryOp::Abs)
-        cheap = false;
-      break;
-    default: ok = false;
-    }
-    if (e.kind == ExprKind::Binary && (e.binary == BinaryOp::Div || e.binary == BinaryOp::Mod ||
-                                        e.binary == BinaryOp::Pow))
-      cheap = false;
-  });
-  if (!ok)
-    return false;
-  auto uses = varUses_.find(s.var);
-  return cheap || (uses != varUses_.end() && uses->second <= 1);
-}
-
 int Emitter::loopedAxisOf(const std::vector<int>& axes) const {
   for (int a : axes)
     if (axes_[a].looped && !activeChunks_.count(a))
@@ -167,8 +128,8 @@ void Emitter::emitLet(const Stmt& s, bool declare) {
     varAxes_[s.var] = axes;
     return;
   }
-  if (declare && inlinable(s)) {
-    inlined_[s.var] = &s; // recomputed at each use: no register array
+  if (declare && s.recompute) {
+    inlined_[s.var] = &s; // recomputed at each use (rematerialize): no register array
     varAxes_[s.var] = axes;
     return;
   }

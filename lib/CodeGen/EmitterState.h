@@ -174,7 +174,7 @@ private:
   bool lastSubscriptIsAxis(const ir::Stmt& s, int axis) const;
   int lastSubscriptAxis(int param, const std::vector<ir::Index>& ix) const;
   int loopedAxisOf(const std::vector<int>& axes) const; ///< a looped, inactive axis or -1
-  bool inlinable(const ir::Stmt& s) const;
+
   void emitDeferredFor(const ir::Expr& e, std::set<int>& emitted);
   void collectVars(const ir::Expr& e, std::vector<int>& out) const;
   void declareVar(int var, const ir::BlockType& type);
@@ -200,7 +200,6 @@ private:
   std::set<int> assignedVars_;              ///< targets of Assign statements
   std::set<int> storageVars_;               ///< loads held in the tensor's element type
   std::map<int, const ir::Stmt*> inlined_;  ///< elementwise lets recomputed at each use
-  std::map<int, int> varUses_;              ///< references to each var in the kernel
   const std::vector<ir::StmtRef>* body_ = nullptr; ///< the statement list being emitted
   size_t bodyIndex_ = 0;                    ///< ... and the statement's index in it
   std::set<const ir::Stmt*> fusedLets_;     ///< lets an earlier statement computed

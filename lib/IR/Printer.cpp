@@ -204,7 +204,7 @@ public:
       os << pad << (s.kind == StmtKind::Let ? "let " : "") << (s.dotCopied ? "copied-by-dot " : "")
          << (s.hoisted ? "hoisted " : "") << (s.staged ? "staged " : "")
          << (s.onlineSum >= 0 ? "online(" + varName(s.onlineSum) + ") " : "")
-         << (s.fused ? "fused " : "") << varName(s.var);
+         << (s.fused ? "fused " : "") << (s.recompute ? "recomputed " : "") << varName(s.var);
       if (s.value->type)
         os << " : " << type(*s.value->type);
       os << " = " << expr(*s.value) << "\n";

@@ -45,6 +45,8 @@ const std::vector<Pass>& pipeline() {
        threadLayout, true},
       {"persistent-loads", "a persistent program's loads: hoisted before its loop, staged",
        persistentLoads, true},
+      {"rematerialize", "cheap lets over a reduction axis recomputed at each use",
+       rematerialize, true},
       {"recognize-templates", "a template's loop checked and recorded: matmul or attention",
        recognizeTemplates, true},
       {"template-plan", "a matmul / attention template's parameters, by its family's rules",

@@ -268,6 +268,8 @@ struct Stmt {
   /// softmax; the partner's `fused` is set), else -1 (online-softmax).
   int onlineSum = -1;
   bool fused = false;           // Let computed by an earlier let's online pass (online-softmax)
+  bool recompute = false;       // Let over a reduction axis recomputed at each use, not held
+                                // in registers (rematerialize)
   std::vector<int> tiles;       // For
   std::vector<StmtRef> body;    // For
   std::optional<GridMapping> grid; // For at the top level, set by grid-mapping

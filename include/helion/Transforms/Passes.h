@@ -83,6 +83,11 @@ Kernel threadLayout(const Kernel& kernel, PassContext& ctx);
 /// block_ptr), with the loop's stages (num_stages) (PersistentLoads.cpp).
 Kernel persistentLoads(const Kernel& kernel, PassContext& ctx);
 
+/// Marks the lets over a reduction axis that are recomputed at each use instead of held
+/// in registers (Stmt::recompute): cheap elementwise values, or any elementwise value
+/// used once (Rematerialize.cpp).
+Kernel rematerialize(const Kernel& kernel, PassContext& ctx);
+
 /// For a kernel a tensor-core template prints (ir::dotTemplate): checks its loop
 /// against the template's pattern (reporting what does not fit, located) and records
 /// the match (Kernel::matmul, Kernel::attention; RecognizeTemplates.cpp).
