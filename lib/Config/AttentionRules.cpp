@@ -37,8 +37,6 @@ template <class T> T pick(const std::vector<T>& v, std::mt19937_64& rng) {
   return v[std::uniform_int_distribution<size_t>(0, v.size() - 1)(rng)];
 }
 
-int64_t clampTo(const BlockSizeSpec& bs, int64_t v) { return std::clamp(v, bs.min, bs.max); }
-
 } // namespace
 
 std::optional<AttentionRules> AttentionRules::of(const ir::Kernel& kernel) {
@@ -79,12 +77,8 @@ void AttentionRules::defaults(const ConfigSpec& spec, Config& c) const {
   // (docs/attention.md): 552 TFLOP/s at d = 128 and 373 at d = 64 (the same
   // kernel one CTA per tile: 544 and 350); 3 consumers ([192, 128], 16 warps)
   // reach 408 at d = 64 but spill at d = 128, and one config serves both.
-  for (int tile : {t_.m, t_.n}) {
-    const int decl = k_->tiles.at(static_cast<size_t>(tile)).blockSize;
-    for (size_t i = 0; i < spec.blockSizes.size() && i < c.blockSizes.size(); ++i)
-      if (spec.blockSizes[i].declId == decl)
-        c.blockSizes[i] = clampTo(spec.blockSizes[i], 128);
-  }
+  setTileDefault(*k_, spec, c, t_.m, 128);
+  setTileDefault(*k_, spec, c, t_.n, 128);
   c.numWarps = 12;
   c.numStages = 2;
   c.pidType = PidType::PersistentInterleaved;

@@ -265,10 +265,8 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
   if (!spec.hasDot)
     spec.unrollLoops = spec.innerLoops;
   if (spec.matmul())
-    if (std::optional<MatmulRules> rules = MatmulRules::of(k)) {
-      spec.matmulBTransposed = rules->tiles().bTransposed;
+    if (std::optional<MatmulRules> rules = MatmulRules::of(k))
       rules->narrow(spec.blockSizes);
-    }
   return spec;
 }
 

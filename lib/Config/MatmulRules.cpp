@@ -30,8 +30,6 @@ namespace {
 
 constexpr int64_t kSmem = 227 * 1024; ///< shared memory of one CTA on sm_90
 
-int64_t clampTo(const BlockSizeSpec& bs, int64_t v) { return std::clamp(v, bs.min, bs.max); }
-
 } // namespace
 
 bool allTensorDescriptors(const Config& c) {
@@ -45,6 +43,16 @@ bool allTensorDescriptors(Config& c, bool canonical) {
   if (!sm90 && canonical)
     std::fill(c.indexing.begin(), c.indexing.end(), Indexing::Pointer);
   return sm90;
+}
+
+void setTileDefault(const ir::Kernel& kernel, const ConfigSpec& spec, Config& c, int tile,
+                    int64_t v) {
+  if (tile < 0)
+    return;
+  const int decl = kernel.tiles.at(static_cast<size_t>(tile)).blockSize;
+  for (size_t i = 0; i < spec.blockSizes.size() && i < c.blockSizes.size(); ++i)
+    if (spec.blockSizes[i].declId == decl)
+      c.blockSizes[i] = std::clamp(v, spec.blockSizes[i].min, spec.blockSizes[i].max);
 }
 
 std::string RuleTile::quoted() const {
@@ -121,18 +129,10 @@ RuleLines MatmulRules::describe(bool grouped) const {
 }
 
 void MatmulRules::defaults(const ConfigSpec& spec, Config& c) const {
-  auto set = [&](int tile, int64_t v) {
-    if (tile < 0)
-      return;
-    const int decl = k_->tiles.at(static_cast<size_t>(tile)).blockSize;
-    for (size_t i = 0; i < spec.blockSizes.size() && i < c.blockSizes.size(); ++i)
-      if (spec.blockSizes[i].declId == decl)
-        c.blockSizes[i] = clampTo(spec.blockSizes[i], v);
-  };
-  set(t_.b, 1);
-  set(t_.m, 128);
-  set(t_.n, 256);
-  set(t_.k, 64);
+  setTileDefault(*k_, spec, c, t_.b, 1);
+  setTileDefault(*k_, spec, c, t_.m, 128);
+  setTileDefault(*k_, spec, c, t_.n, 256);
+  setTileDefault(*k_, spec, c, t_.k, 64);
   c.numWarps = 12;
   c.numStages = 4;
   c.pidType = PidType::PersistentInterleaved;

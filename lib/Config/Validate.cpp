@@ -113,9 +113,7 @@ private:
   /// block_sizes[i] is the row tile of the sm90 flash attention with 3 consumer
   /// warpgroups (16 warps, all tensor_descriptor): 192 rows, no power of two.
   bool threeConsumerRows(const Config& c, int i) const {
-    if (!spec_.attention || c.numWarps != 16 || c.indexing.empty() ||
-        std::any_of(c.indexing.begin(), c.indexing.end(),
-                    [](Indexing x) { return x != Indexing::TensorDescriptor; }))
+    if (!spec_.attention || c.numWarps != 16 || !allTensorDescriptors(c))
       return false;
     std::optional<AttentionRules> rules =
         spec_.kernel ? AttentionRules::of(*spec_.kernel) : std::nullopt;

@@ -114,7 +114,6 @@ struct ConfigSpec {
   /// programs add into shared-memory copies (privatize-atomics), so the default is
   /// persistent.
   bool contendedAtomics = false;
-  bool matmulBTransposed = false; ///< a matmul reading B as y[tn, tk].transpose(0, 1)
   /// A grouped GEMM (ir::groupedMatmulRowLoop): its row and column tiles tm, tn have
   /// inGridLoop set (the template's output tiles); always persistent, GROUP_M 8.
   bool groupedMatmul = false;

@@ -116,6 +116,11 @@ private:
 /// Tile `tile` of `kernel` under `c` (RuleTile's fields; the decl's name).
 RuleTile ruleTile(const ir::Kernel& kernel, const Config& c, int tile);
 
+/// Sets the block_sizes entry of tile `tile` of `kernel` in `c` to `v` clamped to the
+/// spec's range (nothing when the source fixes it): the families' defaults.
+void setTileDefault(const ir::Kernel& kernel, const ConfigSpec& spec, Config& c, int tile,
+                    int64_t v);
+
 /// Whether every indexing entry is tensor_descriptor (the templates' sm90 kernels);
 /// with `canonical`, the entries of a config that is not are made all pointer.
 bool allTensorDescriptors(const Config& c);
