@@ -19,6 +19,7 @@
 #include "helion/CodeGen/CudaEmitter.h"
 
 #include "EmitAttention.h"
+#include "EmitChain.h"
 #include "EmitMatmul.h"
 #include "helion/IR/DotShape.h"
 #include "EmitterState.h"
@@ -55,7 +56,13 @@ std::optional<EmittedKernel> emitKernel(const ir::Kernel& kernel, const EmitOpti
   case ir::DotTemplate::Matmul: return emitMatmul(kernel, options, diags);
   case ir::DotTemplate::None: break;
   }
-  return Emitter(kernel, options, diags).run();
+  std::optional<EmittedKernel> out = Emitter(kernel, options, diags).run();
+  // Two chained dots whose config fits the chain template: its kernel beside the
+  // generic one, for the launcher to run where the device and the tensors allow.
+  if (out)
+    if (std::optional<EmittedKernel> chain = emitChain(kernel, options))
+      out->chain = std::make_shared<const EmittedKernel>(std::move(*chain));
+  return out;
 }
 
 } // namespace helion::codegen

@@ -4,12 +4,14 @@
 // tensors, picks the instantiation (dtypes, specialized scalars, the EXACT axes, the
 // long-rows variant), loads it (AOT image or NVRTC through the kernel cache) and
 // launches it. Matmul and attention kernels get their template's launcher
-// (MatmulLauncher.cpp, AttentionLauncher.cpp).
+// (MatmulLauncher.cpp, AttentionLauncher.cpp); a generic kernel with a chain
+// kernel beside it tries that one first (ChainLauncher.cpp).
 //===----------------------------------------------------------------------===//
 #include "KernelLauncher.h"
 
 #include "AotTables.h"
 #include "AttentionLauncher.h"
+#include "ChainLauncher.h"
 #include "CudaLiteral.h"
 #include "KernelCacheLookup.h"
 #include "MatmulLauncher.h"
@@ -103,8 +105,20 @@ std::string launcher(const HostKernel& hk, const std::string& fileName,
     longRowsFn = name + "_long_rows";
     os << launcher(longRows, fileName, longRowsFn);
   }
+  std::string chainFn;
+  if (ek.chain) { // the chain template's launcher first, for this one to try
+    chainFn = name + "_chain";
+    os << chainLauncher(hk, fileName, [&](const Expr& e) { return hostExpr(e, hk); }, chainFn);
+  }
   os << "// helionc: launcher of kernel '" << k.name << "' (generated, do not edit)\n";
   os << launcherSignature(k, name, cppScalarType);
+  if (ek.chain) {
+    std::string forward;
+    for (const Param& param : k.params)
+      forward += (forward.empty() ? "" : ", ") + param.name;
+    os << "  // Two chained dots: the chain template where the device and tensors fit it.\n";
+    os << "  if (" << chainFn << "(" << forward << "))\n    return;\n";
+  }
   if (ek.longRows) {
     std::string forward;
     for (const Param& param : k.params)

@@ -88,4 +88,19 @@ std::string printAttentionMatch(const Kernel& k, const AttentionMatch& m) {
          ", epilogue " + std::to_string(m.epilogue.size());
 }
 
+std::string printChainMatch(const Kernel& k, const ChainMatch& m) {
+  const Names n{k};
+  return "a " + n.param(m.a) + ", b1 " + n.param(m.b1) + (m.b1KMajor ? " transposed" : "") +
+         ", b2 " + n.param(m.b2) + ", acc " + n.var(m.accVar) + ", tiles [" + n.tile(m.tileM) +
+         ", " + n.tile(m.tileN) + "], hidden " + n.tile(m.tileH) + " " + n.var(m.hiddenVar) +
+         ", k loop " + n.tile(m.tileK) + ", act " + (m.act ? printExpr(k, *m.act) : "?") +
+         ", epilogue " + std::to_string(m.epilogue.size());
+}
+
+std::string printChainParams(const ChainParams& p) {
+  return "chain sm90 " + dims(p.bm, p.bn) + " dv " + std::to_string(p.dv) + " consumers " +
+         std::to_string(p.consumers) + " stages " + std::to_string(p.stages[0]) + "/" +
+         std::to_string(p.stages[1]) + "/" + std::to_string(p.stages[2]);
+}
+
 } // namespace helion::ir

@@ -25,5 +25,9 @@ std::string printMatmulMatch(const Kernel& k, const MatmulMatch& m);
 /// `q %q, k %k, v %v, acc %acc.2, sum %li.1, max %mi.0, tiles [tb, tm], key loop tn,
 /// head dim %d, score <expr>, epilogue 1`
 std::string printAttentionMatch(const Kernel& k, const AttentionMatch& m);
+/// `a %x, b1 %w1, b2 %w2, tiles [tm, tn], hidden th, k loop tk, act maximum(...), ...`
+std::string printChainMatch(const Kernel& k, const ChainMatch& m);
+/// `chain sm90 128x64 dv 256 consumers 2 stages 2/2/2` (stages for dk 64/128/256)
+std::string printChainParams(const ChainParams& p);
 
 } // namespace helion::ir

@@ -305,6 +305,10 @@ public:
       os << "  template: " << printGemmParams(*k_.gemm) << "\n";
     if (k_.flash)
       os << "  template: " << printAttentionParams(*k_.flash) << "\n";
+    if (k_.chain)
+      os << "  chain: " << printChainMatch(k_, *k_.chain) << "\n";
+    if (k_.chainParams)
+      os << "  template: " << printChainParams(*k_.chainParams) << "\n";
     for (const StmtRef& s : k_.body)
       stmt(os, *s, 1);
     return os.str();

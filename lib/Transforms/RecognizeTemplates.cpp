@@ -4,13 +4,16 @@
 // against the template's pattern in every detail (MatmulRecognizer.h,
 // AttentionRecognizer.h), reporting what does not fit at its location, and records
 // what plays which part as a typed node (Kernel::matmul, Kernel::attention;
-// helion/IR/TemplateMatch.h). It runs after the other config passes, so the nodes it
+// helion/IR/TemplateMatch.h). In a generic kernel it looks for two chained dots
+// (Kernel::chain, RecognizeChain.cpp), silently: the chain template is a fast path
+// beside the generic kernel, not its replacement. It runs after the other config passes, so the nodes it
 // points at are the ones the emitter prints (the verifier checks that they are).
 //
 //   for %tm, %tn in tile(0, %m), tile(0, %n) ... { let %acc.0 = ...; for %tk ...; store ... }
 //   matmul: a %x[tm, tk], b %y[tk, tn], acc %acc.0, k loop tk, epilogue 1, single store %out
 //===----------------------------------------------------------------------===//
 #include "AttentionRecognizer.h"
+#include "ChainRecognizer.h"
 #include "MatmulRecognizer.h"
 
 #include "helion/IR/DotShape.h"
@@ -22,6 +25,7 @@ Kernel recognizeTemplates(const Kernel& kernel, PassContext& ctx) {
   Kernel k = kernel;
   k.matmul.reset();
   k.attention.reset();
+  k.chain.reset();
   switch (dotTemplate(kernel)) {
   case DotTemplate::Matmul:
     if (std::optional<MatmulMatch> m = recognizeMatmul(kernel, ctx.diags))
@@ -31,7 +35,10 @@ Kernel recognizeTemplates(const Kernel& kernel, PassContext& ctx) {
     if (std::optional<AttentionMatch> m = recognizeAttention(kernel, ctx.diags))
       k.attention = std::make_shared<const AttentionMatch>(std::move(*m));
     break;
-  case DotTemplate::None: break;
+  case DotTemplate::None: // a generic kernel; two chained dots may also run as the chain template
+    if (std::optional<ChainMatch> m = recognizeChain(kernel))
+      k.chain = std::make_shared<const ChainMatch>(std::move(*m));
+    break;
   }
   return k;
 }

@@ -5,6 +5,9 @@
 // same rules config::validate reports with JSON paths) and stores the template
 // parameters they map it to in the kernel (Kernel::gemm, Kernel::flash). The
 // emitter prints them and the launcher reads them; neither reads the config.
+// A kernel with two chained dots (Kernel::chain) gets the chain template's
+// parameters (Kernel::chainParams) when the config's tiles fit it, else none:
+// its generic kernel runs (helion/Config/ChainRules.h).
 // A rule the config breaks is an error at the grid loop (`config: <path>: <rule>`):
 // configs that did not come from a file (a tuner's, the default of an odd kernel)
 // meet the same rules as those that did.
@@ -13,7 +16,9 @@
 //   template: gemm sm90 128x256 stages 4 consumers 2 persistent group_m 8;
 //             sm80 128x256 stages 4
 //===----------------------------------------------------------------------===//
+#include "helion/Config/ChainRules.h"
 #include "helion/Config/TemplateRules.h"
+#include "helion/IR/TemplateMatch.h"
 #include "helion/Transforms/Passes.h"
 
 namespace helion::ir {
@@ -30,8 +35,17 @@ Kernel templatePlan(const Kernel& kernel, PassContext& ctx) {
   Kernel k = kernel;
   k.gemm.reset();
   k.flash.reset();
+  k.chainParams.reset();
   if (!ctx.config)
     return k;
+  if (kernel.chain) { // the chain template's tiles, when the config's fit it (ChainRules.h)
+    auto chosen = [&](int tile) {
+      return kernel.blockSizes.at(kernel.tiles.at(tile).blockSize).chosen.value_or(0);
+    };
+    k.chainParams = config::chainParams(chosen(kernel.chain->tileM), chosen(kernel.chain->tileN),
+                                        chosen(kernel.chain->tileH), ctx.config->numStages);
+    return k;
+  }
   if (std::optional<config::MatmulRules> rules = config::MatmulRules::of(kernel)) {
     GemmParams p;
     std::vector<config::ConfigError> errs = rules->check(*ctx.config, &p);

@@ -13,7 +13,10 @@
 //   - a recognized template loop (Kernel::matmul, Kernel::attention) only on such a
 //     kernel, naming the tiles its rules name (ir::templateTiles), tensor parameters
 //     and variables in range, and pointing at the kernel's own grid loop and, for its
-//     epilogue, at statements of the loop the template prints.
+//     epilogue, at statements of the loop the template prints;
+//   - a chain (Kernel::chain) only on a generic kernel, with its operands in range and
+//     its grid loop and epilogue the kernel's; chain parameters only with a chain, of
+//     tiles the chain template instantiates.
 //===----------------------------------------------------------------------===//
 #include "VerifyDecisions.h"
 
@@ -119,6 +122,37 @@ void templateMatch(const Kernel& k, const VerifyFail& fail) {
   }
 }
 
+void chain(const Kernel& k, const VerifyFail& fail) {
+  if (k.chainParams) {
+    const ChainParams& p = *k.chainParams;
+    if (!k.chain)
+      fail(k.loc, "chain template parameters without a recognized chain");
+    if ((p.bm != 64 && p.bm != 128) || p.consumers != p.bm / 64 || (p.bn != 64 && p.bn != 128) ||
+        (p.dv != 64 && p.dv != 128 && p.dv != 256) ||
+        std::any_of(std::begin(p.stages), std::end(p.stages),
+                    [](int s) { return s != 0 && (s < 2 || s > 4); }))
+      fail(k.loc, "chain template parameters out of range (" + std::to_string(p.bm) + " x " +
+                      std::to_string(p.bn) + ", dv " + std::to_string(p.dv) + ")");
+  }
+  const auto& c = k.chain;
+  if (!c)
+    return;
+  if (dotTemplate(k) != DotTemplate::None)
+    fail(k.loc, "a recognized chain on a kernel a template prints");
+  auto param = [&](int p) {
+    return p >= 0 && p < static_cast<int>(k.params.size()) &&
+           k.params[p].kind == Param::Kind::Tensor;
+  };
+  auto tile = [&](int t) { return t >= 0 && t < static_cast<int>(k.tiles.size()); };
+  auto var = [&](int v) { return v >= 0 && v < static_cast<int>(k.vars.size()); };
+  if (!param(c->a) || !param(c->b1) || !param(c->b2) || !var(c->accVar) || !var(c->hiddenVar) ||
+      !tile(c->tileM) || !tile(c->tileN) || !tile(c->tileH) || !tile(c->tileK) || !c->act ||
+      c->act->kind != ExprKind::Cast)
+    fail(k.loc, "a recognized chain with an operand, tile or accumulator out of range");
+  if (k.body.empty() || c->grid != k.body[0] || !within(c->epilogue, c->grid->body))
+    fail(k.loc, "a recognized chain whose loop or epilogue is not the kernel's");
+}
+
 } // namespace
 
 void verifyKernelDecisions(const Kernel& k, const VerifyFail& fail) {
@@ -140,6 +174,7 @@ void verifyKernelDecisions(const Kernel& k, const VerifyFail& fail) {
                     std::to_string(l->smMultiplier));
   templateParams(k, fail);
   templateMatch(k, fail);
+  chain(k, fail);
 }
 
 void verifyGridMapping(const Kernel& k, const Stmt& loop, const GridMapping& g,

@@ -73,6 +73,21 @@ struct MatmulLaunch {
   int tmaStoreParam = -1;   ///< the output tma_store can write, or -1 (pairs only)
 };
 
+/// What the host launcher of the sm_90a chain template needs (EmitChain.cpp): the
+/// chain kernel is `kernelName<dtypes..., specialized..., DK>` with fixed arguments
+/// (the tensor maps of a, b1, b2, then int M, H, N) followed by `args` (the
+/// functors' fields). DK, the first dot's K, comes from the tensors at launch.
+struct ChainLaunch {
+  int a = -1, b1 = -1, b2 = -1;   ///< tensor params: a [M, K], b1 [K, H] (or [H, K]), b2 [H, N]
+  bool b1KMajor = false;          ///< b1 is [H, K] (read transposed)
+  ir::ExprRef m, n, h, k;         ///< extents (ends of the tiles tm, tn, th, tk)
+  /// The dtype of the second dot's A (the activation's cast): a tensor param's
+  /// dtype (castParam >= 0) or a fixed one.
+  int castParam = -1;
+  ir::ScalarType castType = ir::ScalarType::BF16;
+  ir::ChainParams params;
+};
+
 /// A layout axis whose bounds checks the launcher can prove away (TemplateArg::ExactAxes).
 struct ExactAxis {
   bool isTile = false; ///< a tile (id: TileVar) or a reduction axis (id: Axis)
@@ -114,6 +129,12 @@ struct EmittedKernel {
   /// kLongRowElems row elements (a 131072-wide cross_entropy row under a config
   /// made for 4096). Its own NVRTC program; null when there is none.
   std::shared_ptr<const EmittedKernel> longRows;
+  /// A generic kernel with two chained dots whose config fits the chain template
+  /// (Kernel::chainParams): that template's kernel, its own NVRTC program, which the
+  /// launcher runs instead on a compute capability 9.x device when the tensors fit
+  /// it (bf16 / f16, K of 64, 128 or 256, TMA's alignment). Null when there is none.
+  std::shared_ptr<const EmittedKernel> chain;
+  std::optional<ChainLaunch> chainLaunch; ///< set on that chain kernel
 };
 
 /// Row elements per thread above which a persistent reduction runs looped.

@@ -307,6 +307,7 @@ struct Launch {
 
 struct MatmulMatch;    // helion/IR/TemplateMatch.h
 struct AttentionMatch;
+struct ChainMatch;
 
 struct Kernel {
   std::string name;
@@ -332,6 +333,12 @@ struct Kernel {
   /// (helion/IR/TemplateMatch.h). Unset otherwise.
   std::shared_ptr<const MatmulMatch> matmul;
   std::shared_ptr<const AttentionMatch> attention;
+  /// A kernel the generic emitter prints with two chained dots: the chain loop
+  /// recognize-templates found (Kernel::chain) and, when the config's tiles fit the
+  /// sm_90a chain template, its parameters (template-plan). The launcher runs that
+  /// template where the device and the tensors allow, else the generic kernel.
+  std::shared_ptr<const ChainMatch> chain;
+  std::optional<ChainParams> chainParams;
 
   std::vector<std::string> paramNames() const;
 };

@@ -54,4 +54,30 @@ struct AttentionMatch {
   std::vector<StmtRef> epilogue;
 };
 
+/// Two chained dots, `act(a @ b1) @ b2` per output tile (lib/Transforms/RecognizeChain.cpp):
+/// a kernel the generic emitter prints that also has the chain template's loop, which
+/// runs it on sm_90a when the config and the tensors fit (ChainParams).
+///
+///   for %tm, %tn in tile(m, n) {
+///     let %acc = full([tm, tn], 0, f32)
+///     for %th in tile(h) {
+///       let %s = full([tm, th], 0, f32)
+///       for %tk in tile(k) { %s = dot(load a[tm, tk], load b1[tk, th], %s) }  // or b1t[th, tk]^T
+///       %acc = dot(cast(F(%s)), load b2[th, tn], %acc)                     // F pointwise
+///     }
+///     E(%acc): lets, stores out[tm, tn]
+///   }
+struct ChainMatch {
+  StmtRef grid;
+  int tileM = -1, tileN = -1, tileH = -1, tileK = -1;
+  int a = -1, b1 = -1, b2 = -1;  ///< tensor params
+  bool b1KMajor = false;         ///< b1 read as b1t[th, tk].transpose(0, 1): [H, K]
+  int accVar = -1, hiddenVar = -1;
+  /// cast(F(%hiddenVar)), lets substituted: F the activation, pointwise in the first
+  /// dot's result, the cast its rounding to the second dot's A dtype.
+  ExprRef act;
+  /// The grid loop's statements after the hidden loop (lets, assignments, stores).
+  std::vector<StmtRef> epilogue;
+};
+
 } // namespace helion::ir

@@ -39,4 +39,15 @@ struct AttentionParams {
   bool persistent = false; ///< sm90: pid_type persistent_interleaved, min(tiles, SMs) CTAs
 };
 
+/// ChainSm90<TIn, DK, dv, bn, consumers, stages(DK), b1KMajor> (chain_sm90.cuh): the
+/// template a kernel with ChainMatch takes on sm_90a when its tiles fit it. DK, the
+/// first dot's K, is a template argument the launcher gives from the tensors (64,
+/// 128 or 256; else the generic kernel runs); stages[i] is the ring depth for
+/// DK = 64 << i, 0 where no depth fits in shared memory.
+struct ChainParams {
+  int bm = 128, bn = 64, dv = 128, consumers = 2;
+  int stages[3] = {2, 2, 2};
+  bool operator==(const ChainParams&) const = default;
+};
+
 } // namespace helion::ir
