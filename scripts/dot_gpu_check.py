@@ -118,7 +118,10 @@ def main():
         dts = (torch.bfloat16, torch.float16, torch.float32) if name == "dot_generic" else \
             (torch.bfloat16, torch.float32) if name in with_f32 else (torch.bfloat16,)
         for dt in dts:
+            # 8192x256x256x256 and the ragged 1000x128x200x200 fit the chain template on
+            # sm_90 (K 64/128/256, N a multiple of 8); K = 72 runs the generic kernel.
             for (m, k, h, n), timed in (((8192, 256, 256, 256), True),
+                                        ((1000, 128, 200, 200), False),
                                         ((1000, 72, 40, 24), False)):
                 x = torch.randn(m, k, device=DEV, dtype=dt) / 4
                 w1 = torch.randn(k, h, device=DEV, dtype=dt) / 4
@@ -139,7 +142,8 @@ def main():
     for v in dk_variants:
         dl = lib[f"dk_{v}"]
         for dt in (torch.bfloat16, torch.float32):
-            for (m, k, n, d), timed in (((4096, 64, 1024, 64), True), ((333, 72, 200, 40), False)):
+            for (m, k, n, d), timed in (((4096, 64, 1024, 64), True), ((333, 128, 200, 40), False),
+                                        ((333, 72, 200, 40), False)):
                 q = torch.randn(m, k, device=DEV, dtype=dt) / 4
                 kt = torch.randn(n, k, device=DEV, dtype=dt) / 4
                 vv = torch.randn(n, d, device=DEV, dtype=dt) / 4

@@ -9,9 +9,10 @@
 //        extents with unit inner stride, 16-byte aligned data and row strides of a
 //        multiple of 8 elements (TMA); K (the first dot's) 64, 128 or 256 with a
 //        ring that fits (ChainParams::stages); N a multiple of 8; else false;
-//     2. the instantiation `mlp_relu_chain_kernel<dtypes..., K>`, found by an
-//        integer key (KernelCacheLookup.h), with ChainSm90::kSmemBytes
-//        (config::chainSm90SmemBytes);
+//     2. DV, the output columns per tile: the smallest of 64, 128 and 256 that
+//        covers N (at most ChainParams::dvMax); the instantiation
+//        `mlp_relu_chain_kernel<dtypes..., K, DV>`, found by an integer key
+//        (KernelCacheLookup.h), with ChainSm90::kSmemBytes (config::chainSm90SmemBytes);
 //     3. the tensor maps of a, b1, b2 (128-byte swizzle; boxes of 64 columns:
 //        a BM rows, b1 K rows or BN rows when it is [H, K], b2 BN rows) and
 //        cdiv(M, BM) x cdiv(N, DV) CTAs of 128 x (consumers + 1) threads; true.
@@ -22,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 #include "ChainLauncher.h"
 
+#include "AotTables.h"
 #include "CudaLiteral.h"
 #include "KernelCacheLookup.h"
 #include "helion/Config/ChainRules.h"
@@ -49,26 +51,43 @@ std::string chainLauncher(const HostKernel& hk, const std::string& fileName,
   const std::string delim = rawDelimiter(ek.source);
   os << "  static const char kSource[] = R\"" << delim << "(" << ek.source << ")" << delim
      << "\";\n";
-  os << "  const helion::rt::DeviceInfo& dev = helion::rt::deviceInfo();\n";
-  os << "  if (dev.major != 9) return false; // TMA + wgmma: sm_90a\n";
-  os << "  const int64_t M = " << hostExpr(*c.m) << ", N = " << hostExpr(*c.n)
-     << ", H = " << hostExpr(*c.h) << ", K = " << hostExpr(*c.k) << ";\n";
-  os << "  if (M <= 0 || N <= 0 || H <= 0 || M >= (int64_t(1) << 31) || N >= (int64_t(1) << 31) "
-        "|| H >= (int64_t(1) << 31) || N % 8 != 0)\n    return false;\n";
-  os << "  if (K != 64 && K != 128 && K != 256) return false; // a resident in shared memory\n";
-  os << "  const int stages = K == 64 ? " << p.stages[0] << " : K == 128 ? " << p.stages[1]
-     << " : " << p.stages[2] << ";\n  if (stages == 0) return false;\n";
-  os << "  auto fits = [&](const helion::Tensor& t, int64_t rows, int64_t cols) {\n"
+  os << "  const helion::rt::DeviceInfo& hc_dev = helion::rt::deviceInfo();\n";
+  os << "  if (hc_dev.major != 9) return false; // TMA + wgmma: sm_90a\n";
+  os << "  const int64_t hc_M = " << hostExpr(*c.m) << ", hc_N = " << hostExpr(*c.n)
+     << ", hc_H = " << hostExpr(*c.h) << ", hc_K = " << hostExpr(*c.k) << ";\n";
+  os << "  if (hc_M <= 0 || hc_N <= 0 || hc_H <= 0 || hc_M >= (int64_t(1) << 31) || "
+        "hc_N >= (int64_t(1) << 31) || hc_H >= (int64_t(1) << 31) || hc_N % 8 != 0)\n    return false;\n";
+  os << "  if (hc_K != 64 && hc_K != 128 && hc_K != 256) return false; // a resident in shared memory\n";
+  // DV: the output columns per tile, the smallest of 64, 128, 256 that covers N.
+  os << "  const int hc_dk = hc_K == 64 ? 0 : hc_K == 128 ? 1 : 2;\n";
+  os << "  const int hc_dv = std::min(hc_N <= 64 ? 0 : hc_N <= 128 ? 1 : 2, " << (p.dvMax == 64 ? 0 : p.dvMax == 128 ? 1 : 2)
+     << ");\n";
+  auto table = [&](const std::string& type, const std::string& nm, auto value) {
+    os << "  static const " << type << " " << nm << "[3][3] = {";
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        os << (j ? ", " : i ? "}, {" : "{") << value(i, j);
+    os << "}};\n";
+  };
+  table("int", "hc_stages", [&](int i, int j) { return p.stages[i][j]; });
+  os << "  if (hc_stages[hc_dk][hc_dv] == 0) return false; // no ring fits in shared memory\n";
+  table("int64_t", "hc_smem", [&](int i, int j) {
+    return p.stages[i][j] ? config::chainSm90SmemBytes(64 << i, 64 << j, p.bn, p.consumers,
+                                                       p.stages[i][j])
+                          : 0;
+  });
+  os << "  const int64_t hc_DV = int64_t(64) << hc_dv, hc_smemBytes = hc_smem[hc_dk][hc_dv];\n";
+  os << "  auto hc_fits = [&](const helion::Tensor& t, int64_t rows, int64_t cols) {\n"
         "    return t.device().type == helion::DeviceType::CUDA && t.dim() == 2 &&\n"
         "           (t.dtype() == helion::DType::bf16 || t.dtype() == helion::DType::f16) &&\n"
         "           t.dtype() == " << a << ".dtype() && t.size(0) >= rows && t.size(1) >= cols &&\n"
         "           t.stride(1) == 1 && t.stride(0) % 8 == 0 &&\n"
         "           reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0;\n  };\n";
-  os << "  if (!fits(" << a << ", M, K) || !fits(" << b1 << ", "
-     << (c.b1KMajor ? "H, K" : "K, H") << ") || !fits(" << b2 << ", H, N))\n    return false;\n";
-  if (c.castParam >= 0)
+  os << "  if (!hc_fits(" << a << ", hc_M, hc_K) || !hc_fits(" << b1 << ", "
+     << (c.b1KMajor ? "hc_H, hc_K" : "hc_K, hc_H") << ") || !hc_fits(" << b2 << ", hc_H, hc_N))\n    return false;\n";
+  if (c.castParam >= 0 && c.castParam != c.a)
     os << "  if (" << pname(c.castParam) << ".dtype() != " << a << ".dtype()) return false;\n";
-  else
+  else if (c.castParam < 0)
     os << "  if (" << a << ".dtype() != helion::DType::"
        << (c.castType == ScalarType::F16 ? "f16" : "bf16") << ") return false;\n";
   for (const KernelArg& arg : ek.args)
@@ -83,18 +102,16 @@ std::string chainLauncher(const HostKernel& hk, const std::string& fileName,
     else
       lookup.intArg("static_cast<std::int64_t>(" + pname(t.index) + ")");
   }
-  lookup.intArg("K");
-  os << "  const int64_t smem = K == 64 ? "
-     << config::chainSm90SmemBytes(64, p.dv, p.bn, p.consumers, p.stages[0]) << " : K == 128 ? "
-     << config::chainSm90SmemBytes(128, p.dv, p.bn, p.consumers, p.stages[1]) << " : "
-     << config::chainSm90SmemBytes(256, p.dv, p.bn, p.consumers, p.stages[2]) << ";\n";
+  lookup.intArg("hc_K");
+  lookup.intArg("hc_DV");
+  const std::string aot = aotTableRef(hk, ek);
   os << lookup.emit("\"" + ek.kernelName + "<\"", fileName + ".chain",
-                    "{}, static_cast<int>(smem)");
+                    "{}, static_cast<int>(hc_smemBytes)" + (aot.empty() ? "" : ", -1, " + aot));
   std::string args;
   int n = 0;
   for (const KernelArg& arg : ek.args) {
     const std::string q = pname(arg.param);
-    const std::string e = "e" + std::to_string(n++);
+    const std::string e = "hc_e" + std::to_string(n++);
     switch (arg.kind) {
     case KernelArg::Kind::Pointer: os << "  void* " << e << " = " << q << ".data_ptr();\n"; break;
     case KernelArg::Kind::Stride:
@@ -109,23 +126,23 @@ std::string chainLauncher(const HostKernel& hk, const std::string& fileName,
     }
     args += ", &" + e;
   }
-  os << "  auto map = [&](const helion::Tensor& t, int64_t rows, int64_t cols, int32_t boxRows) {\n"
-        "    helion::rt::TensorMapDesc m;\n"
-        "    m.base = const_cast<void*>(static_cast<const void*>(t.data_ptr()));\n"
-        "    m.elementBytes = 2;\n"
-        "    m.sizes = {rows, cols};\n    m.strides = {t.stride(0), 1};\n"
-        "    m.box = {boxRows, 64};\n    m.swizzle = helion::rt::Swizzle::b128;\n"
-        "    return helion::rt::makeTensorMap(m);\n  };\n";
-  os << "  CUtensorMap mapA = map(" << a << ", M, K, " << p.bm << "), mapB1 = map(" << b1 << ", "
-     << (c.b1KMajor ? "H, K, " + std::to_string(p.bn) : "K, H, int32_t(K)") << "), mapB2 = map("
-     << b2 << ", H, N, " << p.bn << ");\n";
-  os << "  int iM = int(M), iH = int(H), iN = int(N);\n";
-  os << "  void* args[] = {&mapA, &mapB1, &mapB2, &iM, &iH, &iN" << args << "};\n";
-  os << "  const int64_t ctas = helion::rt::cdiv(M, int64_t(" << p.bm
-     << ")) * helion::rt::cdiv(N, int64_t(" << p.dv << "));\n";
-  os << "  helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), "
+  os << "  auto hc_map = [&](const helion::Tensor& t, int64_t rows, int64_t cols, int32_t boxRows) {\n"
+        "    helion::rt::TensorMapDesc d;\n"
+        "    d.base = const_cast<void*>(static_cast<const void*>(t.data_ptr()));\n"
+        "    d.elementBytes = 2;\n"
+        "    d.sizes = {rows, cols};\n    d.strides = {t.stride(0), 1};\n"
+        "    d.box = {boxRows, 64};\n    d.swizzle = helion::rt::Swizzle::b128;\n"
+        "    return helion::rt::makeTensorMap(d);\n  };\n";
+  os << "  CUtensorMap hc_mapA = hc_map(" << a << ", hc_M, hc_K, " << p.bm << "), hc_mapB1 = hc_map(" << b1 << ", "
+     << (c.b1KMajor ? "hc_H, hc_K, " + std::to_string(p.bn) : "hc_K, hc_H, int32_t(hc_K)") << "), hc_mapB2 = hc_map("
+     << b2 << ", hc_H, hc_N, " << p.bn << ");\n";
+  os << "  int hc_iM = int(hc_M), hc_iH = int(hc_H), hc_iN = int(hc_N);\n";
+  os << "  void* hc_args[] = {&hc_mapA, &hc_mapB1, &hc_mapB2, &hc_iM, &hc_iH, &hc_iN" << args << "};\n";
+  os << "  const int64_t hc_ctas = helion::rt::cdiv(hc_M, int64_t(" << p.bm
+     << ")) * helion::rt::cdiv(hc_N, hc_DV);\n";
+  os << "  helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(hc_ctas)), "
         "helion::rt::Dim3("
-     << 128 * (p.consumers + 1) << "), static_cast<unsigned>(smem), args, "
+     << 128 * (p.consumers + 1) << "), static_cast<unsigned>(hc_smemBytes), hc_args, "
      << "helion::rt::currentStream());\n";
   os << "  return true;\n}\n\n";
   return os.str();

@@ -15,8 +15,9 @@
 //                                        out[row * stride_out_0 + col * stride_out_1] = ...
 //
 // The kernel is a template over the tensors' dtypes, the specialized scalars and
-// DK (the first dot's K: 64, 128 or 256, from the tensors at launch); the ring
-// depth for each DK is the plan's (ChainParams::stages).
+// DK and DV (the first dot's K: 64, 128 or 256, and the output columns per tile:
+// the smallest of 64, 128 and 256 covering N; both from the tensors at launch); the
+// ring depth for each is the plan's (ChainParams::stages).
 //===----------------------------------------------------------------------===//
 #include "EmitChain.h"
 
@@ -47,7 +48,7 @@ public:
       os << "// config: " << o_.configJson << "\n";
     os << "// chain template (sm_90a): out = E(cast(F(" << name(m_.a) << " @ " << name(m_.b1)
        << (m_.b1KMajor ? "^T" : "") << ")) @ " << name(m_.b2) << "), ChainSm90 BM " << p_.bm
-       << ", BN " << p_.bn << ", DV " << p_.dv << ", " << p_.consumers
+       << ", BN " << p_.bn << ", DV <= " << p_.dvMax << ", " << p_.consumers
        << " consumer warpgroup(s) + 1 producer\n";
     os << "#include \"helion/chain_sm90.cuh\"\n#include \"helion/math.cuh\"\n"
           "namespace hd = helion::dev;\ntypedef hd::int64 int64;\n\n";
@@ -204,8 +205,9 @@ private:
   }
 
   void emitAct(std::ostringstream& os) const {
-    os << "/// The activation of '" << k_.name << "': x = (" << name(m_.a) << " @ " << name(m_.b1)
-       << ")[row, col], rounded by the kernel to the second dot's dtype.\n";
+    os << "/// The activation of '" << k_.name << "': x is (" << name(m_.a) << " @ " << name(m_.b1)
+       << (m_.b1KMajor ? "^T" : "") << ")[row, col] (col: the hidden column); the kernel rounds "
+       << "the result to the second dot's dtype.\n";
     os << "template <" << templateParams() << ">\nstruct " << k_.name << "_act {\n"
        << fields(actFields_)
        << "  __device__ __forceinline__ float operator()(float x, int64 row, int64 col) const {\n"
@@ -216,17 +218,41 @@ private:
     os << "/// The epilogue of '" << k_.name << "' for one element of the accumulator o.\n";
     os << "template <" << templateParams() << ">\nstruct " << k_.name << "_chain_epilogue {\n"
        << fields(epiFields_);
-    os << "  __device__ __forceinline__ void apply(int64 row, int64 col, float o) const {\n"
+    const Stmt* single = nullptr; // the only store, when it is the last statement
+    int stores = 0;
+    for (const StmtRef& s : m_.epilogue)
+      stores += s->kind == StmtKind::Store;
+    if (stores == 1 && m_.epilogue.back()->kind == StmtKind::Store)
+      single = m_.epilogue.back().get();
+    auto store = [&](const Stmt& s) {
+      if (&s == single)
+        os << "    return float(" << ex(*s.value) << ");\n";
+      else
+        os << "    " << name(s.param) << "[" << offset(s.param, s.indices)
+           << "] = hd::from_compute<T_" << name(s.param) << ">(" << ex(*s.value) << ");\n";
+    };
+    os << "  __device__ __forceinline__ " << (single ? "float value" : "void apply")
+       << "(int64 row, int64 col, float o) const {\n"
        << "    float v" << m_.accVar << " = o;\n";
-    cudaEpilogueStmts(os, m_.epilogue, k_, [&](const Expr& e) { return ex(e); },
-                      [&](const Stmt& s) {
-                        os << "    " << name(s.param) << "[" << offset(s.param, s.indices)
-                           << "] = hd::from_compute<T_" << name(s.param) << ">(" << ex(*s.value)
-                           << ");\n";
-                      });
-    os << "  }\n"
-       << "  __device__ __forceinline__ void operator()(int64 row, int64 col, float o0, float o1) "
-          "const {\n    apply(row, col, o0);\n    apply(row, col + 1, o1);\n  }\n};\n\n";
+    cudaEpilogueStmts(os, m_.epilogue, k_, [&](const Expr& e) { return ex(e); }, store);
+    os << "  }\n";
+    os << "  __device__ __forceinline__ void operator()(int64 row, int64 col, float o0, float o1) "
+          "const {\n";
+    if (single) { // the two adjacent columns as one 4-byte store where the output allows it
+      const std::string& n = name(single->param);
+      os << "    T_" << n << " r0 = hd::from_compute<T_" << n << ">(value(row, col, o0));\n"
+         << "    T_" << n << " r1 = hd::from_compute<T_" << n << ">(value(row, col + 1, o1));\n"
+         << "    T_" << n << "* p = " << n << " + (" << offset(single->param, single->indices)
+         << ");\n"
+         << "    if (stride_" << n << "_1 == 1 && reinterpret_cast<hd::uint64>(p) % (2 * sizeof(T_"
+         << n << ")) == 0) {\n"
+         << "      hd::vec<T_" << n << ", 2> w;\n      w[0] = r0;\n      w[1] = r1;\n"
+         << "      *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(p) = w;\n"
+         << "    } else {\n      p[0] = r0;\n      p[stride_" << n << "_1] = r1;\n    }\n";
+    } else {
+      os << "    apply(row, col, o0);\n    apply(row, col + 1, o1);\n";
+    }
+    os << "  }\n};\n\n";
   }
 
   std::string argList() const {
@@ -242,8 +268,9 @@ private:
     const std::string ta = "T_" + name(m_.a), tb1 = "T_" + name(m_.b1), tb2 = "T_" + name(m_.b2);
     const std::string tparams = templateParams();
     os << "/// sm_90a: TMA + wgmma, " << p_.consumers
-       << " consumer warpgroup(s) + 1 producer; DK is the first dot's K.\n";
-    os << "template <" << tparams << (tparams.empty() ? "" : ", ") << "int DK>\n"
+       << " consumer warpgroup(s) + 1 producer; DK: the first dot's K, DV: output columns "
+          "per tile.\n";
+    os << "template <" << tparams << (tparams.empty() ? "" : ", ") << "int DK, int DV>\n"
        << "__global__ void __launch_bounds__(" << 128 * (p_.consumers + 1) << ", 1) "
        << out_.kernelName
        << "(\n    const __grid_constant__ hd::TensorMap map_a, const __grid_constant__ "
@@ -253,10 +280,15 @@ private:
     os << "  static_assert(hd::is_same_v<" << ta << ", " << tb1 << "> && hd::is_same_v<" << ta
        << ", " << tb2 << ">, \"helionc: the chain template needs one dtype for "
        << name(m_.a) << ", " << name(m_.b1) << " and " << name(m_.b2) << "\");\n";
-    os << "  constexpr int kStages = DK == 64 ? " << std::max(p_.stages[0], 2) << " : DK == 128 ? "
-       << std::max(p_.stages[1], 2) << " : " << std::max(p_.stages[2], 2) << ";\n";
-    os << "  using C = hd::ChainSm90<" << ta << ", DK, " << p_.dv << ", " << p_.bn << ", "
-       << p_.consumers << ", kStages, " << (m_.b1KMajor ? "true" : "false") << ">;\n";
+    os << "  constexpr int kStages[3][3] = {"; // [DK 64, 128, 256][DV 64, 128, 256]
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        os << (j ? ", " : i ? "}, {" : "{") << std::max(p_.stages[i][j], 2);
+    os << "}};\n";
+    os << "  using C = hd::ChainSm90<" << ta
+       << ", DK, DV, " << p_.bn << ", "
+       << p_.consumers << ", kStages[DK / 128][DV / 128], " << (m_.b1KMajor ? "true" : "false")
+       << ">;\n";
     os << "  extern __shared__ __align__(1024) hd::uint8 smem[];\n";
     os << "  hd::check_dynamic_smem(C::kSmemBytes); // the launcher sized it on its own\n";
     os << "  const " << k_.name << "_act<" << templateNames() << "> act{" << init(actArgs_, k_)

@@ -230,4 +230,26 @@ std::string defaultInstantiation(const EmittedKernel& ek, const std::string& arc
   return out.front();
 }
 
+std::vector<std::string> chainInstantiations(const EmittedKernel& chain, const std::string& arch,
+                                             const std::vector<ScalarType>& signature,
+                                             const InstantiationHints& hints) {
+  if (!chain.chainLaunch || archMajor(arch) != 9)
+    return {};
+  const ChainLaunch& c = *chain.chainLaunch;
+  const ScalarType t = signature.at(c.a);
+  const ScalarType cast = c.castParam >= 0 ? signature.at(c.castParam) : c.castType;
+  if ((t != ScalarType::BF16 && t != ScalarType::F16) || signature.at(c.b1) != t ||
+      signature.at(c.b2) != t || cast != t)
+    return {};
+  // The dtypes and specialized values as defaultInstantiation names them, then DK, DV.
+  std::string head = defaultInstantiation(chain, arch, signature, hints);
+  head.pop_back(); // '>'
+  std::vector<std::string> out;
+  for (int i = 2; i >= 0; --i)
+    for (int j = 2; j >= 0; --j)
+      if (c.params.stages[i][j] > 0)
+        out.push_back(head + ", " + std::to_string(64 << i) + ", " + std::to_string(64 << j) + ">");
+  return out;
+}
+
 } // namespace helion::codegen

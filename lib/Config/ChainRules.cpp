@@ -12,7 +12,7 @@ int64_t chainSm90SmemBytes(int64_t dk, int64_t dv, int64_t bn, int64_t consumers
   return 1024 + 64 * consumers * dk * 2 + stages * bn * (dk + dv) * 2 + 8 * (2 + 4 * stages);
 }
 
-std::optional<ir::ChainParams> chainParams(int64_t bm, int64_t dv, int64_t bn, int numStages,
+std::optional<ir::ChainParams> chainParams(int64_t bm, int64_t bn, int numStages,
                                            std::string* why) {
   auto no = [&](const std::string& w) -> std::optional<ir::ChainParams> {
     if (why)
@@ -21,30 +21,24 @@ std::optional<ir::ChainParams> chainParams(int64_t bm, int64_t dv, int64_t bn, i
   };
   if (bm != 64 && bm != 128)
     return no("rows tile " + std::to_string(bm) + " is not 64 or 128");
-  if (dv != 64 && dv != 128 && dv != 256)
-    return no("column tile " + std::to_string(dv) + " is not 64, 128 or 256");
   if (bn != 64 && bn != 128)
     return no("hidden tile " + std::to_string(bn) + " is not 64 or 128");
-  if (dv / 2 + bn / 2 + bn / 4 > 176)
-    return no("column tile " + std::to_string(dv) + " with hidden tile " + std::to_string(bn) +
-              " takes too many registers");
   ir::ChainParams p;
   p.bm = static_cast<int>(bm);
-  p.dv = static_cast<int>(dv);
   p.bn = static_cast<int>(bn);
   p.consumers = static_cast<int>(bm / 64);
+  p.dvMax = 64;
+  while (p.dvMax < 256 && (2 * p.dvMax) / 2 + bn / 2 + bn / 4 <= 176)
+    p.dvMax *= 2;
   constexpr int64_t kMaxSmem = 227 * 1024;
-  bool any = false;
-  for (int i = 0; i < 3; ++i) {
-    const int64_t dk = 64 << i;
-    int s = std::clamp(numStages, 2, 4);
-    while (s >= 2 && chainSm90SmemBytes(dk, dv, bn, p.consumers, s) > kMaxSmem)
-      --s;
-    p.stages[i] = s >= 2 ? s : 0;
-    any = any || s >= 2;
-  }
-  if (!any)
-    return no("no ring of two stages fits in shared memory");
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const int64_t dk = 64 << i, dv = 64 << j;
+      int s = std::clamp(numStages, 2, 4);
+      while (s >= 2 && chainSm90SmemBytes(dk, dv, bn, p.consumers, s) > kMaxSmem)
+        --s;
+      p.stages[i][j] = dv <= p.dvMax && s >= 2 ? s : 0;
+    }
   return p;
 }
 

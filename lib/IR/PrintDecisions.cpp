@@ -98,9 +98,12 @@ std::string printChainMatch(const Kernel& k, const ChainMatch& m) {
 }
 
 std::string printChainParams(const ChainParams& p) {
-  return "chain sm90 " + dims(p.bm, p.bn) + " dv " + std::to_string(p.dv) + " consumers " +
-         std::to_string(p.consumers) + " stages " + std::to_string(p.stages[0]) + "/" +
-         std::to_string(p.stages[1]) + "/" + std::to_string(p.stages[2]);
+  std::string st;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      st += (i || j ? (j ? "/" : ", ") : "") + std::to_string(p.stages[i][j]);
+  return "chain sm90 " + dims(p.bm, p.bn) + " consumers " + std::to_string(p.consumers) +
+         " dv <= " + std::to_string(p.dvMax) + " stages " + st;
 }
 
 } // namespace helion::ir

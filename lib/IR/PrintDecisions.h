@@ -27,7 +27,8 @@ std::string printMatmulMatch(const Kernel& k, const MatmulMatch& m);
 std::string printAttentionMatch(const Kernel& k, const AttentionMatch& m);
 /// `a %x, b1 %w1, b2 %w2, tiles [tm, tn], hidden th, k loop tk, act maximum(...), ...`
 std::string printChainMatch(const Kernel& k, const ChainMatch& m);
-/// `chain sm90 128x64 dv 256 consumers 2 stages 2/2/2` (stages for dk 64/128/256)
+/// `chain sm90 128x64 consumers 2 dv <= 256 stages 3/3/3, 3/3/2, 2/2/0` (stages per dk
+/// 64, 128, 256 and, within each, per dv 64/128/256)
 std::string printChainParams(const ChainParams& p);
 
 } // namespace helion::ir

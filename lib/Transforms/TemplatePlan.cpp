@@ -42,8 +42,8 @@ Kernel templatePlan(const Kernel& kernel, PassContext& ctx) {
     auto chosen = [&](int tile) {
       return kernel.blockSizes.at(kernel.tiles.at(tile).blockSize).chosen.value_or(0);
     };
-    k.chainParams = config::chainParams(chosen(kernel.chain->tileM), chosen(kernel.chain->tileN),
-                                        chosen(kernel.chain->tileH), ctx.config->numStages);
+    k.chainParams = config::chainParams(chosen(kernel.chain->tileM), chosen(kernel.chain->tileH),
+                                        ctx.config->numStages);
     return k;
   }
   if (std::optional<config::MatmulRules> rules = config::MatmulRules::of(kernel)) {

@@ -127,12 +127,14 @@ void chain(const Kernel& k, const VerifyFail& fail) {
     const ChainParams& p = *k.chainParams;
     if (!k.chain)
       fail(k.loc, "chain template parameters without a recognized chain");
+    bool stages = true;
+    for (const auto& row : p.stages)
+      for (int s : row)
+        stages = stages && (s == 0 || (s >= 2 && s <= 4));
     if ((p.bm != 64 && p.bm != 128) || p.consumers != p.bm / 64 || (p.bn != 64 && p.bn != 128) ||
-        (p.dv != 64 && p.dv != 128 && p.dv != 256) ||
-        std::any_of(std::begin(p.stages), std::end(p.stages),
-                    [](int s) { return s != 0 && (s < 2 || s > 4); }))
+        (p.dvMax != 64 && p.dvMax != 128 && p.dvMax != 256) || !stages)
       fail(k.loc, "chain template parameters out of range (" + std::to_string(p.bm) + " x " +
-                      std::to_string(p.bn) + ", dv " + std::to_string(p.dv) + ")");
+                      std::to_string(p.bn) + ", dv <= " + std::to_string(p.dvMax) + ")");
   }
   const auto& c = k.chain;
   if (!c)

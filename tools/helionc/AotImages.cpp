@@ -129,12 +129,17 @@ AotPlan planAotImages(const std::vector<codegen::HostKernel>& hosts, const AotRe
           {{hk.emitted, &hints}};
       if (hk.emitted->longRows && !longHints.sizes.empty())
         eks.push_back({hk.emitted->longRows.get(), &longHints});
+      const codegen::EmittedKernel* chain = hk.emitted->chain.get();
+      if (chain) // the chain template's program: every K and DV its launcher names
+        eks.push_back({chain, &hints});
       for (const auto& [ek, h] : eks) {
-        symbols[ek] = base + (ek == hk.emitted ? "" : "_long_rows");
+        symbols[ek] = base + (ek == hk.emitted ? "" : ek == chain ? "_chain" : "_long_rows");
         for (const std::string& arch : request.archs)
           for (const codegen::DtypeSpec& spec : request.dtypes)
             for (const std::string& name :
-                 codegen::instantiations(k, *ek, arch, codegen::signatureOf(k, spec), *h)) {
+                 ek == chain
+                     ? codegen::chainInstantiations(*ek, arch, codegen::signatureOf(k, spec), *h)
+                     : codegen::instantiations(k, *ek, arch, codegen::signatureOf(k, spec), *h)) {
               if (!seen.insert({ek, arch, name}).second)
                 continue;
               jobs.push_back({ek->source, programName, name, arch, k.name, false});

@@ -276,6 +276,26 @@ int emitDevice(const std::vector<AnalyzedKernel>& kernels,
           paths.push_back(std::filesystem::path(o.outDir.empty() ? "." : o.outDir) /
                           (file + (ptx ? ".ptx" : ".cubin")));
         }
+    // Two chained dots: the chain template's program too (sm_90a), its largest
+    // instantiation (K 256 and 256 output columns where they fit), as
+    // STEM.KERNEL.DTYPES.chain.kK.vDV.cubin.
+    if (ek.chain)
+      for (const codegen::DtypeSpec& spec : *specs) {
+        const std::vector<std::string> names = codegen::chainInstantiations(
+            *ek.chain, o.arch, codegen::signatureOf(k, spec), {{hints.sizes.front()}, {hints.specialized.front()}});
+        if (names.empty())
+          continue;
+        const std::string& name = names.front();
+        const size_t comma = name.rfind(',', name.rfind(',') - 1);
+        std::string dims = name.substr(comma + 2, name.size() - comma - 3); // "256, 256"
+        const std::string file = stem + "." + k.name + "." + codegen::dtypeSpecLabel(spec) +
+                                 ".chain.k" + dims.substr(0, dims.find(',')) + ".v" +
+                                 dims.substr(dims.find(',') + 2);
+        jobs.push_back({ek.chain->source, stem + "." + k.name + ".chain.cu", name, o.arch, k.name,
+                        ptx});
+        paths.push_back(std::filesystem::path(o.outDir.empty() ? "." : o.outDir) /
+                        (file + (ptx ? ".ptx" : ".cubin")));
+      }
   }
   std::optional<std::vector<DeviceOutput>> outputs =
       compileDeviceJobs(jobs, parallelJobs(o), o.in.file, diags);

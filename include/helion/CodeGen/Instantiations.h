@@ -81,4 +81,14 @@ std::string defaultInstantiation(const EmittedKernel& ek, const std::string& arc
                                  const std::vector<ir::ScalarType>& signature,
                                  const InstantiationHints& hints);
 
+/// The chain kernel's instantiations (EmittedKernel::chain) the launcher can name on a
+/// compute capability 9.x device for tensors of dtypes `signature`: one per K of 64,
+/// 128, 256 and output tile DV of 64, 128, 256 with a ring that fits (largest first),
+/// the first specialized value; empty when the launcher would not take the chain
+/// template for such tensors (a, b1, b2 not of one 16-bit float dtype, or the
+/// activation cast to another) or `arch` is not sm_90.
+std::vector<std::string> chainInstantiations(const EmittedKernel& chain, const std::string& arch,
+                                             const std::vector<ir::ScalarType>& signature,
+                                             const InstantiationHints& hints);
+
 } // namespace helion::codegen

@@ -2,13 +2,15 @@
 //
 // A kernel with two chained dots (ir::ChainMatch) is a generic kernel whose config
 // may also fit the sm_90a chain template (runtime/device/helion/chain_sm90.cuh).
-// Its tiles decide: block sizes of tm (64 rows per consumer warpgroup: 64 or
-// 128), th (the hidden block BN: 64 or 128) and tn (the output columns DV: 64, 128
-// or 256), with the consumers' registers bounded (DV/2 + BN/2 + BN/4 <= 176
-// floats: DV 256 takes BN 64), and num_stages the ring depth (2 to 4, less where
-// shared memory ends). A config outside these runs the generic kernel everywhere;
-// the rest of the config (num_warps, the K tile, ...) is the generic kernel's,
-// which runs off sm_90 and for tensors the template does not take.
+// The block sizes of tm (64 rows per consumer warpgroup: 64 or 128) and th (the
+// hidden block BN: 64 or 128) decide, and num_stages the ring depth (2 to 4, less
+// where shared memory ends). The output columns per tile (DV) are the launcher's:
+// the smallest of 64, 128 and 256 that covers N, so that the hidden block is
+// computed once per row tile, at most 128 with BN 128 (the consumers' registers:
+// DV/2 + BN/2 + BN/4 <= 176 floats). A config outside these runs the generic
+// kernel everywhere; the rest of the config (the tn and tk tiles, num_warps, ...)
+// is the generic kernel's, which runs off sm_90 and for tensors the template does
+// not take.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -27,7 +29,7 @@ int64_t chainSm90SmemBytes(int64_t dk, int64_t dv, int64_t bn, int64_t consumers
 
 /// The template's parameters for the chosen tiles and num_stages, or nullopt with
 /// `why` (for the printer) when the config does not fit the template.
-std::optional<ir::ChainParams> chainParams(int64_t bm, int64_t dv, int64_t bn, int numStages,
+std::optional<ir::ChainParams> chainParams(int64_t bm, int64_t bn, int numStages,
                                            std::string* why = nullptr);
 
 } // namespace helion::config

@@ -39,14 +39,15 @@ struct AttentionParams {
   bool persistent = false; ///< sm90: pid_type persistent_interleaved, min(tiles, SMs) CTAs
 };
 
-/// ChainSm90<TIn, DK, dv, bn, consumers, stages(DK), b1KMajor> (chain_sm90.cuh): the
-/// template a kernel with ChainMatch takes on sm_90a when its tiles fit it. DK, the
-/// first dot's K, is a template argument the launcher gives from the tensors (64,
-/// 128 or 256; else the generic kernel runs); stages[i] is the ring depth for
-/// DK = 64 << i, 0 where no depth fits in shared memory.
+/// ChainSm90<TIn, DK, DV, bn, consumers, stages[DK][DV], b1KMajor> (chain_sm90.cuh):
+/// the template a kernel with ChainMatch takes on sm_90a when its tiles fit it. DK
+/// (the first dot's K) and DV (output columns per tile: the smallest of 64, 128 and
+/// 256 that covers N, at most dvMax) are template arguments the launcher gives from
+/// the tensors; stages[i][j] is the ring depth for DK = 64 << i and DV = 64 << j,
+/// 0 where none fits in shared memory or DV is over dvMax (the generic kernel runs).
 struct ChainParams {
-  int bm = 128, bn = 64, dv = 128, consumers = 2;
-  int stages[3] = {2, 2, 2};
+  int bm = 128, bn = 64, consumers = 2, dvMax = 256;
+  int stages[3][3] = {};
   bool operator==(const ChainParams&) const = default;
 };
 
