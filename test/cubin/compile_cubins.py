@@ -109,10 +109,19 @@ def main():
             t0 = time.monotonic()
             cmd, p = helionc(extra + ["--emit", "cubin", "--dtype", dtype], out_dir,
                              variant.get("arch"))
-            written = glob.glob(pattern)
+            # A kernel with two chained dots also writes the chain template's program
+            # (STEM.KERNEL.DTYPE.chain.kK.vDV.cubin) where it applies: a variant lists
+            # the dtypes it expects one for in "chain" and none for the others.
+            written = [w for w in glob.glob(pattern) if ".chain." not in w]
+            chains = [w for w in glob.glob(pattern) if ".chain." in w]
             cubin = written[0] if len(written) == 1 else pattern
             runs += 1
             problem = (f"exit {p.returncode}" if p.returncode != 0 else check_cubin(cubin, kernel))
+            if not problem and dtype in variant.get("chain", []):
+                problem = (check_cubin(chains[0], kernel + "_chain") if len(chains) == 1
+                           else f"expected one chain cubin, found {chains}")
+            elif not problem and chains:
+                problem = f"unexpected chain cubins {chains}"
             status = "FAIL" if problem else "ok"
             print(f"{status:4} {kernel} {name} {dtype} ({time.monotonic() - t0:.1f} s)"
                   f"{': ' + p.stdout.strip() if not problem else ''}")

@@ -1,0 +1,146 @@
+// REQUIRES: frontend, host-cxx
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %helionc compile %examples/dot_generic.cpp --stop-after template-plan | FileCheck %s --check-prefix=PLAN
+// RUN: echo '{"block_sizes": [128, 128, 128, 32], "num_stages": 4}' > %t.wide.json
+// RUN: %helionc compile %examples/dot_generic.cpp --config %t.wide.json --stop-after template-plan | FileCheck %s --check-prefix=WIDE
+// RUN: echo '{"block_sizes": [32, 128, 64, 32]}' > %t.narrow.json
+// RUN: %helionc compile %examples/dot_generic.cpp --config %t.narrow.json --stop-after template-plan | FileCheck %s --check-prefix=NARROW
+// RUN: %helionc compile %examples/dot_generic.cpp --config %t.narrow.json -o %t/narrow
+// RUN: FileCheck %s --check-prefix=NARROW-HOST < %t/narrow/dot_generic.helion.cpp
+// RUN: %helionc compile %examples/dot_generic.cpp -o %t/mlp
+// RUN: FileCheck %s --check-prefix=HOST < %t/mlp/dot_generic.helion.cpp
+// RUN: %host_cxx -DHELIONC_C_API %t/mlp/dot_generic.helion.cpp
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_chain_t --stop-after template-plan | FileCheck %s --check-prefix=KT
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_chain_t --emit host | FileCheck %s --check-prefix=KT-HOST
+// RUN: %helionc compile %s --stop-after template-plan | FileCheck %s --check-prefix=LIT
+// RUN: %helionc compile %s -o %t/lit
+// RUN: FileCheck %s --check-prefix=LIT-HOST < %t/lit/chain.helion.cpp
+// RUN: %host_cxx -DHELIONC_C_API %t/lit/chain.helion.cpp
+// RUN: %helionc compile %s --kernel mlp_gelu_bias --emit cubin --arch sm_90a --dtype bf16 -o %t/cubin | FileCheck %s --check-prefix=CUBIN
+// RUN: %helionc compile %s --kernel mlp_gelu_bias --emit cubin --arch sm_90a --dtype f16 -o %t/cubin16 | FileCheck %s --check-prefix=CUBIN16
+// RUN: %helionc compile %s --kernel mlp_gelu_bias --emit cubin --arch sm_80 --dtype f16 -o %t/cubin80 | FileCheck %s --check-prefix=CUBIN80
+//
+// Two chained dots, act(a @ b1) @ b2 per output tile (an MLP; attention without its
+// softmax), are a generic kernel that also runs as the sm_90a chain template
+// (chain_sm90.cuh): recognize-templates records the loop (`chain:`), template-plan
+// the template's tiles when the config's fit (`template: chain`), and the launcher
+// tries the chain kernel first (docs/gemm.md, "Chained dots").
+#include <helion/hl.h>
+
+using helion::Tensor;
+
+// PLAN: chain: a %x, b1 %w1, b2 %w2, acc %acc.0, tiles [tm, tn], hidden th %hidden.1, k loop tk, act cast<dtype(%x)>(maximum(%hidden.1, full([tm, th], 0.0, f32))), epilogue 1
+// PLAN: template: chain sm90 64x64 consumers 1 dv <= 256 stages 3/3/3, 3/3/3, 3/3/3
+// Two consumer warpgroups (tm 128); BN 128 caps the output tile at 128 columns (the
+// consumers' registers) and the ring is shorter where shared memory ends.
+// WIDE: template: chain sm90 128x128 consumers 2 dv <= 128 stages 4/4/0, 4/3/0, 2/0/0
+// A rows tile of 32: no chain template, only the generic kernel.
+// NARROW: chain: a %x
+// NARROW-NOT: template: chain
+// NARROW-HOST-NOT: _chain
+// HOST: static bool helionc_launch_mlp_relu_chain(const helion::Tensor& x, const helion::Tensor& w1, const helion::Tensor& w2, int64_t m, int64_t n, int64_t h, int64_t k, const helion::Tensor& out) {
+// HOST: #include "helion/chain_sm90.cuh"
+// HOST: struct mlp_relu_act {
+// HOST: return float(hd::maximum<float>(x, float(0.0f)));
+// HOST: struct mlp_relu_chain_epilogue {
+// HOST: __device__ __forceinline__ float value(int64 row, int64 col, float o) const {
+// HOST: *reinterpret_cast<hd::vec<T_out, 2>*>(p) = w;
+// HOST: template <class T_x, class T_w1, class T_w2, class T_out, int DK, int DV>
+// HOST: __global__ void __launch_bounds__(256, 1) mlp_relu_chain_kernel(
+// HOST: using C = hd::ChainSm90<T_x, DK, DV, 64, 1, kStages[DK / 128][DV / 128], false>;
+// HOST: C::run(&map_a, &map_b1, &map_b2, M, H, N, act, epi, smem);
+// HOST: if (hc_dev.major != 9) return false;
+// HOST: const int64_t hc_M = (m), hc_N = (n), hc_H = (h), hc_K = (k);
+// HOST: if (hc_K != 64 && hc_K != 128 && hc_K != 256) return false;
+// HOST: if (!hc_fits(x, hc_M, hc_K) || !hc_fits(w1, hc_K, hc_H) || !hc_fits(w2, hc_H, hc_N))
+// HOST: name = "mlp_relu_chain_kernel<";
+// HOST: CUtensorMap hc_mapA = hc_map(x, hc_M, hc_K, 64), hc_mapB1 = hc_map(w1, hc_K, hc_H, int32_t(hc_K)), hc_mapB2 = hc_map(w2, hc_H, hc_N, 64);
+// HOST: const int64_t hc_ctas = helion::rt::cdiv(hc_M, int64_t(64)) * helion::rt::cdiv(hc_N, hc_DV);
+// HOST: return true;
+// HOST: static void helionc_launch_mlp_relu(
+// HOST-NEXT: // Two chained dots: the chain template where the device and tensors fit it.
+// HOST-NEXT: if (helionc_launch_mlp_relu_chain(x, w1, w2, m, n, h, k, out))
+// HOST-NEXT: return;
+// HOST: name = "mlp_relu_kernel<";
+// (q kt^T) v: b1 read transposed, attention's K layout (B1KMajor).
+// KT: chain: a %q, b1 %kt transposed, b2 %v
+// KT-HOST: using C = hd::ChainSm90<T_q, DK, DV, 64, 1, kStages[DK / 128][DV / 128], true>;
+// KT-HOST: hc_mapB1 = hc_map(kt, hc_H, hc_K, 64)
+
+// A gelu-like activation with a scalar, a bias in the epilogue, an f16 cast: the
+// act functor gets the scalar, the epilogue loads the bias at its column, and the
+// launcher takes the template only for f16 tensors.
+// LIT: chain: a %x, b1 %w1, b2 %w2, acc %acc.0, tiles [tm, tn], hidden th %s.1, k loop tk, act cast<f16>(mul(%s.1, sigmoid(mul(%s.1, %alpha)))), epilogue 2
+// LIT-HOST: struct mlp_gelu_bias_act {
+// LIT-HOST-NEXT: float alpha;
+// LIT-HOST: return float((x * hd::sigmoid(float((x * alpha)))));
+// LIT-HOST: (hd::to_compute(bias[col * stride_bias_0]))
+// LIT-HOST: if (x.dtype() != helion::DType::f16) return false;
+HELION_KERNEL Tensor mlp_gelu_bias(const Tensor& x, const Tensor& w1, const Tensor& w2,
+                                   const Tensor& bias, float alpha) {
+  auto [m, k] = x.shape<2>();
+  auto h = w1.size(1);
+  auto n = w2.size(1);
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto th : hl::tile(h)) {
+      auto s = hl::zeros({tm, th}, hl::f32);
+      for (auto tk : hl::tile(k))
+        s = hl::dot(x[tm, tk], w1[tk, th], s);
+      acc = hl::dot((s * hl::sigmoid(s * alpha)).to(hl::f16), w2[th, tn], acc);
+    }
+    out[tm, tn] = acc + bias[tn];
+  }
+  return out;
+}
+
+// Not a chain: the activation reads a tensor (the template's act gets no loads), and
+// a reduction of the hidden block. Both stay generic kernels.
+// LIT-NOT: chain: a %x, b1 %w1, b2 %w2, acc %acc.0, tiles [tm, tn], hidden th %s.1, k loop tk, act cast<dtype(%x)>
+// LIT-HOST-NOT: static bool helionc_launch_mlp_{{scaled|rowsum}}_chain
+HELION_KERNEL Tensor mlp_scaled(const Tensor& x, const Tensor& w1, const Tensor& w2,
+                                const Tensor& scale) {
+  auto [m, k] = x.shape<2>();
+  auto h = w1.size(1);
+  auto n = w2.size(1);
+  Tensor out = helion::empty({m, n}, x.dtype(), x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto th : hl::tile(h)) {
+      auto s = hl::zeros({tm, th}, hl::f32);
+      for (auto tk : hl::tile(k))
+        s = hl::dot(x[tm, tk], w1[tk, th], s);
+      acc = hl::dot((s * scale[th]).to(x.dtype()), w2[th, tn], acc);
+    }
+    out[tm, tn] = acc;
+  }
+  return out;
+}
+
+HELION_KERNEL Tensor mlp_rowsum(const Tensor& x, const Tensor& w1, const Tensor& w2) {
+  auto [m, k] = x.shape<2>();
+  auto h = w1.size(1);
+  auto n = w2.size(1);
+  Tensor out = helion::empty({m, n}, x.dtype(), x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto th : hl::tile(h)) {
+      auto s = hl::zeros({tm, th}, hl::f32);
+      for (auto tk : hl::tile(k))
+        s = hl::dot(x[tm, tk], w1[tk, th], s);
+      auto r = hl::sum(s, 1);
+      acc = hl::dot((s - r[hl::all, hl::newaxis]).to(x.dtype()), w2[th, tn], acc);
+    }
+    out[tm, tn] = acc;
+  }
+  return out;
+}
+
+// The sm_90a cubins: the generic kernel and the chain template's largest instantiation
+// (K 256, 256 output columns) for bf16... which this kernel's f16 cast rules out.
+// CUBIN: chain.mlp_gelu_bias.bf16.cubin
+// CUBIN-NOT: chain.k
+// CUBIN80-NOT: chain.k
+// CUBIN16: chain.mlp_gelu_bias.f16.cubin
+// CUBIN16: chain.mlp_gelu_bias.f16.chain.k256.v256.cubin: mlp_gelu_bias_chain_kernel<hd::f16, hd::f16, hd::f16, hd::f16, hd::f16, 256, 256> (sm_90a
