@@ -174,8 +174,7 @@ private:
     return s;
   }
 
-  /// The coordinate a tile subscript reads: the output row or column, or (in F) the
-  /// hidden column.
+  /// The coordinate a tile subscript (in E) reads: the output row or column.
   std::string coord(int tile) const {
     return tile == m_.tileM ? "row" : "col";
   }

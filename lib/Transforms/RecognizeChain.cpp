@@ -209,8 +209,6 @@ private:
     case ExprKind::Const: return std::make_shared<Expr>(e);
     case ExprKind::Param:
       return k_.params.at(e.param).kind == Param::Kind::Scalar ? std::make_shared<Expr>(e) : nullptr;
-    case ExprKind::TileIndex:
-      return e.tile == m_.tileM || e.tile == m_.tileH ? std::make_shared<Expr>(e) : nullptr;
     case ExprKind::Full:
       return e.operands.size() == 1 && e.operands[0]->kind == ExprKind::Const
                  ? std::make_shared<Expr>(e)
