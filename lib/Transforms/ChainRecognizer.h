@@ -7,12 +7,11 @@
 #pragma once
 
 #include "helion/IR/TemplateMatch.h"
+#include "helion/Transforms/Passes.h"
 
 #include <optional>
 #include <set>
 
 namespace helion::ir {
-
-std::optional<ChainMatch> recognizeChain(const Kernel& kernel);
 
 } // namespace helion::ir

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
 #include "helion/Config/Candidates.h"
+#include "helion/IR/TemplateMatch.h"
+#include "helion/Transforms/Passes.h"
 #include "helion/Tune/SearchSpace.h"
 
 #include <algorithm>
@@ -159,8 +161,21 @@ void registerSpec(CLI::App& app) {
     for (const AnalyzedKernel& k : *kernels) {
       if (so->samples > 0 || so->variantBases > 0)
         std::cout << sampleJson(k.spec, *so).dump() << "\n";
-      else
-        std::cout << config::formatSpec(k.spec) << "\n";
+      else {
+        std::string text = config::formatSpec(k.spec);
+        if (std::optional<ir::ChainMatch> c = ir::recognizeChain(k.typed)) {
+          // Where the generic kernel's config also picks the chain template (ChainRules.h).
+          const std::string tm = k.typed.tiles.at(c->tileM).name, th = k.typed.tiles.at(c->tileH).name;
+          text.insert(text.find("default config:"),
+                      "  chain template          two chained dots: on sm_90a, block sizes " + tm +
+                          " and " + th + " of 64 or 128 run them as the chain template where\n"
+                          "                          the tensors fit it (one dtype of bf16/f16, "
+                          "the first dot's K 64, 128 or 256, N a multiple of 8);\n"
+                          "                          num_stages its ring depth; the other "
+                          "keys configure the generic kernel only (docs/gemm.md)\n");
+        }
+        std::cout << text << "\n";
+      }
     }
   });
 }

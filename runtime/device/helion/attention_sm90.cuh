@@ -85,6 +85,7 @@
 #include "helion/attention_sm90_ops.cuh"
 #include "helion/gemm_sm90_pipeline.cuh"
 #include "helion/types.cuh"
+#include "helion/warpgroup_pipeline.cuh"
 
 namespace helion::dev {
 
@@ -164,28 +165,11 @@ struct AttentionSm90 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 1023) & ~1023ull);
     uint64* bars = reinterpret_cast<uint64*>(base + kBytesQ + 2 * Stages * kBytesKV);
-    if (threadIdx.x == 0) {
-      for (int i = 0; i < kQEmpty; ++i)
-        mbarrier_init(&bars[i], 1); // q full, k full, v full: the producer's expect_tx
-      for (int i = kQEmpty; i < kNumBars; ++i)
-        mbarrier_init(&bars[i], 4 * Consumers); // q, k, v empty: each consumer warp
-      fence_mbarrier_init();
-    } else if (threadIdx.x == 32) {
-      prefetch_tensormap(mapQ);
-      prefetch_tensormap(mapK);
-      prefetch_tensormap(mapV);
-    }
-    __syncthreads();
-    if (threadIdx.x < 128) {
-      if constexpr (Consumers > 1)
-        sm90::setmaxnreg_dec<kProducerRegs>();
-      if (threadIdx.x == 0)
-        produce<Score>(mapQ, mapK, mapV, M, N, B, base, bars, counter);
-    } else {
-      if constexpr (Consumers > 1)
-        sm90::setmaxnreg_inc<kConsumerRegs>();
-      consume(M, N, B, score, epi, base, bars);
-    }
+    // q full, k full, v full: the producer's expect_tx; q, k, v empty: each consumer warp.
+    pipeline_start<Consumers>(bars, kQEmpty, kNumBars, mapQ, mapK, mapV);
+    warp_specialize<Consumers, kProducerRegs, kConsumerRegs>(
+        [&] { produce<Score>(mapQ, mapK, mapV, M, N, B, base, bars, counter); },
+        [&] { consume(M, N, B, score, epi, base, bars); });
 #endif
   }
 
@@ -197,6 +181,7 @@ private:
   static constexpr int kQFull = 0, kKFull = 1, kVFull = 1 + Stages, kQEmpty = 1 + 2 * Stages,
                        kKEmpty = 2 + 2 * Stages, kVEmpty = 2 + 3 * Stages,
                        kNumBars = 2 + 4 * Stages;
+  using Turn = PingPong<Consumers>; // named barriers 1..Consumers
   /// The 8 bytes after the barriers: for the tiles of parity p (a CTA's first,
   /// third, ... or second, fourth, ...) the index of the tile after it (tiles:
   /// none). A slot is written again two tiles later, once every consumer has
@@ -233,27 +218,21 @@ private:
       const int nBlocks = keyBlocks<Score>(m0, N);
       mbarrier_wait(&bars[kQEmpty], qPhase ^ 1); // a fresh barrier passes parity 1 at once
       mbarrier_arrive_expect_tx(&bars[kQFull], kBytesQ);
-#pragma unroll
-      for (int p = 0; p < D / 64; ++p)
-        tma_load_3d(base + p * BM * 128, mapQ, &bars[kQFull], 64 * p, m0, b);
+      tma_load_panels<D / 64, BM>(base, mapQ, &bars[kQFull], 0, m0, b);
       int next = tiles;
       for (int j = 0; j < nBlocks; ++j) {
         if (j == nBlocks - 1)
           next = fetchNext(tile, tiles, counter); // its latency under the waits below
         mbarrier_wait(&bars[kKEmpty + s], phase ^ 1);
         mbarrier_arrive_expect_tx(&bars[kKFull + s], kBytesKV);
-#pragma unroll
-        for (int p = 0; p < D / 64; ++p)
-          tma_load_3d(base + kOffK + s * kBytesKV + p * BN * 128, mapK, &bars[kKFull + s],
-                      64 * p, j * BN, b);
+        tma_load_panels<D / 64, BN>(base + kOffK + s * kBytesKV, mapK, &bars[kKFull + s], 0, j * BN,
+                                    b);
         mbarrier_wait(&bars[kVEmpty + s], phase ^ 1);
         if (j == nBlocks - 1)
           *nextSlot(bars, qPhase) = next; // released by the arrive below
         mbarrier_arrive_expect_tx(&bars[kVFull + s], kBytesKV);
-#pragma unroll
-        for (int p = 0; p < D / 64; ++p)
-          tma_load_3d(base + kOffV + s * kBytesKV + p * BN * 128, mapV, &bars[kVFull + s],
-                      64 * p, j * BN, b);
+        tma_load_panels<D / 64, BN>(base + kOffV + s * kBytesKV, mapV, &bars[kVFull + s], 0, j * BN,
+                                    b);
         if (++s == Stages) {
           s = 0;
           phase ^= 1;
@@ -261,40 +240,6 @@ private:
       }
       tile = next;
     }
-  }
-
-  /// S = Q K^T for this warpgroup's 64 rows: D / 16 wgmmas, both operands K-major.
-  __device__ static __forceinline__ void issueQK(float (&s)[BN / 2], uint32 q, uint32 k) {
-    const uint64 descQ = sm90::desc_sw128(q, 16, 1024), descK = sm90::desc_sw128(k, 16, 1024);
-#pragma unroll
-    for (int kk = 0; kk < D / 16; ++kk) {
-      // k16 step kk: 32 bytes into the 128-byte rows of panel kk / 4.
-      const uint64 offQ = ((kk / 4) * BM * 128 + (kk % 4) * 32) >> 4;
-      const uint64 offK = ((kk / 4) * BN * 128 + (kk % 4) * 32) >> 4;
-      sm90::wgmma_m64k16<BN, 0, TIn>(s, descQ + offQ, descK + offK, kk > 0);
-    }
-  }
-
-  /// O += P V: BN / 16 register-A wgmmas, V MN-major.
-  __device__ static __forceinline__ void issuePV(float (&o)[D / 2], const uint32 (&p)[BN / 16][4],
-                                                 uint32 v) {
-    const uint64 descV = sm90::desc_sw128(v, BN * 128, 1024);
-#pragma unroll
-    for (int kk = 0; kk < BN / 16; ++kk)
-      sm90::wgmma_m64k16_rs<D, TIn>(o, p[kk], descV + ((kk * 16 * 128) >> 4), 1);
-  }
-
-  template <int R> __device__ static __forceinline__ void fence(float (&r)[R]) {
-#pragma unroll
-    for (int i = 0; i < R; ++i)
-      sm90::fence_operand(r[i]);
-  }
-  __device__ static __forceinline__ void fence(uint32 (&p)[BN / 16][4]) {
-#pragma unroll
-    for (int kk = 0; kk < BN / 16; ++kk)
-#pragma unroll
-      for (int i = 0; i < 4; ++i)
-        sm90::fence_operand(p[kk][i]);
   }
 
   /// Online softmax of block n0 in place (s becomes p); alpha[h] rescales row h's
@@ -365,25 +310,7 @@ private:
 #pragma unroll
       for (int r = 0; r < 4; ++r)
         o[4 * c + r] *= alpha[r / 2];
-#pragma unroll
-    for (int kk = 0; kk < BN / 16; ++kk)
-#pragma unroll
-      for (int i = 0; i < 4; ++i)
-        p[kk][i] = pack2_rn<TIn>(s[8 * kk + 2 * i], s[8 * kk + 2 * i + 1]);
-  }
-
-  /// Ping-pong: consumer w issues its wgmmas only in its turn (named barrier 1 + w,
-  /// 128 threads waiting + the previous consumer's 128 arriving) and then passes
-  /// the turn on. The last consumer passes consumer 0 its first turn up front and
-  /// so skips its final pass: every barrier sees as many arrivals as waits.
-  __device__ static __forceinline__ void awaitTurn(int w) {
-    if constexpr (Consumers > 1)
-      sm90::named_barrier_sync(1 + w, 256);
-  }
-  __device__ static __forceinline__ void passTurn(int w, bool final) {
-    if constexpr (Consumers > 1)
-      if (!(final && w == Consumers - 1))
-        sm90::named_barrier_arrive(1 + (w + 1) % Consumers, 256);
+    pack_fragments<TIn>(s, p);
   }
 
   /// The softmax of block n0: the column test only where the block reaches past N.
@@ -406,18 +333,6 @@ private:
     softmax<false, true>(s, rowMax, rowSum, alpha, n0, N, row0, score);
   }
 
-  /// Ring position: slot s of Stages, parity `phase` of its barriers' current use.
-  struct Ring {
-    int slot = 0;
-    uint32 phase = 0;
-    __device__ __forceinline__ void advance() {
-      if (++slot == Stages) {
-        slot = 0;
-        phase ^= 1;
-      }
-    }
-  };
-
   template <class Score, class Epi>
   __device__ static void consume(int M, int N, int B, const Score& score, const Epi& epi,
                                  uint8* base, uint64* bars) {
@@ -428,11 +343,9 @@ private:
     const uint32 sQ = smem_addr(base) + w * 64 * 128;
     const uint32 sK = smem_addr(base + kOffK), sV = smem_addr(base + kOffV);
     const float kNegInf = -__int_as_float(0x7f800000);
-    if constexpr (Consumers > 1)
-      if (w == Consumers - 1)
-        named_barrier_arrive(1, 256); // consumer 0 goes first
+    Turn::start(w);
 
-    Ring ring; // K[j] / V[j] of this CTA's running block count
+    StageRing<Stages> ring; // K[j] / V[j] of this CTA's running block count
     uint32 qPhase = 0;
     for (int tile = blockIdx.x; tile < tiles; qPhase ^= 1) {
       int b, m0;
@@ -448,73 +361,54 @@ private:
 
       mbarrier_wait(&bars[kQFull], qPhase);
       // Block 0: S only.
-      awaitTurn(w);
+      Turn::await(w);
       mbarrier_wait(&bars[kKFull + ring.slot], ring.phase);
       wgmma_fence();
-      issueQK(s, sQ, sK + ring.slot * kBytesKV);
+      wgmma_kmajor<BN, D, BM, BN, TIn>(s, sQ, sK + ring.slot * kBytesKV);
       wgmma_commit();
-      passTurn(w, false);
+      Turn::pass(w, false);
       wgmma_wait<0>();
-      fence(s);
-      if (leader) {
-        mbarrier_arrive(&bars[kKEmpty + ring.slot]);
-        if (nBlocks == 1)
-          mbarrier_arrive(&bars[kQEmpty]); // the tile's last S: Q is free
-      }
+      fence_operands(s);
+      // The tile's last S: Q is free.
+      release_stage(leader, &bars[kKEmpty + ring.slot], nBlocks == 1, &bars[kQEmpty]);
       softmaxOf(s, rowMax, rowSum, alpha, 0, N, row0, rowLo, score);
       rescaleAndPack(o, alpha, s, p);
 
-      Ring prev = ring;
+      StageRing<Stages> prev = ring;
       ring.advance();
       for (int j = 1; j < nBlocks; ++j) {
-        awaitTurn(w);
+        Turn::await(w);
         mbarrier_wait(&bars[kKFull + ring.slot], ring.phase);
-        fence(o);
-        fence(p);
+        fence_operands(o);
+        fence_operands(p);
         wgmma_fence();
-        issueQK(s, sQ, sK + ring.slot * kBytesKV);
+        wgmma_kmajor<BN, D, BM, BN, TIn>(s, sQ, sK + ring.slot * kBytesKV);
         wgmma_commit();
         mbarrier_wait(&bars[kVFull + prev.slot], prev.phase);
         wgmma_fence(); // after the wait's branch (else ptxas adds one, C7519)
-        issuePV(o, p, sV + prev.slot * kBytesKV);
+        wgmma_rs_mnmajor<D, BN, TIn>(o, p, sV + prev.slot * kBytesKV);
         wgmma_commit();
-        passTurn(w, false);
+        Turn::pass(w, false);
         wgmma_wait<1>(); // S = Q K[j]^T is done
-        fence(s);
-        if (leader) {
-          mbarrier_arrive(&bars[kKEmpty + ring.slot]);
-          if (j == nBlocks - 1)
-            mbarrier_arrive(&bars[kQEmpty]);
-        }
+        fence_operands(s);
+        release_stage(leader, &bars[kKEmpty + ring.slot], j == nBlocks - 1, &bars[kQEmpty]);
         softmaxOf(s, rowMax, rowSum, alpha, j * BN, N, row0, rowLo, score);
-        wgmma_wait<0>(); // O += P V[j - 1] is done
-        fence(o);
-        fence(p);
-        if (leader)
-          mbarrier_arrive(&bars[kVEmpty + prev.slot]);
+        wgmma_rs_retire(o, p, leader, &bars[kVEmpty + prev.slot]); // O += P V[j - 1] is done
         rescaleAndPack(o, alpha, s, p);
         prev = ring;
         ring.advance();
       }
       // The last block's P V.
-      awaitTurn(w);
+      Turn::await(w);
       mbarrier_wait(&bars[kVFull + prev.slot], prev.phase);
       // Written before the arrive this wait saw. Passed through a shuffle so that
       // ptxas sees one value per warp: with a plain shared load it keeps the loop's
       // addresses out of uniform registers (non-causal d 128: 6 % slower, SASS).
       const int next = __shfl_sync(0xffffffffu, *nextSlot(bars, qPhase), 0);
       const bool lastTile = next >= tiles;
-      fence(o);
-      fence(p);
-      wgmma_fence();
-      issuePV(o, p, sV + prev.slot * kBytesKV);
-      wgmma_commit();
-      passTurn(w, lastTile);
-      wgmma_wait<0>();
-      fence(o);
-      fence(p);
-      if (leader)
-        mbarrier_arrive(&bars[kVEmpty + prev.slot]);
+      wgmma_rs_issue<D, BN, TIn>(o, p, sV + prev.slot * kBytesKV);
+      Turn::pass(w, lastTile);
+      wgmma_rs_retire(o, p, leader, &bars[kVEmpty + prev.slot]);
 
 #pragma unroll
       for (int h = 0; h < 2; ++h) {

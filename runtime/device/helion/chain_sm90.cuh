@@ -84,6 +84,7 @@
 #include "helion/attention_sm90_ops.cuh"
 #include "helion/gemm_sm90_pipeline.cuh"
 #include "helion/types.cuh"
+#include "helion/warpgroup_pipeline.cuh"
 
 namespace helion::dev {
 
@@ -134,28 +135,11 @@ struct ChainSm90 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 1023) & ~1023ull);
     uint64* bars = reinterpret_cast<uint64*>(base + kOffBars);
-    if (threadIdx.x == 0) {
-      for (int i = 0; i < kAEmpty; ++i)
-        mbarrier_init(&bars[i], 1); // A, B1, B2 full: the producer's expect_tx
-      for (int i = kAEmpty; i < kNumBars; ++i)
-        mbarrier_init(&bars[i], 4 * Consumers); // A, B1, B2 empty: each consumer warp
-      fence_mbarrier_init();
-    } else if (threadIdx.x == 32) {
-      prefetch_tensormap(mapA);
-      prefetch_tensormap(mapB1);
-      prefetch_tensormap(mapB2);
-    }
-    __syncthreads();
-    if (threadIdx.x < 128) {
-      if constexpr (Consumers > 1)
-        sm90::setmaxnreg_dec<kProducerRegs>();
-      if (threadIdx.x == 0)
-        produce(mapA, mapB1, mapB2, M, H, NOut, base, bars);
-    } else {
-      if constexpr (Consumers > 1)
-        sm90::setmaxnreg_inc<kConsumerRegs>();
-      consume(M, H, NOut, act, epi, base, bars);
-    }
+    // A, B1, B2 full: the producer's expect_tx; A, B1, B2 empty: each consumer warp.
+    pipeline_start<Consumers>(bars, kAEmpty, kNumBars, mapA, mapB1, mapB2);
+    warp_specialize<Consumers, kProducerRegs, kConsumerRegs>(
+        [&] { produce(mapA, mapB1, mapB2, M, H, NOut, base, bars); },
+        [&] { consume(M, H, NOut, act, epi, base, bars); });
 #endif
   }
 
@@ -166,6 +150,8 @@ private:
   // mbarrier indices in `bars`.
   static constexpr int kAFull = 0, kB1Full = 1, kB2Full = 1 + Stages, kAEmpty = 1 + 2 * Stages,
                        kB1Empty = 2 + 2 * Stages, kB2Empty = 2 + 3 * Stages;
+  using Ring = StageRing<Stages>;   // B1[j] / B2[j]: slot and phase
+  using Turn = PingPong<Consumers>; // named barriers 1..Consumers
 
   /// S[j] = A B1[j] and O += P[j - 1] B2[j - 1] are in flight together, and the
   /// activation of S[j] runs under the latter, when O, S and P (DV / 2 + BN / 2 +
@@ -177,18 +163,6 @@ private:
   /// Hidden blocks of a tile (at least one: with H == 0 the single block is all
   /// past H, P = 0 and the output is epi(0)).
   __device__ static int hBlocks(int H) { return H > BN ? (H + BN - 1) / BN : 1; }
-
-  /// Ring position: slot of Stages, parity `phase` of its barriers' current use.
-  struct Ring {
-    int slot = 0;
-    uint32 phase = 0;
-    __device__ __forceinline__ void advance() {
-      if (++slot == Stages) {
-        slot = 0;
-        phase ^= 1;
-      }
-    }
-  };
 
   /// One thread: per tile, A once it is free, then B1[j] and B2[j] into the ring
   /// (slot and phase run on across tiles, as in the consumers).
@@ -202,29 +176,20 @@ private:
       const int m0 = tile / nb * BM, n0 = tile % nb * DV;
       mbarrier_wait(&bars[kAEmpty], aPhase ^ 1); // a fresh barrier passes parity 1 at once
       mbarrier_arrive_expect_tx(&bars[kAFull], kBytesA);
-#pragma unroll
-      for (int p = 0; p < DK / 64; ++p)
-        tma_load_2d(base + p * BM * 128, mapA, &bars[kAFull], 64 * p, m0);
+      tma_load_panels<DK / 64, BM>(base, mapA, &bars[kAFull], 0, m0);
       for (int j = 0; j < hb; ++j) {
         const int s = ring.slot;
         mbarrier_wait(&bars[kB1Empty + s], ring.phase ^ 1);
         mbarrier_arrive_expect_tx(&bars[kB1Full + s], kBytesB1);
         uint8* b1 = base + kOffB1 + s * kBytesB1;
-        if constexpr (B1KMajor) {
-#pragma unroll
-          for (int p = 0; p < DK / 64; ++p)
-            tma_load_2d(b1 + p * BN * 128, mapB1, &bars[kB1Full + s], 64 * p, j * BN);
-        } else {
-#pragma unroll
-          for (int p = 0; p < BN / 64; ++p)
-            tma_load_2d(b1 + p * DK * 128, mapB1, &bars[kB1Full + s], j * BN + 64 * p, 0);
-        }
+        if constexpr (B1KMajor)
+          tma_load_panels<DK / 64, BN>(b1, mapB1, &bars[kB1Full + s], 0, j * BN);
+        else
+          tma_load_panels<BN / 64, DK>(b1, mapB1, &bars[kB1Full + s], j * BN, 0);
         mbarrier_wait(&bars[kB2Empty + s], ring.phase ^ 1);
         mbarrier_arrive_expect_tx(&bars[kB2Full + s], kBytesB2);
         uint8* b2 = base + kOffB2 + s * kBytesB2;
-#pragma unroll
-        for (int p = 0; p < DV / 64; ++p)
-          tma_load_2d(b2 + p * BN * 128, mapB2, &bars[kB2Full + s], n0 + 64 * p, j * BN);
+        tma_load_panels<DV / 64, BN>(b2, mapB2, &bars[kB2Full + s], n0, j * BN);
         ring.advance();
       }
     }
@@ -232,18 +197,11 @@ private:
 
   /// S = A B1 for this warpgroup's 64 rows: DK / 16 wgmmas m64nBNk16.
   __device__ static __forceinline__ void issueS(float (&s)[BN / 2], uint32 a, uint32 b1) {
-    const uint64 descA = sm90::desc_sw128(a, 16, 1024);
     if constexpr (B1KMajor) {
-      const uint64 descB = sm90::desc_sw128(b1, 16, 1024);
-#pragma unroll
-      for (int kk = 0; kk < DK / 16; ++kk) {
-        // k16 step kk: 32 bytes into the 128-byte rows of panel kk / 4.
-        const uint64 offA = ((kk / 4) * BM * 128 + (kk % 4) * 32) >> 4;
-        const uint64 offB = ((kk / 4) * BN * 128 + (kk % 4) * 32) >> 4;
-        sm90::wgmma_m64k16<BN, 0, TIn>(s, descA + offA, descB + offB, kk > 0);
-      }
+      wgmma_kmajor<BN, DK, BM, BN, TIn>(s, a, b1);
     } else {
       // MN-major: LBO = one panel of DK rows (the next 64 hidden columns).
+      const uint64 descA = sm90::desc_sw128(a, 16, 1024);
       const uint64 descB = sm90::desc_sw128(b1, DK * 128, 1024);
 #pragma unroll
       for (int kk = 0; kk < DK / 16; ++kk) {
@@ -252,28 +210,6 @@ private:
         sm90::wgmma_m64k16<BN, 1, TIn>(s, descA + offA, descB + offB, kk > 0);
       }
     }
-  }
-
-  /// O += P B2: BN / 16 register-A wgmmas m64nDVk16, B2 MN-major.
-  __device__ static __forceinline__ void issuePV(float (&o)[DV / 2], const uint32 (&p)[BN / 16][4],
-                                                 uint32 b2) {
-    const uint64 descB = sm90::desc_sw128(b2, BN * 128, 1024);
-#pragma unroll
-    for (int kk = 0; kk < BN / 16; ++kk)
-      sm90::wgmma_m64k16_rs<DV, TIn>(o, p[kk], descB + ((kk * 16 * 128) >> 4), 1);
-  }
-
-  template <int R> __device__ static __forceinline__ void fence(float (&r)[R]) {
-#pragma unroll
-    for (int i = 0; i < R; ++i)
-      sm90::fence_operand(r[i]);
-  }
-  __device__ static __forceinline__ void fence(uint32 (&p)[BN / 16][4]) {
-#pragma unroll
-    for (int kk = 0; kk < BN / 16; ++kk)
-#pragma unroll
-      for (int i = 0; i < 4; ++i)
-        sm90::fence_operand(p[kk][i]);
   }
 
   /// x = act(s) for hidden block h0 (register 4 c + 2 h + e: row row0 + 8 h, hidden
@@ -308,28 +244,6 @@ private:
       activate<false>(s, x, h0, H, row0, act);
   }
 
-  /// P = x as TIn pairs (k16 block kk: x[8 kk .. 8 kk + 7]).
-  __device__ static __forceinline__ void pack(const float (&s)[BN / 2], uint32 (&p)[BN / 16][4]) {
-#pragma unroll
-    for (int kk = 0; kk < BN / 16; ++kk)
-#pragma unroll
-      for (int i = 0; i < 4; ++i)
-        p[kk][i] = pack2_rn<TIn>(s[8 * kk + 2 * i], s[8 * kk + 2 * i + 1]);
-  }
-
-  /// Ping-pong as attention_sm90.cuh: consumer w issues its wgmmas only in its turn
-  /// (named barrier 1 + w) and then passes the turn on; the last consumer passes
-  /// consumer 0 its first turn up front and skips its final pass.
-  __device__ static __forceinline__ void awaitTurn(int w) {
-    if constexpr (Consumers > 1)
-      sm90::named_barrier_sync(1 + w, 256);
-  }
-  __device__ static __forceinline__ void passTurn(int w, bool final) {
-    if constexpr (Consumers > 1)
-      if (!(final && w == Consumers - 1))
-        sm90::named_barrier_arrive(1 + (w + 1) % Consumers, 256);
-  }
-
   template <class Act, class Epi>
   __device__ static void consume(int M, int H, int NOut, const Act& act, const Epi& epi,
                                  uint8* base, uint64* bars) {
@@ -340,9 +254,7 @@ private:
     const bool leader = lane == 0; // arrives on the empty barriers for its warp
     const uint32 sA = smem_addr(base) + w * 64 * 128;
     const uint32 sB1 = smem_addr(base + kOffB1), sB2 = smem_addr(base + kOffB2);
-    if constexpr (Consumers > 1)
-      if (w == Consumers - 1)
-        named_barrier_arrive(1, 256); // consumer 0 goes first
+    Turn::start(w);
 
     Ring ring; // B1[j] / B2[j] of this CTA's running block count
     uint32 aPhase = 0;
@@ -358,102 +270,71 @@ private:
 
       mbarrier_wait(&bars[kAFull], aPhase);
       // Block 0: S only. (S and its activation x are local to each block.)
-      awaitTurn(w);
+      Turn::await(w);
       float s[BN / 2];
       mbarrier_wait(&bars[kB1Full + ring.slot], ring.phase);
       wgmma_fence();
       issueS(s, sA, sB1 + ring.slot * kBytesB1);
       wgmma_commit();
-      passTurn(w, false);
+      Turn::pass(w, false);
       wgmma_wait<0>();
-      fence(s);
-      if (leader) {
-        mbarrier_arrive(&bars[kB1Empty + ring.slot]);
-        if (hb == 1)
-          mbarrier_arrive(&bars[kAEmpty]); // the tile's last S: A is free
-      }
+      fence_operands(s);
+      // The tile's last S: A is free.
+      release_stage(leader, &bars[kB1Empty + ring.slot], hb == 1, &bars[kAEmpty]);
       float x[BN / 2];
       activateOf(s, x, 0, H, row0, act);
-      pack(x, p);
+      pack_fragments<TIn>(x, p);
 
       Ring prev = ring;
       ring.advance();
       for (int j = 1; j < hb; ++j) {
         float s[BN / 2], x[BN / 2];
         if constexpr (kOverlap) {
-          awaitTurn(w);
+          Turn::await(w);
           mbarrier_wait(&bars[kB1Full + ring.slot], ring.phase);
-          fence(o);
-          fence(p);
+          fence_operands(o);
+          fence_operands(p);
           wgmma_fence();
           issueS(s, sA, sB1 + ring.slot * kBytesB1);
           wgmma_commit();
           mbarrier_wait(&bars[kB2Full + prev.slot], prev.phase);
           wgmma_fence(); // after the wait's branch (else ptxas adds one, C7519)
-          issuePV(o, p, sB2 + prev.slot * kBytesB2);
+          wgmma_rs_mnmajor<DV, BN, TIn>(o, p, sB2 + prev.slot * kBytesB2);
           wgmma_commit();
-          passTurn(w, false);
+          Turn::pass(w, false);
           wgmma_wait<1>(); // S = A B1[j] is done
-          fence(s);
-          if (leader) {
-            mbarrier_arrive(&bars[kB1Empty + ring.slot]);
-            if (j == hb - 1)
-              mbarrier_arrive(&bars[kAEmpty]);
-          }
+          fence_operands(s);
+          release_stage(leader, &bars[kB1Empty + ring.slot], j == hb - 1, &bars[kAEmpty]);
           activateOf(s, x, j * BN, H, row0, act);
-          wgmma_wait<0>(); // O += P B2[j - 1] is done
-          fence(o);
-          fence(p);
-          if (leader)
-            mbarrier_arrive(&bars[kB2Empty + prev.slot]);
+          wgmma_rs_retire(o, p, leader, &bars[kB2Empty + prev.slot]); // O += P B2[j - 1] is done
         } else {
           // P[j - 1] B2[j - 1] first, done before S[j] is issued: P and S are never
           // live together.
-          awaitTurn(w);
+          Turn::await(w);
           mbarrier_wait(&bars[kB2Full + prev.slot], prev.phase);
-          fence(o);
-          fence(p);
-          wgmma_fence();
-          issuePV(o, p, sB2 + prev.slot * kBytesB2);
-          wgmma_commit();
+          wgmma_rs_issue<DV, BN, TIn>(o, p, sB2 + prev.slot * kBytesB2);
           mbarrier_wait(&bars[kB1Full + ring.slot], ring.phase);
-          wgmma_wait<0>();
-          fence(o);
-          fence(p);
-          if (leader)
-            mbarrier_arrive(&bars[kB2Empty + prev.slot]);
+          wgmma_rs_retire(o, p, leader, &bars[kB2Empty + prev.slot]);
           wgmma_fence();
           issueS(s, sA, sB1 + ring.slot * kBytesB1);
           wgmma_commit();
-          passTurn(w, false);
+          Turn::pass(w, false);
           wgmma_wait<0>();
-          fence(s);
-          fence(o);
-          if (leader) {
-            mbarrier_arrive(&bars[kB1Empty + ring.slot]);
-            if (j == hb - 1)
-              mbarrier_arrive(&bars[kAEmpty]);
-          }
+          fence_operands(s);
+          fence_operands(o);
+          release_stage(leader, &bars[kB1Empty + ring.slot], j == hb - 1, &bars[kAEmpty]);
           activateOf(s, x, j * BN, H, row0, act);
         }
-        pack(x, p);
+        pack_fragments<TIn>(x, p);
         prev = ring;
         ring.advance();
       }
       // The last block's P B2.
-      awaitTurn(w);
+      Turn::await(w);
       mbarrier_wait(&bars[kB2Full + prev.slot], prev.phase);
-      fence(o);
-      fence(p);
-      wgmma_fence();
-      issuePV(o, p, sB2 + prev.slot * kBytesB2);
-      wgmma_commit();
-      passTurn(w, lastTile);
-      wgmma_wait<0>();
-      fence(o);
-      fence(p);
-      if (leader)
-        mbarrier_arrive(&bars[kB2Empty + prev.slot]);
+      wgmma_rs_issue<DV, BN, TIn>(o, p, sB2 + prev.slot * kBytesB2);
+      Turn::pass(w, lastTile);
+      wgmma_rs_retire(o, p, leader, &bars[kB2Empty + prev.slot]);
 
       const bool allCols = n0 + DV <= NOut;
 #pragma unroll

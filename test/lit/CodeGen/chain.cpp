@@ -12,6 +12,7 @@
 // RUN: %host_cxx -DHELIONC_C_API %t/mlp/dot_generic.helion.cpp
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_chain_t --stop-after template-plan | FileCheck %s --check-prefix=KT
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_chain_t --emit host | FileCheck %s --check-prefix=KT-HOST
+// RUN: %helionc spec %examples/dot_generic.cpp | FileCheck %s --check-prefix=SPEC
 // RUN: %helionc compile %s --stop-after template-plan | FileCheck %s --check-prefix=LIT
 // RUN: %helionc compile %s -o %t/lit
 // RUN: FileCheck %s --check-prefix=LIT-HOST < %t/lit/chain.helion.cpp
@@ -63,6 +64,8 @@ using helion::Tensor;
 // HOST-NEXT: return;
 // HOST: name = "mlp_relu_kernel<";
 // (q kt^T) v: b1 read transposed, attention's K layout (B1KMajor).
+// helionc spec says which keys pick the chain template.
+// SPEC: chain template          two chained dots: on sm_90a, block sizes tm and th of 64 or 128 run them as the chain template where
 // KT: chain: a %q, b1 %kt transposed, b2 %v
 // KT-HOST: using C = hd::ChainSm90<T_q, DK, DV, 64, 1, kStages[DK / 128][DV / 128], true>;
 // KT-HOST: hc_mapB1 = hc_map(kt, hc_H, hc_K, 64)
