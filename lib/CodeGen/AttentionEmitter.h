@@ -7,6 +7,7 @@
 #pragma once
 
 #include "CudaLiteral.h"
+#include "FunctorFields.h"
 #include "EmitAttention.h"
 
 #include <functional>
@@ -30,8 +31,8 @@ private:
   const AttentionPlan& p_;
   const EmitOptions& o_;
   EmittedKernel out_;
-  std::vector<std::string> scoreFields_, epiFields_; // "type name"
-  std::vector<KernelArg> scoreArgs_, epiArgs_;
+  TemplateSignature sig_{k_};
+  FunctorFields score_, epi_; ///< the score functor's and the epilogue's fields
   int stores_ = 0;    // stores to out[tb, tm, :]
   int rowStores_ = 0; // stores to per-row results, lse[tb, tm]
 
@@ -41,8 +42,6 @@ private:
   /// the fixed ones (q, k, v, M, N and their batch and row strides).
   void collectArgs();
 
-  std::string templateParams() const;
-  std::string templateNames() const;
 
   std::string ctype(const ElemType& t) const { return cudaComputeType(t, k_); }
 
@@ -53,12 +52,6 @@ private:
   /// A pointwise expression; `leaf` renders the dot (score) and variables.
   std::string ex(const Expr& e) const;
 
-  static std::string fields(const std::vector<std::string>& f) {
-    std::string s;
-    for (const std::string& x : f)
-      s += "  " + x + ";\n";
-    return s;
-  }
 
   void emitScore(std::ostringstream& os);
 
@@ -72,12 +65,9 @@ private:
 
   void emitEpilogue(std::ostringstream& os);
 
-  std::string init(const std::vector<KernelArg>& args) const;
 
   std::string headDim() const;
 
-  /// The functors' fields as trailing kernel parameters.
-  std::string argList() const;
 
   /// What both kernels check of the instantiation, and the functors.
   void prologue(std::ostringstream& os) const;

@@ -93,82 +93,33 @@ void AttentionEmitter::collectArgs() {
       ++(rank == 3 ? stores_ : rowStores_);
     }
   }
+  out_.templateArgs = sig_.args;
   for (size_t i = 0; i < k_.params.size(); ++i) {
     const Param& prm = k_.params[i];
     const int ip = static_cast<int>(i);
     if (prm.kind == Param::Kind::Tensor) {
-      out_.templateArgs.push_back({TemplateArg::Kind::DType, ip});
       const int rank = stored.count(ip) ? stored.at(ip) : -1;
       out_.paramRanks.push_back(rank > 0 ? rank : ip == p_.q || ip == p_.k || ip == p_.v ? 3 : -1);
-      if (rank < 0)
-        continue;
-      epiArgs_.push_back({KernelArg::Kind::Pointer, ip});
-      epiFields_.push_back("T_" + prm.name + "* __restrict__ " + prm.name);
-      for (int d = 0; d < rank; ++d) {
-        epiArgs_.push_back({KernelArg::Kind::Stride, ip, d});
-        epiFields_.push_back("int64 stride_" + prm.name + "_" + std::to_string(d));
-      }
+      if (rank >= 0)
+        epi_.addTensor(k_, ip, rank, /*constPointer=*/false);
       continue;
     }
     out_.paramRanks.push_back(-1);
-    if (prm.specialized) {
-      out_.templateArgs.push_back({TemplateArg::Kind::Specialized, ip});
+    if (prm.specialized)
       continue;
-    }
-    const std::string field = ctype(ElemType::concrete(prm.scalarType)) + " " + prm.name;
-    if (scoreScalars.count(ip)) {
-      scoreArgs_.push_back({KernelArg::Kind::Scalar, ip});
-      scoreFields_.push_back(field);
-    }
-    if (epiScalars.count(ip)) {
-      epiArgs_.push_back({KernelArg::Kind::Scalar, ip});
-      epiFields_.push_back(field);
-    }
+    if (scoreScalars.count(ip))
+      score_.addScalar(k_, ip);
+    if (epiScalars.count(ip))
+      epi_.addScalar(k_, ip);
   }
-  out_.args = scoreArgs_;
-  out_.args.insert(out_.args.end(), epiArgs_.begin(), epiArgs_.end());
-}
-
-std::string AttentionEmitter::templateParams() const {
-  std::string t;
-  for (const TemplateArg& a : out_.templateArgs)
-    t += (t.empty() ? "" : ", ") + (a.kind == TemplateArg::Kind::DType
-                                        ? "class T_" + name(a.index)
-                                        : "hd::int64 " + name(a.index));
-  return t;
-}
-
-std::string AttentionEmitter::templateNames() const {
-  std::string t;
-  for (const TemplateArg& a : out_.templateArgs)
-    t += (t.empty() ? "" : ", ") +
-         (a.kind == TemplateArg::Kind::DType ? "T_" + name(a.index) : name(a.index));
-  return t;
-}
-
-std::string AttentionEmitter::init(const std::vector<KernelArg>& args) const {
-  std::string s;
-  for (const KernelArg& a : args) {
-    const std::string& p = name(a.param);
-    s += s.empty() ? "" : ", ";
-    s += a.kind == KernelArg::Kind::Stride ? "stride_" + p + "_" + std::to_string(a.dim) : p;
-  }
-  return s;
+  out_.args = score_.args;
+  out_.args.insert(out_.args.end(), epi_.args.begin(), epi_.args.end());
 }
 
 std::string AttentionEmitter::headDim() const {
   return p_.headDim->kind == ExprKind::Const
              ? std::to_string(static_cast<long long>(p_.headDim->value))
              : name(p_.headDim->param);
-}
-
-std::string AttentionEmitter::argList() const {
-  std::string a;
-  for (const std::string& f : scoreFields_)
-    a += ", " + f;
-  for (const std::string& f : epiFields_)
-    a += ", " + f;
-  return a;
 }
 
 void AttentionEmitter::prologue(std::ostringstream& os) const {
@@ -183,9 +134,9 @@ void AttentionEmitter::prologue(std::ostringstream& os) const {
 }
 
 void AttentionEmitter::functors(std::ostringstream& os) const {
-  os << "  const " << k_.name << "_score<" << templateNames() << "> score{" << init(scoreArgs_)
+  os << "  const " << k_.name << "_score<" << sig_.names(k_) << "> score{" << score_.init(k_)
      << "};\n";
-  os << "  const " << k_.name << "_epilogue<" << templateNames() << "> epi{" << init(epiArgs_)
+  os << "  const " << k_.name << "_epilogue<" << sig_.names(k_) << "> epi{" << epi_.init(k_)
      << "};\n";
 }
 
@@ -195,12 +146,12 @@ void AttentionEmitter::emitSm90(std::ostringstream& os) {
                         std::to_string(p_.flash.stages) + ">";
   os << "/// sm_90a: TMA + wgmma, " << p_.flash.consumers
      << " consumer warpgroup(s) + 1 producer (FlashAttention-3's structure).\n";
-  os << "template <" << templateParams() << ">\n__global__ void __launch_bounds__("
+  os << "template <" << sig_.params(k_) << ">\n__global__ void __launch_bounds__("
      << 128 * (p_.flash.consumers + 1) << ", 1) " << out_.kernelName
      << "(\n    const __grid_constant__ hd::TensorMap map_q, const __grid_constant__ "
         "hd::TensorMap map_k,\n    const __grid_constant__ hd::TensorMap map_v, int M, int N, "
         "int B, int* tile_counter"
-     << argList() << ") {\n";
+     << score_.parameters() << epi_.parameters() << ") {\n";
   prologue(os);
   os << "  using A = " << a << ";\n";
   os << "  extern __shared__ __align__(1024) hd::uint8 smem[];\n";
@@ -212,12 +163,12 @@ void AttentionEmitter::emitSm90(std::ostringstream& os) {
 void AttentionEmitter::emitSm80(std::ostringstream& os, const std::string& kernelName) {
   const std::string tq = "T_" + name(p_.q), tk = "T_" + name(p_.k), tv = "T_" + name(p_.v);
   os << "/// sm_80+ (also sm_90): cp.async + ldmatrix + mma.sync, FlashAttention-2's schedule.\n";
-  os << "template <" << templateParams() << ">\n__global__ void __launch_bounds__("
+  os << "template <" << sig_.params(k_) << ">\n__global__ void __launch_bounds__("
      << 32 * p_.flash.warps << ", 1) " << kernelName << "(\n    const " << tq
      << "* __restrict__ q, const " << tk << "* __restrict__ k, const " << tv
      << "* __restrict__ v, int M, int N,\n    int64 sqb, int64 sqm, int64 skb, int64 skn, "
         "int64 svb, int64 svn"
-     << argList() << ") {\n";
+     << score_.parameters() << epi_.parameters() << ") {\n";
   prologue(os);
   os << "  using A = hd::AttentionSm80<" << tq << ", " << headDim() << ", " << p_.flash.bn << ", "
      << p_.flash.warps << ", " << p_.flash.mt << ">;\n";

@@ -43,8 +43,8 @@ std::string AttentionEmitter::ex(const Expr& e) const {
 
 void AttentionEmitter::emitScore(std::ostringstream& os) {
   os << "/// s = score(q . k) of '" << k_.name << "'.\n";
-  os << "template <" << templateParams() << ">\nstruct " << k_.name << "_score {\n"
-     << fields(scoreFields_);
+  os << "template <" << sig_.params(k_) << ">\nstruct " << k_.name << "_score {\n"
+     << score_.declarations();
   os << "  static constexpr bool kCausal = "
      << (p_.causal ? "true; // -inf wherever col > row: keys past the diagonal are not read\n"
                    : "false;\n");
@@ -81,8 +81,8 @@ void AttentionEmitter::emitEpilogue(std::ostringstream& os) {
   const char* args = "(int64 b, int64 row, int64 col, float o, float l, float m) const {\n";
   os << "/// The epilogue of '" << k_.name << "' for one element: o = sum p v, l = sum p, "
         "m = max s.\n";
-  os << "template <" << templateParams() << ">\nstruct " << k_.name << "_epilogue {\n"
-     << fields(epiFields_);
+  os << "template <" << sig_.params(k_) << ">\nstruct " << k_.name << "_epilogue {\n"
+     << epi_.declarations();
   if (stores_ == 1) {
     const Stmt* st = nullptr;
     for (const StmtRef& s : p_.epilogue)

@@ -22,6 +22,7 @@
 #include "EmitChain.h"
 
 #include "CudaLiteral.h"
+#include "FunctorFields.h"
 #include "helion/IR/TemplateMatch.h"
 #include "helion/IR/Visitor.h"
 
@@ -82,8 +83,8 @@ private:
   const ChainParams& p_;
   const EmitOptions& o_;
   EmittedKernel out_;
-  std::vector<std::string> actFields_, epiFields_;
-  std::vector<KernelArg> actArgs_, epiArgs_;
+  TemplateSignature sig_{k_};
+  FunctorFields act_, epi_; ///< the activation's and the epilogue's fields
 
   const std::string& name(int param) const { return k_.params.at(param).name; }
   std::string ctype(const ElemType& t) const { return cudaComputeType(t, k_); }
@@ -107,71 +108,27 @@ private:
         stored.insert(s->param);
       }
     }
+    out_.templateArgs = sig_.args;
     for (size_t i = 0; i < k_.params.size(); ++i) {
       const Param& prm = k_.params[i];
       const int ip = static_cast<int>(i);
       if (prm.kind == Param::Kind::Tensor) {
-        out_.templateArgs.push_back({TemplateArg::Kind::DType, ip});
-        out_.paramRanks.push_back(rank.count(ip) ? rank[ip] : ip == m_.a || ip == m_.b1 || ip == m_.b2 ? 2 : -1);
-        if (!rank.count(ip))
-          continue;
-        epiArgs_.push_back({KernelArg::Kind::Pointer, ip});
-        epiFields_.push_back(std::string(stored.count(ip) ? "" : "const ") + "T_" + prm.name +
-                             "* __restrict__ " + prm.name);
-        for (int d = 0; d < rank[ip]; ++d) {
-          epiArgs_.push_back({KernelArg::Kind::Stride, ip, d});
-          epiFields_.push_back("int64 stride_" + prm.name + "_" + std::to_string(d));
-        }
+        const bool operand = ip == m_.a || ip == m_.b1 || ip == m_.b2;
+        out_.paramRanks.push_back(rank.count(ip) ? rank[ip] : operand ? 2 : -1);
+        if (rank.count(ip))
+          epi_.addTensor(k_, ip, rank[ip], !stored.count(ip));
         continue;
       }
       out_.paramRanks.push_back(-1);
-      if (prm.specialized) {
-        out_.templateArgs.push_back({TemplateArg::Kind::Specialized, ip});
+      if (prm.specialized)
         continue;
-      }
-      const std::string field = ctype(ElemType::concrete(prm.scalarType)) + " " + prm.name;
-      if (actScalars.count(ip)) {
-        actArgs_.push_back({KernelArg::Kind::Scalar, ip});
-        actFields_.push_back(field);
-      }
-      if (epiScalars.count(ip)) {
-        epiArgs_.push_back({KernelArg::Kind::Scalar, ip});
-        epiFields_.push_back(field);
-      }
+      if (actScalars.count(ip))
+        act_.addScalar(k_, ip);
+      if (epiScalars.count(ip))
+        epi_.addScalar(k_, ip);
     }
-    out_.args = actArgs_;
-    out_.args.insert(out_.args.end(), epiArgs_.begin(), epiArgs_.end());
-  }
-
-  std::string templateParams() const {
-    std::string t;
-    for (const TemplateArg& a : out_.templateArgs)
-      t += (t.empty() ? "" : ", ") + (a.kind == TemplateArg::Kind::DType
-                                          ? "class T_" + name(a.index)
-                                          : "hd::int64 " + name(a.index));
-    return t;
-  }
-  std::string templateNames() const {
-    std::string t;
-    for (const TemplateArg& a : out_.templateArgs)
-      t += (t.empty() ? "" : ", ") +
-           (a.kind == TemplateArg::Kind::DType ? "T_" + name(a.index) : name(a.index));
-    return t;
-  }
-  static std::string fields(const std::vector<std::string>& f) {
-    std::string s;
-    for (const std::string& x : f)
-      s += "  " + x + ";\n";
-    return s;
-  }
-  static std::string init(const std::vector<KernelArg>& args, const Kernel& k) {
-    std::string s;
-    for (const KernelArg& a : args) {
-      const std::string& p = k.params.at(a.param).name;
-      s += s.empty() ? "" : ", ";
-      s += a.kind == KernelArg::Kind::Stride ? "stride_" + p + "_" + std::to_string(a.dim) : p;
-    }
-    return s;
+    out_.args = act_.args;
+    out_.args.insert(out_.args.end(), epi_.args.begin(), epi_.args.end());
   }
 
   /// The coordinate a tile subscript (in E) reads: the output row or column.
@@ -207,16 +164,16 @@ private:
     os << "/// The activation of '" << k_.name << "': x is (" << name(m_.a) << " @ " << name(m_.b1)
        << (m_.b1KMajor ? "^T" : "") << ")[row, col] (col: the hidden column); the kernel rounds "
        << "the result to the second dot's dtype.\n";
-    os << "template <" << templateParams() << ">\nstruct " << k_.name << "_act {\n"
-       << fields(actFields_)
+    os << "template <" << sig_.params(k_) << ">\nstruct " << k_.name << "_act {\n"
+       << act_.declarations()
        << "  __device__ __forceinline__ float operator()(float x, int64 row, int64 col) const {\n"
        << "    return float(" << ex(*m_.act->operands[0]) << ");\n  }\n};\n\n";
   }
 
   void emitEpilogue(std::ostringstream& os) const {
     os << "/// The epilogue of '" << k_.name << "' for one element of the accumulator o.\n";
-    os << "template <" << templateParams() << ">\nstruct " << k_.name << "_chain_epilogue {\n"
-       << fields(epiFields_);
+    os << "template <" << sig_.params(k_) << ">\nstruct " << k_.name << "_chain_epilogue {\n"
+       << epi_.declarations();
     const Stmt* single = nullptr; // the only store, when it is the last statement
     int stores = 0;
     for (const StmtRef& s : m_.epilogue)
@@ -254,18 +211,9 @@ private:
     os << "  }\n};\n\n";
   }
 
-  std::string argList() const {
-    std::string a;
-    for (const std::string& f : actFields_)
-      a += ", " + f;
-    for (const std::string& f : epiFields_)
-      a += ", " + f;
-    return a;
-  }
-
   void emitKernel(std::ostringstream& os) const {
     const std::string ta = "T_" + name(m_.a), tb1 = "T_" + name(m_.b1), tb2 = "T_" + name(m_.b2);
-    const std::string tparams = templateParams();
+    const std::string tparams = sig_.params(k_);
     os << "/// sm_90a: TMA + wgmma, " << p_.consumers
        << " consumer warpgroup(s) + 1 producer; DK: the first dot's K, DV: output columns "
           "per tile.\n";
@@ -275,7 +223,7 @@ private:
        << "(\n    const __grid_constant__ hd::TensorMap map_a, const __grid_constant__ "
           "hd::TensorMap map_b1,\n    const __grid_constant__ hd::TensorMap map_b2, int M, int H, "
           "int N"
-       << argList() << ") {\n";
+       << act_.parameters() << epi_.parameters() << ") {\n";
     os << "  static_assert(hd::is_same_v<" << ta << ", " << tb1 << "> && hd::is_same_v<" << ta
        << ", " << tb2 << ">, \"helionc: the chain template needs one dtype for "
        << name(m_.a) << ", " << name(m_.b1) << " and " << name(m_.b2) << "\");\n";
@@ -290,10 +238,9 @@ private:
        << ">;\n";
     os << "  extern __shared__ __align__(1024) hd::uint8 smem[];\n";
     os << "  hd::check_dynamic_smem(C::kSmemBytes); // the launcher sized it on its own\n";
-    os << "  const " << k_.name << "_act<" << templateNames() << "> act{" << init(actArgs_, k_)
+    os << "  const " << k_.name << "_act<" << sig_.names(k_) << "> act{" << act_.init(k_) << "};\n";
+    os << "  const " << k_.name << "_chain_epilogue<" << sig_.names(k_) << "> epi{" << epi_.init(k_)
        << "};\n";
-    os << "  const " << k_.name << "_chain_epilogue<" << templateNames() << "> epi{"
-       << init(epiArgs_, k_) << "};\n";
     os << "  C::run(&map_a, &map_b1, &map_b2, M, H, N, act, epi, smem);\n}\n";
   }
 };

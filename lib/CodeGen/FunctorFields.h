@@ -1,0 +1,105 @@
+//===- FunctorFields.h - Template kernels' functor arguments ----*- C++ -*-===//
+//
+// The flash-attention and chain kernels (EmitAttention.cpp, EmitChain.cpp) are
+// templates over the kernel's tensor dtypes and specialized scalars, and take the IR's
+// pointwise code as functors whose fields are kernel arguments: a tensor the functor
+// reads or writes (its pointer and strides), a scalar it reads. Both print them alike:
+//
+//   template <class T_x, class T_out, hd::int64 d>        TemplateSignature::params
+//   struct k_epilogue { T_out* __restrict__ out; int64 stride_out_0; float eps; ... };
+//                                                         FunctorFields::declarations
+//   ... k_epilogue<T_x, T_out, d> epi{out, stride_out_0, eps};
+//                                   TemplateSignature::names, FunctorFields::init
+//
+// Private to lib/CodeGen.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "CudaLiteral.h"
+#include "helion/CodeGen/CudaEmitter.h"
+
+#include <string>
+#include <vector>
+
+namespace helion::codegen {
+
+/// The kernel template's parameters: a dtype per tensor, each specialized scalar.
+struct TemplateSignature {
+  std::vector<TemplateArg> args;
+
+  explicit TemplateSignature(const ir::Kernel& k) {
+    for (size_t i = 0; i < k.params.size(); ++i) {
+      const ir::Param& p = k.params[i];
+      if (p.kind == ir::Param::Kind::Tensor)
+        args.push_back({TemplateArg::Kind::DType, static_cast<int>(i)});
+      else if (p.specialized)
+        args.push_back({TemplateArg::Kind::Specialized, static_cast<int>(i)});
+    }
+  }
+  /// `class T_x, hd::int64 d`
+  std::string params(const ir::Kernel& k) const {
+    std::string t;
+    for (const TemplateArg& a : args)
+      t += (t.empty() ? "" : ", ") + (a.kind == TemplateArg::Kind::DType
+                                          ? "class T_" + k.params[a.index].name
+                                          : "hd::int64 " + k.params[a.index].name);
+    return t;
+  }
+  /// `T_x, d`
+  std::string names(const ir::Kernel& k) const {
+    std::string t;
+    for (const TemplateArg& a : args)
+      t += std::string(t.empty() ? "" : ", ") +
+           (a.kind == TemplateArg::Kind::DType ? "T_" : "") + k.params[a.index].name;
+    return t;
+  }
+};
+
+/// One functor's fields ("type name") and the kernel arguments that fill them, in order.
+struct FunctorFields {
+  std::vector<std::string> decls;
+  std::vector<KernelArg> args;
+
+  /// Tensor `param`: its pointer (`const` unless written) and `rank` strides.
+  void addTensor(const ir::Kernel& k, int param, int rank, bool constPointer) {
+    const std::string& n = k.params.at(param).name;
+    args.push_back({KernelArg::Kind::Pointer, param});
+    decls.push_back(std::string(constPointer ? "const " : "") + "T_" + n + "* __restrict__ " + n);
+    for (int d = 0; d < rank; ++d) {
+      args.push_back({KernelArg::Kind::Stride, param, d});
+      decls.push_back("int64 stride_" + n + "_" + std::to_string(d));
+    }
+  }
+  /// Scalar `param` (not a specialized one: those are template parameters).
+  void addScalar(const ir::Kernel& k, int param) {
+    const ir::Param& p = k.params.at(param);
+    args.push_back({KernelArg::Kind::Scalar, param});
+    decls.push_back(cudaComputeType(ir::ElemType::concrete(p.scalarType), k) + " " + p.name);
+  }
+  /// The struct's member declarations, one per line.
+  std::string declarations() const {
+    std::string s;
+    for (const std::string& x : decls)
+      s += "  " + x + ";\n";
+    return s;
+  }
+  /// The aggregate initializer's values inside the kernel: `out, stride_out_0, eps`.
+  std::string init(const ir::Kernel& k) const {
+    std::string s;
+    for (const KernelArg& a : args) {
+      const std::string& p = k.params.at(a.param).name;
+      s += s.empty() ? "" : ", ";
+      s += a.kind == KernelArg::Kind::Stride ? "stride_" + p + "_" + std::to_string(a.dim) : p;
+    }
+    return s;
+  }
+  /// The fields as trailing kernel parameters: `, const T_x* __restrict__ x, int64 ...`.
+  std::string parameters() const {
+    std::string s;
+    for (const std::string& x : decls)
+      s += ", " + x;
+    return s;
+  }
+};
+
+} // namespace helion::codegen
