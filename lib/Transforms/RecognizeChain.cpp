@@ -200,8 +200,14 @@ private:
     return true;
   }
 
-  /// F with lets substituted, or null when it is not pointwise in %s.
+  /// F with lets substituted, or null when it is not pointwise in %s. Substituting
+  /// lets that name one another many times grows the tree exponentially: past
+  /// kMaxActNodes nodes F is not taken (the functor would be that large too).
+  static constexpr int kMaxActNodes = 256;
+  mutable int actNodes_ = 0;
   ExprRef activation(const Expr& e0) const {
+    if (++actNodes_ > kMaxActNodes)
+      return nullptr;
     const Expr& e = resolve(e0);
     switch (e.kind) {
     case ExprKind::Var:

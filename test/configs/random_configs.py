@@ -167,7 +167,9 @@ def cubin_job(args, k, i, n, dtype):
         err = f"exit {p.returncode}:\n{p.stderr.strip()}"
     else:
         # Named by instantiation: STEM.KERNEL.DTYPE[.SIZE].cubin (one per --dtype).
-        found = sorted(glob.glob(os.path.join(out_dir, f"{stem}.{k.name}.{dtype}*.cubin")))
+        # The chain template's program (STEM.KERNEL.DTYPE.chain.kK.vDV.cubin) is not it.
+        found = sorted(f for f in glob.glob(os.path.join(out_dir, f"{stem}.{k.name}.{dtype}*.cubin"))
+                       if ".chain." not in f)
         err = check_cubin(found[0] if found else os.path.join(out_dir, f"{stem}.{k.name}.{dtype}.cubin"),
                           k.name)
     return k, i, dtype, seconds, err
