@@ -85,7 +85,7 @@
 #include "helion/attention_sm90_ops.cuh"
 #include "helion/gemm_sm90_pipeline.cuh"
 #include "helion/types.cuh"
-#include "helion/warpgroup_pipeline.cuh"
+#include "helion/warpgroup_pipeline.cuh" // ring, ping-pong, fences, wgmma issue, TMA panels
 
 namespace helion::dev {
 
@@ -167,9 +167,16 @@ struct AttentionSm90 {
     uint64* bars = reinterpret_cast<uint64*>(base + kBytesQ + 2 * Stages * kBytesKV);
     // q full, k full, v full: the producer's expect_tx; q, k, v empty: each consumer warp.
     pipeline_start<Consumers>(bars, kQEmpty, kNumBars, mapQ, mapK, mapV);
-    warp_specialize<Consumers, kProducerRegs, kConsumerRegs>(
-        [&] { produce<Score>(mapQ, mapK, mapV, M, N, B, base, bars, counter); },
-        [&] { consume(M, N, B, score, epi, base, bars); });
+    if (threadIdx.x < 128) {
+      if constexpr (Consumers > 1)
+        sm90::setmaxnreg_dec<kProducerRegs>();
+      if (threadIdx.x == 0)
+        produce<Score>(mapQ, mapK, mapV, M, N, B, base, bars, counter);
+    } else {
+      if constexpr (Consumers > 1)
+        sm90::setmaxnreg_inc<kConsumerRegs>();
+      consume(M, N, B, score, epi, base, bars);
+    }
 #endif
   }
 
@@ -181,6 +188,7 @@ private:
   static constexpr int kQFull = 0, kKFull = 1, kVFull = 1 + Stages, kQEmpty = 1 + 2 * Stages,
                        kKEmpty = 2 + 2 * Stages, kVEmpty = 2 + 3 * Stages,
                        kNumBars = 2 + 4 * Stages;
+  using Ring = StageRing<Stages>;   // K[j] / V[j]: slot and phase
   using Turn = PingPong<Consumers>; // named barriers 1..Consumers
   /// The 8 bytes after the barriers: for the tiles of parity p (a CTA's first,
   /// third, ... or second, fourth, ...) the index of the tile after it (tiles:
@@ -204,7 +212,9 @@ private:
 
   /// One thread: per tile, Q once it is free, then K[j] and V[j] into the ring
   /// (slot and phase run on across tiles, as in the consumers). At the last key
-  /// block it takes the next tile and publishes it with that block's V.
+  /// block it takes the next tile and publishes it with that block's V. Slot and
+  /// phase are two variables here, not a Ring: as one, ptxas assigned the producer's
+  /// registers otherwise (same work, other SASS).
   template <class Score>
   __device__ static void produce(const TensorMap* mapQ, const TensorMap* mapK,
                                  const TensorMap* mapV, int M, int N, int B, uint8* base,
@@ -225,14 +235,14 @@ private:
           next = fetchNext(tile, tiles, counter); // its latency under the waits below
         mbarrier_wait(&bars[kKEmpty + s], phase ^ 1);
         mbarrier_arrive_expect_tx(&bars[kKFull + s], kBytesKV);
-        tma_load_panels<D / 64, BN>(base + kOffK + s * kBytesKV, mapK, &bars[kKFull + s], 0, j * BN,
-                                    b);
+        tma_load_panels<D / 64, BN>(base + kOffK + s * kBytesKV, mapK, &bars[kKFull + s], 0,
+                                    j * BN, b);
         mbarrier_wait(&bars[kVEmpty + s], phase ^ 1);
         if (j == nBlocks - 1)
           *nextSlot(bars, qPhase) = next; // released by the arrive below
         mbarrier_arrive_expect_tx(&bars[kVFull + s], kBytesKV);
-        tma_load_panels<D / 64, BN>(base + kOffV + s * kBytesKV, mapV, &bars[kVFull + s], 0, j * BN,
-                                    b);
+        tma_load_panels<D / 64, BN>(base + kOffV + s * kBytesKV, mapV, &bars[kVFull + s], 0,
+                                    j * BN, b);
         if (++s == Stages) {
           s = 0;
           phase ^= 1;
@@ -345,7 +355,7 @@ private:
     const float kNegInf = -__int_as_float(0x7f800000);
     Turn::start(w);
 
-    StageRing<Stages> ring; // K[j] / V[j] of this CTA's running block count
+    Ring ring; // K[j] / V[j] of this CTA's running block count
     uint32 qPhase = 0;
     for (int tile = blockIdx.x; tile < tiles; qPhase ^= 1) {
       int b, m0;
@@ -374,7 +384,7 @@ private:
       softmaxOf(s, rowMax, rowSum, alpha, 0, N, row0, rowLo, score);
       rescaleAndPack(o, alpha, s, p);
 
-      StageRing<Stages> prev = ring;
+      Ring prev = ring;
       ring.advance();
       for (int j = 1; j < nBlocks; ++j) {
         Turn::await(w);
@@ -406,7 +416,7 @@ private:
       // addresses out of uniform registers (non-causal d 128: 6 % slower, SASS).
       const int next = __shfl_sync(0xffffffffu, *nextSlot(bars, qPhase), 0);
       const bool lastTile = next >= tiles;
-      wgmma_rs_issue<D, BN, TIn>(o, p, sV + prev.slot * kBytesKV);
+      wgmma_rs_issue<D, BN, TIn>(o, p, sV, prev.slot);
       Turn::pass(w, lastTile);
       wgmma_rs_retire(o, p, leader, &bars[kVEmpty + prev.slot]);
 

@@ -34,8 +34,9 @@
 // (DV 256 with BN 128 does not fit O, S and P in registers at once: it finishes
 // P[j-1] B2[j-1] before it issues S[j], and activates S[j] with nothing in flight.)
 //
-// With two consumers they take turns issuing their wgmmas (named barriers 1 + w, as
-// attention_sm90.cuh): one's activation and epilogue run under the other's products.
+// With two consumers they take turns issuing their wgmmas (named barriers 1 + w:
+// warpgroup_pipeline.cuh's PingPong, as attention_sm90.cuh): one's activation and
+// epilogue run under the other's products.
 // The A tile is released after the tile's last S, so the producer loads the next
 // tile's A while the consumers finish the last P B2 and the epilogue.
 //
@@ -81,10 +82,9 @@
 //     of the tile (NOut % 8 == 0: a pair is all in or all out).
 #pragma once
 #include "helion/async.cuh"
-#include "helion/attention_sm90_ops.cuh"
 #include "helion/gemm_sm90_pipeline.cuh"
 #include "helion/types.cuh"
-#include "helion/warpgroup_pipeline.cuh"
+#include "helion/warpgroup_pipeline.cuh" // ring, ping-pong, fences, wgmma issue, TMA panels
 
 namespace helion::dev {
 
@@ -137,9 +137,16 @@ struct ChainSm90 {
     uint64* bars = reinterpret_cast<uint64*>(base + kOffBars);
     // A, B1, B2 full: the producer's expect_tx; A, B1, B2 empty: each consumer warp.
     pipeline_start<Consumers>(bars, kAEmpty, kNumBars, mapA, mapB1, mapB2);
-    warp_specialize<Consumers, kProducerRegs, kConsumerRegs>(
-        [&] { produce(mapA, mapB1, mapB2, M, H, NOut, base, bars); },
-        [&] { consume(M, H, NOut, act, epi, base, bars); });
+    if (threadIdx.x < 128) {
+      if constexpr (Consumers > 1)
+        sm90::setmaxnreg_dec<kProducerRegs>();
+      if (threadIdx.x == 0)
+        produce(mapA, mapB1, mapB2, M, H, NOut, base, bars);
+    } else {
+      if constexpr (Consumers > 1)
+        sm90::setmaxnreg_inc<kConsumerRegs>();
+      consume(M, H, NOut, act, epi, base, bars);
+    }
 #endif
   }
 
@@ -212,6 +219,19 @@ private:
     }
   }
 
+  /// S = A B1 with no other wgmma in flight (block 0, and every block without kOverlap):
+  /// issue it from B1's stage `slot` of the ring at b1 (the stage's address computed
+  /// after the fence, as wgmma_rs_issue's), pass the turn on, wait for it.
+  __device__ static __forceinline__ void issueSAlone(float (&s)[BN / 2], uint32 a, uint32 b1,
+                                                     int slot, int w) {
+    sm90::wgmma_fence();
+    issueS(s, a, b1 + slot * kBytesB1);
+    sm90::wgmma_commit();
+    Turn::pass(w, false);
+    sm90::wgmma_wait<0>();
+    fence_operands(s);
+  }
+
   /// x = act(s) for hidden block h0 (register 4 c + 2 h + e: row row0 + 8 h, hidden
   /// column h0 + 8 c + 2 (lane % 4) + e). Edge: the block may reach past H (only the
   /// last one does), where x = 0 without calling act. Into a separate array: written
@@ -273,12 +293,7 @@ private:
       Turn::await(w);
       float s[BN / 2];
       mbarrier_wait(&bars[kB1Full + ring.slot], ring.phase);
-      wgmma_fence();
-      issueS(s, sA, sB1 + ring.slot * kBytesB1);
-      wgmma_commit();
-      Turn::pass(w, false);
-      wgmma_wait<0>();
-      fence_operands(s);
+      issueSAlone(s, sA, sB1, ring.slot, w);
       // The tile's last S: A is free.
       release_stage(leader, &bars[kB1Empty + ring.slot], hb == 1, &bars[kAEmpty]);
       float x[BN / 2];
@@ -312,15 +327,10 @@ private:
           // live together.
           Turn::await(w);
           mbarrier_wait(&bars[kB2Full + prev.slot], prev.phase);
-          wgmma_rs_issue<DV, BN, TIn>(o, p, sB2 + prev.slot * kBytesB2);
+          wgmma_rs_issue<DV, BN, TIn>(o, p, sB2, prev.slot);
           mbarrier_wait(&bars[kB1Full + ring.slot], ring.phase);
           wgmma_rs_retire(o, p, leader, &bars[kB2Empty + prev.slot]);
-          wgmma_fence();
-          issueS(s, sA, sB1 + ring.slot * kBytesB1);
-          wgmma_commit();
-          Turn::pass(w, false);
-          wgmma_wait<0>();
-          fence_operands(s);
+          issueSAlone(s, sA, sB1, ring.slot, w);
           fence_operands(o);
           release_stage(leader, &bars[kB1Empty + ring.slot], j == hb - 1, &bars[kAEmpty]);
           activateOf(s, x, j * BN, H, row0, act);
@@ -332,7 +342,7 @@ private:
       // The last block's P B2.
       Turn::await(w);
       mbarrier_wait(&bars[kB2Full + prev.slot], prev.phase);
-      wgmma_rs_issue<DV, BN, TIn>(o, p, sB2 + prev.slot * kBytesB2);
+      wgmma_rs_issue<DV, BN, TIn>(o, p, sB2, prev.slot);
       Turn::pass(w, lastTile);
       wgmma_rs_retire(o, p, leader, &bars[kB2Empty + prev.slot]);
 

@@ -1,14 +1,12 @@
 // helion/warpgroup_pipeline.cuh: the pieces of a warp-specialized sm_90a kernel
 // that attention_sm90.cuh and chain_sm90.cuh share: one producer thread filling
-// a ring of shared-memory stages with TMA, and consumer warpgroups that take turns
-// issuing their wgmmas, with the second product's A operand in registers.
+// rings of shared-memory stages with TMA, and consumer warpgroups that take turns
+// issuing their wgmmas, the second product's A operand (P) in registers.
 //
-//   pipeline_start<C>(bars, numFull, numBars, m0, m1, m2)
-//                         thread 0 initializes the mbarriers, thread 32 prefetches
-//                         the three tensor maps, then the CTA syncs
-//   warp_specialize<C, ProducerRegs, ConsumerRegs>(produce, consume)
-//                         warpgroup 0 gives registers up and its thread 0 produces;
-//                         warpgroups 1 .. C take them and consume
+//   pipeline_start<C>(bars, numFull, numBars, map0, map1, map2)
+//                         thread 0 initializes the mbarriers (full: one arrival;
+//                         empty: one per consumer warp), thread 32 prefetches the
+//                         tensor maps, then the CTA syncs
 //   StageRing<Stages>     slot and mbarrier parity of a ring of Stages stages
 //   tma_load_panels<Panels, Rows>(dst, map, bar, col, row[, b])
 //                         a tile as Panels panels of Rows 128-byte rows (64
@@ -21,31 +19,34 @@
 //                         d = A B, A and B K-major in shared memory: K / 16 wgmmas
 //   wgmma_rs_mnmajor<N, K, T>(d, a, b)
 //                         d += A B, A from registers, B MN-major: K / 16 wgmmas
-//   wgmma_rs_issue / wgmma_rs_retire
-//                         the register-A group with its fences: issue and commit;
-//                         wait for it and release B's stage
+//   wgmma_rs_issue<N, K, T>(d, a, ring, slot) / wgmma_rs_retire(d, a, leader, empty)
+//                         that register-A group on its own, with its fences: issue
+//                         and commit; wait for it and release B's stage
 //   pack_fragments<T>(s, a)
-//                         an accumulator's columns as the A fragments of the next
-//                         product (TIn pairs)
+//                         an accumulator as the A fragments of the next product
 //   release_stage(leader, empty, last, tileEmpty)
-//                         each warp's leader lane frees a stage (and the resident
-//                         tile after its last use)
+//                         each warp's leader lane frees a stage (and the tile that
+//                         stays resident across stages, after its last use)
 //
-// Why one header: the two kernels run the same pipeline (FlashAttention-3's
-// producer / consumer split, ping-pong and S / P V overlap) around different
-// math between the products (an online softmax; an elementwise activation). The
-// mbarrier protocol, the descriptor arithmetic and the register fences are easy
-// to get subtly wrong (a missing fence makes ptxas serialize the wgmmas, C7514 /
-// C7519), so they live here once; each kernel keeps its own tile schedule and
-// the order of its steps.
+// Why: the two kernels run one pipeline (FlashAttention-3's producer / consumer
+// split, ping-pong between consumers, S[j] in flight with P[j-1] V[j-1]) around
+// different math between the products (an online softmax; an elementwise
+// activation). The mbarrier protocol, the descriptor arithmetic and the register
+// fences must stay alike in both, so they live here once; each kernel keeps its
+// tile schedule and the order of its steps. Moving code here must not change the
+// kernels' SASS, and ptxas's register assignment follows the order of the PTX: the
+// helpers keep the statement order of the code they replaced (wgmma_rs_issue takes
+// B as ring + slot so that its address is computed after the fences, as before),
+// and attention_sm90.cuh's producer keeps its own slot and phase variables (as a
+// StageRing they came out in the other order and moved registers).
 //
-// Layouts as in gemm_sm90_pipeline.cuh: WgmmaAcc for accumulators; a shared tile
-// is 64-column panels of 128-byte rows, 1024-byte aligned, panel p of a `rows`-row
-// tile at p * rows * 128 (the k16 step kk of a K-major operand: 32 (kk % 4) bytes
-// into panel kk / 4; of an MN-major one: 16 rows further, LBO = one panel).
+// Shared layouts as in gemm_sm90_pipeline.cuh: a tile is 64-column panels of
+// 128-byte rows, 1024-byte aligned, panel p of a `rows`-row tile at p * rows * 128;
+// the k16 step kk of a K-major operand is 32 (kk % 4) bytes into panel kk / 4, of
+// an MN-major one 16 rows (2048 bytes) further, LBO = one panel. Registers: WgmmaAcc.
 //
-// Example: a consumer's step with S = Q K^T and O += P V in flight together
-// (attention_sm90.cuh; Q of BM rows, K and V of BN rows, head dim D, one ring):
+// Example: a consumer's block j with S = Q K[j]^T and O += P V[j - 1] in flight
+// together (attention_sm90.cuh; Q of BM rows, K and V stages of BN rows, head dim D):
 //
 //   PingPong<Consumers>::await(w);
 //   mbarrier_wait(&bars[kKFull + ring.slot], ring.phase);
@@ -61,7 +62,7 @@
 //   PingPong<Consumers>::pass(w, false);
 //   sm90::wgmma_wait<1>(); // S is done
 //   fence_operands(s);
-//   release_stage(leader, &bars[kKEmpty + ring.slot], j == last, &bars[kQEmpty]);
+//   release_stage(leader, &bars[kKEmpty + ring.slot], j == nBlocks - 1, &bars[kQEmpty]);
 //   ... softmax of s ...
 //   wgmma_rs_retire(o, p, leader, &bars[kVEmpty + prev.slot]); // P V is done
 //   pack_fragments<TIn>(s, p);
@@ -96,25 +97,6 @@ __device__ __forceinline__ void pipeline_start(uint64* bars, int numFull, int nu
     prefetch_tensormap(map2);
   }
   __syncthreads();
-}
-
-/// Warpgroup 0 lowers its registers to ProducerRegs and its thread 0 runs
-/// produce(); warpgroups 1 .. Consumers raise theirs to ConsumerRegs and run
-/// consume(). One consumer (256 threads) has 255 registers without setmaxnreg and
-/// skips it. The raise must fit what the CTA was launched with (kThreads x the
-/// launch-bound count), else setmaxnreg.inc waits forever.
-template <int Consumers, int ProducerRegs, int ConsumerRegs, class Produce, class Consume>
-__device__ __forceinline__ void warp_specialize(const Produce& produce, const Consume& consume) {
-  if (threadIdx.x < 128) {
-    if constexpr (Consumers > 1)
-      sm90::setmaxnreg_dec<ProducerRegs>();
-    if (threadIdx.x == 0)
-      produce();
-  } else {
-    if constexpr (Consumers > 1)
-      sm90::setmaxnreg_inc<ConsumerRegs>();
-    consume();
-  }
 }
 
 /// Ring position: slot of Stages, parity `phase` of its barriers' current use. The
@@ -191,9 +173,10 @@ template <int K16> __device__ __forceinline__ void fence_operands(uint32 (&a)[K1
       sm90::fence_operand(a[kk][i]);
 }
 
-/// d[64 x N] = A[64 x K] B[K x N] for one warpgroup, both K-major in shared memory
-/// (A: panels of RowsA rows from this warpgroup's first row, at a; B: N rows of
-/// panels of RowsB rows, at b): K / 16 wgmmas m64nNk16, the first overwriting d.
+/// d[64 x N] = A[64 x K] B[K x N] for one warpgroup, both K-major in shared memory:
+/// A as K / 64 panels of RowsA rows (a: this warpgroup's first row in panel 0), B
+/// stored transposed as K / 64 panels of RowsB rows (b: its first row). K / 16
+/// wgmmas m64nNk16, the first overwriting d.
 template <int N, int K, int RowsA, int RowsB, class T>
 __device__ __forceinline__ void wgmma_kmajor(float (&d)[N / 2], uint32 a, uint32 b) {
   const uint64 descA = sm90::desc_sw128(a, 16, 1024), descB = sm90::desc_sw128(b, 16, 1024);
@@ -219,14 +202,15 @@ __device__ __forceinline__ void wgmma_rs_mnmajor(float (&d)[N / 2], const uint32
 }
 
 /// The register-A group on its own (after the wait on B's full barrier): fences d and
-/// a, issues d += A B (wgmma_rs_mnmajor) and commits it.
+/// a, issues d += A B (wgmma_rs_mnmajor) with B the stage `slot` of a ring of K x N
+/// stages at `ring` (K N 2 bytes each), and commits it.
 template <int N, int K, class T>
 __device__ __forceinline__ void wgmma_rs_issue(float (&d)[N / 2], uint32 (&a)[K / 16][4],
-                                               uint32 b) {
+                                               uint32 ring, int slot) {
   fence_operands(d);
   fence_operands(a);
   sm90::wgmma_fence();
-  wgmma_rs_mnmajor<N, K, T>(d, a, b);
+  wgmma_rs_mnmajor<N, K, T>(d, a, ring + slot * (K * N * 2));
   sm90::wgmma_commit();
 }
 
@@ -242,9 +226,9 @@ __device__ __forceinline__ void wgmma_rs_retire(float (&d)[R], uint32 (&a)[K16][
     mbarrier_arrive(empty);
 }
 
-/// An accumulator's K columns as the A fragments of the next register wgmma, TIn pairs
-/// rounded to nearest: k16 block kk is s[8 kk .. 8 kk + 7] (WgmmaAcc registers 4 c +
-/// 2 h + e with c = 2 kk, 2 kk + 1: the m16n8k16 A fragment).
+/// An accumulator of K columns (R = K / 2 registers) as the A fragments of the next
+/// register wgmma, T pairs rounded to nearest: k16 block kk is s[8 kk .. 8 kk + 7]
+/// (WgmmaAcc registers 4 c + 2 h + e with c = 2 kk, 2 kk + 1: the m16n8k16 A fragment).
 template <class T, int R, int K16>
 __device__ __forceinline__ void pack_fragments(const float (&s)[R], uint32 (&a)[K16][4]) {
   static_assert(R == 8 * K16, "pack_fragments: 8 accumulator registers per k16 block");
