@@ -138,6 +138,29 @@ def main():
                        lambda: torch.relu(x @ w1) @ w2, timed and dt != torch.float32,
                        name == "dot_generic")
 
+    # test/gpu/dot_kernels.cpp's mlp_bias: relu(x @ w1 + b1) @ w2 + b2, the chain template
+    # with a bias in its activation and its epilogue (default config; K 128 and 256),
+    # the general lowering for K 72 and under dk_small's [32, 16, 16, 8].
+    for v in ("default", "small"):
+        for dt in (torch.bfloat16, torch.float16):
+            for (m, k, h, n), timed in (((8192, 256, 256, 256), True),
+                                        ((1000, 128, 200, 200), False),
+                                        ((1000, 72, 40, 24), False)):
+                x = torch.randn(m, k, device=DEV, dtype=dt) / 4
+                w1 = torch.randn(k, h, device=DEV, dtype=dt) / 4
+                b1 = torch.randn(h, device=DEV, dtype=dt)
+                w2 = torch.randn(h, n, device=DEV, dtype=dt) / 4
+                b2 = torch.randn(n, device=DEV, dtype=dt)
+                call = lambda: lib[f"dk_{v}"].call("mlp_bias", x, w1, b1, w2, b2)  # noqa: E731
+                got, pz = checked(f"mlp_bias.{v}", dt, [m, k, h, n], call)
+                if got is None:
+                    continue
+                act = torch.relu(x.double() @ w1.double() + b1.double()).to(dt).double()
+                record(f"mlp_bias.{v}", dt, [m, k, h, n], 2.0 * m * h * (k + n),
+                       rel_err(got, act @ w2.double() + b2.double()), pz, call,
+                       lambda: torch.addmm(b2, torch.relu(torch.addmm(b1, x, w1)), w2),
+                       timed and (v == "default" or dt == torch.bfloat16), v == "default")
+
     # test/gpu/dot_kernels.cpp: a transposed load as B, a computed B, a computed A.
     for v in dk_variants:
         dl = lib[f"dk_{v}"]

@@ -72,7 +72,7 @@ variant "$dk" dk_default '{}'
 variant "$dk" dk_w8 '{"kernels": {"dot_chain_t": {"block_sizes": [128, 64, 64, 32], "num_warps": 8}, "dot_relu_b": {"block_sizes": [128, 128, 32], "num_warps": 8}, "dot_half_a": {"block_sizes": [128, 64, 16], "num_warps": 8}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}}}'
 variant "$dk" dk_k64 '{"kernels": {"dot_chain_t": {"block_sizes": [64, 64, 64, 64], "num_warps": 4}, "dot_relu_b": {"block_sizes": [64, 64, 64], "num_warps": 4}, "dot_half_a": {"block_sizes": [64, 64, 64], "num_warps": 4}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}}}'
 variant "$dk" dk_m128 '{"kernels": {"dot_chain_t": {"block_sizes": [128, 64, 64, 32], "num_warps": 4}, "dot_relu_b": {"block_sizes": [128, 128, 32], "num_warps": 4}, "dot_half_a": {"block_sizes": [128, 128, 32], "num_warps": 4}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}}}'
-variant "$dk" dk_small '{"kernels": {"dot_chain_t": {"block_sizes": [32, 16, 16, 8], "num_warps": 2}, "dot_relu_b": {"block_sizes": [16, 8, 8], "num_warps": 1}, "dot_half_a": {"block_sizes": [16, 8, 16], "num_warps": 1}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}}}'
+variant "$dk" dk_small '{"kernels": {"mlp_bias": {"block_sizes": [32, 16, 16, 8], "num_warps": 2}, "dot_chain_t": {"block_sizes": [32, 16, 16, 8], "num_warps": 2}, "dot_relu_b": {"block_sizes": [16, 8, 8], "num_warps": 1}, "dot_half_a": {"block_sizes": [16, 8, 16], "num_warps": 1}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}}}'
 
 for a in "$arch" sm_80; do
   cubin bmm.cpp bmm "$a" bf16 f16 f32

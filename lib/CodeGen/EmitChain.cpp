@@ -26,6 +26,7 @@
 #include "helion/IR/TemplateMatch.h"
 #include "helion/IR/Visitor.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -85,6 +86,7 @@ private:
   EmittedKernel out_;
   TemplateSignature sig_{k_};
   FunctorFields act_, epi_; ///< the activation's and the epilogue's fields
+  FunctorFields kernel_;    ///< the kernel's parameters after the fixed ones: both, once
 
   const std::string& name(int param) const { return k_.params.at(param).name; }
   std::string ctype(const ElemType& t) const { return cudaComputeType(t, k_); }
@@ -92,9 +94,12 @@ private:
   void collectArgs() {
     std::set<int> actScalars, epiScalars, stored;
     std::map<int, int> rank; // tensor param -> its rank in the epilogue
+    std::set<int> actTensors; // loads at [th] (a hidden-layer bias)
     walkExpr(*m_.act, [&](const Expr& e) {
       if (e.kind == ExprKind::Param)
         actScalars.insert(e.param);
+      if (e.kind == ExprKind::Load)
+        actTensors.insert(e.param);
     });
     for (const StmtRef& s : m_.epilogue) {
       walkExpr(*s->value, [&](const Expr& e) {
@@ -114,7 +119,9 @@ private:
       const int ip = static_cast<int>(i);
       if (prm.kind == Param::Kind::Tensor) {
         const bool operand = ip == m_.a || ip == m_.b1 || ip == m_.b2;
-        out_.paramRanks.push_back(rank.count(ip) ? rank[ip] : operand ? 2 : -1);
+        out_.paramRanks.push_back(rank.count(ip) ? rank[ip] : operand ? 2 : actTensors.count(ip) ? 1 : -1);
+        if (actTensors.count(ip))
+          act_.addTensor(k_, ip, 1, /*constPointer=*/true);
         if (rank.count(ip))
           epi_.addTensor(k_, ip, rank[ip], !stored.count(ip));
         continue;
@@ -127,11 +134,24 @@ private:
       if (epiScalars.count(ip))
         epi_.addScalar(k_, ip);
     }
-    out_.args = act_.args;
-    out_.args.insert(out_.args.end(), epi_.args.begin(), epi_.args.end());
+    // The kernel's parameters: the activation's fields, then the epilogue's that the
+    // activation does not have already (one parameter per name; both functors read it).
+    kernel_ = act_;
+    for (size_t i = 0; i < epi_.decls.size(); ++i) {
+      const KernelArg& a = epi_.args[i];
+      const bool dup = std::any_of(kernel_.args.begin(), kernel_.args.end(), [&](const KernelArg& b) {
+        return b.kind == a.kind && b.param == a.param && b.dim == a.dim;
+      });
+      if (!dup) {
+        kernel_.decls.push_back(epi_.decls[i]);
+        kernel_.args.push_back(a);
+      }
+    }
+    out_.args = kernel_.args;
   }
 
-  /// The coordinate a tile subscript (in E) reads: the output row or column.
+  /// The coordinate a tile subscript reads: the output row or column (E), the hidden
+  /// column (F's loads at [th]).
   std::string coord(int tile) const {
     return tile == m_.tileM ? "row" : "col";
   }
@@ -223,7 +243,7 @@ private:
        << "(\n    const __grid_constant__ hd::TensorMap map_a, const __grid_constant__ "
           "hd::TensorMap map_b1,\n    const __grid_constant__ hd::TensorMap map_b2, int M, int H, "
           "int N"
-       << act_.parameters() << epi_.parameters() << ") {\n";
+       << kernel_.parameters() << ") {\n";
     os << "  static_assert(hd::is_same_v<" << ta << ", " << tb1 << "> && hd::is_same_v<" << ta
        << ", " << tb2 << ">, \"helionc: the chain template needs one dtype for "
        << name(m_.a) << ", " << name(m_.b1) << " and " << name(m_.b2) << "\");\n";

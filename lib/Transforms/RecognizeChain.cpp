@@ -3,7 +3,8 @@
 // A kernel the generic emitter prints may also have the chain template's loop
 // (helion/IR/TemplateMatch.h, ChainMatch): per output tile [tm, tn], a loop over
 // hidden blocks th whose body is a K loop accumulating s = a[tm, :] @ b1[:, th],
-// then acc += cast(F(s)) @ b2[th, tn] with F pointwise. That is a two-layer MLP
+// then acc += cast(F(s)) @ b2[th, tn] with F pointwise (scalars, constants, and
+// loads at [th]: a hidden-layer bias). That is a two-layer MLP
 // (relu(x @ w1) @ w2) or attention without its softmax ((q k^T) v). The sm_90a
 // chain template (chain_sm90.cuh) runs it with the a row tile resident in shared
 // memory and s never leaving registers.
@@ -14,6 +15,8 @@
 // Lets are seen through (the frontend names every subexpression).
 //===----------------------------------------------------------------------===//
 #include "ChainRecognizer.h"
+
+#include "helion/IR/Visitor.h"
 
 #include <map>
 
@@ -219,6 +222,11 @@ private:
       return e.operands.size() == 1 && e.operands[0]->kind == ExprKind::Const
                  ? std::make_shared<Expr>(e)
                  : nullptr;
+    case ExprKind::Load: // a per-hidden-column vector (a bias b1[th]) the kernel does not write
+      return !e.gatherAll && e.operands.empty() && e.indices.size() == 1 &&
+                     isTileIx(e.indices[0], m_.tileH) && !written(e.param)
+                 ? std::make_shared<Expr>(e)
+                 : nullptr;
     case ExprKind::View:
       for (const Index& ix : e.indices)
         if (ix.kind != Index::Kind::All && ix.kind != Index::Kind::NewAxis)
@@ -238,6 +246,13 @@ private:
     }
     default: return nullptr;
     }
+  }
+
+  /// Whether any statement of the kernel stores to tensor `param`.
+  bool written(int param) const {
+    bool w = false;
+    walkStmts(k_.body, [&](const Stmt& s) { w = w || (s.kind == StmtKind::Store && s.param == param); });
+    return w;
   }
 
   /// An epilogue value: pointwise in %acc, its own lets, scalars, tile indices and

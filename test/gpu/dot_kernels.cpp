@@ -84,3 +84,27 @@ HELION_KERNEL Tensor dot_both(const Tensor& x, const Tensor& w) {
   }
   return out;
 }
+
+// out = relu(x @ w1 + b1[th]).to(x's dtype) @ w2 + b2[tn]: a two-layer MLP with biases.
+// On sm_90a the chain template runs it (the hidden bias read by its activation
+// functor, the output bias by its epilogue); elsewhere the general lowering.
+HELION_KERNEL Tensor mlp_bias(const Tensor& x, const Tensor& w1, const Tensor& b1,
+                              const Tensor& w2, const Tensor& b2) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, h] = w1.shape<2>();
+  auto [h2, n] = w2.shape<2>();
+  HELION_CHECK(k == k2 && h == h2, "mlp_bias: inner dimensions differ");
+  Tensor out = helion::empty({m, n}, x.dtype(), x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto th : hl::tile(h)) {
+      auto s = hl::zeros({tm, th}, hl::f32);
+      for (auto tk : hl::tile(k))
+        s = hl::dot(x[tm, tk], w1[tk, th], s);
+      auto act = hl::maximum(s + b1[th], hl::zeros({tm, th}, hl::f32)).to(x.dtype());
+      acc = hl::dot(act, w2[th, tn], acc);
+    }
+    out[tm, tn] = acc + b2[tn];
+  }
+  return out;
+}

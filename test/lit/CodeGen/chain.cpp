@@ -12,6 +12,7 @@
 // RUN: %host_cxx -DHELIONC_C_API %t/mlp/dot_generic.helion.cpp
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_chain_t --stop-after template-plan | FileCheck %s --check-prefix=KT
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_chain_t --emit host | FileCheck %s --check-prefix=KT-HOST
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel mlp_bias --emit host | FileCheck %s --check-prefix=BIAS
 // RUN: %helionc spec %examples/dot_generic.cpp | FileCheck %s --check-prefix=SPEC
 // RUN: %helionc compile %s --stop-after template-plan | FileCheck %s --check-prefix=LIT
 // RUN: %helionc compile %s -o %t/lit
@@ -66,6 +67,12 @@ using helion::Tensor;
 // (q kt^T) v: b1 read transposed, attention's K layout (B1KMajor).
 // helionc spec says which keys pick the chain template.
 // SPEC: chain template          two chained dots: on sm_90a, block sizes tm and th of 64 or 128 run them as the chain template where
+// A hidden-layer bias b1[th] is read by the activation functor at the hidden column.
+// BIAS: struct mlp_bias_act {
+// BIAS-NEXT: const T_b1* __restrict__ b1;
+// BIAS-NEXT: int64 stride_b1_0;
+// BIAS: (hd::to_compute(b1[col * stride_b1_0]))
+// BIAS: int M, int H, int N, const T_b1* __restrict__ b1, int64 stride_b1_0, const T_b2* __restrict__ b2, int64 stride_b2_0, T_out* __restrict__ out,
 // KT: chain: a %q, b1 %kt transposed, b2 %v
 // KT-HOST: using C = hd::ChainSm90<T_q, DK, DV, 64, 1, kStages[DK / 128][DV / 128], true>;
 // KT-HOST: hc_mapB1 = hc_map(kt, hc_H, hc_K, 64)
@@ -78,6 +85,10 @@ using helion::Tensor;
 // LIT-HOST-NEXT: float alpha;
 // LIT-HOST: return float((x * hd::sigmoid(float((x * alpha)))));
 // LIT-HOST: (hd::to_compute(bias[col * stride_bias_0]))
+// alpha is read by both functors and is one kernel parameter.
+// LIT-HOST: int M, int H, int N, float alpha, const T_bias* __restrict__ bias, int64 stride_bias_0, T_out* __restrict__ out, int64 stride_out_0, int64 stride_out_1) {
+// LIT-HOST: const mlp_gelu_bias_act<T_x, T_w1, T_w2, T_bias, T_out> act{alpha};
+// LIT-HOST-NEXT: const mlp_gelu_bias_chain_epilogue<T_x, T_w1, T_w2, T_bias, T_out> epi{alpha, bias, stride_bias_0, out, stride_out_0, stride_out_1};
 // LIT-HOST: if (x.dtype() != helion::DType::f16) return false;
 HELION_KERNEL Tensor mlp_gelu_bias(const Tensor& x, const Tensor& w1, const Tensor& w2,
                                    const Tensor& bias, float alpha) {
@@ -93,13 +104,14 @@ HELION_KERNEL Tensor mlp_gelu_bias(const Tensor& x, const Tensor& w1, const Tens
         s = hl::dot(x[tm, tk], w1[tk, th], s);
       acc = hl::dot((s * hl::sigmoid(s * alpha)).to(hl::f16), w2[th, tn], acc);
     }
-    out[tm, tn] = acc + bias[tn];
+    out[tm, tn] = acc * alpha + bias[tn];
   }
   return out;
 }
 
-// Not a chain: the activation reads a tensor (the template's act gets no loads), and
-// a reduction of the hidden block. Both stay generic kernels.
+// Not a chain: the activation reads a tensor at [tm, th] (the template's activation
+// loads at [th] only: it runs on rows past M too), and a reduction of the hidden block.
+// Both stay generic kernels.
 // LIT-NOT: chain: a %x, b1 %w1, b2 %w2, acc %acc.0, tiles [tm, tn], hidden th %s.1, k loop tk, act cast<dtype(%x)>
 // LIT-HOST-NOT: static bool helionc_launch_mlp_{{scaled|rowsum}}_chain
 HELION_KERNEL Tensor mlp_scaled(const Tensor& x, const Tensor& w1, const Tensor& w2,
@@ -114,7 +126,7 @@ HELION_KERNEL Tensor mlp_scaled(const Tensor& x, const Tensor& w1, const Tensor&
       auto s = hl::zeros({tm, th}, hl::f32);
       for (auto tk : hl::tile(k))
         s = hl::dot(x[tm, tk], w1[tk, th], s);
-      acc = hl::dot((s * scale[th]).to(x.dtype()), w2[th, tn], acc);
+      acc = hl::dot((s * scale[tm, th]).to(x.dtype()), w2[th, tn], acc);
     }
     out[tm, tn] = acc;
   }
