@@ -33,6 +33,7 @@ private:
   EmittedKernel out_;
   TemplateSignature sig_{k_};
   FunctorFields score_, epi_; ///< the score functor's and the epilogue's fields
+  FunctorFields kernel_;      ///< the kernel's parameters after the fixed ones: both, once
   int stores_ = 0;    // stores to out[tb, tm, :]
   int rowStores_ = 0; // stores to per-row results, lse[tb, tm]
 

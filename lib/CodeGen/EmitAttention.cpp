@@ -112,8 +112,8 @@ void AttentionEmitter::collectArgs() {
     if (epiScalars.count(ip))
       epi_.addScalar(k_, ip);
   }
-  out_.args = score_.args;
-  out_.args.insert(out_.args.end(), epi_.args.begin(), epi_.args.end());
+  kernel_ = FunctorFields::unionOf(score_, epi_); // a scalar both read is one parameter
+  out_.args = kernel_.args;
 }
 
 std::string AttentionEmitter::headDim() const {
@@ -151,7 +151,7 @@ void AttentionEmitter::emitSm90(std::ostringstream& os) {
      << "(\n    const __grid_constant__ hd::TensorMap map_q, const __grid_constant__ "
         "hd::TensorMap map_k,\n    const __grid_constant__ hd::TensorMap map_v, int M, int N, "
         "int B, int* tile_counter"
-     << score_.parameters() << epi_.parameters() << ") {\n";
+     << kernel_.parameters() << ") {\n";
   prologue(os);
   os << "  using A = " << a << ";\n";
   os << "  extern __shared__ __align__(1024) hd::uint8 smem[];\n";
@@ -168,7 +168,7 @@ void AttentionEmitter::emitSm80(std::ostringstream& os, const std::string& kerne
      << "* __restrict__ q, const " << tk << "* __restrict__ k, const " << tv
      << "* __restrict__ v, int M, int N,\n    int64 sqb, int64 sqm, int64 skb, int64 skn, "
         "int64 svb, int64 svn"
-     << score_.parameters() << epi_.parameters() << ") {\n";
+     << kernel_.parameters() << ") {\n";
   prologue(os);
   os << "  using A = hd::AttentionSm80<" << tq << ", " << headDim() << ", " << p_.flash.bn << ", "
      << p_.flash.warps << ", " << p_.flash.mt << ">;\n";

@@ -134,19 +134,7 @@ private:
       if (epiScalars.count(ip))
         epi_.addScalar(k_, ip);
     }
-    // The kernel's parameters: the activation's fields, then the epilogue's that the
-    // activation does not have already (one parameter per name; both functors read it).
-    kernel_ = act_;
-    for (size_t i = 0; i < epi_.decls.size(); ++i) {
-      const KernelArg& a = epi_.args[i];
-      const bool dup = std::any_of(kernel_.args.begin(), kernel_.args.end(), [&](const KernelArg& b) {
-        return b.kind == a.kind && b.param == a.param && b.dim == a.dim;
-      });
-      if (!dup) {
-        kernel_.decls.push_back(epi_.decls[i]);
-        kernel_.args.push_back(a);
-      }
-    }
+    kernel_ = FunctorFields::unionOf(act_, epi_); // one parameter per field name
     out_.args = kernel_.args;
   }
 

@@ -93,6 +93,22 @@ struct FunctorFields {
     }
     return s;
   }
+  /// The kernel's parameters for two functors: a's fields, then b's that a does not
+  /// have (a scalar or tensor both read is one parameter; each functor names it).
+  static FunctorFields unionOf(const FunctorFields& a, const FunctorFields& b) {
+    FunctorFields u = a;
+    for (size_t i = 0; i < b.args.size(); ++i) {
+      const KernelArg& x = b.args[i];
+      bool dup = false;
+      for (const KernelArg& y : u.args)
+        dup = dup || (x.kind == y.kind && x.param == y.param && x.dim == y.dim);
+      if (!dup) {
+        u.decls.push_back(b.decls[i]);
+        u.args.push_back(x);
+      }
+    }
+    return u;
+  }
   /// The fields as trailing kernel parameters: `, const T_x* __restrict__ x, int64 ...`.
   std::string parameters() const {
     std::string s;
