@@ -69,9 +69,9 @@ variant "$mlp" mlp_s2 '{"block_sizes": [128, 64, 32, 32], "num_warps": 4, "num_s
 variant "$mlp" mlp_s1 '{"block_sizes": [64, 128, 64, 64], "num_warps": 4, "num_stages": 1}'
 dk=$root/test/gpu/dot_kernels.cpp
 variant "$dk" dk_default '{}'
-variant "$dk" dk_w8 '{"kernels": {"dot_chain_t": {"block_sizes": [128, 64, 64, 32], "num_warps": 8}, "dot_relu_b": {"block_sizes": [128, 128, 32], "num_warps": 8}, "dot_half_a": {"block_sizes": [128, 64, 16], "num_warps": 8}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}}}'
-variant "$dk" dk_k64 '{"kernels": {"dot_chain_t": {"block_sizes": [64, 64, 64, 64], "num_warps": 4}, "dot_relu_b": {"block_sizes": [64, 64, 64], "num_warps": 4}, "dot_half_a": {"block_sizes": [64, 64, 64], "num_warps": 4}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}}}'
-variant "$dk" dk_m128 '{"kernels": {"dot_chain_t": {"block_sizes": [128, 64, 64, 32], "num_warps": 4}, "dot_relu_b": {"block_sizes": [128, 128, 32], "num_warps": 4}, "dot_half_a": {"block_sizes": [128, 128, 32], "num_warps": 4}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}}}'
+variant "$dk" dk_w8 '{"kernels": {"mlp_bias": {"block_sizes": [128, 64, 64, 32], "num_warps": 8}, "dot_chain_t": {"block_sizes": [128, 64, 64, 32], "num_warps": 8}, "dot_relu_b": {"block_sizes": [128, 128, 32], "num_warps": 8}, "dot_half_a": {"block_sizes": [128, 64, 16], "num_warps": 8}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}}}'
+variant "$dk" dk_k64 '{"kernels": {"mlp_bias": {"block_sizes": [64, 64, 64, 64], "num_warps": 4}, "dot_chain_t": {"block_sizes": [64, 64, 64, 64], "num_warps": 4}, "dot_relu_b": {"block_sizes": [64, 64, 64], "num_warps": 4}, "dot_half_a": {"block_sizes": [64, 64, 64], "num_warps": 4}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}}}'
+variant "$dk" dk_m128 '{"kernels": {"mlp_bias": {"block_sizes": [128, 64, 64, 32], "num_warps": 4}, "dot_chain_t": {"block_sizes": [128, 64, 64, 32], "num_warps": 4}, "dot_relu_b": {"block_sizes": [128, 128, 32], "num_warps": 4}, "dot_half_a": {"block_sizes": [128, 128, 32], "num_warps": 4}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}}}'
 variant "$dk" dk_small '{"kernels": {"mlp_bias": {"block_sizes": [32, 16, 16, 8], "num_warps": 2}, "dot_chain_t": {"block_sizes": [32, 16, 16, 8], "num_warps": 2}, "dot_relu_b": {"block_sizes": [16, 8, 8], "num_warps": 1}, "dot_half_a": {"block_sizes": [16, 8, 16], "num_warps": 1}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}}}'
 
 for a in "$arch" sm_80; do
