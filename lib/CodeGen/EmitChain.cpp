@@ -23,7 +23,6 @@
 
 #include "CudaLiteral.h"
 #include "FunctorFields.h"
-#include "helion/IR/Equality.h"
 #include "helion/IR/TemplateMatch.h"
 #include "helion/IR/Visitor.h"
 
@@ -153,14 +152,8 @@ private:
     return off;
   }
 
-  /// `columnLoads` (F's loads at [th], one Column field each, c0, c1, ...): print
-  /// them as the field the kernel loaded at the top of the block (act.column).
-  std::string ex(const Expr& e, const std::vector<const Expr*>* columnLoads = nullptr) const {
+  std::string ex(const Expr& e) const {
     return cudaElement(e, k_, [&](const Expr& x, const auto& op) -> std::optional<std::string> {
-      if (x.kind == ExprKind::Load && columnLoads)
-        for (size_t i = 0; i < columnLoads->size(); ++i)
-          if (structurallyEqual(*(*columnLoads)[i], x))
-            return "cv.c" + std::to_string(i);
       switch (x.kind) {
       case ExprKind::Var:
         if (x.var == m_.hiddenVar)
@@ -179,27 +172,10 @@ private:
     os << "/// The activation of '" << k_.name << "': x is (" << name(m_.a) << " @ " << name(m_.b1)
        << (m_.b1KMajor ? "^T" : "") << ")[row, col] (col: the hidden column); the kernel rounds "
        << "the result to the second dot's dtype.\n";
-    // F's loads at [th]: per hidden column, so the kernel loads them once per block
-    // and column (act.column) ahead of its waits; F reads them from there.
-    std::vector<const Expr*> loads;
-    walkExpr(*m_.act, [&](const Expr& e) {
-      if (e.kind == ExprKind::Load &&
-          std::none_of(loads.begin(), loads.end(), [&](const Expr* l) { return structurallyEqual(*l, e); }))
-        loads.push_back(&e);
-    });
     os << "template <" << sig_.params(k_) << ">\nstruct " << k_.name << "_act {\n"
-       << act_.declarations() << "  struct Column {";
-    for (size_t i = 0; i < loads.size(); ++i)
-      os << (i ? " " : "\n    ") << "hd::compute_t<T_" << name(loads[i]->param) << "> c" << i << ";";
-    os << (loads.empty() ? "};\n" : "\n  };\n");
-    os << "  __device__ __forceinline__ Column column(int64 col) const {\n    Column cv;\n";
-    for (size_t i = 0; i < loads.size(); ++i)
-      os << "    cv.c" << i << " = hd::to_compute(" << name(loads[i]->param) << "["
-         << offset(loads[i]->param, loads[i]->indices) << "]);\n";
-    os << "    return cv;\n  }\n";
-    os << "  __device__ __forceinline__ float operator()(float x, int64 row, int64 col, const "
-          "Column& cv) const {\n"
-       << "    return float(" << ex(*m_.act->operands[0], &loads) << ");\n  }\n};\n\n";
+       << act_.declarations()
+       << "  __device__ __forceinline__ float operator()(float x, int64 row, int64 col) const {\n"
+       << "    return float(" << ex(*m_.act->operands[0]) << ");\n  }\n};\n\n";
   }
 
   void emitEpilogue(std::ostringstream& os) const {

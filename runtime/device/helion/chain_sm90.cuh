@@ -73,14 +73,10 @@
 // (setmaxnreg) and its maps as `const __grid_constant__ hd::TensorMap`.
 //
 // Functors:
-//   `Column act.column(int64 hcol) const` (with `using Column = ...` in Act): what the
-//     activation reads per hidden column (a bias b1[hcol]; an empty struct when
-//     nothing). The consumers load a block's columns at the top of the block, before
-//     its waits, so the loads' latency runs under the wgmmas. Not called for hcol >= H.
-//   `float act(float s, int64 row, int64 hcol, const Column& c) const`: the activation
-//     of S at (row, hidden column hcol) before rounding to TIn (the kernel rounds,
-//     pack2_rn). Not called for hcol >= H (P is 0 there; act(0) need not be 0).
-//     Called for rows past M (their results are dropped).
+//   `float act(float s, int64 row, int64 hcol) const`: the activation of S at (row,
+//     hidden column hcol) before rounding to TIn (the kernel rounds, pack2_rn). Not
+//     called for hcol >= H (P is 0 there; act(0) need not be 0). Called for rows past
+//     M (their results are dropped).
 //   `void epi(int64 row, int64 col, float o0, float o1) const`: the fp32 sums of
 //     output columns col and col + 1 of `row`, for every row < M and even col < NOut
 //     of the tile (NOut % 8 == 0: a pair is all in or all out).
@@ -241,29 +237,9 @@ private:
   /// last one does), where x = 0 without calling act. Into a separate array: written
   /// over s in place, ptxas copied S between the block's wgmmas and serialized them
   /// (C7514, relu).
-  /// The columns act reads for hidden block h0 (this thread's: h0 + 8 c + 2 (lane % 4)
-  /// + e), below H.
-  template <class Act>
-  using Columns = typename Act::Column[BN / 8][2];
-  template <class Act>
-  __device__ static __forceinline__ void columnsOf(Columns<Act>& cols, int h0, int H,
-                                                   const Act& act) {
-    const int lane = threadIdx.x % 32;
-    const bool edge = h0 + BN > H;
-#pragma unroll
-    for (int c = 0; c < BN / 8; ++c)
-#pragma unroll
-      for (int e = 0; e < 2; ++e) {
-        const int col = h0 + 8 * c + 2 * (lane % 4) + e;
-        if (!edge || col < H)
-          cols[c][e] = act.column(static_cast<int64>(col));
-      }
-  }
-
   template <bool Edge, class Act>
   __device__ static __forceinline__ void activate(const float (&s)[BN / 2], float (&x)[BN / 2],
-                                                  int h0, int H, int row0, const Act& act,
-                                                  const Columns<Act>& cols) {
+                                                  int h0, int H, int row0, const Act& act) {
     const int lane = threadIdx.x % 32;
 #pragma unroll
     for (int h = 0; h < 2; ++h)
@@ -274,19 +250,18 @@ private:
           const int col = h0 + 8 * c + 2 * (lane % 4) + e;
           const int r = 4 * c + 2 * h + e;
           if (!Edge || col < H)
-            x[r] = act(s[r], static_cast<int64>(row0 + 8 * h), static_cast<int64>(col), cols[c][e]);
+            x[r] = act(s[r], static_cast<int64>(row0 + 8 * h), static_cast<int64>(col));
           else
             x[r] = 0.f;
         }
   }
   template <class Act>
   __device__ static __forceinline__ void activateOf(const float (&s)[BN / 2], float (&x)[BN / 2],
-                                                    int h0, int H, int row0, const Act& act,
-                                                    const Columns<Act>& cols) {
+                                                    int h0, int H, int row0, const Act& act) {
     if (h0 + BN > H)
-      activate<true>(s, x, h0, H, row0, act, cols);
+      activate<true>(s, x, h0, H, row0, act);
     else
-      activate<false>(s, x, h0, H, row0, act, cols);
+      activate<false>(s, x, h0, H, row0, act);
   }
 
   template <class Act, class Epi>
@@ -313,8 +288,6 @@ private:
       for (int i = 0; i < DV / 2; ++i)
         o[i] = 0.f;
 
-      Columns<Act> cols;
-      columnsOf(cols, 0, H, act);
       mbarrier_wait(&bars[kAFull], aPhase);
       // Block 0: S only. (S and its activation x are local to each block.)
       Turn::await(w);
@@ -324,14 +297,13 @@ private:
       // The tile's last S: A is free.
       release_stage(leader, &bars[kB1Empty + ring.slot], hb == 1, &bars[kAEmpty]);
       float x[BN / 2];
-      activateOf(s, x, 0, H, row0, act, cols);
+      activateOf(s, x, 0, H, row0, act);
       pack_fragments<TIn>(x, p);
 
       Ring prev = ring;
       ring.advance();
       for (int j = 1; j < hb; ++j) {
         float s[BN / 2], x[BN / 2];
-        columnsOf(cols, j * BN, H, act); // in flight under this block's waits
         if constexpr (kOverlap) {
           Turn::await(w);
           mbarrier_wait(&bars[kB1Full + ring.slot], ring.phase);
@@ -348,7 +320,7 @@ private:
           wgmma_wait<1>(); // S = A B1[j] is done
           fence_operands(s);
           release_stage(leader, &bars[kB1Empty + ring.slot], j == hb - 1, &bars[kAEmpty]);
-          activateOf(s, x, j * BN, H, row0, act, cols);
+          activateOf(s, x, j * BN, H, row0, act);
           wgmma_rs_retire(o, p, leader, &bars[kB2Empty + prev.slot]); // O += P B2[j - 1] is done
         } else {
           // P[j - 1] B2[j - 1] first, done before S[j] is issued: P and S are never
@@ -361,7 +333,7 @@ private:
           issueSAlone(s, sA, sB1, ring.slot, w);
           fence_operands(o);
           release_stage(leader, &bars[kB1Empty + ring.slot], j == hb - 1, &bars[kAEmpty]);
-          activateOf(s, x, j * BN, H, row0, act, cols);
+          activateOf(s, x, j * BN, H, row0, act);
         }
         pack_fragments<TIn>(x, p);
         prev = ring;
