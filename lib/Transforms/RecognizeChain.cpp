@@ -18,6 +18,7 @@
 
 #include "helion/IR/Visitor.h"
 
+#include <algorithm>
 #include <map>
 
 namespace helion::ir {
@@ -33,6 +34,23 @@ bool zeroTile(const Expr& e, int t0, int t1) {
          e.shape[0].tile == t0 && e.shape[1].kind == Dim::Kind::Tile && e.shape[1].tile == t1 &&
          e.operands.size() == 1 && isConst(*e.operands[0], 0) &&
          (!e.castTo || *e.castTo == ScalarType::F32);
+}
+
+/// Unary, binary, where, cast, or a view that keeps or adds axes: a pointwise op
+/// whose operands are its only inputs.
+bool pointwiseOp(const Expr& e) {
+  if (e.kind == ExprKind::View)
+    return std::all_of(e.indices.begin(), e.indices.end(), [](const Index& ix) {
+      return ix.kind == Index::Kind::All || ix.kind == Index::Kind::NewAxis;
+    });
+  return e.kind == ExprKind::Unary || e.kind == ExprKind::Binary || e.kind == ExprKind::Where ||
+         e.kind == ExprKind::Cast;
+}
+
+/// `full(shape, c)` of a constant c.
+bool constantTile(const Expr& e) {
+  return e.kind == ExprKind::Full && e.operands.size() == 1 &&
+         e.operands[0]->kind == ExprKind::Const;
 }
 
 class Recognizer {
@@ -212,40 +230,26 @@ private:
     if (++actNodes_ > kMaxActNodes)
       return nullptr;
     const Expr& e = resolve(e0);
-    switch (e.kind) {
-    case ExprKind::Var:
-      return e.var == m_.hiddenVar ? std::make_shared<Expr>(e) : nullptr;
-    case ExprKind::Const: return std::make_shared<Expr>(e);
-    case ExprKind::Param:
-      return k_.params.at(e.param).kind == Param::Kind::Scalar ? std::make_shared<Expr>(e) : nullptr;
-    case ExprKind::Full:
-      return e.operands.size() == 1 && e.operands[0]->kind == ExprKind::Const
-                 ? std::make_shared<Expr>(e)
-                 : nullptr;
-    case ExprKind::Load: // a per-hidden-column vector (a bias b1[th]) the kernel does not write
-      return !e.gatherAll && e.operands.empty() && e.indices.size() == 1 &&
-                     isTileIx(e.indices[0], m_.tileH) && !written(e.param)
-                 ? std::make_shared<Expr>(e)
-                 : nullptr;
-    case ExprKind::View:
-      for (const Index& ix : e.indices)
-        if (ix.kind != Index::Kind::All && ix.kind != Index::Kind::NewAxis)
-          return nullptr;
-      [[fallthrough]];
-    case ExprKind::Unary:
-    case ExprKind::Binary:
-    case ExprKind::Where:
-    case ExprKind::Cast: {
+    if (pointwiseOp(e)) {
       auto out = std::make_shared<Expr>(e);
-      for (ExprRef& op : out->operands) {
-        op = activation(*op);
-        if (!op)
+      for (ExprRef& op : out->operands)
+        if (!(op = activation(*op)))
           return nullptr;
-      }
       return out;
     }
-    default: return nullptr;
+    bool ok = false;
+    switch (e.kind) {
+    case ExprKind::Var: ok = e.var == m_.hiddenVar; break;
+    case ExprKind::Const: ok = true; break;
+    case ExprKind::Param: ok = k_.params.at(e.param).kind == Param::Kind::Scalar; break;
+    case ExprKind::Full: ok = constantTile(e); break;
+    case ExprKind::Load: // a per-hidden-column vector (a bias b1[th]) the kernel does not write
+      ok = !e.gatherAll && e.operands.empty() && e.indices.size() == 1 &&
+           isTileIx(e.indices[0], m_.tileH) && !written(e.param);
+      break;
+    default: break;
     }
+    return ok ? std::make_shared<Expr>(e) : nullptr;
   }
 
   /// Whether any statement of the kernel stores to tensor `param`.
@@ -258,33 +262,20 @@ private:
   /// An epilogue value: pointwise in %acc, its own lets, scalars, tile indices and
   /// loads at [tm, tn], [tm] or [tn].
   bool epilogueValue(const Expr& e) const {
+    if (pointwiseOp(e))
+      return std::all_of(e.operands.begin(), e.operands.end(),
+                         [&](const ExprRef& op) { return epilogueValue(*op); });
     switch (e.kind) {
     case ExprKind::Const: return true;
     case ExprKind::Param: return k_.params.at(e.param).kind == Param::Kind::Scalar;
     case ExprKind::Var: return e.var == m_.accVar || epilogueVars_.count(e.var) > 0;
     case ExprKind::TileIndex: return e.tile == m_.tileM || e.tile == m_.tileN;
-    case ExprKind::Full:
-      return e.operands.size() == 1 && e.operands[0]->kind == ExprKind::Const;
+    case ExprKind::Full: return constantTile(e);
     case ExprKind::Load:
-      if (e.gatherAll || !e.operands.empty() || e.indices.empty() || e.indices.size() > 2)
-        return false;
-      for (const Index& ix : e.indices)
-        if (!isTileIx(ix, m_.tileM) && !isTileIx(ix, m_.tileN))
-          return false;
-      return true;
-    case ExprKind::View:
-      for (const Index& ix : e.indices)
-        if (ix.kind != Index::Kind::All && ix.kind != Index::Kind::NewAxis)
-          return false;
-      [[fallthrough]];
-    case ExprKind::Unary:
-    case ExprKind::Binary:
-    case ExprKind::Where:
-    case ExprKind::Cast:
-      for (const ExprRef& op : e.operands)
-        if (!epilogueValue(*op))
-          return false;
-      return true;
+      return !e.gatherAll && e.operands.empty() && !e.indices.empty() && e.indices.size() <= 2 &&
+             std::all_of(e.indices.begin(), e.indices.end(), [&](const Index& ix) {
+               return isTileIx(ix, m_.tileM) || isTileIx(ix, m_.tileN);
+             });
     default: return false;
     }
   }
