@@ -118,25 +118,7 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
   os << lookup.emit(nameHead, fileName,
                     "{}, static_cast<int>(smem)" + (aot.empty() ? "" : ", -1, " + aot));
   // 3. Arguments and launch.
-  std::string args;
-  int n = 0;
-  for (const KernelArg& arg : ek.args) {
-    const std::string p = pname(arg.param);
-    const std::string e = "e" + std::to_string(n++);
-    switch (arg.kind) {
-    case KernelArg::Kind::Pointer: os << "  void* " << e << " = " << p << ".data_ptr();\n"; break;
-    case KernelArg::Kind::Stride:
-      os << "  int64_t " << e << " = " << p << ".stride(" << arg.dim << ");\n";
-      break;
-    case KernelArg::Kind::Scalar: {
-      const std::string ct = hostScalarType(k.params[arg.param].scalarType);
-      os << "  " << ct << " " << e << " = static_cast<" << ct << ">(" << p << ");\n";
-      break;
-    }
-    default: break;
-    }
-    args += ", &" + e;
-  }
+  const std::string args = hostArgLocals(os, k, ek.args, "e");
   os << "  int iM = int(M), iN = int(N);\n";
   if (at.flash.sm90) {
     os << "  if (sm90) {\n";

@@ -107,25 +107,7 @@ std::string chainLauncher(const HostKernel& hk, const std::string& fileName,
   const std::string aot = aotTableRef(hk, ek);
   os << lookup.emit("\"" + ek.kernelName + "<\"", fileName + ".chain",
                     "{}, static_cast<int>(hc_smemBytes)" + (aot.empty() ? "" : ", -1, " + aot));
-  std::string args;
-  int n = 0;
-  for (const KernelArg& arg : ek.args) {
-    const std::string q = pname(arg.param);
-    const std::string e = "hc_e" + std::to_string(n++);
-    switch (arg.kind) {
-    case KernelArg::Kind::Pointer: os << "  void* " << e << " = " << q << ".data_ptr();\n"; break;
-    case KernelArg::Kind::Stride:
-      os << "  int64_t " << e << " = " << q << ".stride(" << arg.dim << ");\n";
-      break;
-    case KernelArg::Kind::Scalar: {
-      const std::string ct = hostScalarType(k.params[arg.param].scalarType);
-      os << "  " << ct << " " << e << " = static_cast<" << ct << ">(" << q << ");\n";
-      break;
-    }
-    default: break;
-    }
-    args += ", &" + e;
-  }
+  const std::string args = hostArgLocals(os, k, ek.args, "hc_e");
   os << "  auto hc_map = [&](const helion::Tensor& t, int64_t rows, int64_t cols, int32_t boxRows) {\n"
         "    helion::rt::TensorMapDesc d;\n"
         "    d.base = const_cast<void*>(static_cast<const void*>(t.data_ptr()));\n"

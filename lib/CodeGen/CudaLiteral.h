@@ -208,6 +208,37 @@ std::string launcherSignature(const ir::Kernel& k, const std::string& name,
   return out + ") {\n";
 }
 
+/// A template kernel's trailing arguments in a launcher (the matmul, attention and
+/// chain launchers): one host local per argument, `PREFIX<i>` (a tensor's data
+/// pointer, size or stride, a scalar in its host type), printed to `os`; returns the
+/// `, &PREFIX0, &PREFIX1` that ends the launch's argument array.
+inline std::string hostArgLocals(std::ostream& os, const ir::Kernel& k,
+                                 const std::vector<KernelArg>& args, const std::string& prefix) {
+  std::string list;
+  int n = 0;
+  for (const KernelArg& arg : args) {
+    const std::string& p = k.params.at(arg.param).name;
+    const std::string v = prefix + std::to_string(n++);
+    switch (arg.kind) {
+    case KernelArg::Kind::Pointer: os << "  void* " << v << " = " << p << ".data_ptr();\n"; break;
+    case KernelArg::Kind::Size:
+      os << "  int64_t " << v << " = " << p << ".size(" << arg.dim << ");\n";
+      break;
+    case KernelArg::Kind::Stride:
+      os << "  int64_t " << v << " = " << p << ".stride(" << arg.dim << ");\n";
+      break;
+    case KernelArg::Kind::Scalar: {
+      const std::string ct = hostScalarType(k.params[arg.param].scalarType);
+      os << "  " << ct << " " << v << " = static_cast<" << ct << ">(" << p << ");\n";
+      break;
+    }
+    default: break;
+    }
+    list += ", &" + v;
+  }
+  return list;
+}
+
 /// A raw string literal delimiter that does not occur in `s`: the launchers embed
 /// their kernel's CUDA source as R"HELIONC(...)HELIONC".
 inline std::string rawDelimiter(const std::string& s) {

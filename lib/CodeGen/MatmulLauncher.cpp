@@ -109,28 +109,7 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   os << lookup.emit(nameHead, fileName,
                     "{}, static_cast<int>(smem)" + (aot.empty() ? "" : ", -1, " + aot));
   // Epilogue arguments.
-  std::string epiArgs;
-  int n = 0;
-  for (const KernelArg& arg : ek.args) {
-    const std::string p = pname(arg.param);
-    std::string v = "e" + std::to_string(n++);
-    switch (arg.kind) {
-    case KernelArg::Kind::Pointer: os << "  void* " << v << " = " << p << ".data_ptr();\n"; break;
-    case KernelArg::Kind::Size:
-      os << "  int64_t " << v << " = " << p << ".size(" << arg.dim << ");\n";
-      break;
-    case KernelArg::Kind::Stride:
-      os << "  int64_t " << v << " = " << p << ".stride(" << arg.dim << ");\n";
-      break;
-    case KernelArg::Kind::Scalar: {
-      std::string ct = hostScalarType(k.params[arg.param].scalarType);
-      os << "  " << ct << " " << v << " = static_cast<" << ct << ">(" << p << ");\n";
-      break;
-    }
-    default: break;
-    }
-    epiArgs += ", &" + v;
-  }
+  const std::string epiArgs = hostArgLocals(os, k, ek.args, "e");
   os << "  int iM = int(M), iN = int(N), iK = int(K), groupM = " << mm.gemm.groupM << ";\n";
   if (batched)
     os << "  int iB = int(B);\n";
