@@ -258,8 +258,7 @@ private:
 std::optional<EmittedKernel> emitChain(const Kernel& kernel, const EmitOptions& options) {
   if (!kernel.chain || !kernel.chainParams)
     return std::nullopt;
-  EmitOptions chainOptions = options;
-  return ChainEmitter(kernel, chainOptions).run();
+  return ChainEmitter(kernel, options).run();
 }
 
 } // namespace helion::codegen

@@ -210,7 +210,10 @@ private:
     if (m_.b2 < 0)
       return false;
     const Expr& cast = resolve(*d.operands[0]);
-    if (cast.kind != ExprKind::Cast || cast.operands.size() != 1)
+    // The template rounds P to its 16-bit operand dtype: the cast must be to that
+    // (a tensor's dtype, which the launcher compares, or bf16 / f16), not to f32.
+    if (cast.kind != ExprKind::Cast || cast.operands.size() != 1 ||
+        (cast.castTo && *cast.castTo != ScalarType::BF16 && *cast.castTo != ScalarType::F16))
       return false;
     ExprRef f = activation(*cast.operands[0]);
     if (!f)

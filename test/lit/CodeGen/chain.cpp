@@ -113,7 +113,7 @@ HELION_KERNEL Tensor mlp_gelu_bias(const Tensor& x, const Tensor& w1, const Tens
 // loads at [th] only: it runs on rows past M too), and a reduction of the hidden block.
 // Both stay generic kernels.
 // LIT-NOT: chain: a %x, b1 %w1, b2 %w2, acc %acc.0, tiles [tm, tn], hidden th %s.1, k loop tk, act cast<dtype(%x)>
-// LIT-HOST-NOT: static bool helionc_launch_mlp_{{scaled|rowsum}}_chain
+// LIT-HOST-NOT: static bool helionc_launch_mlp_{{scaled|f32_act|rowsum}}_chain
 HELION_KERNEL Tensor mlp_scaled(const Tensor& x, const Tensor& w1, const Tensor& w2,
                                 const Tensor& scale) {
   auto [m, k] = x.shape<2>();
@@ -127,6 +127,26 @@ HELION_KERNEL Tensor mlp_scaled(const Tensor& x, const Tensor& w1, const Tensor&
       for (auto tk : hl::tile(k))
         s = hl::dot(x[tm, tk], w1[tk, th], s);
       acc = hl::dot((s * scale[tm, th]).to(x.dtype()), w2[th, tn], acc);
+    }
+    out[tm, tn] = acc;
+  }
+  return out;
+}
+
+// An activation cast to f32: the template would round it to 16 bits.
+// LIT-NOT: act cast<f32>
+HELION_KERNEL Tensor mlp_f32_act(const Tensor& x, const Tensor& w1, const Tensor& w2) {
+  auto [m, k] = x.shape<2>();
+  auto h = w1.size(1);
+  auto n = w2.size(1);
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto th : hl::tile(h)) {
+      auto s = hl::zeros({tm, th}, hl::f32);
+      for (auto tk : hl::tile(k))
+        s = hl::dot(x[tm, tk], w1[tk, th], s);
+      acc = hl::dot(hl::maximum(s, hl::zeros({tm, th}, hl::f32)).to(hl::f32), w2[th, tn], acc);
     }
     out[tm, tn] = acc;
   }
