@@ -198,6 +198,26 @@ def main():
                 if got is not None:
                     record(f"dot_both.{v}", dt, [m, k, n], 2.0 * m * n * k, rel_err(got, want),
                            pz, call, lambda: (x * 0.5) @ torch.relu(w), False, False)
+                # A prologue whose value at 0 is infinite: A's padding past K must be
+                # zeroed, or the product is NaN (the ragged K = 72 shape).
+                xr = (torch.rand(m, k, device=DEV) + 1.0).to(dt) * \
+                    torch.where(torch.rand(m, k, device=DEV) < 0.5, -1.0, 1.0).to(dt)
+                call = lambda: dl.call("dot_recip_a", xr, w)  # noqa: E731
+                got, pz = checked(f"dot_recip_a.{v}", dt, [m, k, n], call)
+                want = (1.0 / xr.double()).to(dt).double() @ w.double()
+                if got is not None:
+                    record(f"dot_recip_a.{v}", dt, [m, k, n], 2.0 * m * n * k, rel_err(got, want),
+                           pz, call, lambda: (1.0 / xr) @ w, timed and dt != torch.float32,
+                           v == "default")
+                srow = torch.randn(m, device=DEV, dtype=dt)
+                call = lambda: dl.call("dot_rowscale_a", x, srow, w)  # noqa: E731
+                got, pz = checked(f"dot_rowscale_a.{v}", dt, [m, k, n], call)
+                want = (x.double() * srow.double()[:, None]).to(dt).double() @ w.double()
+                if got is not None:
+                    record(f"dot_rowscale_a.{v}", dt, [m, k, n], 2.0 * m * n * k,
+                           rel_err(got, want), pz, call,
+                           lambda: ((x * srow[:, None]) @ w).float(),
+                           timed and dt != torch.float32, v == "default")
                 call = lambda: dl.call("dot_half_a", x, w, bias)  # noqa: E731
                 got, pz = checked(f"dot_half_a.{v}", dt, [m, k, n], call)
                 want = (x.double() * 0.5).to(dt).double() @ w.double() + bias.double()

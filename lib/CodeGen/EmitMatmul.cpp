@@ -42,6 +42,9 @@ EmittedKernel MatmulEmitter::run() {
      << ", B = " << name(p_.b) << " [" << bt << (p_.bTransposed ? "N, K]" : "K, N]")
      << "; epilogue "
      << (p_.tmaStoreParam >= 0 ? "tma_store (TMA_STORE = 1) or pairs" : "pairs") << "\n";
+  if (p_.aPrologue)
+    os << "// A computed from its load: the functor's prologue_a, applied to each k-block of A "
+          "in shared memory (sm90) or to the A fragments (sm80)\n";
   if (p_.bTransposed)
     os << "// f8e4m3 / f8e5m2 operands: wgmma k32 (sm90), widened to f16 for mma.sync (sm80)\n";
   os << "// f32 operands: tf32 on the sm80 kernel (mma.sync m16n8k8) on every GPU\n";
@@ -65,6 +68,7 @@ EmittedKernel MatmulEmitter::run() {
   m.a = p_.a;
   m.b = p_.b;
   m.bTransposed = p_.bTransposed;
+  m.aPrologue = p_.aPrologue != nullptr;
   m.m = grouped() ? nullptr : k_.tiles[p_.tileM].end; // grouped: A's rows
   m.n = k_.tiles[p_.tileN].end;
   m.k = k_.tiles[p_.tileK].end;

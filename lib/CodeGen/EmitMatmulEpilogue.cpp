@@ -28,6 +28,11 @@ void MatmulEmitter::collectArgs() {
     if (e.kind == ExprKind::Param)
       scalars.insert(e.param);
   };
+  if (p_.aPrologue) // its load is A's, read by the template: only its scalars are fields
+    walkExpr(*p_.aPrologue, [&](const Expr& e) {
+      if (e.kind == ExprKind::Param)
+        scalars.insert(e.param);
+    });
   for (const StmtRef& s : p_.epilogue) {
     walkExpr(*s->value, see);
     if (s->kind == StmtKind::Store) {
@@ -140,6 +145,26 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
   os << "  __device__ __forceinline__ void operator()(" << coordParams()
      << ", float v0, float v1) const {\n    apply(" << coordArgs("col") << ", v0);\n"
      << "    if (col + 1 < N) apply(" << coordArgs("col + 1") << ", v1);\n  }\n";
+  if (p_.aPrologue) {
+    // The A prologue (gemm_tiles.cuh): F of one element of A, which the template
+    // rounds to A's type; so F's own final cast to that type is left out (the same
+    // rounding, done once).
+    const Expr* f0 = p_.aPrologue.get();
+    if (f0->kind == ExprKind::Cast && f0->type && f0->operands.size() == 1 &&
+        f0->type->elem == ElemType::ofParam(p_.a))
+      f0 = f0->operands[0].get();
+    const std::string f =
+        cudaElement(*f0, k_, [&](const Expr& x, const auto& op) -> std::optional<std::string> {
+          if (x.kind == ExprKind::Load) // A's element, in its compute type
+            return std::string("a_elem");
+          if (x.kind == ExprKind::Full) // a constant tile
+            return ctype(x.type->elem) + "(" + op(*x.operands[0]) + ")";
+          return std::nullopt;
+        });
+    os << "  static constexpr bool kPrologueA = true;\n";
+    os << "  __device__ __forceinline__ float prologue_a(float a_elem) const {\n    return float("
+       << f << ");\n  }\n";
+  }
   if (p_.tmaStoreParam >= 0) {
     os << "  __device__ __forceinline__ float transform(" << coordParams()
        << ", float acc) const {\n";

@@ -41,7 +41,8 @@ std::optional<Head> nameHead(const EmittedKernel& ek, const std::string& arch,
     const ScalarType a = sig.at(mm->a), b = sig.at(mm->b);
     // 8-bit floats only K-major: B as [N, K] (MatmulLauncher.cpp rejects the rest).
     const bool supported = a == ScalarType::BF16 || a == ScalarType::F16 ||
-                           a == ScalarType::F32 || (isFloat8(a) && mm->bTransposed);
+                           a == ScalarType::F32 ||
+                           (isFloat8(a) && mm->bTransposed && !mm->aPrologue);
     if (!supported || a != b || major < 8)
       return std::nullopt;
     if (mm->offsets >= 0 && sig.at(mm->offsets) != ScalarType::I32 &&

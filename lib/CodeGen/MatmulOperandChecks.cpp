@@ -68,6 +68,9 @@ std::string matmulOperandChecks(const HostKernel& hk,
   if (!mm.bTransposed) // the kernel's static_assert says the same at compile time
     os << "  HELION_CHECK(!f8, \"" << kn << ": hl::dot of 8-bit floats needs its second operand "
        << "as w[tn, tk].transpose(0, 1) (a [N, K] tensor)\");\n";
+  if (mm.aPrologue) // so does the templates' static_assert
+    os << "  HELION_CHECK(!f8, \"" << kn << ": a first operand of hl::dot computed from 8-bit "
+       << "floats is not lowered (bf16, f16 or f32 only)\");\n";
   os << "  HELION_CHECK((" << a << ".dtype() == helion::DType::bf16 || " << a
      << ".dtype() == helion::DType::f16 || " << a << ".dtype() == helion::DType::f32 || f8) && "
      << b << ".dtype() == " << a << ".dtype(), \"" << kn

@@ -2,6 +2,8 @@
 #include "helion/IR/DotShape.h"
 #include "helion/IR/Visitor.h"
 
+#include <algorithm>
+#include <functional>
 #include <map>
 
 namespace helion::ir {
@@ -41,23 +43,92 @@ bool isLoadOperand(const Expr* e, const std::map<int, const Expr*>& lets) {
   return false;
 }
 
+/// F(x[...]) of prologueLoad below: pointwise over scalars, constants and one load
+/// site; `load` is the first load seen. Lets are followed, so lets that name one
+/// another many times grow the tree: past kMaxPrologueNodes it is not taken.
+bool prologueTree(const Expr& e, const std::function<const Expr*(int)>& let, const Expr*& load,
+                  int& nodes) {
+  if (++nodes > kMaxPrologueNodes)
+    return false;
+  switch (e.kind) {
+  case ExprKind::Const:
+  case ExprKind::Param: return true;
+  case ExprKind::Var: {
+    const Expr* v = let(e.var);
+    return v && prologueTree(*v, let, load, nodes);
+  }
+  case ExprKind::Load:
+    if (e.gatherAll || !e.operands.empty())
+      return false;
+    for (const Index& ix : e.indices)
+      if (ix.kind != Index::Kind::Tile)
+        return false;
+    if (!load) {
+      load = &e;
+      return true;
+    }
+    return load->param == e.param && load->indices.size() == e.indices.size() &&
+           std::equal(e.indices.begin(), e.indices.end(), load->indices.begin(),
+                      [](const Index& a, const Index& b) { return a.tile == b.tile; });
+  case ExprKind::Full:
+    return e.operands.size() == 1 && (e.operands[0]->kind == ExprKind::Const ||
+                                      e.operands[0]->kind == ExprKind::Param);
+  case ExprKind::Unary:
+  case ExprKind::Binary:
+  case ExprKind::Where:
+  case ExprKind::Cast:
+    if (!e.indices.empty())
+      return false;
+    for (const ExprRef& op : e.operands)
+      if (!op || !prologueTree(*op, let, load, nodes))
+        return false;
+    return true;
+  default: return false;
+  }
+}
+
+/// `lets` as prologueLoad's resolver.
+std::function<const Expr*(int)> letsOf(const std::map<int, const Expr*>& lets) {
+  return [&lets](int var) -> const Expr* {
+    auto it = lets.find(var);
+    return it == lets.end() ? nullptr : it->second;
+  };
+}
+
 /// Whether `body` (a grid loop's, or the grouped form's innermost output loop's) holds
-/// one inner loop with the kernel's one dot, of two tensor loads.
-bool bodyHasMatmulShape(const std::vector<StmtRef>& body) {
+/// one inner loop with the kernel's one dot, of two tensor loads (A may be computed
+/// from its load when `allowPrologue`: prologueLoad).
+bool bodyHasMatmulShape(const std::vector<StmtRef>& body, bool allowPrologue) {
   for (const StmtRef& s : body) {
     if (s->kind != StmtKind::For || countDots(s->body) != 1)
       continue;
     // The one dot sits in an inner loop of the grid loop's own body; its operands
-    // are tensor loads (a dot of computed blocks is the general lowering's).
+    // are tensor loads (a dot of other computed blocks is the general lowering's).
     std::map<int, const Expr*> lets;
     const Expr* dot = loopDot(*s, lets);
-    return dot && dot->operands.size() >= 2 && isLoadOperand(dot->operands[0].get(), lets) &&
+    return dot && dot->operands.size() >= 2 &&
+           (isLoadOperand(dot->operands[0].get(), lets) ||
+            (allowPrologue && prologueLoad(*dot->operands[0], letsOf(lets)))) &&
            isLoadOperand(dot->operands[1].get(), lets);
   }
   return false;
 }
 
 } // namespace
+
+const Expr* prologueLoad(const Expr& operand, const std::function<const Expr*(int)>& let) {
+  const Expr* e = &operand;
+  for (int depth = 0; e && e->kind == ExprKind::Var && depth < 8; ++depth)
+    e = let(e->var);
+  if (!e || e->kind == ExprKind::Load || e->kind == ExprKind::Transpose || !e->type)
+    return nullptr;
+  const Expr* load = nullptr;
+  int nodes = 0;
+  if (!prologueTree(*e, let, load, nodes) || !load ||
+      !(e->type->elem == ElemType::ofParam(load->param)))
+    return nullptr;
+  return load;
+}
 
 bool isBatchedDot(const Expr& e) {
   if (e.kind != ExprKind::Dot || e.operands.size() < 2)
@@ -82,7 +153,7 @@ bool isBatchedMatmulLoop(const Kernel& k) {
 bool dotHasMatmulShape(const Kernel& k) {
   if (k.body.size() != 1 || k.body[0]->kind != StmtKind::For || countDots(k.body) != 1)
     return false;
-  return bodyHasMatmulShape(k.body[0]->body);
+  return bodyHasMatmulShape(k.body[0]->body, /*allowPrologue=*/true);
 }
 
 const Stmt* groupedMatmulRowLoop(const Kernel& k) {
@@ -98,7 +169,8 @@ const Stmt* groupedMatmulRowLoop(const Kernel& k) {
       return nullptr;
   const Stmt& rows = *body.back();
   if (rows.body.size() != 1 || rows.body[0]->kind != StmtKind::For ||
-      rows.body[0]->tiles.size() != 1 || !bodyHasMatmulShape(rows.body[0]->body))
+      rows.body[0]->tiles.size() != 1 ||
+      !bodyHasMatmulShape(rows.body[0]->body, /*allowPrologue=*/false))
     return nullptr;
   return &rows;
 }

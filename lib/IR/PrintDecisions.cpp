@@ -70,6 +70,8 @@ std::string printMatmulMatch(const Kernel& k, const MatmulMatch& m) {
                   (m.bTransposed ? " transposed" : "") + ", acc " + n.var(m.accVar) + ", tiles [" +
                   (m.tileB >= 0 ? n.tile(m.tileB) + ", " : "") + n.tile(m.tileM) + ", " +
                   n.tile(m.tileN) + "], k loop " + n.tile(m.tileK);
+  if (m.aPrologue)
+    s += ", a prologue " + printExpr(k, *m.aPrologue);
   if (m.tileG >= 0)
     s += ", groups " + n.tile(m.tileG) + " offsets " + n.param(m.offsets);
   s += ", epilogue " + std::to_string(m.epilogue.size());

@@ -100,7 +100,11 @@ private:
     return std::min(norm(d1), norm(d2)) == rank - 2 && std::max(norm(d1), norm(d2)) == rank - 1;
   }
 
-  /// `x[tm, tk]` (A), `y[tk, tn]` (B) or `y[tn, tk].transpose(0, 1)` (B as [N, K]);
+  /// `e` with the K loop's lets substituted (a computed A's F, bounded by
+  /// kMaxPrologueNodes).
+  ExprRef substituted(const ExprRef& e) const;
+
+  /// `x[tm, tk]` (A) or F(x[tm, tk]) (an A prologue), `y[tk, tn]` (B) or `y[tn, tk].transpose(0, 1)` (B as [N, K]);
   /// batched: `x[tb, tm, tk]`, `y[tb, tk, tn]`, `y[tb, tn, tk].transpose(1, 2)`.
   bool operand(const ExprRef& raw, bool isA);
 

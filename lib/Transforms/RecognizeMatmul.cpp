@@ -83,14 +83,34 @@ std::optional<MatmulMatch> Planner::run() {
   return p_;
 }
 
+ExprRef Planner::substituted(const ExprRef& e) const {
+  ExprRef r = resolve(e);
+  if (r->operands.empty())
+    return r;
+  auto out = std::make_shared<Expr>(*r);
+  for (ExprRef& op : out->operands)
+    op = substituted(op);
+  return out;
+}
+
 bool Planner::operand(const ExprRef& raw, bool isA) {
-  ExprRef e = resolve(raw);
+  const Expr* e = resolve(raw).get();
   const int rank = batched() ? 3 : 2;
   bool transposed = false;
   if (!isA && e->kind == ExprKind::Transpose && swapsLastTwo(e->dim, e->dim2, rank)) {
-    e = resolve(e->operands[0]);
+    e = resolve(e->operands[0]).get();
     transposed = true;
   }
+  // A computed from its load (DotShape.h, prologueLoad): the template applies F to
+  // each k-block of A; the load itself must be A's.
+  if (isA && !grouped() && e->kind != ExprKind::Load)
+    if (const Expr* load = prologueLoad(*e, [&](int var) -> const Expr* {
+          auto it = lets_.find(var);
+          return it == lets_.end() ? nullptr : it->second.get();
+        })) {
+      p_.aPrologue = substituted(raw);
+      e = load;
+    }
   const int row = isA ? p_.tileM : transposed ? p_.tileN : p_.tileK;
   const int col = isA ? p_.tileK : transposed ? p_.tileK : p_.tileN;
   // Grouped: B is group g's matrix, b[g, tk, tn].

@@ -47,8 +47,9 @@ HELION_KERNEL Tensor dot_relu_b(const Tensor& x, const Tensor& w) {
   return out;
 }
 
-// out = (x * 0.5).to(x's dtype) @ w: A computed in registers (its K axis laid out as
-// an mma column axis), B a plain load; a bias added in the epilogue.
+// out = (x * 0.5).to(x's dtype) @ w + bias: A computed from its load, which the GEMM
+// templates run as an A prologue (each k-block of A rewritten before the tensor cores
+// read it); a bias added in the epilogue.
 HELION_KERNEL Tensor dot_half_a(const Tensor& x, const Tensor& w, const Tensor& bias) {
   auto [m, k] = x.shape<2>();
   auto [k2, n] = w.shape<2>();
@@ -61,6 +62,44 @@ HELION_KERNEL Tensor dot_half_a(const Tensor& x, const Tensor& w, const Tensor& 
       acc = hl::dot(a, w[tk, tn], acc);
     }
     out[tm, tn] = acc + bias[tn];
+  }
+  return out;
+}
+
+// out = (1 / x).to(x's dtype) @ w: an A prologue whose value at 0 is infinite, so the
+// templates must zero A's elements past K (not apply it to the zero padding).
+HELION_KERNEL Tensor dot_recip_a(const Tensor& x, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  HELION_CHECK(k == k2, "dot_recip_a: inner dimensions differ");
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k)) {
+      auto a = (1.0f / x[tm, tk]).to(x.dtype());
+      acc = hl::dot(a, w[tk, tn], acc);
+    }
+    out[tm, tn] = acc;
+  }
+  return out;
+}
+
+// out = (x * s[:, None]).to(x's dtype) @ w: A computed from two loads (a per-row
+// scale), which no template takes: A computed in registers (its K axis laid out as an
+// mma column axis), B a plain load.
+HELION_KERNEL Tensor dot_rowscale_a(const Tensor& x, const Tensor& s, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  HELION_CHECK(k == k2, "dot_rowscale_a: inner dimensions differ");
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k)) {
+      auto sc = s[tm];
+      auto a = (x[tm, tk] * sc[hl::all, hl::newaxis]).to(x.dtype());
+      acc = hl::dot(a, w[tk, tn], acc);
+    }
+    out[tm, tn] = acc;
   }
   return out;
 }

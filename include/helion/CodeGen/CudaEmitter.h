@@ -57,6 +57,7 @@ using ir::GemmParams;
 struct MatmulLaunch {
   int a = -1, b = -1;       ///< tensor params: A [M, K], B [K, N] (or [N, K] when bTransposed)
   bool bTransposed = false;
+  bool aPrologue = false;   ///< A computed from its load (MatmulMatch::aPrologue): no 8-bit A
   ir::ExprRef m, n, k;      ///< extents (ends of the tiles tm, tn, tk)
   /// Batched (bmm): the batch extent (end of tile tb); A [B, M, K], B [B, K, N]
   /// (or [B, N, K]), 3-D tensor maps, `int batches` after groupM (sm90) and

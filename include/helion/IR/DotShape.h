@@ -10,7 +10,8 @@
 //   for tiles in grid {            // the kernel's only top-level loop
 //     ...                          // no dot here
 //     for tk in tile(k) { ... }    // the one inner loop with a dot: the only dot,
-//                                  // of two tensor loads (one may be transposed)
+//                                  // of two tensor loads (B may be transposed, A
+//                                  // computed from its load: prologueLoad)
 //     ...                          // no dot here either
 //   }
 //
@@ -36,11 +37,22 @@
 
 #include "helion/IR/IR.h"
 
+#include <functional>
+
 namespace helion::ir {
 
 /// A dot of 3-D operands (`k[tb, tn, :].transpose(1, 2)`, `v[tb, tn, :]`): attention's
 /// q @ k^T and p @ v, or a bmm's.
 bool isBatchedDot(const Expr& e);
+
+/// A dot's first operand computed from its load: `F(x[tm, tk])`, F pointwise over
+/// scalars, constants and that one load site, whose element type is x's dtype
+/// (`(x[tm, tk] * 0.5f).to(x.dtype())`). The GEMM templates run it as an A prologue
+/// (F applied to each k-block of A before the tensor cores read it). Returns the
+/// load, or null; `let` resolves a variable to its value (null: unknown). F counts
+/// at most kMaxPrologueNodes nodes with its lets substituted (the functor's size).
+inline constexpr int kMaxPrologueNodes = 256;
+const Expr* prologueLoad(const Expr& operand, const std::function<const Expr*(int var)>& let);
 
 /// Whether any statement of `k` contains an `hl::dot` / a batched one.
 bool containsDot(const Kernel& k);

@@ -8,6 +8,7 @@
 // statements. The template emitters print from them; they recognize nothing.
 //
 //   matmul: a %x[tm, tk], b %y[tk, tn], acc %acc.0, k loop tk, epilogue 1, tma_store %out
+//   (a computed A adds `, a prologue <F of %x's load>`)
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -25,6 +26,9 @@ struct MatmulMatch {
   int tileM = -1, tileN = -1, tileK = -1;
   int a = -1, b = -1;        ///< tensor params read as A [M, K] and B [K, N]
   bool bTransposed = false;  ///< B read as y[tn, tk].transpose(0, 1): [N, K]
+  /// A computed from its load, F(x[tm, tk]) with the K loop's lets substituted
+  /// (helion/IR/DotShape.h, prologueLoad): the templates' A prologue. Null: A is the load.
+  ExprRef aPrologue;
   int accVar = -1;
   /// Grouped GEMM: the group tile g (hl::grid), the tensor of group offsets, and the
   /// group loop's lets (the row loop's bounds, not usable elsewhere). tileG is -1 else.

@@ -236,7 +236,7 @@ struct Gemm {
     } else {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_inc<kConsumerRegs>();
-      consume(mapC, M, N, units, total, first, step, rank, kBlocks, epi, base, full, empty);
+      consume(mapC, M, N, K, units, total, first, step, rank, kBlocks, epi, base, full, empty);
     }
     if constexpr (Cluster > 1)
       sm90::cluster_sync(); // no CTA leaves while its peer may still arrive on its barriers
@@ -314,7 +314,8 @@ private:
   }
 
   template <class Epi>
-  __device__ static void consume(const TensorMap* mapC, int M, int N, GemmTiles units, int total,
+  __device__ static void consume(const TensorMap* mapC, int M, int N, int K, GemmTiles units,
+                                 int total,
                                  int first, int step, int rank, int kBlocks, const Epi& epi,
                                  uint8* base, uint64* full, uint64* empty) {
     using namespace sm90;
@@ -338,6 +339,13 @@ private:
       int prev = 0;
       for (int kb = 0; kb < kBlocks; ++kb) {
         mbarrier_wait(&full[s], phase);
+        if constexpr (has_prologue_a<Epi>) {
+          // A computed from the loaded tile: each warpgroup rewrites its own rows
+          // in place, then hands them to the async proxy that wgmma reads through.
+          prologue_a(epi, base + s * kStageBytes + consumer * kWgM * 128, kb * BK, K, tid);
+          fence_proxy_async_shared();
+          named_barrier_sync(1 + consumer, 128);
+        }
         const uint32 a = smem_addr(base + s * kStageBytes) + consumer * kWgM * 128;
         const uint32 b = smem_addr(base + s * kStageBytes + kStageBytesA);
         const uint64 descA = desc_sw128(a, 16, 1024);
@@ -385,6 +393,41 @@ private:
     if constexpr (Form == EpilogueForm::tma_store)
       if (tid == 0)
         tma_store_wait<0>(); // the last tile's shared memory is read before exit
+  }
+
+  /// The A prologue (gemm_tiles.cuh, has_prologue_a) on one warpgroup's kWgM rows of
+  /// a stage: 128-byte rows, 16-byte chunk c of row r at c ^ (r % 8); `k0` is the
+  /// k-block's first column. Each thread rewrites whole 16-byte chunks (conflict-free).
+  template <class Epi>
+  __device__ static __forceinline__ void prologue_a(const Epi& epi, uint8* rows, int k0, int K,
+                                                    int tid) {
+    static_assert(!is_float8_v<TIn>, "Gemm: an A prologue needs 16-bit operands");
+    const bool tail = k0 + BK > K;
+    const uint32 base = smem_addr(rows);
+    constexpr int kPerThread = kWgM * 8 / 128; // 16-byte chunks
+    union Chunk {
+      uint32 w[4];
+      TIn e[8];
+    } c[kPerThread];
+    // All loads first, then the math and the stores: the loads' latencies overlap.
+#pragma unroll
+    for (int i = 0; i < kPerThread; ++i)
+      asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(c[i].w[0]), "=r"(c[i].w[1]), "=r"(c[i].w[2]), "=r"(c[i].w[3])
+                   : "r"(base + 16 * (tid + 128 * i)));
+#pragma unroll
+    for (int i = 0; i < kPerThread; ++i) {
+      const int chunk = tid + 128 * i; // row chunk / 8, stored at chunk % 8
+      const int col = k0 + 8 * ((chunk % 8) ^ ((chunk / 8) % 8));
+#pragma unroll
+      for (int j = 0; j < 8; ++j) {
+        const float x = epi.prologue_a(to_compute(c[i].e[j]));
+        c[i].e[j] = from_compute<TIn>(tail && col + j >= K ? 0.f : x);
+      }
+      asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(base + 16 * chunk),
+                   "r"(c[i].w[0]), "r"(c[i].w[1]), "r"(c[i].w[2]), "r"(c[i].w[3])
+                   : "memory");
+    }
   }
 
   /// The finished tile to the epilogue functor (Batched: through a 3-D mapC to `batch`).

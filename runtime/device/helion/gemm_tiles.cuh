@@ -31,6 +31,20 @@ struct GemmTiles {
   }
 };
 
+/// An A prologue (a computed first operand, `(x * 0.5).to(x.dtype()) @ w`): an
+/// epilogue functor with `static constexpr bool kPrologueA = true` and
+/// `float prologue_a(float v) const` has the GEMMs replace each element v of A's
+/// k-block by prologue_a(v), rounded to A's type, before the tensor cores read it;
+/// elements past K become 0 (not prologue_a(0): the product must not see them).
+/// Value-only: the functor gets no coordinates. 16-bit and f32 A only.
+template <class E, class = void> struct prologue_a_of {
+  static constexpr bool value = false;
+};
+template <class E> struct prologue_a_of<E, decltype(void(E::kPrologueA))> {
+  static constexpr bool value = E::kPrologueA;
+};
+template <class E> inline constexpr bool has_prologue_a = prologue_a_of<E>::value;
+
 /// The epilogue functor of one batch of a batched GEMM: the GEMMs call
 /// epi(row, col, v0, v1) and epi.transform(row, col, v) per tile; a batched
 /// kernel's functor takes the batch first: epi(batch, row, col, ...).
@@ -42,6 +56,13 @@ template <class Epi> struct BatchEpilogue {
   }
   __device__ __forceinline__ float transform(int64 row, int64 col, float v) const {
     return epi.transform(batch, row, col, v);
+  }
+  static constexpr bool kPrologueA = has_prologue_a<Epi>;
+  __device__ __forceinline__ float prologue_a(float v) const {
+    if constexpr (has_prologue_a<Epi>)
+      return epi.prologue_a(v);
+    else
+      return v;
   }
 };
 

@@ -11,7 +11,11 @@
 // RUN: %helionc compile %examples/matmul_bias_relu.cpp --emit cuda | FileCheck %s --check-prefix=RELU
 // RUN: %helionc compile %examples/dot_generic.cpp --emit cuda | FileCheck %s --check-prefix=GEN
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_chain_t --emit cuda | FileCheck %s --check-prefix=CHAIN
-// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_half_a --emit cuda | FileCheck %s --check-prefix=HALF
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_rowscale_a --emit cuda | FileCheck %s --check-prefix=HALF
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_half_a --emit cuda | FileCheck %s --check-prefix=PRO
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_half_a --stop-after template-plan | FileCheck %s --check-prefix=PRO-IR
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_recip_a --emit ptx --dtype bf16 | FileCheck %s --check-prefix=PRO-PTX
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_recip_a --emit ptx --dtype f16 --arch sm_80 | FileCheck %s --check-prefix=PRO-SM80
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_relu_b --emit cuda | FileCheck %s --check-prefix=RELUB
 // RUN: echo '{"block_sizes": [16, 8, 8, 8], "num_warps": 2}' > %t.fallback.json
 // RUN: %helionc compile %examples/dot_generic.cpp --config %t.fallback.json --emit cuda | FileCheck %s --check-prefix=FB
@@ -147,8 +151,36 @@
 // CHAIN: using D1 = hd::MmaDot<T_q, T_v, S_t0, S_t1, S_t2, NT, false>;
 // CHAIN: D0::copy_b<VA, true, true>(dot_smem + ((pipe_stage + STAGES - 1) % STAGES) * D0::kBytes, c_t3, c_t2, in ? tile_src + int64(c_t3) * stride_kt_1 + int64(c_t2) * stride_kt_0 : kt, in);
 // CHAIN: D1::pack_a(af[f], ae);
-// A computed A in registers: its load moves pairs along the K (column) axis when VEC
-// allows, element by element otherwise; the store of the result likewise.
+// A computed from its load (F(x[tm, tk]), F pointwise): the GEMM templates' A
+// prologue, F printed once without its final cast (the template rounds to A's type).
+// PRO: A computed from its load: the functor's prologue_a
+// PRO: struct dot_half_a_epilogue {
+// PRO: static constexpr bool kPrologueA = true;
+// PRO-NEXT: __device__ __forceinline__ float prologue_a(float a_elem) const {
+// PRO-NEXT: return float((hd::compute_t<T_x>(a_elem) * hd::compute_t<T_x>(0.5f)));
+// PRO: using G = hd::Gemm<T_x, T_out, 128, 256,
+// PRO: using G = hd::GemmSm80<T_x,
+// PRO-IR: matmul: a %x, b %w, acc %acc.0, tiles [tm, tn], k loop tk, a prologue cast<dtype(%x)>(mul(load %x[%tm, %tk], 0.5)), epilogue 2
+// PRO-IR: template: gemm sm90 128x256
+// sm_90a: each consumer rewrites its rows of the A stage in shared memory (16-byte
+// shared loads and stores), fences them for the async proxy, syncs its warpgroup
+// (named barrier) and only then runs the SS wgmma; sm_80 transforms the fragments.
+// PRO-PTX: .entry _Z{{[0-9]+}}dot_recip_a_kernelI
+// PRO-PTX: mbarrier.try_wait
+// PRO-PTX: ld.shared.v4.b32
+// PRO-PTX: rcp.rn.f32
+// PRO-PTX: st.shared.v4.b32
+// PRO-PTX: fence.proxy.async.shared::cta
+// PRO-PTX: bar.sync
+// PRO-PTX: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// PRO-SM80: .entry _Z{{[0-9]+}}dot_recip_a_kernel_sm80I
+// PRO-SM80: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PRO-SM80: rcp.rn.f32
+// PRO-SM80: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PRO-SM80-NOT: wgmma
+// A computed A the templates do not take (two loads: a per-row scale) stays in
+// registers: its load moves pairs along the K (column) axis when VEC allows, element
+// by element otherwise; the store of the result likewise.
 // HALF: using D0 = hd::MmaDot<T_x, T_w, S_t0, S_t1, S_t2, NT, false>;
 // HALF: if constexpr (VEC >= 2) {
 // HALF: const hvec<T_x, V_t2> h =
