@@ -218,6 +218,16 @@ def main():
                            rel_err(got, want), pz, call,
                            lambda: ((x * srow[:, None]) @ w).float(),
                            timed and dt != torch.float32, v == "default")
+                if v == "default":  # the batched A prologue: 4 products of this shape
+                    xb = torch.randn(4, m, k, device=DEV, dtype=dt)
+                    yb = torch.randn(4, k, n, device=DEV, dtype=dt)
+                    call = lambda: dl.call("bmm_half_a", xb, yb)  # noqa: E731
+                    got, pz = checked("bmm_half_a", dt, [4, m, k, n], call)
+                    want = (xb.double() * 0.5).to(dt).double() @ yb.double()
+                    if got is not None:
+                        record("bmm_half_a", dt, [4, m, k, n], 8.0 * m * n * k,
+                               rel_err(got, want), pz, call, lambda: (xb * 0.5) @ yb,
+                               timed and dt != torch.float32, True)
                 call = lambda: dl.call("dot_half_a", x, w, bias)  # noqa: E731
                 got, pz = checked(f"dot_half_a.{v}", dt, [m, k, n], call)
                 want = (x.double() * 0.5).to(dt).double() @ w.double() + bias.double()

@@ -84,6 +84,23 @@ HELION_KERNEL Tensor dot_recip_a(const Tensor& x, const Tensor& w) {
   return out;
 }
 
+// out[b] = (x[b] * 0.5).to(x's dtype) @ y[b]: the A prologue in a batched matmul (bmm).
+HELION_KERNEL Tensor bmm_half_a(const Tensor& x, const Tensor& y) {
+  auto [b, m, k] = x.shape<3>();
+  auto [b2, k2, n] = y.shape<3>();
+  HELION_CHECK(b == b2 && k == k2, "bmm_half_a: batch or inner dimensions differ");
+  Tensor out = helion::empty({b, m, n}, x.dtype(), x.device());
+  for (auto [tb, tm, tn] : hl::tile({b, m, n}, hl::block_size({1, hl::tunable, hl::tunable}))) {
+    auto acc = hl::zeros({tb, tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k)) {
+      auto a = (x[tb, tm, tk] * 0.5f).to(x.dtype());
+      acc = hl::dot(a, y[tb, tk, tn], acc);
+    }
+    out[tb, tm, tn] = acc;
+  }
+  return out;
+}
+
 // out = (x * s[:, None]).to(x's dtype) @ w: A computed from two loads (a per-row
 // scale), which no template takes: A computed in registers (its K axis laid out as an
 // mma column axis), B a plain load.

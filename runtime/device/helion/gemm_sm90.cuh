@@ -337,15 +337,22 @@ private:
         for (int r = 0; r < BN / 2; ++r)
           acc[mi][r] = 0.f;
       int prev = 0;
+      // A computed from the loaded tile (an A prologue): k-block kb's stage `st`
+      // waited for, then each warpgroup rewrites its own rows in place and hands them
+      // to the async proxy that wgmma reads through. Done one k-block ahead, while
+      // the previous block's wgmma runs, so its latency is hidden.
+      auto transformed = [&](int st, uint32 ph, int kb) {
+        mbarrier_wait(&full[st], ph);
+        prologue_a(epi, base + st * kStageBytes + consumer * kWgM * 128, kb * BK, K, tid);
+        fence_proxy_async_shared();
+        named_barrier_sync(1 + consumer, 128);
+      };
+      if constexpr (has_prologue_a<Epi>)
+        if (kBlocks > 0)
+          transformed(s, phase, 0);
       for (int kb = 0; kb < kBlocks; ++kb) {
-        mbarrier_wait(&full[s], phase);
-        if constexpr (has_prologue_a<Epi>) {
-          // A computed from the loaded tile: each warpgroup rewrites its own rows
-          // in place, then hands them to the async proxy that wgmma reads through.
-          prologue_a(epi, base + s * kStageBytes + consumer * kWgM * 128, kb * BK, K, tid);
-          fence_proxy_async_shared();
-          named_barrier_sync(1 + consumer, 128);
-        }
+        if constexpr (!has_prologue_a<Epi>)
+          mbarrier_wait(&full[s], phase);
         const uint32 a = smem_addr(base + s * kStageBytes) + consumer * kWgM * 128;
         const uint32 b = smem_addr(base + s * kStageBytes + kStageBytesA);
         const uint64 descA = desc_sw128(a, 16, 1024);
@@ -367,6 +374,9 @@ private:
         }
         wgmma_commit();
         fence_acc(acc);
+        if constexpr (has_prologue_a<Epi>)
+          if (kb + 1 < kBlocks)
+            transformed(s + 1 == Stages ? 0 : s + 1, s + 1 == Stages ? phase ^ 1 : phase, kb + 1);
         // One group stays in flight: the previous k-block's is done, free its stage.
         wgmma_wait<1>();
         if (kb > 0 && tid % 32 == 0)
