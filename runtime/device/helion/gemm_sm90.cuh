@@ -341,15 +341,16 @@ private:
       // waited for, then each warpgroup rewrites its own rows in place and hands them
       // to the async proxy that wgmma reads through. Done one k-block ahead, while
       // the previous block's wgmma runs, so its latency is hidden.
-      auto transformed = [&](int st, uint32 ph, int kb) {
+      // (A generic lambda: its body is instantiated only where the prologue calls it.)
+      auto transformed = [&](int st, uint32 ph, int kb, auto& e) {
         mbarrier_wait(&full[st], ph);
-        prologue_a(epi, base + st * kStageBytes + consumer * kWgM * 128, kb * BK, K, tid);
+        prologue_a(e, base + st * kStageBytes + consumer * kWgM * 128, kb * BK, K, tid);
         fence_proxy_async_shared();
         named_barrier_sync(1 + consumer, 128);
       };
       if constexpr (has_prologue_a<Epi>)
         if (kBlocks > 0)
-          transformed(s, phase, 0);
+          transformed(s, phase, 0, epi);
       for (int kb = 0; kb < kBlocks; ++kb) {
         if constexpr (!has_prologue_a<Epi>)
           mbarrier_wait(&full[s], phase);
@@ -376,7 +377,7 @@ private:
         fence_acc(acc);
         if constexpr (has_prologue_a<Epi>)
           if (kb + 1 < kBlocks)
-            transformed(s + 1 == Stages ? 0 : s + 1, s + 1 == Stages ? phase ^ 1 : phase, kb + 1);
+            transformed(s + 1 == Stages ? 0 : s + 1, s + 1 == Stages ? phase ^ 1 : phase, kb + 1, epi);
         // One group stays in flight: the previous k-block's is done, free its stage.
         wgmma_wait<1>();
         if (kb > 0 && tid % 32 == 0)
