@@ -209,34 +209,6 @@ struct GemmSm80 {
              static_cast<int>(blockIdx.x), BatchEpilogue<Epi>{epi, tb}, smem);
   }
 
-  /// The A prologue (gemm_tiles.cuh, has_prologue_a) on a lane's A fragments of one
-  /// k step starting at column `k0`: word i of an m16 tile holds k = k0 + (i / 2) *
-  /// kMmaK / 2 + the lane's (lane % 4) pair (16-bit) or element (tf32).
-  template <class Epi>
-  __device__ static __forceinline__ void prologue_a(const Epi& epi, uint32 (&af)[kMt][4], int k0,
-                                                    int K, int lane) {
-    static_assert(!kF8, "GemmSm80: an A prologue needs 16-bit or f32 operands");
-#pragma unroll
-    for (int mt = 0; mt < kMt; ++mt)
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        if constexpr (kTf32) {
-          const int k = k0 + (i / 2) * 4 + lane % 4;
-          const float x = epi.prologue_a(__uint_as_float(af[mt][i]));
-          af[mt][i] = __float_as_uint(k < K ? x : 0.f);
-        } else {
-          const int k = k0 + (i / 2) * 8 + 2 * (lane % 4);
-          vec<TIn, 2> v = *reinterpret_cast<const vec<TIn, 2>*>(&af[mt][i]);
-#pragma unroll
-          for (int j = 0; j < 2; ++j) {
-            const float x = epi.prologue_a(to_compute(v[j]));
-            v[j] = from_compute<TIn>(k + j < K ? x : 0.f);
-          }
-          af[mt][i] = *reinterpret_cast<const uint32*>(&v);
-        }
-      }
-  }
-
   /// One BM x BN tile, number `tile` in GemmTiles order.
   template <class Epi>
   __device__ static __forceinline__ void run_tile(const TIn* a, const TIn* b, int M, int N, int K,
@@ -346,8 +318,12 @@ struct GemmSm80 {
           const int r = wm * kWarpM + 16 * mt + 8 * (q % 2) + lane % 8;
           ldmatrix_x4(af[mt], sa + swizzle128(r, 2 * kk + q / 2));
         }
-        if constexpr (has_prologue_a<Epi>)
-          prologue_a(epi, af, kb * BK + kk * kMmaK, K, lane);
+        if constexpr (has_prologue_a<Epi>) { // A computed from its load (gemm_tiles.cuh)
+          static_assert(!kF8, "GemmSm80: an A prologue needs 16-bit or f32 operands");
+#pragma unroll
+          for (int mt = 0; mt < kMt; ++mt)
+            prologue_fragment<TIn>(epi, af[mt], kb * BK + kk * kMmaK, K, lane);
+        }
 #pragma unroll
         for (int np = 0; np < kNt / 2; ++np) {
           uint32 t[4];

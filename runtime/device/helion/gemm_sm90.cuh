@@ -107,6 +107,7 @@
 #include "helion/gemm_sm90_epilogue.cuh" // EpilogueForm, epilogue_store_pairs / _tma
 #include "helion/gemm_fp8.cuh"           // wgmma m64nNk32 on f8e4m3 / f8e5m2
 #include "helion/gemm_sm90_pipeline.cuh" // wgmma, descriptors, setmaxnreg, cluster TMA
+#include "helion/attention_sm90_ops.cuh"  // wgmma_m64k16_rs: the register-A wgmma
 #include "helion/gemm_tiles.cuh"         // GemmTiles: the tile order
 #include "helion/types.cuh"
 
@@ -336,62 +337,48 @@ private:
 #pragma unroll
         for (int r = 0; r < BN / 2; ++r)
           acc[mi][r] = 0.f;
-      int prev = 0;
-      // A computed from the loaded tile (an A prologue): k-block kb's stage `st`
-      // waited for, then each warpgroup rewrites its own rows in place and hands them
-      // to the async proxy that wgmma reads through. Done one k-block ahead, while
-      // the previous block's wgmma runs, so its latency is hidden.
-      // (A generic lambda: its body is instantiated only where the prologue calls it.)
-      auto transformed = [&](int st, uint32 ph, int kb, auto& e) {
-        mbarrier_wait(&full[st], ph);
-        prologue_a(e, base + st * kStageBytes + consumer * kWgM * 128, kb * BK, K, tid);
-        fence_proxy_async_shared();
-        named_barrier_sync(1 + consumer, 128);
-      };
-      if constexpr (has_prologue_a<Epi>)
-        if (kBlocks > 0)
-          transformed(s, phase, 0, epi);
-      for (int kb = 0; kb < kBlocks; ++kb) {
-        if constexpr (!has_prologue_a<Epi>)
+      if constexpr (has_prologue_a<Epi>) {
+        mainloop_prologue_a(acc, epi, K, kBlocks, tid, consumer, base, full, empty, s, phase);
+      } else {
+        int prev = 0;
+        for (int kb = 0; kb < kBlocks; ++kb) {
           mbarrier_wait(&full[s], phase);
-        const uint32 a = smem_addr(base + s * kStageBytes) + consumer * kWgM * 128;
-        const uint32 b = smem_addr(base + s * kStageBytes + kStageBytesA);
-        const uint64 descA = desc_sw128(a, 16, 1024);
-        const uint64 descB = BTransposed ? desc_sw128(b, 16, 1024) : desc_sw128(b, BK * 128, 1024);
-        fence_acc(acc);
-        wgmma_fence();
+          const uint32 a = smem_addr(base + s * kStageBytes) + consumer * kWgM * 128;
+          const uint32 b = smem_addr(base + s * kStageBytes + kStageBytesA);
+          const uint64 descA = desc_sw128(a, 16, 1024);
+          const uint64 descB = BTransposed ? desc_sw128(b, 16, 1024) : desc_sw128(b, BK * 128, 1024);
+          fence_acc(acc);
+          wgmma_fence();
 #pragma unroll
-        for (int kk = 0; kk < kKSteps; ++kk) {
-          // K-major: a k16 (8-bit: k32) step is 32 bytes along the row; N-major B: 16 K-rows.
-          const uint64 stepB = BTransposed ? (kk * 32) >> 4 : (kk * 16 * 128) >> 4;
+          for (int kk = 0; kk < kKSteps; ++kk) {
+            // K-major: a k16 (8-bit: k32) step is 32 bytes along the row; N-major B: 16 K-rows.
+            const uint64 stepB = BTransposed ? (kk * 32) >> 4 : (kk * 16 * 128) >> 4;
 #pragma unroll
-          for (int mi = 0; mi < kMmaM; ++mi) {
-            const uint64 dA = descA + ((mi * 64 * 128 + kk * 32) >> 4);
-            if constexpr (is_float8_v<TIn>)
-              wgmma_m64k32_f8<BN, TIn>(acc[mi], dA, descB + stepB, 1);
-            else
-              wgmma_m64k16<BN, BTransposed ? 0 : 1, TIn>(acc[mi], dA, descB + stepB, 1);
+            for (int mi = 0; mi < kMmaM; ++mi) {
+              const uint64 dA = descA + ((mi * 64 * 128 + kk * 32) >> 4);
+              if constexpr (is_float8_v<TIn>)
+                wgmma_m64k32_f8<BN, TIn>(acc[mi], dA, descB + stepB, 1);
+              else
+                wgmma_m64k16<BN, BTransposed ? 0 : 1, TIn>(acc[mi], dA, descB + stepB, 1);
+            }
+          }
+          wgmma_commit();
+          fence_acc(acc);
+          // One group stays in flight: the previous k-block's is done, free its stage.
+          wgmma_wait<1>();
+          if (kb > 0 && tid % 32 == 0)
+            release(&empty[prev]);
+          prev = s;
+          if (++s == Stages) {
+            s = 0;
+            phase ^= 1;
           }
         }
-        wgmma_commit();
+        wgmma_wait<0>();
         fence_acc(acc);
-        if constexpr (has_prologue_a<Epi>)
-          if (kb + 1 < kBlocks)
-            transformed(s + 1 == Stages ? 0 : s + 1, s + 1 == Stages ? phase ^ 1 : phase, kb + 1, epi);
-        // One group stays in flight: the previous k-block's is done, free its stage.
-        wgmma_wait<1>();
-        if (kb > 0 && tid % 32 == 0)
+        if (kBlocks > 0 && tid % 32 == 0)
           release(&empty[prev]);
-        prev = s;
-        if (++s == Stages) {
-          s = 0;
-          phase ^= 1;
-        }
       }
-      wgmma_wait<0>();
-      fence_acc(acc);
-      if (kBlocks > 0 && tid % 32 == 0)
-        release(&empty[prev]);
 
       const int row0 = tm * BM + consumer * kWgM; // this warpgroup's first row
       const int col0 = tn * BN;
@@ -406,39 +393,91 @@ private:
         tma_store_wait<0>(); // the last tile's shared memory is read before exit
   }
 
-  /// The A prologue (gemm_tiles.cuh, has_prologue_a) on one warpgroup's kWgM rows of
-  /// a stage: 128-byte rows, 16-byte chunk c of row r at c ^ (r % 8); `k0` is the
-  /// k-block's first column. Each thread rewrites whole 16-byte chunks (conflict-free).
+  /// The K loop of a computed A (an A prologue, gemm_tiles.cuh): each warp loads its
+  /// A fragments from the stage (ldmatrix; the 128-byte swizzle is chunk c of row r
+  /// at c ^ (r % 8)), applies the prologue in registers and issues register-A wgmmas
+  /// (B from shared memory). The next k-block's fragments are loaded and transformed
+  /// while this block's wgmmas run; then the group is waited for and its stage freed.
   template <class Epi>
-  __device__ static __forceinline__ void prologue_a(const Epi& epi, uint8* rows, int k0, int K,
-                                                    int tid) {
+  __device__ static __forceinline__ void
+  mainloop_prologue_a(float (&acc)[kMmaM][BN / 2], const Epi& epi, int K, int kBlocks, int tid,
+                      int consumer, uint8* base, uint64* full, uint64* empty, int& s,
+                      uint32& phase) {
+    using namespace sm90;
     static_assert(!is_float8_v<TIn>, "Gemm: an A prologue needs 16-bit operands");
-    const bool tail = k0 + BK > K;
-    const uint32 base = smem_addr(rows);
-    constexpr int kPerThread = kWgM * 8 / 128; // 16-byte chunks
-    union Chunk {
-      uint32 w[4];
-      TIn e[8];
-    } c[kPerThread];
-    // All loads first, then the math and the stores: the loads' latencies overlap.
+    const int lane = tid % 32, q = lane / 8;
+    const int row = 16 * (tid / 32) + 8 * (q % 2) + lane % 8; // ldmatrix.x4 row of this lane
+    uint32 af[kMmaM][kKSteps][4], next[kMmaM][kKSteps][4];
+    auto fragments = [&](uint32 (&f)[kMmaM][kKSteps][4], int st, uint32 ph, int kb) {
+      mbarrier_wait(&full[st], ph);
+      const uint32 a = smem_addr(base + st * kStageBytes) + consumer * kWgM * 128;
 #pragma unroll
-    for (int i = 0; i < kPerThread; ++i)
-      asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
-                   : "=r"(c[i].w[0]), "=r"(c[i].w[1]), "=r"(c[i].w[2]), "=r"(c[i].w[3])
-                   : "r"(base + 16 * (tid + 128 * i)));
+      for (int mi = 0; mi < kMmaM; ++mi)
 #pragma unroll
-    for (int i = 0; i < kPerThread; ++i) {
-      const int chunk = tid + 128 * i; // row chunk / 8, stored at chunk % 8
-      const int col = k0 + 8 * ((chunk % 8) ^ ((chunk / 8) % 8));
+        for (int kk = 0; kk < kKSteps; ++kk) {
+          sm80::ldmatrix_x4(f[mi][kk], a + sm80::swizzle128(64 * mi + row, 2 * kk + q / 2));
+          prologue_fragment<TIn>(epi, f[mi][kk], kb * BK + 16 * kk, K, lane);
+        }
+    };
+    if (kBlocks > 0)
+      fragments(af, s, phase, 0);
+    for (int kb = 0; kb < kBlocks; ++kb) {
+      const uint64 descB = descOfB(smem_addr(base + s * kStageBytes + kStageBytesA));
+      fence_acc(acc);
+      fence_frags(af);
+      wgmma_fence();
 #pragma unroll
-      for (int j = 0; j < 8; ++j) {
-        const float x = epi.prologue_a(to_compute(c[i].e[j]));
-        c[i].e[j] = from_compute<TIn>(tail && col + j >= K ? 0.f : x);
-      }
-      asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(base + 16 * chunk),
-                   "r"(c[i].w[0]), "r"(c[i].w[1]), "r"(c[i].w[2]), "r"(c[i].w[3])
-                   : "memory");
+      for (int kk = 0; kk < kKSteps; ++kk)
+#pragma unroll
+        for (int mi = 0; mi < kMmaM; ++mi)
+          wgmma_m64k16_rs<BN, TIn, BTransposed ? 0 : 1>(acc[mi], af[mi][kk], descB + stepOfB(kk),
+                                                        1);
+      wgmma_commit();
+      fence_acc(acc);
+      int s1 = s;
+      uint32 p1 = phase;
+      advance(s1, p1);
+      if (kb + 1 < kBlocks)
+        fragments(next, s1, p1, kb + 1);
+      wgmma_wait<0>();
+      fence_acc(acc);
+      fence_frags(af);
+      if (tid % 32 == 0)
+        release(&empty[s]);
+#pragma unroll
+      for (int mi = 0; mi < kMmaM; ++mi)
+#pragma unroll
+        for (int kk = 0; kk < kKSteps; ++kk)
+#pragma unroll
+          for (int i = 0; i < 4; ++i)
+            af[mi][kk][i] = next[mi][kk][i];
+      s = s1;
+      phase = p1;
     }
+  }
+
+  /// B's descriptor at stage address b, and its k16 (8-bit: k32) step kk: K-major,
+  /// 32 bytes along the row; N-major B, 16 K-rows.
+  __device__ static __forceinline__ uint64 descOfB(uint32 b) {
+    return BTransposed ? sm90::desc_sw128(b, 16, 1024) : sm90::desc_sw128(b, BK * 128, 1024);
+  }
+  __device__ static __forceinline__ uint64 stepOfB(int kk) {
+    return BTransposed ? (kk * 32) >> 4 : (kk * 16 * 128) >> 4;
+  }
+  __device__ static __forceinline__ void advance(int& s, uint32& phase) {
+    if (++s == Stages) {
+      s = 0;
+      phase ^= 1;
+    }
+  }
+  __device__ static __forceinline__ void fence_frags(uint32 (&f)[kMmaM][kKSteps][4]) {
+#pragma unroll
+    for (int mi = 0; mi < kMmaM; ++mi)
+#pragma unroll
+      for (int kk = 0; kk < kKSteps; ++kk)
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+          sm90::fence_operand(f[mi][kk][i]);
   }
 
   /// The finished tile to the epilogue functor (Batched: through a 3-D mapC to `batch`).

@@ -45,6 +45,32 @@ template <class E> struct prologue_a_of<E, decltype(void(E::kPrologueA))> {
 };
 template <class E> inline constexpr bool has_prologue_a = prologue_a_of<E>::value;
 
+/// The A prologue on one m16 x k16 A fragment of a warp (mma.sync m16n8k16 and the
+/// register-A wgmma share it): register i holds k = k0 + (i / 2) 8 + 2 (lane % 4) and
+/// the next k (16-bit A), rounded back to A's type; f32 A (tf32, m16 x k8): k = k0 +
+/// (i / 2) 4 + lane % 4. Elements at k >= K become 0.
+template <class TIn, class Epi>
+__device__ __forceinline__ void prologue_fragment(const Epi& epi, uint32 (&a)[4], int k0, int K,
+                                                  int lane) {
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    if constexpr (is_same_v<TIn, float>) {
+      const int k = k0 + (i / 2) * 4 + lane % 4;
+      const float x = epi.prologue_a(__uint_as_float(a[i]));
+      a[i] = __float_as_uint(k < K ? x : 0.f);
+    } else {
+      const int k = k0 + (i / 2) * 8 + 2 * (lane % 4);
+      vec<TIn, 2> v = *reinterpret_cast<const vec<TIn, 2>*>(&a[i]);
+#pragma unroll
+      for (int j = 0; j < 2; ++j) {
+        const float x = epi.prologue_a(to_compute(v[j]));
+        v[j] = from_compute<TIn>(k + j < K ? x : 0.f);
+      }
+      a[i] = *reinterpret_cast<const uint32*>(&v);
+    }
+  }
+}
+
 /// The epilogue functor of one batch of a batched GEMM: the GEMMs call
 /// epi(row, col, v0, v1) and epi.transform(row, col, v) per tile; a batched
 /// kernel's functor takes the batch first: epi(batch, row, col, ...).

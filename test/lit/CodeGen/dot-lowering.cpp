@@ -162,17 +162,16 @@
 // PRO: using G = hd::GemmSm80<T_x,
 // PRO-IR: matmul: a %x, b %w, acc %acc.0, tiles [tm, tn], k loop tk, a prologue cast<dtype(%x)>(mul(load %x[%tm, %tk], 0.5)), epilogue 2
 // PRO-IR: template: gemm sm90 128x256
-// sm_90a: each consumer rewrites its rows of the A stage in shared memory (16-byte
-// shared loads and stores), fences them for the async proxy, syncs its warpgroup
-// (named barrier) and only then runs the SS wgmma; sm_80 transforms the fragments.
+// sm_90a: each warp loads its A fragments from the stage (ldmatrix), applies the
+// prologue in registers and issues register-A wgmmas (the next block's fragments
+// loaded while they run); sm_80 transforms the mma.sync A fragments the same way.
 // PRO-PTX: .entry _Z{{[0-9]+}}dot_recip_a_kernelI
 // PRO-PTX: mbarrier.try_wait
-// PRO-PTX: ld.shared.v4.b32
+// PRO-PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PRO-PTX: rcp.rn.f32
-// PRO-PTX: st.shared.v4.b32
-// PRO-PTX: fence.proxy.async.shared::cta
-// PRO-PTX: bar.sync
-// PRO-PTX: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// PRO-PTX: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd
+// PRO-PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PRO-PTX: wgmma.wait_group.sync.aligned 0;
 // PRO-SM80: .entry _Z{{[0-9]+}}dot_recip_a_kernel_sm80I
 // PRO-SM80: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PRO-SM80: rcp.rn.f32
