@@ -396,8 +396,10 @@ private:
   /// The K loop of a computed A (an A prologue, gemm_tiles.cuh): each warp loads its
   /// A fragments from the stage (ldmatrix; the 128-byte swizzle is chunk c of row r
   /// at c ^ (r % 8)), applies the prologue in registers and issues register-A wgmmas
-  /// (B from shared memory). The next k-block's fragments are loaded and transformed
-  /// while this block's wgmmas run; then the group is waited for and its stage freed.
+  /// (B from shared memory). Two fragment buffers alternate (the loop is unrolled by
+  /// two so both stay in registers): block kb's group is issued, the previous one
+  /// waited for (one group stays in flight, as in the plain loop) and its stage
+  /// freed, then block kb + 1's fragments load into the buffer that group read.
   template <class Epi>
   __device__ static __forceinline__ void
   mainloop_prologue_a(float (&acc)[kMmaM][BN / 2], const Epi& epi, int K, int kBlocks, int tid,
@@ -407,10 +409,11 @@ private:
     static_assert(!is_float8_v<TIn>, "Gemm: an A prologue needs 16-bit operands");
     const int lane = tid % 32, q = lane / 8;
     const int row = 16 * (tid / 32) + 8 * (q % 2) + lane % 8; // ldmatrix.x4 row of this lane
-    uint32 af[kMmaM][kKSteps][4], next[kMmaM][kKSteps][4];
-    auto fragments = [&](uint32 (&f)[kMmaM][kKSteps][4], int st, uint32 ph, int kb) {
-      mbarrier_wait(&full[st], ph);
-      const uint32 a = smem_addr(base + st * kStageBytes) + consumer * kWgM * 128;
+    using Frags = uint32[kMmaM][kKSteps][4];
+    Frags f0, f1;
+    auto load = [&](Frags& f, int kb) { // block kb's fragments from stage s
+      mbarrier_wait(&full[s], phase);
+      const uint32 a = smem_addr(base + s * kStageBytes) + consumer * kWgM * 128;
 #pragma unroll
       for (int mi = 0; mi < kMmaM; ++mi)
 #pragma unroll
@@ -419,41 +422,41 @@ private:
           prologue_fragment<TIn>(epi, f[mi][kk], kb * BK + 16 * kk, K, lane);
         }
     };
-    if (kBlocks > 0)
-      fragments(af, s, phase, 0);
-    for (int kb = 0; kb < kBlocks; ++kb) {
+    int prev = 0;
+    auto step = [&](Frags& cur, Frags& next, int kb) {
       const uint64 descB = descOfB(smem_addr(base + s * kStageBytes + kStageBytesA));
       fence_acc(acc);
-      fence_frags(af);
+      fence_frags(cur);
       wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < kKSteps; ++kk)
 #pragma unroll
         for (int mi = 0; mi < kMmaM; ++mi)
-          wgmma_m64k16_rs<BN, TIn, BTransposed ? 0 : 1>(acc[mi], af[mi][kk], descB + stepOfB(kk),
-                                                        1);
+          wgmma_m64k16_rs<BN, TIn, BTransposed ? 0 : 1>(acc[mi], cur[mi][kk],
+                                                        descB + stepOfB(kk), 1);
       wgmma_commit();
       fence_acc(acc);
-      int s1 = s;
-      uint32 p1 = phase;
-      advance(s1, p1);
-      if (kb + 1 < kBlocks)
-        fragments(next, s1, p1, kb + 1);
-      wgmma_wait<0>();
+      wgmma_wait<1>(); // block kb - 1's group, which read `next`
       fence_acc(acc);
-      fence_frags(af);
-      if (tid % 32 == 0)
-        release(&empty[s]);
-#pragma unroll
-      for (int mi = 0; mi < kMmaM; ++mi)
-#pragma unroll
-        for (int kk = 0; kk < kKSteps; ++kk)
-#pragma unroll
-          for (int i = 0; i < 4; ++i)
-            af[mi][kk][i] = next[mi][kk][i];
-      s = s1;
-      phase = p1;
+      fence_frags(next);
+      if (kb > 0 && tid % 32 == 0)
+        release(&empty[prev]);
+      prev = s;
+      advance(s, phase);
+      if (kb + 1 < kBlocks)
+        load(next, kb + 1);
+    };
+    if (kBlocks > 0)
+      load(f0, 0);
+    for (int kb = 0; kb < kBlocks; kb += 2) {
+      step(f0, f1, kb);
+      if (kb + 1 < kBlocks)
+        step(f1, f0, kb + 1);
     }
+    wgmma_wait<0>();
+    fence_acc(acc);
+    if (kBlocks > 0 && tid % 32 == 0)
+      release(&empty[prev]);
   }
 
   /// B's descriptor at stage address b, and its k16 (8-bit: k32) step kk: K-major,
