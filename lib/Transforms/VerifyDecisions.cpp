@@ -102,6 +102,11 @@ void templateMatch(const Kernel& k, const VerifyFail& fail) {
       fail(k.loc, "a recognized matmul whose tiles are not the ones its rules name");
     if (!param(m->a) || !param(m->b) || !var(m->accVar) || (m->tileG >= 0 && !param(m->offsets)))
       fail(k.loc, "a recognized matmul with an operand or accumulator out of range");
+    if (m->aPrologue) {
+      const Expr* load = prologueLoad(*m->aPrologue, [](int) -> const Expr* { return nullptr; });
+      if (!load || load->param != m->a || m->tileG >= 0)
+        fail(k.loc, "a recognized matmul whose A prologue is not pointwise code of its A load");
+    }
     // The statements the template prints: the grid loop's, or the grouped GEMM's
     // column loop's.
     const Stmt* body = m->grid.get();
