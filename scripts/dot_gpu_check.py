@@ -165,6 +165,27 @@ def main():
     for v in dk_variants:
         dl = lib[f"dk_{v}"]
         for dt in (torch.bfloat16, torch.float32):
+            # Batched chained dots (the general lowering): over [tb, tm, te] tiles, and
+            # over [tb, tm] with whole head dims (attention without its softmax).
+            for name, shapes in (("bmm_chain_t", (((8, 1024, 64, 1024, 64), True),
+                                                  ((3, 333, 72, 200, 40), False))),
+                                 ("bmm_chain_all", (((8, 1024, 64, 1024, 64), True),
+                                                    ((3, 333, 64, 200, 64), False)))):
+                if name == "bmm_chain_all" and v != "default":
+                    continue
+                for (b, m, k, n, d), timed in shapes:
+                    q = torch.randn(b, m, k, device=DEV, dtype=dt) / 4
+                    kt = torch.randn(b, n, k, device=DEV, dtype=dt) / 4
+                    vv = torch.randn(b, n, d, device=DEV, dtype=dt) / 4
+                    call = lambda: dl.call(name, q, kt, vv)  # noqa: E731
+                    got, pz = checked(f"{name}.{v}", dt, [b, m, k, n, d], call)
+                    if got is None:
+                        continue
+                    s64 = (q.double() @ kt.double().transpose(1, 2)).to(dt).double()
+                    record(f"{name}.{v}", dt, [b, m, k, n, d], 2.0 * b * m * n * (k + d),
+                           rel_err(got, s64 @ vv.double()), pz, call,
+                           lambda: (q @ kt.transpose(1, 2)).to(dt) @ vv,
+                           timed and dt != torch.float32, v == "default")
             for (m, k, n, d), timed in (((4096, 64, 1024, 64), True), ((333, 128, 200, 40), False),
                                         ((333, 72, 200, 40), False)):
                 q = torch.randn(m, k, device=DEV, dtype=dt) / 4

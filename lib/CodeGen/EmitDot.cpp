@@ -42,8 +42,21 @@ Emitter::DotDim Emitter::dotDim(const Dim& d) const {
 
 bool Emitter::checkDot(const Expr& dot) {
   const BlockType &a = *dot.operands[0]->type, &b = *dot.operands[1]->type;
-  if (a.rank() != 2 || b.rank() != 2) {
-    error(dot.loc, "the general hl::dot lowering takes 2-D blocks; a batched (3-D) dot lowers "
+  // A batched dot is a 2-D one per program when its batch dims are one element there
+  // (a grid tile of block size 1, hl::tile({b, ...}, hl::block_size({1, ...}))).
+  auto oneMatrix = [&](const BlockType& t) {
+    if (t.rank() != 2 && t.rank() != 3)
+      return false;
+    for (int d = 0; d + 2 < t.rank(); ++d) {
+      const int ax = dotDim(t.dims[d]).axis;
+      if (ax >= 0 && !(axes_[ax].isTile && tileBlockSize(axes_[ax].id) == 1))
+        return false;
+    }
+    return true;
+  };
+  if (a.rank() != b.rank() || !oneMatrix(a) || !oneMatrix(b) || !oneMatrix(*dot.type)) {
+    error(dot.loc, "the general hl::dot lowering takes 2-D blocks, or 3-D ones whose batch "
+                   "tile has block size 1 (hl::block_size({1, ...})); other batched dots lower "
                    "only as a bmm (a grid loop over [tb, tm, tn] with a K loop, docs/gemm.md) "
                    "or as flash attention (docs/attention.md)");
     return false;
@@ -79,7 +92,8 @@ bool Emitter::checkDot(const Expr& dot) {
       return std::nullopt;
     return tileBlockSize(axes_[dd.axis].id);
   };
-  auto m = known(a.dims[0]), n = known(b.dims[1]), k = known(a.dims[1]);
+  auto m = known(a.dims[a.rank() - 2]), n = known(b.dims[b.rank() - 1]),
+       k = known(a.dims[a.rank() - 1]);
   if (m && n && k) {
     const int64_t bytes =
         mmaLayout_ ? config::mmaDotBytes(*m, *n, *k, 2, !mmaDots_.at(&dot).registerA)
@@ -117,8 +131,8 @@ void Emitter::emitDotStaging() {
     line("// general hl::dot #" + std::to_string(site) + " (EmitDot.cpp): operands staged in "
          "shared memory, mma.sync");
     line("using " + name + " = hd::BlockDot<" + storageType(a.elem) + ", " +
-         storageType(b.elem) + ", " + dotDim(a.dims[0]).size + ", " + dotDim(b.dims[1]).size +
-         ", " + dotDim(a.dims[1]).size + ">;");
+         storageType(b.elem) + ", " + matDim(a, 0).size + ", " + matDim(b, 1).size + ", " +
+         matDim(a, 1).size + ">;");
     bytes = bytes.empty() ? name + "::kBytes" : "hmax(" + bytes + ", " + name + "::kBytes)";
   }
   emitDotSmem(bytes, "blocks");
@@ -139,7 +153,7 @@ void Emitter::emitDotSmem(const std::string& bytes, const std::string& what) {
 /// Stages one operand: each thread writes its elements (zeros past the tile ends).
 void Emitter::stageDotOperand(const Expr& op, const std::string& site, const char* setter) {
   const BlockType& t = *op.type;
-  DotDim r = dotDim(t.dims[0]), c = dotDim(t.dims[1]);
+  DotDim r = matDim(t, 0), c = matDim(t, 1);
   std::vector<int> axes = axesOf(t);
   openElementLoops(axes);
   std::string bound = r.bound == "true" ? c.bound
@@ -173,7 +187,7 @@ void Emitter::emitDot(const Stmt& s, const Expr& dot, bool declare) {
   if (declare)
     declareVar(s.var, *dot.type);
   std::vector<int> target = varAxes_[s.var];
-  DotDim m = dotDim(dot.operands[0]->type->dims[0]), n = dotDim(dot.operands[1]->type->dims[1]);
+  DotDim m = matDim(*dot.operands[0]->type, 0), n = matDim(*dot.operands[1]->type, 1);
   openElementLoops(target);
   std::string value = site + "::get_c(dot_smem, " + m.coord + ", " + n.coord + ")";
   if (dot.operands.size() > 2)

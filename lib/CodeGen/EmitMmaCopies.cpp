@@ -19,7 +19,7 @@ using namespace ir;
 void Emitter::stageMmaLoad(const Expr& op, const Expr& load, const std::string& site, bool isA,
                            const std::string& buf, bool async) {
   const BlockType& t = *op.type; // the operand's dims (the load's, or transposed)
-  DotDim r = dotDim(t.dims[0]), c = dotDim(t.dims[1]);
+  DotDim r = matDim(t, 0), c = matDim(t, 1);
   const std::string& name = k_.params[load.param].name;
   const std::string rows = isA ? r.size : site + "::Kp", cols = isA ? site + "::Kp" : c.size;
   const int last = lastSubscriptAxis(load.param, load.indices);
@@ -114,7 +114,7 @@ std::string Emitter::strideOfAxis(int param, const std::vector<Index>& ix, int a
 /// The owners of a computed operand write its elements (zeros past the tiles).
 void Emitter::stageMmaRegisters(const Expr& op, const std::string& site, bool isA) {
   const BlockType& t = *op.type;
-  DotDim r = dotDim(t.dims[0]), c = dotDim(t.dims[1]);
+  DotDim r = matDim(t, 0), c = matDim(t, 1);
   std::vector<int> axes = axesOf(t);
   openElementLoops(axes);
   std::string bound = r.bound + " && " + c.bound;

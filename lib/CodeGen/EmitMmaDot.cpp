@@ -83,13 +83,13 @@ void Emitter::emitMmaStaging() {
          ", B " + (p.loadB ? "copied to shared memory" : "staged"));
     // A B loaded through .transpose (a [N, K] tensor) is kept as [N][K]: its rows copy
     // as vectors and ldmatrix reads it without .trans (stageMmaLoad's alongRows).
-    const int bk = dotDim(b.dims[0]).axis;
+    const int bk = matDim(b, 0).axis;
     const bool bNK = p.loadB && bk >= 0 && axes_[bk].isTile &&
                      lastSubscriptAxis(p.loadB->param, p.loadB->indices) == bk;
     const std::string cap = regCap_.empty() ? "" : std::string(bNK ? ", true" : ", false") + ", REG_CAP";
     line("using " + name + " = hd::MmaDot<" + storageType(a.elem) + ", " + storageType(b.elem) +
-         ", " + dotDim(a.dims[0]).size + ", " + dotDim(b.dims[1]).size + ", " +
-         dotDim(a.dims[1]).size + ", NT, " + (p.registerA ? "false" : "true") +
+         ", " + matDim(a, 0).size + ", " + matDim(b, 1).size + ", " +
+         matDim(a, 1).size + ", NT, " + (p.registerA ? "false" : "true") +
          (cap.empty() && bNK ? ", true" : cap) + ">;");
     std::string term = name + "::kBytes";
     if (&d == pipeDot_) { // the ring's buffers: as many as fit (per instantiation)
@@ -185,8 +185,8 @@ void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
   }
 
   const Expr& a = *dot.operands[0];
-  const int R = dotDim(dot.type->dims[0]).axis, C = dotDim(dot.type->dims[1]).axis;
-  const int K = dotDim(a.type->dims[1]).axis;
+  const int R = matDim(*dot.type, 0).axis, C = matDim(*dot.type, 1).axis;
+  const int K = matDim(*a.type, 1).axis;
   const std::string &rk = axes_[R].key, &ck = axes_[C].key;
   auto acc = [&](const std::string& row, const std::string& col) {
     return elementAt(res, target, {{R, row}, {C, col}});

@@ -115,6 +115,9 @@ private:
     std::string bound; ///< inBounds(axis) or true
   };
   DotDim dotDim(const ir::Dim& d) const;
+  /// Dim i of the matrix a dot operand or result `t` holds: its last two dims (a
+  /// batched dot's leading dims have no layout axis, checkDot says so).
+  DotDim matDim(const ir::BlockType& t, int i) const { return dotDim(t.dims[t.rank() - 2 + i]); }
   bool checkDot(const ir::Expr& dot);
   void emitDotStaging(); ///< the BlockDot types and the staging area, at the kernel's top
   void emitDotSmem(const std::string& bytes, const std::string& what);

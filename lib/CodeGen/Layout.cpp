@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "EmitterState.h"
 
+#include "helion/IR/DotShape.h"
+
 #include <algorithm>
 
 namespace helion::codegen {
@@ -51,6 +53,7 @@ void Emitter::planLayout() {
 
 void Emitter::emitLayoutConstants() {
   line("constexpr int NT = " + std::to_string(out_.numThreads) + ";");
+  const bool batchedDots = ir::containsBatchedDot(k_);
   for (const LayoutAxis& a : axes_) {
     const std::string& x = a.key;
     std::string stride = "1";
@@ -89,6 +92,12 @@ void Emitter::emitLayoutConstants() {
     line("constexpr int T_" + x + " = " + threads + ";");
     line("constexpr int E_" + x + " = S_" + x + " / T_" + x + ";");
     line("const int th_" + x + " = (threadIdx.x / ST_" + x + ") % T_" + x + ";");
+    // A tile of block size 1 (a bmm-style batch tile): its one element's loop index and
+    // coordinate for code outside element loops over it (the mma layout's batched dots,
+    // EmitMmaDot.cpp); element loops over it shadow them with the same values.
+    if (mmaLayout_ && batchedDots && a.isTile && tileBlockSize(a.id) == 1)
+      line("constexpr int i_" + x + " = 0; const int c_" + x + " = coord(0, th_" + x + ", T_" +
+           x + ", V_" + x + ");");
     line("constexpr bool X_" + x + " = (EXACT >> " + std::to_string(&a - axes_.data()) +
          ") & 1; // no bounds checks needed");
     if (!a.isTile)

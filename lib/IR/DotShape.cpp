@@ -177,7 +177,12 @@ const Stmt* groupedMatmulRowLoop(const Kernel& k) {
 
 DotTemplate dotTemplate(const Kernel& k) {
   const bool grouped = groupedMatmulRowLoop(k) != nullptr;
-  if (containsBatchedDot(k) && !isBatchedMatmulLoop(k) && !grouped)
+  // Batched dots beside a softmax's row max are flash attention; without one (a
+  // batched chain, attention without softmax) they take the general lowering.
+  const bool softmax = findExpr(k.body, [](const Expr& e) {
+                         return e.kind == ExprKind::Reduce && e.reduce == ReduceOp::Max;
+                       }) != nullptr;
+  if (containsBatchedDot(k) && !isBatchedMatmulLoop(k) && !grouped && softmax)
     return DotTemplate::Attention;
   if (containsDot(k) && (dotHasMatmulShape(k) || grouped))
     return DotTemplate::Matmul;

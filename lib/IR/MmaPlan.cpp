@@ -39,8 +39,12 @@ struct Facts {
 const Expr* copyableLoad(const Expr& op, const Facts& f, const Stmt** let) {
   *let = nullptr;
   // A transposed load (`w[tn, tk].transpose(0, 1)`) is copied as it is read.
+  const int rank = op.type ? op.type->rank() : 0;
+  auto norm = [rank](int d) { return d < 0 ? d + rank : d; };
   const bool transposed = op.kind == ExprKind::Transpose && op.operands[0]->type &&
-                          op.operands[0]->type->rank() == 2;
+                          op.operands[0]->type->rank() == rank && rank >= 2 &&
+                          std::min(norm(op.dim), norm(op.dim2)) == rank - 2 &&
+                          std::max(norm(op.dim), norm(op.dim2)) == rank - 1;
   const Expr& viewed = transposed ? *op.operands[0] : op;
   const Expr* load = &viewed;
   const Stmt* def = nullptr;
@@ -53,7 +57,7 @@ const Expr* copyableLoad(const Expr& op, const Facts& f, const Stmt** let) {
   }
   std::vector<Dim> dims = op.type->dims;
   if (transposed)
-    std::swap(dims[0], dims[1]);
+    std::swap(dims[rank - 2], dims[rank - 1]);
   if (load->kind != ExprKind::Load || load->gatherAll || loadMask(*load) || !load->type ||
       load->type->dims != dims || f.stored.count(load->param))
     return nullptr;
@@ -179,11 +183,17 @@ std::optional<MmaPlan> planMma(const Kernel& k, const std::function<int64_t(int 
     if (d->operands.size() < 2 || !d->type || !d->operands[0]->type || !d->operands[1]->type)
       return std::nullopt;
     const BlockType &a = *d->operands[0]->type, &b = *d->operands[1]->type, &c = *d->type;
-    if (a.rank() != 2 || b.rank() != 2 || c.rank() != 2 || a.dims[0] != c.dims[0] ||
-        b.dims[1] != c.dims[1] || a.dims[1] != b.dims[0])
+    // 2-D, or batched over a leading tile of block size 1 (one matrix per program).
+    const int o = c.rank() - 2;
+    if (o < 0 || o > 1 || a.rank() != c.rank() || b.rank() != c.rank() ||
+        a.dims[o] != c.dims[o] || b.dims[o + 1] != c.dims[o + 1] || a.dims[o + 1] != b.dims[o])
       return std::nullopt;
-    auto r = keyOfDim(k, c.dims[0]), col = keyOfDim(k, c.dims[1]);
-    auto kk = keyOfDim(k, a.dims[1]);
+    if (o == 1 && !(a.dims[0] == c.dims[0] && b.dims[0] == c.dims[0] &&
+                    (c.dims[0].kind == Dim::Kind::One ||
+                     (c.dims[0].kind == Dim::Kind::Tile && blockSize(c.dims[0].tile) == 1))))
+      return std::nullopt;
+    auto r = keyOfDim(k, c.dims[o]), col = keyOfDim(k, c.dims[o + 1]);
+    auto kk = keyOfDim(k, a.dims[o + 1]);
     if (!r || !col || !kk || !r->first || !col->first || *r == *col ||
         !assign(*r, MmaRole::Row) || !assign(*col, MmaRole::Col))
       return std::nullopt;
@@ -242,7 +252,8 @@ std::optional<MmaPlan> planMma(const Kernel& k, const std::function<int64_t(int 
   for (auto& [d, p] : plan.dots) {
     if (p.loadA)
       continue;
-    auto kk = keyOfDim(k, d->operands[0]->type->dims[1]);
+    const BlockType& a = *d->operands[0]->type;
+    auto kk = keyOfDim(k, a.dims[a.rank() - 1]);
     p.registerA = kk->first && blockSize(kk->second) % 16 == 0 && assign(*kk, MmaRole::Col);
   }
   if (!fits()) {

@@ -164,3 +164,45 @@ HELION_KERNEL Tensor mlp_bias(const Tensor& x, const Tensor& w1, const Tensor& b
   }
   return out;
 }
+
+// out[b] = (q[b] @ kt[b]^T).to(q's dtype) @ v[b]: batched chained dots over a grid of
+// [tb, tm, te] with a batch tile of block size 1 (one matrix per program). No template
+// takes it (a bmm has one dot): the general lowering, in the mma layout.
+HELION_KERNEL Tensor bmm_chain_t(const Tensor& q, const Tensor& kt, const Tensor& v) {
+  auto [b, m, d] = q.shape<3>();
+  auto [b2, n, d2] = kt.shape<3>();
+  auto [b3, n2, e] = v.shape<3>();
+  HELION_CHECK(b == b2 && b == b3 && d == d2 && n == n2, "bmm_chain_t: shapes differ");
+  Tensor out = helion::empty({b, m, e}, q.dtype(), q.device());
+  for (auto [tb, tm, te] : hl::tile({b, m, e}, hl::block_size({1, hl::tunable, hl::tunable}))) {
+    auto acc = hl::zeros({tb, tm, te}, hl::f32);
+    for (auto tn : hl::tile(n)) {
+      auto s = hl::zeros({tb, tm, tn}, hl::f32);
+      for (auto tk : hl::tile(d))
+        s = hl::dot(q[tb, tm, tk], kt[tb, tn, tk].transpose(1, 2), s);
+      acc = hl::dot(s.to(q.dtype()), v[tb, tn, te], acc);
+    }
+    out[tb, tm, te] = acc;
+  }
+  return out;
+}
+
+// The same over a grid of [tb, tm] with whole head dims (attention without its
+// softmax): batched dots beside no row max are not flash attention; the general
+// lowering runs them through shared memory (the head dim is a whole dim, which the
+// mma layout does not take as a column).
+HELION_KERNEL Tensor bmm_chain_all(const Tensor& q, const Tensor& kt, const Tensor& v) {
+  auto [b, m, d] = q.shape<3>();
+  auto [b2, n, d2] = kt.shape<3>();
+  HELION_CHECK(b == b2 && d == d2, "bmm_chain_all: shapes differ");
+  Tensor out = helion::empty({b, m, d}, q.dtype(), q.device());
+  for (auto [tb, tm] : hl::tile({b, m}, hl::block_size({1, hl::tunable}))) {
+    auto acc = hl::zeros({tb, tm, d}, hl::f32);
+    for (auto tn : hl::tile(n)) {
+      auto s = hl::dot(q[tb, tm, hl::all], kt[tb, tn, hl::all].transpose(1, 2));
+      acc = hl::dot(s.to(q.dtype()), v[tb, tn, hl::all], acc);
+    }
+    out[tb, tm, hl::all] = acc;
+  }
+  return out;
+}

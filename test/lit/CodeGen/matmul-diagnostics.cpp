@@ -73,7 +73,7 @@ HELION_KERNEL Tensor batched(const Tensor& q, const Tensor& k) {
   auto n = k.size(1);
   Tensor out = helion::empty({b, m, n}, q.dtype(), q.device());
   for (auto [tb, tm, tn] : hl::tile({b, m, n})) {
-    // BATCHED: :[[@LINE+1]]:27: error: the general hl::dot lowering takes 2-D blocks; a batched (3-D) dot lowers only as a bmm (a grid loop over [tb, tm, tn] with a K loop, docs/gemm.md) or as flash attention (docs/attention.md)
+    // BATCHED: :[[@LINE+1]]:27: error: the general hl::dot lowering takes 2-D blocks, or 3-D ones whose batch tile has block size 1 (hl::block_size({1, ...})); other batched dots lower only as a bmm (a grid loop over [tb, tm, tn] with a K loop, docs/gemm.md) or as flash attention (docs/attention.md)
     out[tb, tm, tn] = hl::dot(q[tb, tm, hl::all], k[tb, tn, hl::all].transpose(1, 2));
   }
   return out;
