@@ -230,6 +230,15 @@ def main():
                     record(f"dot_recip_a.{v}", dt, [m, k, n], 2.0 * m * n * k, rel_err(got, want),
                            pz, call, lambda: (1.0 / xr) @ w, timed and dt != torch.float32,
                            v == "default")
+                scol = torch.randn(k, device=DEV, dtype=dt)
+                call = lambda: dl.call("dot_colscale_a", x, scol, w)  # noqa: E731
+                got, pz = checked(f"dot_colscale_a.{v}", dt, [m, k, n], call)
+                want = (x.double() * scol.double()[None, :]).to(dt).double() @ w.double()
+                if got is not None:
+                    record(f"dot_colscale_a.{v}", dt, [m, k, n], 2.0 * m * n * k,
+                           rel_err(got, want), pz, call,
+                           lambda: ((x * scol[None, :]) @ w).float(),
+                           timed and dt != torch.float32, v == "default")
                 srow = torch.randn(m, device=DEV, dtype=dt)
                 call = lambda: dl.call("dot_rowscale_a", x, srow, w)  # noqa: E731
                 got, pz = checked(f"dot_rowscale_a.{v}", dt, [m, k, n], call)

@@ -43,8 +43,8 @@ EmittedKernel MatmulEmitter::run() {
      << "; epilogue "
      << (p_.tmaStoreParam >= 0 ? "tma_store (TMA_STORE = 1) or pairs" : "pairs") << "\n";
   if (p_.aPrologue)
-    os << "// A computed from its load: the functor's prologue_a, applied to each k-block of A "
-          "in shared memory (sm90) or to the A fragments (sm80)\n";
+    os << "// A computed from its load: the functor's prologue_a, applied to A's fragments in "
+          "registers (sm90 register-A wgmma, sm80 mma.sync)\n";
   if (p_.bTransposed)
     os << "// f8e4m3 / f8e5m2 operands: wgmma k32 (sm90), widened to f16 for mma.sync (sm80)\n";
   os << "// f32 operands: tf32 on the sm80 kernel (mma.sync m16n8k8) on every GPU\n";

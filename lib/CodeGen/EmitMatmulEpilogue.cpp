@@ -28,10 +28,10 @@ void MatmulEmitter::collectArgs() {
     if (e.kind == ExprKind::Param)
       scalars.insert(e.param);
   };
-  if (p_.aPrologue) // its load is A's, read by the template: only its scalars are fields
+  if (p_.aPrologue) // A's load is read by the template: its scalars and row vectors are fields
     walkExpr(*p_.aPrologue, [&](const Expr& e) {
-      if (e.kind == ExprKind::Param)
-        scalars.insert(e.param);
+      if (e.kind == ExprKind::Param || (e.kind == ExprKind::Load && e.param != p_.a))
+        see(e);
     });
   for (const StmtRef& s : p_.epilogue) {
     walkExpr(*s->value, see);
@@ -155,14 +155,25 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
       f0 = f0->operands[0].get();
     const std::string f =
         cudaElement(*f0, k_, [&](const Expr& x, const auto& op) -> std::optional<std::string> {
-          if (x.kind == ExprKind::Load) // A's element, in its compute type
+          if (x.kind == ExprKind::Load && x.param == p_.a) // A's element, in its compute type
             return std::string("a_elem");
+          // A vector along A's rows, s[tm]: rows past M (the tile's padding, whose
+          // results no one stores; an A row meets only its own output row) read row M - 1,
+          // so the load needs no branch and one row's loads are one.
+          if (x.kind == ExprKind::Load) {
+            std::string off = offset(x.param, x.indices);
+            const std::string::size_type at = off.find("row * ");
+            if (at != std::string::npos)
+              off.replace(at, 3, "(row < M ? row : M - 1)");
+            return "hd::to_compute(" + name(x.param) + "[" + off + "])";
+          }
           if (x.kind == ExprKind::Full) // a constant tile
             return ctype(x.type->elem) + "(" + op(*x.operands[0]) + ")";
           return std::nullopt;
         });
     os << "  static constexpr bool kPrologueA = true;\n";
-    os << "  __device__ __forceinline__ float prologue_a(float a_elem) const {\n    return float("
+    os << "  __device__ __forceinline__ float prologue_a(int64 row, float a_elem) const {\n"
+          "    return float("
        << f << ");\n  }\n";
   }
   if (p_.tmaStoreParam >= 0) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <vector>
 
 namespace helion::ir {
 namespace {
@@ -43,11 +44,11 @@ bool isLoadOperand(const Expr* e, const std::map<int, const Expr*>& lets) {
   return false;
 }
 
-/// F(x[...]) of prologueLoad below: pointwise over scalars, constants and one load
-/// site; `load` is the first load seen. Lets are followed, so lets that name one
-/// another many times grow the tree: past kMaxPrologueNodes it is not taken.
-bool prologueTree(const Expr& e, const std::function<const Expr*(int)>& let, const Expr*& load,
-                  int& nodes) {
+/// F of prologueLoad below: pointwise over scalars, constants and loads (collected in
+/// `loads`, classified by the caller). Lets are followed, so lets that name one another
+/// many times grow the tree: past kMaxPrologueNodes it is not taken.
+bool prologueTree(const Expr& e, const std::function<const Expr*(int)>& let,
+                  std::vector<const Expr*>& loads, int& nodes) {
   if (++nodes > kMaxPrologueNodes)
     return false;
   switch (e.kind) {
@@ -55,7 +56,7 @@ bool prologueTree(const Expr& e, const std::function<const Expr*(int)>& let, con
   case ExprKind::Param: return true;
   case ExprKind::Var: {
     const Expr* v = let(e.var);
-    return v && prologueTree(*v, let, load, nodes);
+    return v && prologueTree(*v, let, loads, nodes);
   }
   case ExprKind::Load:
     if (e.gatherAll || !e.operands.empty())
@@ -63,13 +64,8 @@ bool prologueTree(const Expr& e, const std::function<const Expr*(int)>& let, con
     for (const Index& ix : e.indices)
       if (ix.kind != Index::Kind::Tile)
         return false;
-    if (!load) {
-      load = &e;
-      return true;
-    }
-    return load->param == e.param && load->indices.size() == e.indices.size() &&
-           std::equal(e.indices.begin(), e.indices.end(), load->indices.begin(),
-                      [](const Index& a, const Index& b) { return a.tile == b.tile; });
+    loads.push_back(&e);
+    return true;
   case ExprKind::Full:
     return e.operands.size() == 1 && (e.operands[0]->kind == ExprKind::Const ||
                                       e.operands[0]->kind == ExprKind::Param);
@@ -77,14 +73,22 @@ bool prologueTree(const Expr& e, const std::function<const Expr*(int)>& let, con
   case ExprKind::Binary:
   case ExprKind::Where:
   case ExprKind::Cast:
-    if (!e.indices.empty())
-      return false;
+  case ExprKind::View:
+    for (const Index& ix : e.indices)
+      if (ix.kind != Index::Kind::All && ix.kind != Index::Kind::NewAxis)
+        return false;
     for (const ExprRef& op : e.operands)
-      if (!op || !prologueTree(*op, let, load, nodes))
+      if (!op || !prologueTree(*op, let, loads, nodes))
         return false;
     return true;
   default: return false;
   }
+}
+
+bool sameSubscripts(const Expr& a, const Expr& b) {
+  return a.param == b.param && a.indices.size() == b.indices.size() &&
+         std::equal(a.indices.begin(), a.indices.end(), b.indices.begin(),
+                    [](const Index& x, const Index& y) { return x.tile == y.tile; });
 }
 
 /// `lets` as prologueLoad's resolver.
@@ -122,12 +126,28 @@ const Expr* prologueLoad(const Expr& operand, const std::function<const Expr*(in
     e = let(e->var);
   if (!e || e->kind == ExprKind::Load || e->kind == ExprKind::Transpose || !e->type)
     return nullptr;
-  const Expr* load = nullptr;
+  std::vector<const Expr*> loads;
   int nodes = 0;
-  if (!prologueTree(*e, let, load, nodes) || !load ||
-      !(e->type->elem == ElemType::ofParam(load->param)))
+  const size_t rank = e->type->dims.size();
+  if (!prologueTree(*e, let, loads, nodes) || (rank != 2 && rank != 3))
     return nullptr;
-  return load;
+  // A's load: the loads over the operand's rank, all one site; the others (2-D only)
+  // a vector along A's rows, `s[tm]`.
+  const Expr* a = nullptr;
+  for (const Expr* l : loads)
+    if (l->indices.size() == rank) {
+      if (a && !sameSubscripts(*a, *l))
+        return nullptr;
+      a = a ? a : l;
+    }
+  if (!a || !(e->type->elem == ElemType::ofParam(a->param)))
+    return nullptr;
+  for (const Expr* l : loads)
+    if (l->indices.size() != rank &&
+        !(rank == 2 && l->indices.size() == 1 && l->param != a->param &&
+          l->indices[0].tile == a->indices[0].tile))
+      return nullptr;
+  return a;
 }
 
 bool isBatchedDot(const Expr& e) {

@@ -101,9 +101,8 @@ HELION_KERNEL Tensor bmm_half_a(const Tensor& x, const Tensor& y) {
   return out;
 }
 
-// out = (x * s[:, None]).to(x's dtype) @ w: A computed from two loads (a per-row
-// scale), which no template takes: A computed in registers (its K axis laid out as an
-// mma column axis), B a plain load.
+// out = (x * s[:, None]).to(x's dtype) @ w: A computed from its load and a per-row
+// scale, an A prologue that reads s at each element's row.
 HELION_KERNEL Tensor dot_rowscale_a(const Tensor& x, const Tensor& s, const Tensor& w) {
   auto [m, k] = x.shape<2>();
   auto [k2, n] = w.shape<2>();
@@ -114,6 +113,25 @@ HELION_KERNEL Tensor dot_rowscale_a(const Tensor& x, const Tensor& s, const Tens
     for (auto tk : hl::tile(k)) {
       auto sc = s[tm];
       auto a = (x[tm, tk] * sc[hl::all, hl::newaxis]).to(x.dtype());
+      acc = hl::dot(a, w[tk, tn], acc);
+    }
+    out[tm, tn] = acc;
+  }
+  return out;
+}
+
+// out = (x * s[None, :]).to(x's dtype) @ w: A scaled along K, which no template takes:
+// A computed in registers (its K axis laid out as an mma column axis), B a plain load.
+HELION_KERNEL Tensor dot_colscale_a(const Tensor& x, const Tensor& s, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  HELION_CHECK(k == k2, "dot_colscale_a: inner dimensions differ");
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k)) {
+      auto sc = s[tk];
+      auto a = (x[tm, tk] * sc[hl::newaxis, hl::all]).to(x.dtype());
       acc = hl::dot(a, w[tk, tn], acc);
     }
     out[tm, tn] = acc;

@@ -322,7 +322,8 @@ struct GemmSm80 {
           static_assert(!kF8, "GemmSm80: an A prologue needs 16-bit or f32 operands");
 #pragma unroll
           for (int mt = 0; mt < kMt; ++mt)
-            prologue_fragment<TIn>(epi, af[mt], kb * BK + kk * kMmaK, K, lane);
+            prologue_fragment<TIn>(epi, af[mt], m0 + wm * kWarpM + 16 * mt,
+                                   kb * BK + kk * kMmaK, K, lane);
         }
 #pragma unroll
         for (int np = 0; np < kNt / 2; ++np) {

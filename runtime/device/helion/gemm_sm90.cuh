@@ -56,6 +56,11 @@
 //                epilogue functor called with the batch first: epi(batch, row,
 //                col, v0, v1), epi.transform(batch, row, col, v). Cluster 1 only
 //
+// A prologue (a computed A, gemm_tiles.cuh has_prologue_a): an epilogue functor with
+// kPrologueA and prologue_a(row, v) has each consumer warp load its A fragments from the
+// stage (ldmatrix), apply prologue_a in registers (elements past K zeroed) and issue
+// register-A wgmmas (mainloop_prologue_a); the plain loop is unchanged.
+//
 // Epilogue (the finished f32 accumulator tile goes to a user functor `epi`):
 //   pairs:     epi(int64 row, int64 col, float v0, float v1) for each pair of
 //              adjacent columns (col even, v1 is at col + 1) a thread owns,
@@ -338,7 +343,8 @@ private:
         for (int r = 0; r < BN / 2; ++r)
           acc[mi][r] = 0.f;
       if constexpr (has_prologue_a<Epi>) {
-        mainloop_prologue_a(acc, epi, K, kBlocks, tid, consumer, base, full, empty, s, phase);
+        mainloop_prologue_a(acc, epi, tm * BM + consumer * kWgM, K, kBlocks, tid, consumer,
+                            base, full, empty, s, phase);
       } else {
         int prev = 0;
         for (int kb = 0; kb < kBlocks; ++kb) {
@@ -402,9 +408,9 @@ private:
   /// freed, then block kb + 1's fragments load into the buffer that group read.
   template <class Epi>
   __device__ static __forceinline__ void
-  mainloop_prologue_a(float (&acc)[kMmaM][BN / 2], const Epi& epi, int K, int kBlocks, int tid,
-                      int consumer, uint8* base, uint64* full, uint64* empty, int& s,
-                      uint32& phase) {
+  mainloop_prologue_a(float (&acc)[kMmaM][BN / 2], const Epi& epi, int64 row0, int K,
+                      int kBlocks, int tid, int consumer, uint8* base, uint64* full,
+                      uint64* empty, int& s, uint32& phase) {
     using namespace sm90;
     static_assert(!is_float8_v<TIn>, "Gemm: an A prologue needs 16-bit operands");
     const int lane = tid % 32, q = lane / 8;
@@ -419,7 +425,8 @@ private:
 #pragma unroll
         for (int kk = 0; kk < kKSteps; ++kk) {
           sm80::ldmatrix_x4(f[mi][kk], a + sm80::swizzle128(64 * mi + row, 2 * kk + q / 2));
-          prologue_fragment<TIn>(epi, f[mi][kk], kb * BK + 16 * kk, K, lane);
+          prologue_fragment<TIn>(epi, f[mi][kk], row0 + 64 * mi + 16 * (tid / 32),
+                                 kb * BK + 16 * kk, K, lane);
         }
     };
     int prev = 0;

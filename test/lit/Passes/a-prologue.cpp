@@ -1,8 +1,8 @@
 // REQUIRES: frontend
 // RUN: %helionc compile %s --stop-after recognize-templates | FileCheck %s
 // Which computed first operands of a matmul loop are the GEMM templates' A prologue
-// (ir::prologueLoad: pointwise code of the one A load, scalars and constants, of A's
-// dtype) and which keep the general lowering.
+// (ir::prologueLoad: pointwise code of the one A load, scalars, constants and vectors
+// along A's rows, of A's dtype) and which keep the general lowering.
 #include <helion/hl.h>
 using helion::Tensor;
 
@@ -70,6 +70,24 @@ HELION_KERNEL Tensor f32_a(const Tensor& x, const Tensor& w) {
     auto acc = hl::zeros({tm, tn}, hl::f32);
     for (auto tk : hl::tile(k))
       acc = hl::dot((x[tm, tk] * 2.0f).to(hl::f32), w[tk, tn].to(hl::f32), acc);
+    out[tm, tn] = acc;
+  }
+  return out;
+}
+
+// A per-row vector (s[tm]) is read by the prologue at each element's row.
+// CHECK-LABEL: kernel rowscale_a
+// CHECK: a prologue cast<dtype(%x)>(mul(load %x[%tm, %tk], load %s[%tm][:, newaxis]))
+HELION_KERNEL Tensor rowscale_a(const Tensor& x, const Tensor& s, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k)) {
+      auto sc = s[tm];
+      acc = hl::dot((x[tm, tk] * sc[hl::all, hl::newaxis]).to(x.dtype()), w[tk, tn], acc);
+    }
     out[tm, tn] = acc;
   }
   return out;

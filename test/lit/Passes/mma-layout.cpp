@@ -43,7 +43,7 @@
 // KERNELS: dot(cast<dtype(%q)>(%s.1), %_t3.5, %acc.0) mma(a registers, b copied, early)
 // KERNELS-LABEL: kernel dot_relu_b
 // KERNELS: mma(a copied, b owners)
-// KERNELS-LABEL: kernel dot_rowscale_a
+// KERNELS-LABEL: kernel dot_colscale_a
 // KERNELS: mma(a registers, b copied, stages 3)
 // KERNELS-LABEL: kernel dot_both
 // KERNELS: mma(a owners, b owners)
