@@ -97,13 +97,16 @@ std::string MatmulEmitter::templateNames() const {
   return t;
 }
 
-std::string MatmulEmitter::offset(int param, const std::vector<Index>& ix) const {
+std::string MatmulEmitter::offset(int param, const std::vector<Index>& ix,
+                                  const std::string& row) const {
   std::string off;
   int d = 0;
   for (const Index& i : ix) {
     if (i.kind == Index::Kind::NewAxis)
       continue;
-    std::string coord = i.kind == Index::Kind::Scalar ? "batch" : coordOf(i.tile); // g
+    std::string coord = i.kind == Index::Kind::Scalar ? "batch" // g
+                        : i.tile == p_.tileM          ? row
+                                                      : coordOf(i.tile);
     off += (off.empty() ? "" : " + ") + coord + " * stride_" + name(param) + "_" +
            std::to_string(d++);
   }
@@ -160,13 +163,9 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
           // A vector along A's rows, s[tm]: rows past M (the tile's padding, whose
           // results no one stores; an A row meets only its own output row) read row M - 1,
           // so the load needs no branch and one row's loads are one.
-          if (x.kind == ExprKind::Load) {
-            std::string off = offset(x.param, x.indices);
-            const std::string::size_type at = off.find("row * ");
-            if (at != std::string::npos)
-              off.replace(at, 3, "(row < M ? row : M - 1)");
-            return "hd::to_compute(" + name(x.param) + "[" + off + "])";
-          }
+          if (x.kind == ExprKind::Load)
+            return "hd::to_compute(" + name(x.param) + "[" +
+                   offset(x.param, x.indices, "(row < M ? row : M - 1)") + "])";
           if (x.kind == ExprKind::Full) // a constant tile
             return ctype(x.type->elem) + "(" + op(*x.operands[0]) + ")";
           return std::nullopt;

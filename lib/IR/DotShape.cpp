@@ -150,6 +150,11 @@ const Expr* prologueLoad(const Expr& operand, const std::function<const Expr*(in
   return a;
 }
 
+bool swapsLastTwo(int d1, int d2, int rank) {
+  auto norm = [rank](int d) { return d < 0 ? d + rank : d; };
+  return std::min(norm(d1), norm(d2)) == rank - 2 && std::max(norm(d1), norm(d2)) == rank - 1;
+}
+
 bool isBatchedDot(const Expr& e) {
   if (e.kind != ExprKind::Dot || e.operands.size() < 2)
     return false;

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "helion/IR/MmaPlan.h"
 
+#include "helion/IR/DotShape.h"
+
 #include "helion/IR/Visitor.h"
 
 #include <algorithm>
@@ -40,11 +42,9 @@ const Expr* copyableLoad(const Expr& op, const Facts& f, const Stmt** let) {
   *let = nullptr;
   // A transposed load (`w[tn, tk].transpose(0, 1)`) is copied as it is read.
   const int rank = op.type ? op.type->rank() : 0;
-  auto norm = [rank](int d) { return d < 0 ? d + rank : d; };
   const bool transposed = op.kind == ExprKind::Transpose && op.operands[0]->type &&
                           op.operands[0]->type->rank() == rank && rank >= 2 &&
-                          std::min(norm(op.dim), norm(op.dim2)) == rank - 2 &&
-                          std::max(norm(op.dim), norm(op.dim2)) == rank - 1;
+                          swapsLastTwo(op.dim, op.dim2, rank);
   const Expr& viewed = transposed ? *op.operands[0] : op;
   const Expr* load = &viewed;
   const Stmt* def = nullptr;

@@ -94,12 +94,6 @@ private:
     return ix.kind == Index::Kind::Tile && ix.tile == tile;
   }
 
-  /// Whether transpose dims (d1, d2) swap the last two of `rank` dims.
-  static bool swapsLastTwo(int d1, int d2, int rank) {
-    auto norm = [rank](int d) { return d < 0 ? d + rank : d; };
-    return std::min(norm(d1), norm(d2)) == rank - 2 && std::max(norm(d1), norm(d2)) == rank - 1;
-  }
-
   /// `e` with the K loop's lets substituted (a computed A's F, bounded by
   /// kMaxPrologueNodes).
   ExprRef substituted(const ExprRef& e) const;

@@ -55,6 +55,10 @@ bool isBatchedDot(const Expr& e);
 inline constexpr int kMaxPrologueNodes = 256;
 const Expr* prologueLoad(const Expr& operand, const std::function<const Expr*(int var)>& let);
 
+/// Whether transpose dims (d1, d2) swap the last two of `rank` dims (negative dims
+/// count from the end): a matrix transposed per batch.
+bool swapsLastTwo(int d1, int d2, int rank);
+
 /// Whether any statement of `k` contains an `hl::dot` / a batched one.
 bool containsDot(const Kernel& k);
 bool containsBatchedDot(const Kernel& k);

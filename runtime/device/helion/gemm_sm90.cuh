@@ -352,13 +352,12 @@ private:
           const uint32 a = smem_addr(base + s * kStageBytes) + consumer * kWgM * 128;
           const uint32 b = smem_addr(base + s * kStageBytes + kStageBytesA);
           const uint64 descA = desc_sw128(a, 16, 1024);
-          const uint64 descB = BTransposed ? desc_sw128(b, 16, 1024) : desc_sw128(b, BK * 128, 1024);
+          const uint64 descB = descOfB(b);
           fence_acc(acc);
           wgmma_fence();
 #pragma unroll
           for (int kk = 0; kk < kKSteps; ++kk) {
-            // K-major: a k16 (8-bit: k32) step is 32 bytes along the row; N-major B: 16 K-rows.
-            const uint64 stepB = BTransposed ? (kk * 32) >> 4 : (kk * 16 * 128) >> 4;
+            const uint64 stepB = stepOfB(kk);
 #pragma unroll
             for (int mi = 0; mi < kMmaM; ++mi) {
               const uint64 dA = descA + ((mi * 64 * 128 + kk * 32) >> 4);
@@ -375,10 +374,7 @@ private:
           if (kb > 0 && tid % 32 == 0)
             release(&empty[prev]);
           prev = s;
-          if (++s == Stages) {
-            s = 0;
-            phase ^= 1;
-          }
+          advance(s, phase);
         }
         wgmma_wait<0>();
         fence_acc(acc);
