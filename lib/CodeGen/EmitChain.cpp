@@ -65,10 +65,11 @@ public:
     c.b1 = m_.b1;
     c.b2 = m_.b2;
     c.b1KMajor = m_.b1KMajor;
-    c.m = k_.tiles[m_.tileM].end;
-    c.n = k_.tiles[m_.tileN].end;
-    c.h = k_.tiles[m_.tileH].end;
-    c.k = k_.tiles[m_.tileK].end;
+    c.m = m_.rows;
+    c.n = m_.cols;
+    c.h = m_.hidden;
+    c.k = m_.depth;
+    c.batch = m_.batch;
     if (m_.act->castTo)
       c.castType = *m_.act->castTo;
     else
@@ -109,7 +110,7 @@ private:
           rank[e.param] = static_cast<int>(e.indices.size());
       });
       if (s->kind == StmtKind::Store) {
-        rank[s->param] = 2;
+        rank[s->param] = static_cast<int>(s->indices.size());
         stored.insert(s->param);
       }
     }
@@ -119,7 +120,10 @@ private:
       const int ip = static_cast<int>(i);
       if (prm.kind == Param::Kind::Tensor) {
         const bool operand = ip == m_.a || ip == m_.b1 || ip == m_.b2;
-        out_.paramRanks.push_back(rank.count(ip) ? rank[ip] : operand ? 2 : actTensors.count(ip) ? 1 : -1);
+        out_.paramRanks.push_back(rank.count(ip)       ? rank[ip]
+                                  : operand            ? (m_.tileB >= 0 ? 3 : 2)
+                                  : actTensors.count(ip) ? 1
+                                                       : -1);
         if (actTensors.count(ip))
           act_.addTensor(k_, ip, 1, /*constPointer=*/true);
         if (rank.count(ip))
@@ -138,17 +142,23 @@ private:
     out_.args = kernel_.args;
   }
 
-  /// The coordinate a tile subscript reads: the output row or column (E), the hidden
-  /// column (F's loads at [th]).
+  /// The coordinate a tile subscript reads: the batch, the output row or column (E),
+  /// the hidden column (F's loads at [th]).
   std::string coord(int tile) const {
-    return tile == m_.tileM ? "row" : "col";
+    return tile == m_.tileB ? "b" : tile == m_.tileM ? "row" : "col";
+  }
+
+  /// A subscript's coordinate: a tile's, or for a whole dim the output column (the
+  /// recognizer takes whole dims in the epilogue only as the output columns).
+  std::string coord(const Index& ix) const {
+    return ix.kind == Index::Kind::All ? "col" : coord(ix.tile);
   }
 
   std::string offset(int param, const std::vector<Index>& indices) const {
     std::string off;
     for (size_t d = 0; d < indices.size(); ++d)
-      off += (off.empty() ? "" : " + ") + coord(indices[d].tile) + " * stride_" + name(param) +
-             "_" + std::to_string(d);
+      off += (off.empty() ? "" : " + ") + coord(indices[d]) + " * stride_" + name(param) + "_" +
+             std::to_string(d);
     return off;
   }
 
@@ -196,25 +206,27 @@ private:
            << "] = hd::from_compute<T_" << name(s.param) << ">(" << ex(*s.value) << ");\n";
     };
     os << "  __device__ __forceinline__ " << (single ? "float value" : "void apply")
-       << "(int64 row, int64 col, float o) const {\n"
+       << "(int64 b, int64 row, int64 col, float o) const {\n"
        << "    float v" << m_.accVar << " = o;\n";
     cudaEpilogueStmts(os, m_.epilogue, k_, [&](const Expr& e) { return ex(e); }, store);
     os << "  }\n";
-    os << "  __device__ __forceinline__ void operator()(int64 row, int64 col, float o0, float o1) "
-          "const {\n";
+    os << "  __device__ __forceinline__ void operator()(int64 b, int64 row, int64 col, float o0, "
+          "float o1) const {\n";
     if (single) { // the two adjacent columns as one 4-byte store where the output allows it
       const std::string& n = name(single->param);
-      os << "    T_" << n << " r0 = hd::from_compute<T_" << n << ">(value(row, col, o0));\n"
-         << "    T_" << n << " r1 = hd::from_compute<T_" << n << ">(value(row, col + 1, o1));\n"
+      const std::string colStride =
+          "stride_" + n + "_" + std::to_string(single->indices.size() - 1);
+      os << "    T_" << n << " r0 = hd::from_compute<T_" << n << ">(value(b, row, col, o0));\n"
+         << "    T_" << n << " r1 = hd::from_compute<T_" << n << ">(value(b, row, col + 1, o1));\n"
          << "    T_" << n << "* p = " << n << " + (" << offset(single->param, single->indices)
          << ");\n"
-         << "    if (stride_" << n << "_1 == 1 && reinterpret_cast<hd::uint64>(p) % (2 * sizeof(T_"
+         << "    if (" << colStride << " == 1 && reinterpret_cast<hd::uint64>(p) % (2 * sizeof(T_"
          << n << ")) == 0) {\n"
          << "      hd::vec<T_" << n << ", 2> w;\n      w[0] = r0;\n      w[1] = r1;\n"
          << "      *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(p) = w;\n"
-         << "    } else {\n      p[0] = r0;\n      p[stride_" << n << "_1] = r1;\n    }\n";
+         << "    } else {\n      p[0] = r0;\n      p[" << colStride << "] = r1;\n    }\n";
     } else {
-      os << "    apply(row, col, o0);\n    apply(row, col + 1, o1);\n";
+      os << "    apply(b, row, col, o0);\n    apply(b, row, col + 1, o1);\n";
     }
     os << "  }\n};\n\n";
   }
@@ -229,8 +241,8 @@ private:
        << "__global__ void __launch_bounds__(" << 128 * (p_.consumers + 1) << ", 1) "
        << out_.kernelName
        << "(\n    const __grid_constant__ hd::TensorMap map_a, const __grid_constant__ "
-          "hd::TensorMap map_b1,\n    const __grid_constant__ hd::TensorMap map_b2, int M, int H, "
-          "int N"
+          "hd::TensorMap map_b1,\n    const __grid_constant__ hd::TensorMap map_b2, int B, int M, "
+          "int H, int N"
        << kernel_.parameters() << ") {\n";
     os << "  static_assert(hd::is_same_v<" << ta << ", " << tb1 << "> && hd::is_same_v<" << ta
        << ", " << tb2 << ">, \"helionc: the chain template needs one dtype for "
@@ -249,7 +261,7 @@ private:
     os << "  const " << k_.name << "_act<" << sig_.names(k_) << "> act{" << act_.init(k_) << "};\n";
     os << "  const " << k_.name << "_chain_epilogue<" << sig_.names(k_) << "> epi{" << epi_.init(k_)
        << "};\n";
-    os << "  C::run(&map_a, &map_b1, &map_b2, M, H, N, act, epi, smem);\n}\n";
+    os << "  C::run(&map_a, &map_b1, &map_b2, B, M, H, N, act, epi, smem);\n}\n";
   }
 };
 

@@ -12,17 +12,9 @@ int64_t chainSm90SmemBytes(int64_t dk, int64_t dv, int64_t bn, int64_t consumers
   return 1024 + 64 * consumers * dk * 2 + stages * bn * (dk + dv) * 2 + 8 * (2 + 4 * stages);
 }
 
-std::optional<ir::ChainParams> chainParams(int64_t bm, int64_t bn, int numStages,
-                                           std::string* why) {
-  auto no = [&](const std::string& w) -> std::optional<ir::ChainParams> {
-    if (why)
-      *why = w;
-    return std::nullopt;
-  };
-  if (bm != 64 && bm != 128)
-    return no("rows tile " + std::to_string(bm) + " is not 64 or 128");
-  if (bn != 64 && bn != 128)
-    return no("hidden tile " + std::to_string(bn) + " is not 64 or 128");
+ir::ChainParams chainParams(int64_t bm, int64_t bn, int numStages) {
+  bm = bm >= 128 ? 128 : 64;
+  bn = bn >= 128 ? 128 : 64;
   ir::ChainParams p;
   p.bm = static_cast<int>(bm);
   p.bn = static_cast<int>(bn);

@@ -92,11 +92,14 @@ std::string printAttentionMatch(const Kernel& k, const AttentionMatch& m) {
 
 std::string printChainMatch(const Kernel& k, const ChainMatch& m) {
   const Names n{k};
+  // A whole dim (no tile) prints as ":": `tiles [tb, tm, :]`, `k whole`.
   return "a " + n.param(m.a) + ", b1 " + n.param(m.b1) + (m.b1KMajor ? " transposed" : "") +
-         ", b2 " + n.param(m.b2) + ", acc " + n.var(m.accVar) + ", tiles [" + n.tile(m.tileM) +
-         ", " + n.tile(m.tileN) + "], hidden " + n.tile(m.tileH) + " " + n.var(m.hiddenVar) +
-         ", k loop " + n.tile(m.tileK) + ", act " + (m.act ? printExpr(k, *m.act) : "?") +
-         ", epilogue " + std::to_string(m.epilogue.size());
+         ", b2 " + n.param(m.b2) + ", acc " + n.var(m.accVar) + ", tiles [" +
+         (m.tileB >= 0 ? n.tile(m.tileB) + ", " : "") + n.tile(m.tileM) + ", " +
+         (m.tileN >= 0 ? n.tile(m.tileN) : ":") + "], hidden " + n.tile(m.tileH) + " " +
+         n.var(m.hiddenVar) + (m.tileK >= 0 ? ", k loop " + n.tile(m.tileK) : ", k whole") +
+         ", act " + (m.act ? printExpr(k, *m.act) : "?") + ", epilogue " +
+         std::to_string(m.epilogue.size());
 }
 
 std::string printChainParams(const ChainParams& p) {

@@ -13,7 +13,7 @@
 //   matmul: a %x[tm, tk], b %y[tk, tn], acc %acc.0, k loop tk, epilogue 1, single store %out
 //===----------------------------------------------------------------------===//
 #include "AttentionRecognizer.h"
-#include "ChainRecognizer.h"
+#include "helion/IR/TemplateMatch.h"
 #include "MatmulRecognizer.h"
 
 #include "helion/IR/DotShape.h"

@@ -6,8 +6,8 @@
 // parameters they map it to in the kernel (Kernel::gemm, Kernel::flash). The
 // emitter prints them and the launcher reads them; neither reads the config.
 // A kernel with two chained dots (Kernel::chain) gets the chain template's
-// parameters (Kernel::chainParams) when the config's tiles fit it, else none:
-// its generic kernel runs (helion/Config/ChainRules.h).
+// parameters (Kernel::chainParams) from the config's rows and hidden tiles
+// (helion/Config/ChainRules.h); its generic kernel runs where the template does not.
 // A rule the config breaks is an error at the grid loop (`config: <path>: <rule>`):
 // configs that did not come from a file (a tuner's, the default of an odd kernel)
 // meet the same rules as those that did.
@@ -38,7 +38,7 @@ Kernel templatePlan(const Kernel& kernel, PassContext& ctx) {
   k.chainParams.reset();
   if (!ctx.config)
     return k;
-  if (kernel.chain) { // the chain template's tiles, when the config's fit it (ChainRules.h)
+  if (kernel.chain) { // the chain template's tiles from the config's (ChainRules.h)
     auto chosen = [&](int tile) {
       return kernel.blockSizes.at(kernel.tiles.at(tile).blockSize).chosen.value_or(0);
     };

@@ -153,8 +153,10 @@ void chain(const Kernel& k, const VerifyFail& fail) {
   auto tile = [&](int t) { return t >= 0 && t < static_cast<int>(k.tiles.size()); };
   auto var = [&](int v) { return v >= 0 && v < static_cast<int>(k.vars.size()); };
   if (!param(c->a) || !param(c->b1) || !param(c->b2) || !var(c->accVar) || !var(c->hiddenVar) ||
-      !tile(c->tileM) || !tile(c->tileN) || !tile(c->tileH) || !tile(c->tileK) || !c->act ||
-      c->act->kind != ExprKind::Cast)
+      !tile(c->tileM) || (c->tileN != -1 && !tile(c->tileN)) || !tile(c->tileH) ||
+      (c->tileK != -1 && !tile(c->tileK)) || (c->tileB != -1 && !tile(c->tileB)) || !c->act ||
+      c->act->kind != ExprKind::Cast || !c->rows || !c->cols || !c->hidden || !c->depth ||
+      (c->tileB >= 0) != (c->batch != nullptr))
     fail(k.loc, "a recognized chain with an operand, tile or accumulator out of range");
   if (k.body.empty() || c->grid != k.body[0] || !within(c->epilogue, c->grid->body))
     fail(k.loc, "a recognized chain whose loop or epilogue is not the kernel's");

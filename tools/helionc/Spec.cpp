@@ -164,13 +164,15 @@ void registerSpec(CLI::App& app) {
       else {
         std::string text = config::formatSpec(k.spec);
         if (std::optional<ir::ChainMatch> c = ir::recognizeChain(k.typed)) {
-          // Where the generic kernel's config also picks the chain template (ChainRules.h).
+          // How the config maps to the chain template (ChainRules.h).
           const std::string tm = k.typed.tiles.at(c->tileM).name, th = k.typed.tiles.at(c->tileH).name;
           text.insert(text.find("default config:"),
-                      "  chain template          two chained dots: on sm_90a, block sizes " + tm +
-                          " and " + th + " of 64 or 128 run them as the chain template where\n"
-                          "                          the tensors fit it (one dtype of bf16/f16, "
-                          "the first dot's K 64, 128 or 256, N a multiple of 8);\n"
+                      "  chain template          two chained dots: on sm_90a they run as the "
+                          "chain template where the tensors fit it\n"
+                          "                          (one dtype of bf16/f16, the first dot's K 64, "
+                          "128 or 256, N a multiple of 8); its\n"
+                          "                          rows and hidden tiles are 128 where " + tm +
+                          " and " + th + " are 128 or more, else 64;\n"
                           "                          num_stages its ring depth; the other "
                           "keys configure the generic kernel only (docs/gemm.md)\n");
         }

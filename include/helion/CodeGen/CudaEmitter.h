@@ -81,7 +81,8 @@ struct MatmulLaunch {
 struct ChainLaunch {
   int a = -1, b1 = -1, b2 = -1;   ///< tensor params: a [M, K], b1 [K, H] (or [H, K]), b2 [H, N]
   bool b1KMajor = false;          ///< b1 is [H, K] (read transposed)
-  ir::ExprRef m, n, h, k;         ///< extents (ends of the tiles tm, tn, th, tk)
+  ir::ExprRef m, n, h, k;         ///< extents (ChainMatch's rows, cols, hidden, depth)
+  ir::ExprRef batch;              ///< batched: the batch count (a, b1, b2 are 3-D), else null
   /// The dtype of the second dot's A (the activation's cast): a tensor param's
   /// dtype (castParam >= 0) or a fixed one.
   int castParam = -1;

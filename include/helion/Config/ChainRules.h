@@ -1,24 +1,22 @@
 //===- ChainRules.h - When the chain template takes a kernel ----*- C++ -*-===//
 //
-// A kernel with two chained dots (ir::ChainMatch) is a generic kernel whose config
-// may also fit the sm_90a chain template (runtime/device/helion/chain_sm90.cuh).
-// The block sizes of tm (64 rows per consumer warpgroup: 64 or 128) and th (the
-// hidden block BN: 64 or 128) decide, and num_stages the ring depth (2 to 4, less
-// where shared memory ends). The output columns per tile (DV) are the launcher's:
-// the smallest of 64, 128 and 256 that covers N, so that the hidden block is
-// computed once per row tile, at most 128 with BN 128 (the consumers' registers:
-// DV/2 + BN/2 + BN/4 <= 176 floats). A config outside these runs the generic
-// kernel everywhere; the rest of the config (the tn and tk tiles, num_warps, ...)
-// is the generic kernel's, which runs off sm_90 and for tensors the template does
-// not take.
+// A kernel with two chained dots (ir::ChainMatch) is a generic kernel that also runs
+// as the sm_90a chain template (runtime/device/helion/chain_sm90.cuh) where the
+// device and the tensors fit it. The block sizes of tm (64 rows per consumer
+// warpgroup) and th (the hidden block BN) decide its tiles: 128 where the block size
+// is 128 or more, else 64 (tm 16 runs 64-row tiles), and num_stages the ring depth
+// (2 to 4, less where shared memory ends). The output columns per tile (DV) are the
+// launcher's: the smallest of 64, 128 and 256 that covers N, so that the hidden block
+// is computed once per row tile, at most 128 with BN 128 (the consumers' registers:
+// DV/2 + BN/2 + BN/4 <= 176 floats). The rest of the config (the tn and tk tiles,
+// num_warps, ...) is the generic kernel's, which runs off sm_90 and for tensors the
+// template does not take.
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "helion/IR/TemplateParams.h"
 
 #include <cstdint>
-#include <optional>
-#include <string>
 
 namespace helion::config {
 
@@ -27,9 +25,8 @@ namespace helion::config {
 /// the mbarriers.
 int64_t chainSm90SmemBytes(int64_t dk, int64_t dv, int64_t bn, int64_t consumers, int64_t stages);
 
-/// The template's parameters for the chosen tiles and num_stages, or nullopt with
-/// `why` (for the printer) when the config does not fit the template.
-std::optional<ir::ChainParams> chainParams(int64_t bm, int64_t bn, int numStages,
-                                           std::string* why = nullptr);
+/// The template's parameters for the chosen rows and hidden tiles (each 128 when it is
+/// 128 or more, else 64) and num_stages.
+ir::ChainParams chainParams(int64_t bm, int64_t bn, int numStages);
 
 } // namespace helion::config

@@ -14,6 +14,7 @@
 
 #include "helion/IR/IR.h"
 
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -58,7 +59,7 @@ struct AttentionMatch {
   std::vector<StmtRef> epilogue;
 };
 
-/// Two chained dots, `act(a @ b1) @ b2` per output tile (lib/Transforms/RecognizeChain.cpp):
+/// Two chained dots, `act(a @ b1) @ b2` per output tile (lib/IR/RecognizeChain.cpp):
 /// a kernel the generic emitter prints that also has the chain template's loop, which
 /// runs it on sm_90a when the config and the tensors fit (ChainParams).
 ///
@@ -71,9 +72,15 @@ struct AttentionMatch {
 ///     }
 ///     E(%acc): lets, stores out[tm, tn]
 ///   }
+///
+/// Batched (a batch tile tb of block size 1 first in every tile and subscript):
+/// for %tb, %tm, %tn, acc [tb, tm, tn], a[tb, tm, tk], ... The first dot's K may be a
+/// whole dim (`let %s = dot(a[tm, :], b1t[th, :]^T)`, no K loop: tileK -1) and so may
+/// the output columns (acc [tm, :], b2[th, :], out[tm, :], no column tile: tileN -1).
 struct ChainMatch {
   StmtRef grid;
-  int tileM = -1, tileN = -1, tileH = -1, tileK = -1;
+  int tileB = -1;                ///< the batch tile, or -1
+  int tileM = -1, tileN = -1, tileH = -1, tileK = -1; ///< tileN, tileK: -1 when whole
   int a = -1, b1 = -1, b2 = -1;  ///< tensor params
   bool b1KMajor = false;         ///< b1 read as b1t[th, tk].transpose(0, 1): [H, K]
   int accVar = -1, hiddenVar = -1;
@@ -82,6 +89,14 @@ struct ChainMatch {
   ExprRef act;
   /// The grid loop's statements after the hidden loop (lets, assignments, stores).
   std::vector<StmtRef> epilogue;
+  /// The extents (host-evaluable integer scalars): batches (null unbatched), rows M,
+  /// output columns N, hidden columns H, the first dot's K.
+  ExprRef batch, rows, cols, hidden, depth;
 };
+
+/// The chain loop of a kernel the generic emitter prints, or nullopt, silently: such a
+/// kernel runs as the generic kernel (lib/IR/RecognizeChain.cpp). recognize-templates
+/// records it as Kernel::chain; the default config picks tiles the template takes.
+std::optional<ChainMatch> recognizeChain(const Kernel& kernel);
 
 } // namespace helion::ir

@@ -93,11 +93,6 @@ Kernel rematerialize(const Kernel& kernel, PassContext& ctx);
 /// the match (Kernel::matmul, Kernel::attention; RecognizeTemplates.cpp).
 Kernel recognizeTemplates(const Kernel& kernel, PassContext& ctx);
 
-/// The chain loop (two chained dots, helion/IR/TemplateMatch.h's ChainMatch) of a
-/// kernel the generic emitter prints, or nullopt, silently (RecognizeChain.cpp);
-/// recognize-templates records it as Kernel::chain.
-std::optional<struct ChainMatch> recognizeChain(const Kernel& kernel);
-
 /// For a kernel a tensor-core template prints (ir::dotTemplate): checks the config by
 /// the family's rules (helion/Config/TemplateRules.h) and stores the template's
 /// parameters (Kernel::gemm, Kernel::flash); a broken rule is an error at the grid loop

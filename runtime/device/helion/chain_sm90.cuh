@@ -6,8 +6,8 @@
 // e.g. a two-layer MLP relu(x @ w1) @ w2, or (q @ k^T) @ v without a softmax. The
 // structure of attention_sm90.cuh with the online softmax replaced by an elementwise
 // `act` (no row max, no row sum, no rescale of O). One CTA per output tile of BM rows
-// and DV columns (tile t: m-block t / nBlocks, n-block t % nBlocks); 128 *
-// (Consumers + 1) threads:
+// and DV columns of one of B batches (tile t: batch t / numTiles; of t % numTiles the
+// m-block / nBlocks, n-block % nBlocks); 128 * (Consumers + 1) threads:
 //
 //   warpgroup 0 (producer, one thread works): TMA loads of the A row tile (DK
 //     columns, all of them, once per tile) and of the hidden blocks j: B1[:, j BN ..
@@ -61,14 +61,15 @@
 //   B1KMajor   false: B1 is stored [DK, H] (w1[k, h]); true: B1 is stored [H, DK]
 //              and read as its transpose (kt[h, k], attention's K layout)
 //
-// Host: three 2-D tensor maps (Swizzle::b128, 2-byte elements, innermost first):
-//   mapA   A [M, DK] row-major, box {64, kBoxRowsA = BM}
-//   mapB1  B1 [DK, H] row-major, box {64, DK}; with B1KMajor B1^T [H, DK], box {64, BN}
-//          (kBoxRowsB1 either way)
-//   mapB2  B2 [H, NOut] row-major, box {64, kBoxRowsB2 = BN}
+// Host: three 3-D tensor maps (Swizzle::b128, 2-byte elements, innermost first; the
+// outermost dim is the batch, of extent 1 for unbatched operands):
+//   mapA   A [B, M, DK] row-major, box {64, kBoxRowsA = BM, 1}
+//   mapB1  B1 [B, DK, H] row-major, box {64, DK, 1}; with B1KMajor B1^T [B, H, DK], box
+//          {64, BN, 1} (kBoxRowsB1 either way)
+//   mapB2  B2 [B, H, NOut] row-major, box {64, kBoxRowsB2 = BN, 1}
 // Rows and columns out of bounds read as zeros (rows past M, hidden columns past
 // H, output columns past NOut). Block kThreads, dynamic shared memory kSmemBytes
-// (raise the limit), grid numTiles(M, NOut) CTAs or fewer (persistent: CTA c runs
+// (raise the limit), grid B * numTiles(M, NOut) CTAs or fewer (persistent: CTA c runs
 // tiles c, c + gridDim.x, ...). The kernel needs __launch_bounds__(kThreads, 1)
 // (setmaxnreg) and its maps as `const __grid_constant__ hd::TensorMap`.
 //
@@ -77,9 +78,9 @@
 //     hidden column hcol) before rounding to TIn (the kernel rounds, pack2_rn). Not
 //     called for hcol >= H (P is 0 there; act(0) need not be 0). Called for rows past
 //     M (their results are dropped).
-//   `void epi(int64 row, int64 col, float o0, float o1) const`: the fp32 sums of
-//     output columns col and col + 1 of `row`, for every row < M and even col < NOut
-//     of the tile (NOut % 8 == 0: a pair is all in or all out).
+//   `void epi(int64 b, int64 row, int64 col, float o0, float o1) const`: the fp32 sums
+//     of output columns col and col + 1 of `row` of batch b, for every row < M and even
+//     col < NOut of the tile (NOut % 8 == 0: a pair is all in or all out).
 #pragma once
 #include "helion/async.cuh"
 #include "helion/gemm_sm90_pipeline.cuh"
@@ -131,7 +132,8 @@ struct ChainSm90 {
   /// barriers 1..Consumers.
   template <class Act, class Epi>
   __device__ static void run(const TensorMap* mapA, const TensorMap* mapB1, const TensorMap* mapB2,
-                             int M, int H, int NOut, const Act& act, const Epi& epi, void* smem) {
+                             int B, int M, int H, int NOut, const Act& act, const Epi& epi,
+                             void* smem) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 1023) & ~1023ull);
     uint64* bars = reinterpret_cast<uint64*>(base + kOffBars);
@@ -141,11 +143,11 @@ struct ChainSm90 {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_dec<kProducerRegs>();
       if (threadIdx.x == 0)
-        produce(mapA, mapB1, mapB2, M, H, NOut, base, bars);
+        produce(mapA, mapB1, mapB2, B, M, H, NOut, base, bars);
     } else {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_inc<kConsumerRegs>();
-      consume(M, H, NOut, act, epi, base, bars);
+      consume(B, M, H, NOut, act, epi, base, bars);
     }
 #endif
   }
@@ -174,29 +176,30 @@ private:
   /// One thread: per tile, A once it is free, then B1[j] and B2[j] into the ring
   /// (slot and phase run on across tiles, as in the consumers).
   __device__ static void produce(const TensorMap* mapA, const TensorMap* mapB1,
-                                 const TensorMap* mapB2, int M, int H, int NOut, uint8* base,
-                                 uint64* bars) {
-    const int tiles = numTiles(M, NOut), nb = nBlocks(NOut), hb = hBlocks(H);
+                                 const TensorMap* mapB2, int B, int M, int H, int NOut,
+                                 uint8* base, uint64* bars) {
+    const int per = numTiles(M, NOut), tiles = B * per, nb = nBlocks(NOut), hb = hBlocks(H);
     Ring ring;
     uint32 aPhase = 0;
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, aPhase ^= 1) {
-      const int m0 = tile / nb * BM, n0 = tile % nb * DV;
+      const int b = tile / per, t = tile % per;
+      const int m0 = t / nb * BM, n0 = t % nb * DV;
       mbarrier_wait(&bars[kAEmpty], aPhase ^ 1); // a fresh barrier passes parity 1 at once
       mbarrier_arrive_expect_tx(&bars[kAFull], kBytesA);
-      tma_load_panels<DK / 64, BM>(base, mapA, &bars[kAFull], 0, m0);
+      tma_load_panels<DK / 64, BM>(base, mapA, &bars[kAFull], 0, m0, b);
       for (int j = 0; j < hb; ++j) {
         const int s = ring.slot;
         mbarrier_wait(&bars[kB1Empty + s], ring.phase ^ 1);
         mbarrier_arrive_expect_tx(&bars[kB1Full + s], kBytesB1);
         uint8* b1 = base + kOffB1 + s * kBytesB1;
         if constexpr (B1KMajor)
-          tma_load_panels<DK / 64, BN>(b1, mapB1, &bars[kB1Full + s], 0, j * BN);
+          tma_load_panels<DK / 64, BN>(b1, mapB1, &bars[kB1Full + s], 0, j * BN, b);
         else
-          tma_load_panels<BN / 64, DK>(b1, mapB1, &bars[kB1Full + s], j * BN, 0);
+          tma_load_panels<BN / 64, DK>(b1, mapB1, &bars[kB1Full + s], j * BN, 0, b);
         mbarrier_wait(&bars[kB2Empty + s], ring.phase ^ 1);
         mbarrier_arrive_expect_tx(&bars[kB2Full + s], kBytesB2);
         uint8* b2 = base + kOffB2 + s * kBytesB2;
-        tma_load_panels<DV / 64, BN>(b2, mapB2, &bars[kB2Full + s], n0, j * BN);
+        tma_load_panels<DV / 64, BN>(b2, mapB2, &bars[kB2Full + s], n0, j * BN, b);
         ring.advance();
       }
     }
@@ -265,10 +268,10 @@ private:
   }
 
   template <class Act, class Epi>
-  __device__ static void consume(int M, int H, int NOut, const Act& act, const Epi& epi,
+  __device__ static void consume(int B, int M, int H, int NOut, const Act& act, const Epi& epi,
                                  uint8* base, uint64* bars) {
     using namespace sm90;
-    const int tiles = numTiles(M, NOut), nb = nBlocks(NOut), hb = hBlocks(H);
+    const int per = numTiles(M, NOut), tiles = B * per, nb = nBlocks(NOut), hb = hBlocks(H);
     const int w = threadIdx.x / 128 - 1, tid = threadIdx.x % 128;
     const int warp = tid / 32, lane = tid % 32;
     const bool leader = lane == 0; // arrives on the empty barriers for its warp
@@ -279,7 +282,8 @@ private:
     Ring ring; // B1[j] / B2[j] of this CTA's running block count
     uint32 aPhase = 0;
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, aPhase ^= 1) {
-      const int m0 = tile / nb * BM, n0 = tile % nb * DV;
+      const int b = tile / per, t = tile % per;
+      const int m0 = t / nb * BM, n0 = t % nb * DV;
       const bool lastTile = tile + static_cast<int>(gridDim.x) >= tiles;
       const int row0 = m0 + 64 * w + 16 * warp + lane / 4;
       float o[DV / 2];
@@ -356,7 +360,8 @@ private:
         for (int c = 0; c < DV / 8; ++c) {
           const int col = n0 + 8 * c + 2 * (lane % 4);
           if (allCols || col < NOut)
-            epi(static_cast<int64>(row), static_cast<int64>(col), o[4 * c + 2 * h],
+            epi(static_cast<int64>(b), static_cast<int64>(row), static_cast<int64>(col),
+                o[4 * c + 2 * h],
                 o[4 * c + 2 * h + 1]);
         }
       }

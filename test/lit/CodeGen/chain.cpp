@@ -5,14 +5,16 @@
 // RUN: %helionc compile %examples/dot_generic.cpp --config %t.wide.json --stop-after template-plan | FileCheck %s --check-prefix=WIDE
 // RUN: echo '{"block_sizes": [32, 128, 64, 32]}' > %t.narrow.json
 // RUN: %helionc compile %examples/dot_generic.cpp --config %t.narrow.json --stop-after template-plan | FileCheck %s --check-prefix=NARROW
-// RUN: %helionc compile %examples/dot_generic.cpp --config %t.narrow.json -o %t/narrow
-// RUN: FileCheck %s --check-prefix=NARROW-HOST < %t/narrow/dot_generic.helion.cpp
 // RUN: %helionc compile %examples/dot_generic.cpp -o %t/mlp
 // RUN: FileCheck %s --check-prefix=HOST < %t/mlp/dot_generic.helion.cpp
 // RUN: %host_cxx -DHELIONC_C_API %t/mlp/dot_generic.helion.cpp
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_chain_t --stop-after template-plan | FileCheck %s --check-prefix=KT
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_chain_t --emit host | FileCheck %s --check-prefix=KT-HOST
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel mlp_bias --emit host | FileCheck %s --check-prefix=BIAS
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel bmm_chain_t --stop-after template-plan | FileCheck %s --check-prefix=BMM
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel bmm_chain_t --emit host | FileCheck %s --check-prefix=BMM-HOST
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel bmm_chain_all --stop-after template-plan | FileCheck %s --check-prefix=ALL
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel bmm_chain_all --emit host | FileCheck %s --check-prefix=ALL-HOST
 // RUN: %helionc spec %examples/dot_generic.cpp | FileCheck %s --check-prefix=SPEC
 // RUN: %helionc compile %s --stop-after template-plan | FileCheck %s --check-prefix=LIT
 // RUN: %helionc compile %s -o %t/lit
@@ -25,8 +27,8 @@
 // Two chained dots, act(a @ b1) @ b2 per output tile (an MLP; attention without its
 // softmax), are a generic kernel that also runs as the sm_90a chain template
 // (chain_sm90.cuh): recognize-templates records the loop (`chain:`), template-plan
-// the template's tiles when the config's fit (`template: chain`), and the launcher
-// tries the chain kernel first (docs/gemm.md, "Chained dots").
+// the template's tiles from the config's (`template: chain`), and the launcher tries
+// the chain kernel first (docs/gemm.md, "Chained dots").
 #include <helion/hl.h>
 
 using helion::Tensor;
@@ -36,28 +38,32 @@ using helion::Tensor;
 // Two consumer warpgroups (tm 128); BN 128 caps the output tile at 128 columns (the
 // consumers' registers) and the ring is shorter where shared memory ends.
 // WIDE: template: chain sm90 128x128 consumers 2 dv <= 128 stages 4/4/0, 4/3/0, 2/0/0
-// A rows tile of 32: no chain template, only the generic kernel.
+// A rows tile of 32 runs the chain's 64-row tiles (the generic kernel keeps 32).
 // NARROW: chain: a %x
-// NARROW-NOT: template: chain
-// NARROW-HOST-NOT: _chain
+// NARROW: template: chain sm90 64x64 consumers 1
 // HOST: static bool helionc_launch_mlp_relu_chain(const helion::Tensor& x, const helion::Tensor& w1, const helion::Tensor& w2, int64_t m, int64_t n, int64_t h, int64_t k, const helion::Tensor& out) {
 // HOST: #include "helion/chain_sm90.cuh"
 // HOST: struct mlp_relu_act {
 // HOST: return float(hd::maximum<float>(x, float(0.0f)));
 // HOST: struct mlp_relu_chain_epilogue {
-// HOST: __device__ __forceinline__ float value(int64 row, int64 col, float o) const {
+// HOST: __device__ __forceinline__ float value(int64 b, int64 row, int64 col, float o) const {
 // HOST: *reinterpret_cast<hd::vec<T_out, 2>*>(p) = w;
 // HOST: template <class T_x, class T_w1, class T_w2, class T_out, int DK, int DV>
 // HOST: __global__ void __launch_bounds__(256, 1) mlp_relu_chain_kernel(
 // HOST: using C = hd::ChainSm90<T_x, DK, DV, 64, 1, kStages[DK / 128][DV / 128], false>;
-// HOST: C::run(&map_a, &map_b1, &map_b2, M, H, N, act, epi, smem);
+// HOST: C::run(&map_a, &map_b1, &map_b2, B, M, H, N, act, epi, smem);
 // HOST: if (hc_dev.major != 9) return false;
-// HOST: const int64_t hc_M = (m), hc_N = (n), hc_H = (h), hc_K = (k);
+// HOST: const int64_t hc_B = 1, hc_M = (m), hc_N = (n), hc_H = (h), hc_K = (k);
 // HOST: if (hc_K != 64 && hc_K != 128 && hc_K != 256) return false;
+// HOST: t.device().type == helion::DeviceType::CUDA && t.dim() == 2 &&
 // HOST: if (!hc_fits(x, hc_M, hc_K) || !hc_fits(w1, hc_K, hc_H) || !hc_fits(w2, hc_H, hc_N))
 // HOST: name = "mlp_relu_chain_kernel<";
+// Unbatched operands are 3-D maps of one batch.
+// HOST: d.sizes = {1, rows, cols};
+// HOST-NEXT: d.strides = {rows * t.stride(0), t.stride(0), 1};
+// HOST-NEXT: d.box = {1, boxRows, 64};
 // HOST: CUtensorMap hc_mapA = hc_map(x, hc_M, hc_K, 64), hc_mapB1 = hc_map(w1, hc_K, hc_H, int32_t(hc_K)), hc_mapB2 = hc_map(w2, hc_H, hc_N, 64);
-// HOST: const int64_t hc_ctas = helion::rt::cdiv(hc_M, int64_t(64)) * helion::rt::cdiv(hc_N, hc_DV);
+// HOST: const int64_t hc_ctas = hc_B * helion::rt::cdiv(hc_M, int64_t(64)) * helion::rt::cdiv(hc_N, hc_DV);
 // HOST: return true;
 // HOST: static void helionc_launch_mlp_relu(
 // HOST-NEXT: // Two chained dots: the chain template where the device and tensors fit it.
@@ -66,16 +72,37 @@ using helion::Tensor;
 // HOST: name = "mlp_relu_kernel<";
 // (q kt^T) v: b1 read transposed, attention's K layout (B1KMajor).
 // helionc spec says which keys pick the chain template.
-// SPEC: chain template          two chained dots: on sm_90a, block sizes tm and th of 64 or 128 run them as the chain template where
+// SPEC: chain template          two chained dots: on sm_90a they run as the chain template where the tensors fit it
+// SPEC: rows and hidden tiles are 128 where tm and th are 128 or more, else 64;
 // A hidden-layer bias b1[th] is read by the activation functor at the hidden column.
 // BIAS: struct mlp_bias_act {
 // BIAS-NEXT: const T_b1* __restrict__ b1;
 // BIAS-NEXT: int64 stride_b1_0;
 // BIAS: (hd::to_compute(b1[col * stride_b1_0]))
-// BIAS: int M, int H, int N, const T_b1* __restrict__ b1, int64 stride_b1_0, const T_b2* __restrict__ b2, int64 stride_b2_0, T_out* __restrict__ out,
+// BIAS: int B, int M, int H, int N, const T_b1* __restrict__ b1, int64 stride_b1_0, const T_b2* __restrict__ b2, int64 stride_b2_0, T_out* __restrict__ out,
 // KT: chain: a %q, b1 %kt transposed, b2 %v
 // KT-HOST: using C = hd::ChainSm90<T_q, DK, DV, 64, 1, kStages[DK / 128][DV / 128], true>;
 // KT-HOST: hc_mapB1 = hc_map(kt, hc_H, hc_K, 64)
+// Batched ([tb, tm, te], tb of block size 1): every operand and the output are 3-D,
+// the batch first; B x row tiles x column tiles CTAs; the epilogue indexes the batch.
+// BMM: chain: a %q, b1 %kt transposed, b2 %v, acc %acc.0, tiles [tb, tm, te], hidden tn %s.1, k loop tk, act cast<dtype(%q)>(%s.1), epilogue 1
+// BMM: template: chain sm90 64x64 consumers 1
+// BMM-HOST: T_out* p = out + (b * stride_out_0 + row * stride_out_1 + col * stride_out_2);
+// BMM-HOST: if (stride_out_2 == 1 &&
+// BMM-HOST: const int64_t hc_B = (b), hc_M = (m), hc_N = (e), hc_H = (n), hc_K = (d);
+// BMM-HOST: t.dim() == 3 &&
+// BMM-HOST: t.size(1) >= rows && t.size(2) >= cols &&
+// BMM-HOST: t.size(0) >= hc_B && t.stride(0) % 8 == 0 && t.stride(0) > 0 &&
+// BMM-HOST: d.sizes = {hc_B, rows, cols};
+// BMM-HOST-NEXT: d.strides = {t.stride(0), t.stride(1), 1};
+// BMM-HOST: void* hc_args[] = {&hc_mapA, &hc_mapB1, &hc_mapB2, &hc_iB, &hc_iM, &hc_iH, &hc_iN,
+// The same with whole head dims ([tb, tm], q[tb, tm, :], no K loop, acc [tb, tm, :]):
+// K is q's last dim, N the accumulator's extent, the output columns tiled by the
+// template (the default config's rows tile of 16 runs its 64-row tiles).
+// ALL: chain: a %q, b1 %kt transposed, b2 %v, acc %acc.0, tiles [tb, tm, :], hidden tn %s.1, k whole, act cast<dtype(%q)>(%s.1), epilogue 1
+// ALL: template: chain sm90 64x64 consumers 1
+// ALL-HOST: T_out* p = out + (b * stride_out_0 + row * stride_out_1 + col * stride_out_2);
+// ALL-HOST: const int64_t hc_B = (b), hc_M = (m), hc_N = (d), hc_H = (n), hc_K = (q).size(2);
 
 // A gelu-like activation with a scalar, a bias in the epilogue, an f16 cast: the
 // act functor gets the scalar, the epilogue loads the bias at its column, and the
@@ -86,7 +113,7 @@ using helion::Tensor;
 // LIT-HOST: return float((x * hd::sigmoid(float((x * alpha)))));
 // LIT-HOST: (hd::to_compute(bias[col * stride_bias_0]))
 // alpha is read by both functors and is one kernel parameter.
-// LIT-HOST: int M, int H, int N, float alpha, const T_bias* __restrict__ bias, int64 stride_bias_0, T_out* __restrict__ out, int64 stride_out_0, int64 stride_out_1) {
+// LIT-HOST: int B, int M, int H, int N, float alpha, const T_bias* __restrict__ bias, int64 stride_bias_0, T_out* __restrict__ out, int64 stride_out_0, int64 stride_out_1) {
 // LIT-HOST: const mlp_gelu_bias_act<T_x, T_w1, T_w2, T_bias, T_out> act{alpha};
 // LIT-HOST-NEXT: const mlp_gelu_bias_chain_epilogue<T_x, T_w1, T_w2, T_bias, T_out> epi{alpha, bias, stride_bias_0, out, stride_out_0, stride_out_1};
 // LIT-HOST: if (x.dtype() != helion::DType::f16) return false;
