@@ -230,6 +230,8 @@ def main():
                     record(f"dot_recip_a.{v}", dt, [m, k, n], 2.0 * m * n * k, rel_err(got, want),
                            pz, call, lambda: (1.0 / xr) @ w, timed and dt != torch.float32,
                            v == "default")
+                # An A prologue that reads a vector along K: at the ragged K = 72, A's
+                # elements past K read scol[K - 1] and are zeroed.
                 scol = torch.randn(k, device=DEV, dtype=dt)
                 call = lambda: dl.call("dot_colscale_a", x, scol, w)  # noqa: E731
                 got, pz = checked(f"dot_colscale_a.{v}", dt, [m, k, n], call)
@@ -239,6 +241,16 @@ def main():
                            rel_err(got, want), pz, call,
                            lambda: ((x * scol[None, :]) @ w).float(),
                            timed and dt != torch.float32, v == "default")
+                # A computed from two loads (the general lowering, A in registers):
+                # checked under every variant, timed under the default config.
+                y = torch.randn(m, k, device=DEV, dtype=dt)
+                call = lambda: dl.call("dot_product_a", x, y, w)  # noqa: E731
+                got, pz = checked(f"dot_product_a.{v}", dt, [m, k, n], call)
+                want = (x.double() * y.double()).to(dt).double() @ w.double()
+                if got is not None:
+                    record(f"dot_product_a.{v}", dt, [m, k, n], 2.0 * m * n * k,
+                           rel_err(got, want), pz, call, lambda: ((x * y) @ w).float(),
+                           timed and dt != torch.float32 and v == "default", v == "default")
                 srow = torch.randn(m, device=DEV, dtype=dt)
                 call = lambda: dl.call("dot_rowscale_a", x, srow, w)  # noqa: E731
                 got, pz = checked(f"dot_rowscale_a.{v}", dt, [m, k, n], call)

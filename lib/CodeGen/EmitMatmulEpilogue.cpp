@@ -28,7 +28,7 @@ void MatmulEmitter::collectArgs() {
     if (e.kind == ExprKind::Param)
       scalars.insert(e.param);
   };
-  if (p_.aPrologue) // A's load is read by the template: its scalars and row vectors are fields
+  if (p_.aPrologue) // A's load is read by the template: its scalars and vectors are fields
     walkExpr(*p_.aPrologue, [&](const Expr& e) {
       if (e.kind == ExprKind::Param || (e.kind == ExprKind::Load && e.param != p_.a))
         see(e);
@@ -106,6 +106,7 @@ std::string MatmulEmitter::offset(int param, const std::vector<Index>& ix,
       continue;
     std::string coord = i.kind == Index::Kind::Scalar ? "batch" // g
                         : i.tile == p_.tileM          ? row
+                        : i.tile == p_.tileK          ? "k" // the A prologue's
                                                       : coordOf(i.tile);
     off += (off.empty() ? "" : " + ") + coord + " * stride_" + name(param) + "_" +
            std::to_string(d++);
@@ -162,7 +163,8 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
             return std::string("a_elem");
           // A vector along A's rows, s[tm]: rows past M (the tile's padding, whose
           // results no one stores; an A row meets only its own output row) read row M - 1,
-          // so the load needs no branch and one row's loads are one.
+          // so the load needs no branch and one row's loads are one. A vector along K,
+          // s[tk], reads at k, which the template keeps below K.
           if (x.kind == ExprKind::Load)
             return "hd::to_compute(" + name(x.param) + "[" +
                    offset(x.param, x.indices, "(row < M ? row : M - 1)") + "])";
@@ -171,7 +173,8 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
           return std::nullopt;
         });
     os << "  static constexpr bool kPrologueA = true;\n";
-    os << "  __device__ __forceinline__ float prologue_a(int64 row, float a_elem) const {\n"
+    os << "  __device__ __forceinline__ float prologue_a(int64 row, int64 k, float a_elem) "
+          "const {\n"
           "    return float("
        << f << ");\n  }\n";
   }

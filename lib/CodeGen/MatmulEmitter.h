@@ -60,8 +60,8 @@ private:
   void collectArgs();
   std::string templateParams() const; ///< "class T_a, ..., int TMA_STORE"
   std::string templateNames() const;  ///< "T_a, ..." (no TMA_STORE)
-  /// Offset of element (row, col) in a tensor subscripted by [tm, tn] / [tn] / [tm];
-  /// `row` names the row coordinate.
+  /// Offset of element (row, col) in a tensor subscripted by [tm, tn] / [tn] / [tm]
+  /// (the A prologue's [tk]: element k); `row` names the row coordinate.
   std::string offset(int param, const std::vector<Index>& ix,
                      const std::string& row = "row") const;
   /// An epilogue expression for one element.

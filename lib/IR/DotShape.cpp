@@ -131,8 +131,8 @@ const Expr* prologueLoad(const Expr& operand, const std::function<const Expr*(in
   const size_t rank = e->type->dims.size();
   if (!prologueTree(*e, let, loads, nodes) || (rank != 2 && rank != 3))
     return nullptr;
-  // A's load: the loads over the operand's rank, all one site; the others (2-D only)
-  // a vector along A's rows, `s[tm]`.
+  // A's load: the loads over the operand's rank, all one site; the others 1-D loads of
+  // other tensors, vectors along A's K (`s[tk]`) or (2-D only) along its rows (`s[tm]`).
   const Expr* a = nullptr;
   for (const Expr* l : loads)
     if (l->indices.size() == rank) {
@@ -142,11 +142,16 @@ const Expr* prologueLoad(const Expr& operand, const std::function<const Expr*(in
     }
   if (!a || !(e->type->elem == ElemType::ofParam(a->param)))
     return nullptr;
-  for (const Expr* l : loads)
-    if (l->indices.size() != rank &&
-        !(rank == 2 && l->indices.size() == 1 && l->param != a->param &&
-          l->indices[0].tile == a->indices[0].tile))
+  const int rowTile = a->indices[rank - 2].tile, kTile = a->indices[rank - 1].tile;
+  for (const Expr* l : loads) {
+    if (l->indices.size() == rank)
+      continue;
+    if (l->indices.size() != 1 || l->param == a->param)
       return nullptr;
+    const int t = l->indices[0].tile;
+    if (t != kTile && !(rank == 2 && t == rowTile))
+      return nullptr;
+  }
   return a;
 }
 

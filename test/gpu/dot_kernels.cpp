@@ -120,8 +120,8 @@ HELION_KERNEL Tensor dot_rowscale_a(const Tensor& x, const Tensor& s, const Tens
   return out;
 }
 
-// out = (x * s[None, :]).to(x's dtype) @ w: A scaled along K, which no template takes:
-// A computed in registers (its K axis laid out as an mma column axis), B a plain load.
+// out = (x * s[None, :]).to(x's dtype) @ w: A scaled along K, an A prologue that reads
+// s at each element's k (A's elements past K read s[K - 1], then become 0).
 HELION_KERNEL Tensor dot_colscale_a(const Tensor& x, const Tensor& s, const Tensor& w) {
   auto [m, k] = x.shape<2>();
   auto [k2, n] = w.shape<2>();
@@ -132,6 +132,24 @@ HELION_KERNEL Tensor dot_colscale_a(const Tensor& x, const Tensor& s, const Tens
     for (auto tk : hl::tile(k)) {
       auto sc = s[tk];
       auto a = (x[tm, tk] * sc[hl::newaxis, hl::all]).to(x.dtype());
+      acc = hl::dot(a, w[tk, tn], acc);
+    }
+    out[tm, tn] = acc;
+  }
+  return out;
+}
+
+// out = (x * y).to(x's dtype) @ w: A computed from two loads, which no template takes:
+// A computed in registers (its K axis laid out as an mma column axis), B a plain load.
+HELION_KERNEL Tensor dot_product_a(const Tensor& x, const Tensor& y, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  HELION_CHECK(k == k2, "dot_product_a: inner dimensions differ");
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k)) {
+      auto a = (x[tm, tk] * y[tm, tk]).to(x.dtype());
       acc = hl::dot(a, w[tk, tn], acc);
     }
     out[tm, tn] = acc;

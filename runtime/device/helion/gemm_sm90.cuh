@@ -57,7 +57,7 @@
 //                col, v0, v1), epi.transform(batch, row, col, v). Cluster 1 only
 //
 // A prologue (a computed A, gemm_tiles.cuh has_prologue_a): an epilogue functor with
-// kPrologueA and prologue_a(row, v) has each consumer warp load its A fragments from the
+// kPrologueA and prologue_a(row, k, v) has each consumer warp load its A fragments from the
 // stage (ldmatrix), apply prologue_a in registers (elements past K zeroed) and issue
 // register-A wgmmas (mainloop_prologue_a); the plain loop is unchanged.
 //

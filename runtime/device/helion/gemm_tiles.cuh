@@ -33,10 +33,12 @@ struct GemmTiles {
 
 /// An A prologue (a computed first operand, `(x * 0.5).to(x.dtype()) @ w`): an
 /// epilogue functor with `static constexpr bool kPrologueA = true` and
-/// `float prologue_a(int64 row, float v) const` has the GEMMs replace each element v
-/// of A's k-block in row `row` (of A, may be >= M) by prologue_a(row, v), rounded to
-/// A's type, before the tensor cores read it; elements past K become 0 (not
-/// prologue_a(row, 0): the product must not see them). 16-bit and f32 A only.
+/// `float prologue_a(int64 row, int64 k, float v) const` has the GEMMs replace each
+/// element v of A's k-block at row `row` (of A, may be >= M) and column k by
+/// prologue_a(row, k, v), rounded to A's type, before the tensor cores read it;
+/// elements past K become 0 (not prologue_a(row, k, 0): the product must not see
+/// them), and their prologue_a gets k = K - 1 (a vector along K is read at k < K only).
+/// 16-bit and f32 A only.
 template <class E, class = void> struct prologue_a_of {
   static constexpr bool value = false;
 };
@@ -49,7 +51,8 @@ template <class E> inline constexpr bool has_prologue_a = prologue_a_of<E>::valu
 /// register-A wgmma share it) whose first row is `row0`: register i holds row row0 +
 /// lane / 4 + 8 (i % 2), k = k0 + (i / 2) 8 + 2 (lane % 4) and the next k (16-bit A),
 /// rounded back to A's type; f32 A (tf32, m16 x k8): k = k0 + (i / 2) 4 + lane % 4.
-/// Elements at k >= K become 0.
+/// Example (16-bit): lane 6, register 3 holds row row0 + 9, k = k0 + 12 and k0 + 13.
+/// Elements at k >= K become 0; prologue_a sees them at k = K - 1.
 template <class TIn, class Epi>
 __device__ __forceinline__ void prologue_fragment(const Epi& epi, uint32 (&a)[4], int64 row0,
                                                   int k0, int K, int lane) {
@@ -58,14 +61,14 @@ __device__ __forceinline__ void prologue_fragment(const Epi& epi, uint32 (&a)[4]
     const int64 row = row0 + lane / 4 + 8 * (i % 2);
     if constexpr (is_same_v<TIn, float>) {
       const int k = k0 + (i / 2) * 4 + lane % 4;
-      const float x = epi.prologue_a(row, __uint_as_float(a[i]));
+      const float x = epi.prologue_a(row, k < K ? k : K - 1, __uint_as_float(a[i]));
       a[i] = __float_as_uint(k < K ? x : 0.f);
     } else {
       const int k = k0 + (i / 2) * 8 + 2 * (lane % 4);
       vec<TIn, 2> v = *reinterpret_cast<const vec<TIn, 2>*>(&a[i]);
 #pragma unroll
       for (int j = 0; j < 2; ++j) {
-        const float x = epi.prologue_a(row, to_compute(v[j]));
+        const float x = epi.prologue_a(row, k + j < K ? k + j : K - 1, to_compute(v[j]));
         v[j] = from_compute<TIn>(k + j < K ? x : 0.f);
       }
       a[i] = *reinterpret_cast<const uint32*>(&v);
@@ -86,9 +89,9 @@ template <class Epi> struct BatchEpilogue {
     return epi.transform(batch, row, col, v);
   }
   static constexpr bool kPrologueA = has_prologue_a<Epi>;
-  __device__ __forceinline__ float prologue_a(int64 row, float v) const {
+  __device__ __forceinline__ float prologue_a(int64 row, int64 k, float v) const {
     if constexpr (has_prologue_a<Epi>)
-      return epi.prologue_a(row, v);
+      return epi.prologue_a(row, k, v);
     else
       return v;
   }

@@ -11,8 +11,10 @@
 // RUN: %helionc compile %examples/matmul_bias_relu.cpp --emit cuda | FileCheck %s --check-prefix=RELU
 // RUN: %helionc compile %examples/dot_generic.cpp --emit cuda | FileCheck %s --check-prefix=GEN
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_chain_t --emit cuda | FileCheck %s --check-prefix=CHAIN
-// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_colscale_a --emit cuda | FileCheck %s --check-prefix=HALF
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_product_a --emit cuda | FileCheck %s --check-prefix=HALF
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_half_a --emit cuda | FileCheck %s --check-prefix=PRO
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_rowscale_a --emit cuda | FileCheck %s --check-prefix=PRO-ROW
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_colscale_a --emit cuda | FileCheck %s --check-prefix=PRO-K
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_half_a --stop-after template-plan | FileCheck %s --check-prefix=PRO-IR
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_recip_a --emit ptx --dtype bf16 | FileCheck %s --check-prefix=PRO-PTX
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_recip_a --emit ptx --dtype f16 --arch sm_80 | FileCheck %s --check-prefix=PRO-SM80
@@ -156,10 +158,19 @@
 // PRO: A computed from its load: the functor's prologue_a
 // PRO: struct dot_half_a_epilogue {
 // PRO: static constexpr bool kPrologueA = true;
-// PRO-NEXT: __device__ __forceinline__ float prologue_a(int64 row, float a_elem) const {
+// PRO-NEXT: __device__ __forceinline__ float prologue_a(int64 row, int64 k, float a_elem) const {
 // PRO-NEXT: return float((hd::compute_t<T_x>(a_elem) * hd::compute_t<T_x>(0.5f)));
 // PRO: using G = hd::Gemm<T_x, T_out, 128, 256,
 // PRO: using G = hd::GemmSm80<T_x,
+// Vectors in F are functor fields: one along A's rows is read at the element's row
+// (rows past M read row M - 1), one along K at its k (the template keeps k below K).
+// PRO-ROW: const T_s* __restrict__ s;
+// PRO-ROW: prologue_a(int64 row, int64 k, float a_elem) const {
+// PRO-ROW-NEXT: (hd::to_compute(s[(row < M ? row : M - 1) * stride_s_0]))));
+// PRO-K: const T_s* __restrict__ s;
+// PRO-K: prologue_a(int64 row, int64 k, float a_elem) const {
+// PRO-K-NEXT: (hd::to_compute(s[k * stride_s_0]))));
+// PRO-K: using G = hd::Gemm<T_x, T_out, 128, 256,
 // PRO-IR: matmul: a %x, b %w, acc %acc.0, tiles [tm, tn], k loop tk, a prologue cast<dtype(%x)>(mul(load %x[%tm, %tk], 0.5)), epilogue 2
 // PRO-IR: template: gemm sm90 128x256
 // sm_90a: each warp loads its A fragments from the stage (ldmatrix), applies the
@@ -177,7 +188,7 @@
 // PRO-SM80: rcp.rn.f32
 // PRO-SM80: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PRO-SM80-NOT: wgmma
-// A computed A the templates do not take (a scale along K) stays in registers: its load moves pairs along the K (column) axis when VEC allows, element
+// A computed A the templates do not take (a product of two loads) stays in registers: its load moves pairs along the K (column) axis when VEC allows, element
 // by element otherwise; the store of the result likewise.
 // HALF: using D0 = hd::MmaDot<T_x, T_w, S_t0, S_t1, S_t2, NT, false>;
 // HALF: if constexpr (VEC >= 2) {

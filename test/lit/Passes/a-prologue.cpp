@@ -2,7 +2,7 @@
 // RUN: %helionc compile %s --stop-after recognize-templates | FileCheck %s
 // Which computed first operands of a matmul loop are the GEMM templates' A prologue
 // (ir::prologueLoad: pointwise code of the one A load, scalars, constants and vectors
-// along A's rows, of A's dtype) and which keep the general lowering.
+// along A's K and (2-D) rows, of A's dtype) and which keep the general lowering.
 #include <helion/hl.h>
 using helion::Tensor;
 
@@ -88,6 +88,97 @@ HELION_KERNEL Tensor rowscale_a(const Tensor& x, const Tensor& s, const Tensor& 
       auto sc = s[tm];
       acc = hl::dot((x[tm, tk] * sc[hl::all, hl::newaxis]).to(x.dtype()), w[tk, tn], acc);
     }
+    out[tm, tn] = acc;
+  }
+  return out;
+}
+
+// A vector along K (s[tk]) is read at each element's k.
+// CHECK-LABEL: kernel colscale_a
+// CHECK: a prologue cast<dtype(%x)>(mul(load %x[%tm, %tk], load %s[%tk][newaxis, :]))
+HELION_KERNEL Tensor colscale_a(const Tensor& x, const Tensor& s, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k)) {
+      auto sc = s[tk];
+      acc = hl::dot((x[tm, tk] * sc[hl::newaxis, hl::all]).to(x.dtype()), w[tk, tn], acc);
+    }
+    out[tm, tn] = acc;
+  }
+  return out;
+}
+
+// Vectors of both kinds in one F, the K one broadcast without a view.
+// CHECK-LABEL: kernel rowcol_a
+// CHECK: a prologue cast<dtype(%x)>(add(mul(load %x[%tm, %tk], load %r[%tm][:, newaxis]), load %c[%tk]))
+HELION_KERNEL Tensor rowcol_a(const Tensor& x, const Tensor& r, const Tensor& c,
+                              const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k)) {
+      auto a = x[tm, tk] * r[tm][hl::all, hl::newaxis] + c[tk];
+      acc = hl::dot(a.to(x.dtype()), w[tk, tn], acc);
+    }
+    out[tm, tn] = acc;
+  }
+  return out;
+}
+
+// A batched matmul's A scaled along K: the same vector for every batch.
+// CHECK-LABEL: kernel bmm_colscale_a
+// CHECK: matmul: a %x, b %y, acc %acc.0, tiles [tb, tm, tn], k loop tk, a prologue cast<dtype(%x)>(mul(load %x[%tb, %tm, %tk], load %s[%tk]))
+HELION_KERNEL Tensor bmm_colscale_a(const Tensor& x, const Tensor& s, const Tensor& y) {
+  auto [b, m, k] = x.shape<3>();
+  auto [b2, k2, n] = y.shape<3>();
+  Tensor out = helion::empty({b, m, n}, x.dtype(), x.device());
+  for (auto [tb, tm, tn] : hl::tile({b, m, n}, hl::block_size({1, hl::tunable, hl::tunable}))) {
+    auto acc = hl::zeros({tb, tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k))
+      acc = hl::dot((x[tb, tm, tk] * s[tk]).to(x.dtype()), y[tb, tk, tn], acc);
+    out[tb, tm, tn] = acc;
+  }
+  return out;
+}
+
+// A batched matmul's A scaled along its rows: not a prologue (row vectors are 2-D
+// dots' only).
+// CHECK-LABEL: kernel bmm_rowscale_a
+// CHECK-NOT: matmul:
+// CHECK: dot(
+HELION_KERNEL Tensor bmm_rowscale_a(const Tensor& x, const Tensor& s, const Tensor& y) {
+  auto [b, m, k] = x.shape<3>();
+  auto [b2, k2, n] = y.shape<3>();
+  Tensor out = helion::empty({b, m, n}, x.dtype(), x.device());
+  for (auto [tb, tm, tn] : hl::tile({b, m, n}, hl::block_size({1, hl::tunable, hl::tunable}))) {
+    auto acc = hl::zeros({tb, tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k)) {
+      auto sc = s[tm];
+      auto a = (x[tb, tm, tk] * sc[hl::newaxis, hl::all, hl::newaxis]).to(x.dtype());
+      acc = hl::dot(a, y[tb, tk, tn], acc);
+    }
+    out[tb, tm, tn] = acc;
+  }
+  return out;
+}
+
+// A second 2-D load in F (another tensor at [tm, tk]): not a prologue.
+// CHECK-LABEL: kernel product_a
+// CHECK-NOT: matmul:
+// CHECK: dot(
+HELION_KERNEL Tensor product_a(const Tensor& x, const Tensor& y, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k))
+      acc = hl::dot((x[tm, tk] * y[tm, tk]).to(x.dtype()), w[tk, tn], acc);
     out[tm, tn] = acc;
   }
   return out;

@@ -36,14 +36,18 @@
 // FALLBACK:     dot(%_t0.3, %_t1.4, %hidden.1){{$}}
 // FALLBACK-NOT: mma(
 
-// A B through .transpose is copied; a computed B is written by its owners; when A and
-// B are both computed, both are (a register A would put two column tiles on B).
+// A B through .transpose is copied; a computed B is written by its owners; a computed
+// A the templates do not take (a product of two loads) is in registers, one they take
+// (an A prologue, dot_colscale_a) is left alone; when A and B are both computed, both
+// are written by their owners (a register A would put two column tiles on B).
 // KERNELS-LABEL: kernel dot_chain_t
 // KERNELS: dot(%_t0.2, %_t1.3.transpose(0, 1), %s.1) mma(a copied, b copied, stages 3)
 // KERNELS: dot(cast<dtype(%q)>(%s.1), %_t3.5, %acc.0) mma(a registers, b copied, early)
 // KERNELS-LABEL: kernel dot_relu_b
 // KERNELS: mma(a copied, b owners)
 // KERNELS-LABEL: kernel dot_colscale_a
+// KERNELS-NOT: mma(
+// KERNELS-LABEL: kernel dot_product_a
 // KERNELS: mma(a registers, b copied, stages 3)
 // KERNELS-LABEL: kernel dot_both
 // KERNELS: mma(a owners, b owners)
