@@ -165,12 +165,14 @@ def main():
     for v in dk_variants:
         dl = lib[f"dk_{v}"]
         for dt in (torch.bfloat16, torch.float32):
-            # Batched chained dots (the general lowering): over [tb, tm, te] tiles, and
-            # over [tb, tm] with whole head dims (attention without its softmax).
+            # Batched chained dots (the chain template on sm_90a for bf16 and K 64, 128 or
+            # 256, else the general lowering): over [tb, tm, te] tiles, and over [tb, tm]
+            # with whole head dims (attention without its softmax).
             for name, shapes in (("bmm_chain_t", (((8, 1024, 64, 1024, 64), True),
                                                   ((3, 333, 72, 200, 40), False))),
                                  ("bmm_chain_all", (((8, 1024, 64, 1024, 64), True),
-                                                    ((3, 333, 64, 200, 64), False)))):
+                                                    ((3, 333, 64, 200, 64), False),
+                                                    ((2, 200, 128, 136, 128), False)))):
                 if name == "bmm_chain_all" and v != "default":
                     continue
                 for (b, m, k, n, d), timed in shapes:
