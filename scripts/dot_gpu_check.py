@@ -243,8 +243,9 @@ def main():
                            rel_err(got, want), pz, call,
                            lambda: ((x * scol[None, :]) @ w).float(),
                            timed and dt != torch.float32, v == "default")
-                # A computed from two loads (the general lowering, A in registers):
-                # checked under every variant, timed under the default config.
+                # A computed from two loads at the same subscripts (an A prologue that
+                # reads y per element): checked under every variant, timed under the
+                # default config.
                 y = torch.randn(m, k, device=DEV, dtype=dt)
                 call = lambda: dl.call("dot_product_a", x, y, w)  # noqa: E731
                 got, pz = checked(f"dot_product_a.{v}", dt, [m, k, n], call)
@@ -252,6 +253,17 @@ def main():
                 if got is not None:
                     record(f"dot_product_a.{v}", dt, [m, k, n], 2.0 * m * n * k,
                            rel_err(got, want), pz, call, lambda: ((x * y) @ w).float(),
+                           timed and dt != torch.float32 and v == "default", v == "default")
+                # A computed from its load and a tile index (the general lowering, A in
+                # registers): checked under every variant, timed under the default config.
+                shift = (torch.arange(k, device=DEV) % 3).to(torch.float64) * 0.25
+                call = lambda: dl.call("dot_index_a", x, w)  # noqa: E731
+                got, pz = checked(f"dot_index_a.{v}", dt, [m, k, n], call)
+                want = (x.double() + shift[None, :]).to(dt).double() @ w.double()
+                if got is not None:
+                    record(f"dot_index_a.{v}", dt, [m, k, n], 2.0 * m * n * k,
+                           rel_err(got, want), pz, call,
+                           lambda: ((x + shift.to(dt)[None, :]) @ w).float(),
                            timed and dt != torch.float32 and v == "default", v == "default")
                 srow = torch.randn(m, device=DEV, dtype=dt)
                 call = lambda: dl.call("dot_rowscale_a", x, srow, w)  # noqa: E731

@@ -164,7 +164,8 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
           // A vector along A's rows, s[tm]: rows past M (the tile's padding, whose
           // results no one stores; an A row meets only its own output row) read row M - 1,
           // so the load needs no branch and one row's loads are one. A vector along K,
-          // s[tk], reads at k, which the template keeps below K.
+          // s[tk], reads at k, which the template keeps below K; a tensor at A's own
+          // subscripts, y[tm, tk], at both (one element per A element, from L1/L2).
           if (x.kind == ExprKind::Load)
             return "hd::to_compute(" + name(x.param) + "[" +
                    offset(x.param, x.indices, "(row < M ? row : M - 1)") + "])";

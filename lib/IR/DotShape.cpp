@@ -131,22 +131,31 @@ const Expr* prologueLoad(const Expr& operand, const std::function<const Expr*(in
   const size_t rank = e->type->dims.size();
   if (!prologueTree(*e, let, loads, nodes) || (rank != 2 && rank != 3))
     return nullptr;
-  // A's load: the loads over the operand's rank, all one site; the others 1-D loads of
-  // other tensors, vectors along A's K (`s[tk]`) or (2-D only) along its rows (`s[tm]`).
+  // A's load: a load over the operand's rank of x's dtype; every load of x is that one
+  // site. The others: (2-D dots) loads of other tensors at A's own subscripts
+  // (`y[tm, tk]`, read per element), and 1-D loads of other tensors, vectors along A's
+  // K (`s[tk]`) or (2-D only) along its rows (`s[tm]`).
   const Expr* a = nullptr;
   for (const Expr* l : loads)
-    if (l->indices.size() == rank) {
-      if (a && !sameSubscripts(*a, *l))
-        return nullptr;
-      a = a ? a : l;
+    if (l->indices.size() == rank && e->type->elem == ElemType::ofParam(l->param)) {
+      a = l;
+      break;
     }
-  if (!a || !(e->type->elem == ElemType::ofParam(a->param)))
+  if (!a)
     return nullptr;
   const int rowTile = a->indices[rank - 2].tile, kTile = a->indices[rank - 1].tile;
   for (const Expr* l : loads) {
-    if (l->indices.size() == rank)
+    if (l->param == a->param) {
+      if (!sameSubscripts(*a, *l))
+        return nullptr;
       continue;
-    if (l->indices.size() != 1 || l->param == a->param)
+    }
+    if (l->indices.size() == rank) {
+      if (rank != 2 || l->indices[0].tile != rowTile || l->indices[1].tile != kTile)
+        return nullptr;
+      continue;
+    }
+    if (l->indices.size() != 1)
       return nullptr;
     const int t = l->indices[0].tile;
     if (t != kTile && !(rank == 2 && t == rowTile))

@@ -139,8 +139,8 @@ HELION_KERNEL Tensor dot_colscale_a(const Tensor& x, const Tensor& s, const Tens
   return out;
 }
 
-// out = (x * y).to(x's dtype) @ w: A computed from two loads, which no template takes:
-// A computed in registers (its K axis laid out as an mma column axis), B a plain load.
+// out = (x * y).to(x's dtype) @ w: A computed from two loads at the same subscripts, an
+// A prologue that reads y per element.
 HELION_KERNEL Tensor dot_product_a(const Tensor& x, const Tensor& y, const Tensor& w) {
   auto [m, k] = x.shape<2>();
   auto [k2, n] = w.shape<2>();
@@ -150,6 +150,26 @@ HELION_KERNEL Tensor dot_product_a(const Tensor& x, const Tensor& y, const Tenso
     auto acc = hl::zeros({tm, tn}, hl::f32);
     for (auto tk : hl::tile(k)) {
       auto a = (x[tm, tk] * y[tm, tk]).to(x.dtype());
+      acc = hl::dot(a, w[tk, tn], acc);
+    }
+    out[tm, tn] = acc;
+  }
+  return out;
+}
+
+// out = (x + (k % 3) / 4).to(x's dtype) @ w: A computed from its load and a tile index,
+// which no template takes: the general lowering, A in registers (its K axis laid out as
+// an mma column axis), B a plain load.
+HELION_KERNEL Tensor dot_index_a(const Tensor& x, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  HELION_CHECK(k == k2, "dot_index_a: inner dimensions differ");
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k)) {
+      auto shift = (tk.index() % 3).to(hl::f32) * 0.25f;
+      auto a = (x[tm, tk] + shift[hl::newaxis, hl::all]).to(x.dtype());
       acc = hl::dot(a, w[tk, tn], acc);
     }
     out[tm, tn] = acc;

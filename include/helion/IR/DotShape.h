@@ -46,13 +46,16 @@ namespace helion::ir {
 bool isBatchedDot(const Expr& e);
 
 /// A dot's first operand computed from its load: `F(x[tm, tk])`, F pointwise over
-/// scalars, constants, that one load site and 1-D loads of other tensors along A's K
-/// (`s[tk]`) or (2-D dots) along its rows (`s[tm]`), whose element type is x's dtype
+/// scalars, constants, that one load site, 1-D loads of other tensors along A's K
+/// (`s[tk]`) or (2-D dots) along its rows (`s[tm]`), and (2-D dots) loads of other
+/// tensors at A's own subscripts (`y[tm, tk]`), whose element type is x's dtype
 /// (`(x[tm, tk] * 0.5f).to(x.dtype())`, `(x[tm, tk] * s[tm][:, None]).to(x.dtype())`,
-/// `(x[tm, tk] * s[tk][None, :]).to(x.dtype())`). The GEMM templates run it as an A
-/// prologue (F applied to each k-block of A before the tensor cores read it). Returns
-/// A's load, or null; `let` resolves a variable to its value (null: unknown). F counts
-/// at most kMaxPrologueNodes nodes with its lets substituted (the functor's size).
+/// `(x[tm, tk] * s[tk][None, :]).to(x.dtype())`, `(x[tm, tk] * y[tm, tk]).to(x.dtype())`;
+/// x is the first load over the operand's rank whose tensor has the result's dtype). The
+/// GEMM templates run it as an A prologue (F applied to each k-block of A before the
+/// tensor cores read it). Returns A's load, or null; `let` resolves a variable to its
+/// value (null: unknown). F counts at most kMaxPrologueNodes nodes with its lets
+/// substituted (the functor's size).
 inline constexpr int kMaxPrologueNodes = 256;
 const Expr* prologueLoad(const Expr& operand, const std::function<const Expr*(int var)>& let);
 

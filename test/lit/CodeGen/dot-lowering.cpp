@@ -11,10 +11,11 @@
 // RUN: %helionc compile %examples/matmul_bias_relu.cpp --emit cuda | FileCheck %s --check-prefix=RELU
 // RUN: %helionc compile %examples/dot_generic.cpp --emit cuda | FileCheck %s --check-prefix=GEN
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_chain_t --emit cuda | FileCheck %s --check-prefix=CHAIN
-// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_product_a --emit cuda | FileCheck %s --check-prefix=HALF
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_index_a --emit cuda | FileCheck %s --check-prefix=HALF
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_half_a --emit cuda | FileCheck %s --check-prefix=PRO
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_rowscale_a --emit cuda | FileCheck %s --check-prefix=PRO-ROW
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_colscale_a --emit cuda | FileCheck %s --check-prefix=PRO-K
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_product_a --emit cuda | FileCheck %s --check-prefix=PRO-Y
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_half_a --stop-after template-plan | FileCheck %s --check-prefix=PRO-IR
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_recip_a --emit ptx --dtype bf16 | FileCheck %s --check-prefix=PRO-PTX
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_recip_a --emit ptx --dtype f16 --arch sm_80 | FileCheck %s --check-prefix=PRO-SM80
@@ -171,6 +172,10 @@
 // PRO-K: prologue_a(int64 row, int64 k, float a_elem) const {
 // PRO-K-NEXT: (hd::to_compute(s[k * stride_s_0]))));
 // PRO-K: using G = hd::Gemm<T_x, T_out, 128, 256,
+// A second tensor at A's subscripts, read per element at the clamped row and k.
+// PRO-Y: const T_y* __restrict__ y;
+// PRO-Y: prologue_a(int64 row, int64 k, float a_elem) const {
+// PRO-Y-NEXT: (a_elem) * {{.*}}(hd::to_compute(y[(row < M ? row : M - 1) * stride_y_0 + k * stride_y_1]))
 // PRO-IR: matmul: a %x, b %w, acc %acc.0, tiles [tm, tn], k loop tk, a prologue cast<dtype(%x)>(mul(load %x[%tm, %tk], 0.5)), epilogue 2
 // PRO-IR: template: gemm sm90 128x256
 // sm_90a: each warp loads its A fragments from the stage (ldmatrix), applies the

@@ -167,10 +167,9 @@ HELION_KERNEL Tensor bmm_rowscale_a(const Tensor& x, const Tensor& s, const Tens
   return out;
 }
 
-// A second 2-D load in F (another tensor at [tm, tk]): not a prologue.
+// A second 2-D load in F (another tensor at A's subscripts [tm, tk]): read per element.
 // CHECK-LABEL: kernel product_a
-// CHECK-NOT: matmul:
-// CHECK: dot(
+// CHECK: matmul: a %x, b %w, acc %acc.0, tiles [tm, tn], k loop tk, a prologue cast<dtype(%x)>(mul(load %x[%tm, %tk], load %y[%tm, %tk]))
 HELION_KERNEL Tensor product_a(const Tensor& x, const Tensor& y, const Tensor& w) {
   auto [m, k] = x.shape<2>();
   auto [k2, n] = w.shape<2>();
@@ -180,6 +179,56 @@ HELION_KERNEL Tensor product_a(const Tensor& x, const Tensor& y, const Tensor& w
     for (auto tk : hl::tile(k))
       acc = hl::dot((x[tm, tk] * y[tm, tk]).to(x.dtype()), w[tk, tn], acc);
     out[tm, tn] = acc;
+  }
+  return out;
+}
+
+// A is the first load of the result's dtype: here y (x is f32, cast to y's dtype).
+// CHECK-LABEL: kernel product_y_a
+// CHECK: matmul: a %y, b %w, acc %acc.0, tiles [tm, tn], k loop tk, a prologue cast<dtype(%y)>(mul(load %x[%tm, %tk], load %y[%tm, %tk]))
+HELION_KERNEL Tensor product_y_a(const Tensor& x, const Tensor& y, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k))
+      acc = hl::dot((x[tm, tk] * y[tm, tk]).to(y.dtype()), w[tk, tn], acc);
+    out[tm, tn] = acc;
+  }
+  return out;
+}
+
+// A second 2-D load at other subscripts (y[tk, tm], transposed): not a prologue.
+// CHECK-LABEL: kernel product_t_a
+// CHECK-NOT: matmul:
+// CHECK: dot(
+HELION_KERNEL Tensor product_t_a(const Tensor& x, const Tensor& y, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k))
+      acc = hl::dot((x[tm, tk] * y[tk, tm].transpose(0, 1)).to(x.dtype()), w[tk, tn], acc);
+    out[tm, tn] = acc;
+  }
+  return out;
+}
+
+// A batched matmul with a second 3-D load in F: not a prologue (2-D dots only).
+// CHECK-LABEL: kernel bmm_product_a
+// CHECK-NOT: matmul:
+// CHECK: dot(
+HELION_KERNEL Tensor bmm_product_a(const Tensor& x, const Tensor& z, const Tensor& y) {
+  auto [b, m, k] = x.shape<3>();
+  auto [b2, k2, n] = y.shape<3>();
+  Tensor out = helion::empty({b, m, n}, x.dtype(), x.device());
+  for (auto [tb, tm, tn] : hl::tile({b, m, n}, hl::block_size({1, hl::tunable, hl::tunable}))) {
+    auto acc = hl::zeros({tb, tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k))
+      acc = hl::dot((x[tb, tm, tk] * z[tb, tm, tk]).to(x.dtype()), y[tb, tk, tn], acc);
+    out[tb, tm, tn] = acc;
   }
   return out;
 }
