@@ -8,11 +8,15 @@ and torch.matmul are cuBLAS) and under torch.compile. Outputs are allocated by t
 kernels: the first call's output is NaN-poisoned and dropped, and the caching
 allocator hands its block to the checked call (`poison`: whether it did).
 
-    python3 scripts/dot_gpu_check.py --libdir BUILD/py [--json OUT.json]
+    python3 scripts/dot_gpu_check.py --libdir BUILD/py [--json OUT.json] [--only REGEX]
+
+--only keeps the cases whose name (`bmm`, `mlp_relu.tn128`, `dot_product_a.default`, ...)
+REGEX matches (re.search). Each row is printed as it is recorded, and the table at the end.
 """
 import argparse
 import json
 import os
+import re
 import sys
 
 import torch
@@ -38,7 +42,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--libdir", required=True)
     ap.add_argument("--json")
+    ap.add_argument("--only", help="check and time only the cases this regex matches")
     args = ap.parse_args()
+
+    def selected(kernel):
+        return not args.only or re.search(args.only, kernel) is not None
     mlp_variants = ["tn128", "tn256", "tn256_h32", "w8_128x256", "k64", "k8", "fallback", "s4",
                     "s2", "s1"]
     dk_variants = ["default", "k64", "m128", "w8", "small"]
@@ -64,6 +72,9 @@ def main():
                 except Exception as e:  # noqa: BLE001
                     row["compile_error"] = str(e).splitlines()[0][:200]
         rows.append(row)
+        print(f"row {kernel} {row['dtype']} {'x'.join(map(str, shape))} "
+              f"{'ok' if row['ok'] else 'FAIL'} err {err:.2g} helionc {row['helionc_us']} "
+              f"eager {row['eager_us']} compile {row['compile_us']}", flush=True)
 
     def failed(kernel, dtype, shape, e):
         print(f"FAIL {kernel} {dtype} {shape}: {str(e)[:2000]}")
@@ -73,6 +84,8 @@ def main():
                      "eager_us": None, "compile_us": None, "error": str(e)[:2000]})
 
     def checked(kernel, dtype, shape, call):
+        if not selected(kernel):
+            return None, None
         try:
             return poisoned_call(call)
         except HelioncError as e:
@@ -84,7 +97,7 @@ def main():
     bmm_shapes = [((16, 1024, 1024, 1024), True), ((64, 512, 512, 512), True),
                   ((3, 333, 200, 72), False), ((5, 127, 136, 264), False),
                   ((1, 256, 512, 128), False)]
-    for dt in (torch.bfloat16, torch.float16, torch.float32):
+    for dt in (torch.bfloat16, torch.float16, torch.float32) if selected("bmm") else ():
         for (b, m, n, k), timed in bmm_shapes:
             if dt == torch.float32 and timed and b * m * n * k > 2**33:
                 timed = False  # tf32 on the sm80 kernel: checked, not timed at the largest
@@ -96,7 +109,7 @@ def main():
                    lambda: lib["bmm"].call("bmm", x, y), lambda: torch.bmm(x, y), timed)
 
     # matmul_bias_relu: the constant zero tile of the epilogue.
-    for dt in (torch.bfloat16, torch.float32):
+    for dt in (torch.bfloat16, torch.float32) if selected("matmul_bias_relu") else ():
         for (m, n, k), timed in (((4096, 4096, 4096), True), ((333, 200, 72), False)):
             x = torch.randn(m, k, device=DEV, dtype=dt)
             y = torch.randn(k, n, device=DEV, dtype=dt)
@@ -127,6 +140,8 @@ def main():
                 w1 = torch.randn(k, h, device=DEV, dtype=dt) / 4
                 w2 = torch.randn(h, n, device=DEV, dtype=dt) / 4
                 call = lambda: lib[name].call("mlp_relu", x, w1, w2)  # noqa: E731
+                if not selected(label):
+                    continue
                 try:
                     got, pz = poisoned_call(call)
                 except HelioncError as e:  # a failed case is a row, the run goes on

@@ -15,7 +15,8 @@
 # python3 with torch ($PYTHON) for step 3. $ARCH (default sm_90a): the cubins of step 2.
 # Work files: $BUILD_DIR (default /tmp/dot-gpu-check-build). Results: a table on stdout
 # and $OUT/dot_gpu_check.json (default OUT=/tmp/dot-gpu-check). Exit 1 when a check
-# fails. DRY_RUN=1 stops after step 2 (no GPU or torch needed: what this script can do
+# fails. ONLY=REGEX checks and times only the cases it matches (dot_gpu_check.py --only;
+# every library is still built). DRY_RUN=1 stops after step 2 (no GPU or torch needed: what this script can do
 # on the development machine).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -87,4 +88,5 @@ if [[ ${DRY_RUN:-0} == 1 ]]; then
 fi
 
 echo "== 3. checks and timings"
-"$python" "$root/scripts/dot_gpu_check.py" --libdir "$work/py" --json "$out/dot_gpu_check.json"
+"$python" "$root/scripts/dot_gpu_check.py" --libdir "$work/py" --json "$out/dot_gpu_check.json" \
+  ${ONLY:+--only "$ONLY"}
