@@ -10,7 +10,6 @@
 
 #include "helion/IR/Visitor.h"
 
-#include <algorithm>
 #include <map>
 #include <set>
 
@@ -179,7 +178,6 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
           "const {\n"
           "    return float("
        << f << ");\n  }\n";
-    emitProloguePairs(os, *f0);
   }
   if (p_.tmaStoreParam >= 0) {
     os << "  __device__ __forceinline__ float transform(" << coordParams()
@@ -188,50 +186,6 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
     os << "  }\n";
   }
   os << "};\n\n";
-}
-
-void MatmulEmitter::emitProloguePairs(std::ostringstream& os, const Expr& f0) const {
-  // Tensors F reads at A's own subscripts (y[tm, tk]; DotShape.h): the pair form
-  // (gemm_tiles.cuh, prologue_a2) reads each once for a register's two elements, k and
-  // k + 1, with one load where y is contiguous there. Other prologues print none.
-  std::vector<const Expr*> sites;
-  walkExpr(f0, [&](const Expr& x) {
-    if (x.kind == ExprKind::Load && x.param != p_.a && x.indices.size() == 2 &&
-        std::none_of(sites.begin(), sites.end(), [&](const Expr* e) { return e->param == x.param; }))
-      sites.push_back(&x);
-  });
-  if (sites.empty())
-    return;
-  const std::string f =
-      cudaElement(f0, k_, [&](const Expr& x, const auto& op) -> std::optional<std::string> {
-        if (x.kind == ExprKind::Load && x.param == p_.a)
-          return std::string("a_elem");
-        if (x.kind == ExprKind::Load && x.indices.size() == 2) // a pair site: the argument
-          return "v_" + name(x.param);
-        if (x.kind == ExprKind::Load)
-          return "hd::to_compute(" + name(x.param) + "[" +
-                 offset(x.param, x.indices, "(row < M ? row : M - 1)") + "])";
-        if (x.kind == ExprKind::Full)
-          return ctype(x.type->elem) + "(" + op(*x.operands[0]) + ")";
-        return std::nullopt;
-      });
-  os << "  static constexpr bool kPrologueA2 = true;\n";
-  os << "  __device__ __forceinline__ void prologue_a2(int64 row, int64 k, bool both, float a0, "
-        "float a1, float& r0, float& r1) const {\n";
-  std::string params, args0, args1;
-  for (const Expr* l : sites) {
-    const std::string y = name(l->param), t = "hd::compute_t<T_" + y + ">";
-    os << "    " << t << " p0_" << y << ", p1_" << y << ";\n";
-    os << "    hd::load_pair(" << y << " + (" << offset(l->param, l->indices, "(row < M ? row : M - 1)")
-       << "), stride_" << y << "_1, both, p0_" << y << ", p1_" << y << ");\n";
-    params += ", " + t + " v_" + y;
-    args0 += ", p0_" + y;
-    args1 += ", p1_" + y;
-  }
-  os << "    auto f = [&](int64 k, float a_elem" << params << ") -> float {\n      return float(" << f
-     << ");\n    };\n";
-  os << "    r0 = f(k, a0" << args0 << ");\n";
-  os << "    r1 = f(both ? k + 1 : k, a1" << args1 << ");\n  }\n";
 }
 
 std::string MatmulEmitter::epilogueInit() const {

@@ -70,9 +70,6 @@ private:
   void body(std::ostringstream& os, const std::function<void(const Stmt&)>& store) const;
   /// The functor: apply (stores), operator() (pairs), transform (tma_store).
   void emitEpilogue(std::ostringstream& os);
-  /// The A prologue's pair form (prologue_a2) where F (`f0`, without its final cast)
-  /// reads tensors at A's subscripts; nothing otherwise.
-  void emitProloguePairs(std::ostringstream& os, const Expr& f0) const;
   /// The statement that makes the functor `epi` from the kernel's arguments.
   std::string epilogueInit() const;
   /// The functor's fields as trailing kernel parameters.

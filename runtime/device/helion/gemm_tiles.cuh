@@ -47,35 +47,6 @@ template <class E> struct prologue_a_of<E, decltype(void(E::kPrologueA))> {
 };
 template <class E> inline constexpr bool has_prologue_a = prologue_a_of<E>::value;
 
-/// The pair form: a functor that also has `static constexpr bool kPrologueA2 = true` and
-/// `void prologue_a2(int64 row, int64 k, bool both, float v0, float v1, float& r0,
-/// float& r1) const` gets a 16-bit fragment register's two elements at once (k even, the
-/// second at k + 1 when `both`, else at k as well: k + 1 is past K), so that what F reads
-/// at each element (a second tensor at A's subscripts) is read once for both, as one
-/// 4-byte load where the tensor is contiguous there (load_pair). f32 A keeps prologue_a.
-template <class E, class = void> struct prologue_a2_of {
-  static constexpr bool value = false;
-};
-template <class E> struct prologue_a2_of<E, decltype(void(E::kPrologueA2))> {
-  static constexpr bool value = E::kPrologueA2;
-};
-template <class E> inline constexpr bool has_prologue_a2 = prologue_a2_of<E>::value;
-
-/// Elements k and k + 1 (`both`; else k twice) of a row whose elements are `stride` apart,
-/// widened: one load of both when stride is 1 and p is 2-element aligned.
-template <class T>
-__device__ __forceinline__ void load_pair(const T* p, int64 stride, bool both, compute_t<T>& v0,
-                                          compute_t<T>& v1) {
-  if (both && stride == 1 && reinterpret_cast<uint64>(p) % (2 * sizeof(T)) == 0) {
-    const vec<T, 2> v = *reinterpret_cast<const vec<T, 2>*>(p);
-    v0 = to_compute(v[0]);
-    v1 = to_compute(v[1]);
-  } else {
-    v0 = to_compute(p[0]);
-    v1 = to_compute(p[both ? stride : 0]);
-  }
-}
-
 /// The A prologue on one m16 x k16 A fragment of a warp (mma.sync m16n8k16 and the
 /// register-A wgmma share it) whose first row is `row0`: register i holds row row0 +
 /// lane / 4 + 8 (i % 2), k = k0 + (i / 2) 8 + 2 (lane % 4) and the next k (16-bit A),
@@ -95,18 +66,10 @@ __device__ __forceinline__ void prologue_fragment(const Epi& epi, uint32 (&a)[4]
     } else {
       const int k = k0 + (i / 2) * 8 + 2 * (lane % 4);
       vec<TIn, 2> v = *reinterpret_cast<const vec<TIn, 2>*>(&a[i]);
-      if constexpr (has_prologue_a2<Epi>) {
-        float x0, x1;
-        epi.prologue_a2(row, k < K ? k : K - 1, k + 1 < K, to_compute(v[0]), to_compute(v[1]),
-                        x0, x1);
-        v[0] = from_compute<TIn>(k < K ? x0 : 0.f);
-        v[1] = from_compute<TIn>(k + 1 < K ? x1 : 0.f);
-      } else {
 #pragma unroll
-        for (int j = 0; j < 2; ++j) {
-          const float x = epi.prologue_a(row, k + j < K ? k + j : K - 1, to_compute(v[j]));
-          v[j] = from_compute<TIn>(k + j < K ? x : 0.f);
-        }
+      for (int j = 0; j < 2; ++j) {
+        const float x = epi.prologue_a(row, k + j < K ? k + j : K - 1, to_compute(v[j]));
+        v[j] = from_compute<TIn>(k + j < K ? x : 0.f);
       }
       a[i] = *reinterpret_cast<const uint32*>(&v);
     }

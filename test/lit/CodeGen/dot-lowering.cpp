@@ -171,17 +171,11 @@
 // PRO-K: const T_s* __restrict__ s;
 // PRO-K: prologue_a(int64 row, int64 k, float a_elem) const {
 // PRO-K-NEXT: (hd::to_compute(s[k * stride_s_0]))));
-// PRO-K-NOT: kPrologueA2
 // PRO-K: using G = hd::Gemm<T_x, T_out, 128, 256,
 // A second tensor at A's subscripts, read per element at the clamped row and k.
 // PRO-Y: const T_y* __restrict__ y;
 // PRO-Y: prologue_a(int64 row, int64 k, float a_elem) const {
 // PRO-Y-NEXT: (a_elem) * {{.*}}(hd::to_compute(y[(row < M ? row : M - 1) * stride_y_0 + k * stride_y_1]))
-// The pair form: y read once for a register's two elements (k, k + 1).
-// PRO-Y: static constexpr bool kPrologueA2 = true;
-// PRO-Y: hd::load_pair(y + ((row < M ? row : M - 1) * stride_y_0 + k * stride_y_1), stride_y_1, both, p0_y, p1_y);
-// PRO-Y: auto f = [&](int64 k, float a_elem, hd::compute_t<T_y> v_y) -> float {
-// PRO-Y: r1 = f(both ? k + 1 : k, a1, p1_y);
 // PRO-IR: matmul: a %x, b %w, acc %acc.0, tiles [tm, tn], k loop tk, a prologue cast<dtype(%x)>(mul(load %x[%tm, %tk], 0.5)), epilogue 2
 // PRO-IR: template: gemm sm90 128x256
 // sm_90a: each warp loads its A fragments from the stage (ldmatrix), applies the
