@@ -45,6 +45,9 @@ EmittedKernel MatmulEmitter::run() {
   if (p_.aPrologue)
     os << "// A computed from its load: the functor's prologue_a, applied to A's fragments in "
           "registers (sm90 register-A wgmma, sm80 mma.sync)\n";
+  if (staged())
+    os << "// " << name(p_.aStaged) << " read at A's subscripts: staged beside A by TMA on sm90 "
+          "when of A's dtype (prologue_ay), read per element otherwise\n";
   if (p_.bTransposed)
     os << "// f8e4m3 / f8e5m2 operands: wgmma k32 (sm90), widened to f16 for mma.sync (sm80)\n";
   os << "// f32 operands: tf32 on the sm80 kernel (mma.sync m16n8k8) on every GPU\n";
@@ -69,6 +72,7 @@ EmittedKernel MatmulEmitter::run() {
   m.b = p_.b;
   m.bTransposed = p_.bTransposed;
   m.aPrologue = p_.aPrologue != nullptr;
+  m.aStaged = p_.aStaged;
   m.m = grouped() ? nullptr : k_.tiles[p_.tileM].end; // grouped: A's rows
   m.n = k_.tiles[p_.tileN].end;
   m.k = k_.tiles[p_.tileK].end;
@@ -126,20 +130,25 @@ void MatmulEmitter::emitSm90(std::ostringstream& os) {
                   std::to_string(p_.gemm.consumers) + ", " + (p_.bTransposed ? "true" : "false") +
                   ", " + (p_.gemm.persistent ? "true" : "false") +
                   ", TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs" +
-                  (batched() ? ", 1, true>" : ">");
+                  (batched() ? ", 1, true>"
+                   : staged() ? ", 1, false, hd::is_same_v<T_" + name(p_.a) + ", T_" +
+                                    name(p_.aStaged) + ">>"
+                              : ">");
   os << "/// sm_90a: TMA + wgmma, " << p_.gemm.consumers << " consumer warpgroup(s) + 1 producer.\n";
   os << "template <" << templateParams() << ">\n__global__ void __launch_bounds__("
      << 128 * (p_.gemm.consumers + 1) << ", 1) " << out_.kernelName
      << "(\n    const __grid_constant__ hd::TensorMap map_a, const __grid_constant__ "
-        "hd::TensorMap map_b,\n    const __grid_constant__ hd::TensorMap map_c, int M, int N, "
-        "int K, int groupM" << (batched() ? ", int batches" : "") << argList() << ") {\n";
+        "hd::TensorMap map_b,\n    const __grid_constant__ hd::TensorMap map_c, "
+     << (staged() ? "const __grid_constant__ hd::TensorMap map_y, " : "")
+     << "int M, int N, int K, int groupM" << (batched() ? ", int batches" : "") << argList()
+     << ") {\n";
   os << dtypeAsserts(true);
   os << "  using G = " << g << ";\n";
   os << "  extern __shared__ __align__(1024) hd::uint8 smem[];\n";
   os << "  hd::check_dynamic_smem(G::kSmemBytes); // the launcher sized it on its own\n";
   os << epilogueInit();
   os << "  G::run(&map_a, &map_b, &map_c, M, N, K, groupM, epi, smem"
-     << (batched() ? ", batches" : "") << ");\n}\n\n";
+     << (batched() ? ", batches" : staged() ? ", 1, &map_y" : "") << ");\n}\n\n";
 }
 
 void MatmulEmitter::emitSm80(std::ostringstream& os) {

@@ -178,6 +178,26 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
           "const {\n"
           "    return float("
        << f << ");\n  }\n";
+    if (staged()) {
+      // The sm90 kernel's staged form (gemm_tiles.cuh, prologue_fragment_staged): y's
+      // element comes from its k-block in shared memory, as A's does.
+      const std::string fy =
+          cudaElement(*f0, k_, [&](const Expr& x, const auto& op) -> std::optional<std::string> {
+            if (x.kind == ExprKind::Load && x.param == p_.a)
+              return std::string("a_elem");
+            if (x.kind == ExprKind::Load && x.param == p_.aStaged)
+              return std::string("y_elem");
+            if (x.kind == ExprKind::Load)
+              return "hd::to_compute(" + name(x.param) + "[" +
+                     offset(x.param, x.indices, "(row < M ? row : M - 1)") + "])";
+            if (x.kind == ExprKind::Full)
+              return ctype(x.type->elem) + "(" + op(*x.operands[0]) + ")";
+            return std::nullopt;
+          });
+      os << "  __device__ __forceinline__ float prologue_ay(int64 row, int64 k, float a_elem, "
+            "float y_elem) const {\n    return float("
+         << fy << ");\n  }\n";
+    }
   }
   if (p_.tmaStoreParam >= 0) {
     os << "  __device__ __forceinline__ float transform(" << coordParams()

@@ -36,6 +36,8 @@ private:
   const std::string& name(int param) const { return k_.params.at(param).name; }
   bool batched() const { return p_.tileB >= 0; }
   bool grouped() const { return p_.tileG >= 0; }
+  /// An A prologue with a staged second tensor (MatmulMatch::aStaged).
+  bool staged() const { return p_.aStaged >= 0; }
   /// The functor's leading coordinate parameters: "int64 row, int64 col", batched
   /// "int64 batch, int64 row, int64 col" (and the same names as arguments); grouped
   /// as batched, the group in `batch`.

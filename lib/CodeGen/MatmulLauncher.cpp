@@ -54,7 +54,16 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
         "dev.minor);\n";
   os << "  // f32: tf32 on the sm80 kernel (mma.sync m16n8k8); wgmma tf32 needs B K-major.\n";
   os << "  const bool tf32 = " << a << ".dtype() == helion::DType::f32;\n";
-  os << "  const bool sm90 = " << (mm.gemm.sm90 ? "dev.major == 9 && !tf32" : "false") << ";\n";
+  os << (mm.aStaged >= 0 ? "  bool" : "  const bool") << " sm90 = " << (mm.gemm.sm90 ? "dev.major == 9 && !tf32" : "false") << ";\n";
+  if (mm.aStaged >= 0) {
+    // The A prologue's second tensor: staged by TMA beside A when of A's dtype (the sm90
+    // kernel's StagedA); one TMA cannot read runs the sm80 kernel.
+    const std::string y = pname(mm.aStaged);
+    os << "  const bool yStaged = sm90 && " << y << ".dtype() == " << a << ".dtype();\n";
+    os << "  if (yStaged && !(" << y << ".dim() == 2 && " << y << ".stride(1) == 1 && ("
+       << y << ".stride(0) * int64_t(" << y << ".element_size())) % 16 == 0 && "
+       << "reinterpret_cast<uintptr_t>(" << y << ".data_ptr()) % 16 == 0))\n    sm90 = false;\n";
+  }
   if (mm.tmaStoreParam >= 0) {
     std::string c = pname(mm.tmaStoreParam);
     if (batched)
@@ -81,8 +90,12 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
      << mm.gemm.sm80Stages << ";\n";
   os << "  int64_t smem = 128 + stages80 * (bm80 + bn80) * 128;\n";
   os << "  if (sm90) {\n";
+  const std::string stage = std::to_string((mm.gemm.bm + mm.gemm.bn) * 128);
   os << "    const int64_t ring = 1024 + int64_t(" << mm.gemm.stages << ") * "
-     << (mm.gemm.bm + mm.gemm.bn) * 128 << " + 16 * " << mm.gemm.stages << ", maxSmem = 227 * 1024;\n";
+     << (mm.aStaged >= 0 ? "(" + stage + " + (yStaged ? " + std::to_string(mm.gemm.bm * 128) +
+                               " : 0))"
+                         : stage)
+     << " + 16 * " << mm.gemm.stages << ", maxSmem = 227 * 1024;\n";
   os << "    const int64_t tileC = int64_t(" << mm.gemm.bm * mm.gemm.bn << ") * " << outSize << ";\n";
   os << "    const int64_t parts = ring + tileC <= maxSmem ? 1 : ring + tileC / 2 <= maxSmem ? 2 : 4;\n";
   os << "    smem = tmaStore ? ring + tileC / parts : ring;\n  }\n";
@@ -150,7 +163,12 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
        << ".element_size())) : mapA;\n";
   else
     os << "    CUtensorMap mapC = mapA; // unused by the pairs epilogue\n";
-  os << "    void* args[] = {&mapA, &mapB, &mapC, &iM, &iN, &iK, &groupM"
+  if (mm.aStaged >= 0)
+    os << "    CUtensorMap mapY = sm90 && " << pname(mm.aStaged) << ".dtype() == " << a
+       << ".dtype() ? map(" << pname(mm.aStaged) << ", M, K, " << mm.gemm.bm
+       << ", boxK) : mapA; // read only when staged\n";
+  os << "    void* args[] = {&mapA, &mapB, &mapC, " << (mm.aStaged >= 0 ? "&mapY, " : "")
+     << "&iM, &iN, &iK, &groupM"
      << (batched ? ", &iB" : grouped ? ", &po, &iG" : "") << epiArgs << "};\n";
   if (grouped) { // tiles per group are known on the device only: at most M / BM + G rows
     os << "    const int64_t units = (M / " << mm.gemm.bm << " + G) * helion::rt::cdiv(N, " << mm.gemm.bn

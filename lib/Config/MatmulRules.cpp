@@ -20,6 +20,7 @@
 #include "helion/Config/TemplateRules.h"
 
 #include "helion/Config/BlockSizes.h"
+#include "helion/IR/TemplateMatch.h"
 
 #include <fmt/format.h>
 
@@ -198,6 +199,11 @@ std::vector<ConfigError> MatmulRules::check(const Config& c, ir::GemmParams* out
                         stages));
     }
   }
+  // An A prologue's staged tensor (MatmulMatch::aStaged) takes a third A-sized block per
+  // stage on sm90: the ring is as deep as fits, at most num_stages.
+  if (p.sm90 && tilesKnown && k_->matmul && k_->matmul->aStaged >= 0)
+    while (p.stages > 2 && 1024 + p.stages * ((2 * bm + bn) * 128 + 16) + bm * bn > kSmem)
+      --p.stages;
   // The sm80 kernel (the fallback off Hopper, or the kernel without TMA): 8 warps in a
   // 2 x 4 grid, warp tiles multiples of 16 x 16, one CTA per tile.
   p.sm80Bm = static_cast<int>(std::min<int64_t>(bm, 256));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 #include <vector>
 
 namespace helion::ir {
@@ -162,6 +163,15 @@ const Expr* prologueLoad(const Expr& operand, const std::function<const Expr*(in
       return nullptr;
   }
   return a;
+}
+
+int prologueStagedTensor(const Expr& f, int a) {
+  std::set<int> others;
+  walkExpr(f, [&](const Expr& e) {
+    if (e.kind == ExprKind::Load && e.param != a && e.indices.size() == 2)
+      others.insert(e.param);
+  });
+  return others.size() == 1 ? *others.begin() : -1;
 }
 
 bool swapsLastTwo(int d1, int d2, int rank) {

@@ -72,6 +72,8 @@ std::string printMatmulMatch(const Kernel& k, const MatmulMatch& m) {
                   n.tile(m.tileN) + "], k loop " + n.tile(m.tileK);
   if (m.aPrologue)
     s += ", a prologue " + printExpr(k, *m.aPrologue);
+  if (m.aStaged >= 0)
+    s += ", staged " + n.param(m.aStaged);
   if (m.tileG >= 0)
     s += ", groups " + n.tile(m.tileG) + " offsets " + n.param(m.offsets);
   s += ", epilogue " + std::to_string(m.epilogue.size());

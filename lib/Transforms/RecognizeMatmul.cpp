@@ -109,6 +109,7 @@ bool Planner::operand(const ExprRef& raw, bool isA) {
           return it == lets_.end() ? nullptr : it->second.get();
         })) {
       p_.aPrologue = substituted(raw);
+      p_.aStaged = prologueStagedTensor(*p_.aPrologue, load->param);
       e = load;
     }
   const int row = isA ? p_.tileM : transposed ? p_.tileN : p_.tileK;

@@ -106,6 +106,11 @@ void templateMatch(const Kernel& k, const VerifyFail& fail) {
       const Expr* load = prologueLoad(*m->aPrologue, [](int) -> const Expr* { return nullptr; });
       if (!load || load->param != m->a || m->tileG >= 0)
         fail(k.loc, "a recognized matmul whose A prologue is not pointwise code of its A load");
+      if (m->aStaged != prologueStagedTensor(*m->aPrologue, m->a))
+        fail(k.loc, "a recognized matmul whose staged A-shaped tensor is not the one its "
+                    "A prologue reads");
+    } else if (m->aStaged >= 0) {
+      fail(k.loc, "a recognized matmul with a staged A-shaped tensor but no A prologue");
     }
     // The statements the template prints: the grid loop's, or the grouped GEMM's
     // column loop's.

@@ -58,6 +58,10 @@ struct MatmulLaunch {
   int a = -1, b = -1;       ///< tensor params: A [M, K], B [K, N] (or [N, K] when bTransposed)
   bool bTransposed = false;
   bool aPrologue = false;   ///< A computed from its load (MatmulMatch::aPrologue): no 8-bit A
+  /// The prologue's staged tensor (MatmulMatch::aStaged), or -1. The sm90 kernel takes
+  /// its tensor map `map_y` after map_c and stages it when its dtype is A's (StagedA);
+  /// a y of A's dtype that TMA cannot read (layout, alignment) runs the sm80 kernel.
+  int aStaged = -1;
   ir::ExprRef m, n, k;      ///< extents (ends of the tiles tm, tn, tk)
   /// Batched (bmm): the batch extent (end of tile tb); A [B, M, K], B [B, K, N]
   /// (or [B, N, K]), 3-D tensor maps, `int batches` after groupM (sm90) and

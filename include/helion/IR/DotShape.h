@@ -59,6 +59,10 @@ bool isBatchedDot(const Expr& e);
 inline constexpr int kMaxPrologueNodes = 256;
 const Expr* prologueLoad(const Expr& operand, const std::function<const Expr*(int var)>& let);
 
+/// The tensor an A prologue `f` (a matched prologueLoad operand whose A is param `a`)
+/// reads at A's subscripts besides A, when it is exactly one (2-D dots); else -1.
+int prologueStagedTensor(const Expr& f, int a);
+
 /// Whether transpose dims (d1, d2) swap the last two of `rank` dims (negative dims
 /// count from the end): a matrix transposed per batch.
 bool swapsLastTwo(int d1, int d2, int rank);

@@ -30,6 +30,10 @@ struct MatmulMatch {
   /// A computed from its load, F(x[tm, tk]) with the K loop's lets substituted
   /// (helion/IR/DotShape.h, prologueLoad): the templates' A prologue. Null: A is the load.
   ExprRef aPrologue;
+  /// The one other tensor F reads at A's subscripts (`y[tm, tk]`; DotShape.h,
+  /// prologueStagedTensor): on sm90 its k-blocks are loaded by TMA beside A's and F
+  /// reads its element from registers. -1: none (or several, read per element).
+  int aStaged = -1;
   int accVar = -1;
   /// Grouped GEMM: the group tile g (hl::grid), the tensor of group offsets, and the
   /// group loop's lets (the row loop's bounds, not usable elsewhere). tileG is -1 else.

@@ -121,7 +121,8 @@ namespace helion::dev {
 /// The GEMM: constants for the host and the device function `run` (see the top).
 template <class TIn, class TOut, int BM, int BN, int BK = 64, int Stages = 4, int Consumers = 2,
           bool BTransposed = false, bool Persistent = true,
-          EpilogueForm Form = EpilogueForm::pairs, int Cluster = 1, bool Batched = false>
+          EpilogueForm Form = EpilogueForm::pairs, int Cluster = 1, bool Batched = false,
+          bool StagedA = false>
 struct Gemm {
   static_assert(is_same_v<TIn, bf16> || is_same_v<TIn, f16> || is_float8_v<TIn>,
                 "Gemm: TIn must be bf16, f16, f8e4m3 or f8e5m2");
@@ -135,6 +136,8 @@ struct Gemm {
   static_assert(Stages >= 2, "Gemm: at least 2 stages");
   static_assert(Cluster == 1 || Cluster == 2, "Gemm: clusters of 1 or 2 CTAs");
   static_assert(!Batched || Cluster == 1, "Gemm: a batched GEMM runs without clusters");
+  static_assert(!StagedA || (!Batched && !is_float8_v<TIn>),
+                "Gemm: a staged A-shaped tensor goes with 2-D, 16-bit A prologues only");
   static_assert(BTransposed ? (BN / Cluster) % 8 == 0 : (BN / 64) % Cluster == 0,
                 "Gemm: each CTA of a cluster loads an equal, whole part of B");
 
@@ -147,7 +150,9 @@ struct Gemm {
   static constexpr int kStageBytesA = BM * 128; ///< BK elements = 128 bytes per row
   static constexpr int kStageBytesB = BN * 128;
   static constexpr int kKSteps = 4; ///< wgmma per row: k16 (16-bit) or k32 (8-bit), 32 bytes
-  static constexpr int kStageBytes = kStageBytesA + kStageBytesB;
+  /// StagedA: the A prologue's second tensor (y[tm, tk]), a k-block as A's after B.
+  static constexpr int kStageBytesY = StagedA ? kStageBytesA : 0;
+  static constexpr int kStageBytes = kStageBytesA + kStageBytesB + kStageBytesY;
   static constexpr int kMaxSmem = 227 * 1024; ///< per CTA on sm_90
   static constexpr int kRingBytes = 1024 + Stages * kStageBytes + 16 * Stages;
   static constexpr int kTileCBytes = BM * BN * static_cast<int>(sizeof(TOut));
@@ -205,7 +210,7 @@ struct Gemm {
   template <class Epi>
   __device__ static void run(const TensorMap* mapA, const TensorMap* mapB, const TensorMap* mapC,
                              int M, int N, int K, int groupM, const Epi& epi, void* smem,
-                             int batches = 1) {
+                             int batches = 1, const TensorMap* mapY = nullptr) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 1023) & ~1023ull);
     uint64* full = reinterpret_cast<uint64*>(base + Stages * kStageBytes + kEpilogueBytes);
@@ -219,6 +224,8 @@ struct Gemm {
     } else if (threadIdx.x == 32) {
       prefetch_tensormap(mapA);
       prefetch_tensormap(mapB);
+      if constexpr (StagedA)
+        prefetch_tensormap(mapY);
       if constexpr (Form == EpilogueForm::tma_store)
         prefetch_tensormap(mapC);
     }
@@ -238,7 +245,7 @@ struct Gemm {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_dec<kProducerRegs>();
       if (threadIdx.x == 0)
-        produce(mapA, mapB, units, total, first, step, rank, kBlocks, base, full, empty);
+        produce(mapA, mapB, mapY, units, total, first, step, rank, kBlocks, base, full, empty);
     } else {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_inc<kConsumerRegs>();
@@ -252,7 +259,8 @@ struct Gemm {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 private:
   /// One thread: waits for a free stage, then loads A's and B's k-block into it.
-  __device__ static void produce(const TensorMap* mapA, const TensorMap* mapB, GemmTiles units,
+  __device__ static void produce(const TensorMap* mapA, const TensorMap* mapB,
+                                 const TensorMap* mapY, GemmTiles units,
                                  int total, int first, int step, int rank, int kBlocks,
                                  uint8* base, uint64* full, uint64* empty) {
     int s = 0;
@@ -296,6 +304,8 @@ private:
           for (int c = 0; c < BN / 64; ++c)
             tma_load_2d(b + c * BK * 128, mapB, &full[s], tn * BN + 64 * c, kb * BK);
         }
+        if constexpr (StagedA) // y's k-block as A's, after B
+          tma_load_2d(b + kStageBytesB, mapY, &full[s], kb * BK, tm * BM);
         if (++s == Stages) {
           s = 0;
           phase ^= 1;
@@ -420,9 +430,17 @@ private:
       for (int mi = 0; mi < kMmaM; ++mi)
 #pragma unroll
         for (int kk = 0; kk < kKSteps; ++kk) {
-          sm80::ldmatrix_x4(f[mi][kk], a + sm80::swizzle128(64 * mi + row, 2 * kk + q / 2));
-          prologue_fragment<TIn>(epi, f[mi][kk], row0 + 64 * mi + 16 * (tid / 32),
-                                 kb * BK + 16 * kk, K, lane);
+          const uint32 at = sm80::swizzle128(64 * mi + row, 2 * kk + q / 2);
+          sm80::ldmatrix_x4(f[mi][kk], a + at);
+          if constexpr (StagedA) { // y's fragment, at the same place in its block
+            uint32 y[4];
+            sm80::ldmatrix_x4(y, a + kStageBytesA + kStageBytesB + at);
+            prologue_fragment_staged<TIn>(epi, f[mi][kk], y, row0 + 64 * mi + 16 * (tid / 32),
+                                          kb * BK + 16 * kk, K, lane);
+          } else {
+            prologue_fragment<TIn>(epi, f[mi][kk], row0 + 64 * mi + 16 * (tid / 32),
+                                   kb * BK + 16 * kk, K, lane);
+          }
         }
     };
     int prev = 0;

@@ -76,6 +76,30 @@ __device__ __forceinline__ void prologue_fragment(const Epi& epi, uint32 (&a)[4]
   }
 }
 
+/// The A prologue with a staged second tensor (`F(x[tm, tk], y[tm, tk])`: the sm90
+/// GEMM loads y's k-block beside A's and reads its fragment `y` as it reads A's): the
+/// functor's `float prologue_ay(int64 row, int64 k, float a, float y) const` gets both
+/// elements; otherwise as prologue_fragment (16-bit A only).
+template <class TIn, class Epi>
+__device__ __forceinline__ void prologue_fragment_staged(const Epi& epi, uint32 (&a)[4],
+                                                         const uint32 (&y)[4], int64 row0, int k0,
+                                                         int K, int lane) {
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const int64 row = row0 + lane / 4 + 8 * (i % 2);
+    const int k = k0 + (i / 2) * 8 + 2 * (lane % 4);
+    vec<TIn, 2> v = *reinterpret_cast<const vec<TIn, 2>*>(&a[i]);
+    const vec<TIn, 2> w = *reinterpret_cast<const vec<TIn, 2>*>(&y[i]);
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+      const float x = epi.prologue_ay(row, k + j < K ? k + j : K - 1, to_compute(v[j]),
+                                      to_compute(w[j]));
+      v[j] = from_compute<TIn>(k + j < K ? x : 0.f);
+    }
+    a[i] = *reinterpret_cast<const uint32*>(&v);
+  }
+}
+
 /// The epilogue functor of one batch of a batched GEMM: the GEMMs call
 /// epi(row, col, v0, v1) and epi.transform(row, col, v) per tile; a batched
 /// kernel's functor takes the batch first: epi(batch, row, col, ...).

@@ -16,6 +16,9 @@
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_rowscale_a --emit cuda | FileCheck %s --check-prefix=PRO-ROW
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_colscale_a --emit cuda | FileCheck %s --check-prefix=PRO-K
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_product_a --emit cuda | FileCheck %s --check-prefix=PRO-Y
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_product_a -o %t/dk
+// RUN: FileCheck %s --check-prefix=PRO-Y-HOST < %t/dk/dot_kernels.helion.cpp
+// RUN: %host_cxx -DHELIONC_C_API %t/dk/dot_kernels.helion.cpp
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_half_a --stop-after template-plan | FileCheck %s --check-prefix=PRO-IR
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_recip_a --emit ptx --dtype bf16 | FileCheck %s --check-prefix=PRO-PTX
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_recip_a --emit ptx --dtype f16 --arch sm_80 | FileCheck %s --check-prefix=PRO-SM80
@@ -176,6 +179,20 @@
 // PRO-Y: const T_y* __restrict__ y;
 // PRO-Y: prologue_a(int64 row, int64 k, float a_elem) const {
 // PRO-Y-NEXT: (a_elem) * {{.*}}(hd::to_compute(y[(row < M ? row : M - 1) * stride_y_0 + k * stride_y_1]))
+// On sm90 y is staged beside A by TMA when of A's dtype: its element comes in as y_elem.
+// PRO-Y: prologue_ay(int64 row, int64 k, float a_elem, float y_elem) const {
+// PRO-Y-NEXT: (a_elem) * {{.*}}(y_elem)
+// PRO-Y: const __grid_constant__ hd::TensorMap map_c, const __grid_constant__ hd::TensorMap map_y, int M
+// PRO-Y: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 3, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, 1, false, hd::is_same_v<T_x, T_y>>;
+// PRO-Y: G::run(&map_a, &map_b, &map_c, M, N, K, groupM, epi, smem, 1, &map_y);
+// The launcher stages y when it has A's dtype and TMA can read it, else runs sm80.
+// PRO-Y-HOST: bool sm90 = dev.major == 9 && !tf32;
+// PRO-Y-HOST: const bool yStaged = sm90 && y.dtype() == x.dtype();
+// PRO-Y-HOST: if (yStaged && !(y.dim() == 2 && y.stride(1) == 1 && (y.stride(0) * int64_t(y.element_size())) % 16 == 0 && reinterpret_cast<uintptr_t>(y.data_ptr()) % 16 == 0))
+// PRO-Y-HOST-NEXT: sm90 = false;
+// PRO-Y-HOST: const int64_t ring = 1024 + int64_t(3) * (49152 + (yStaged ? 16384 : 0)) + 16 * 3
+// PRO-Y-HOST: CUtensorMap mapY = sm90 && y.dtype() == x.dtype() ? map(y, M, K, 128, boxK) : mapA;
+// PRO-Y-HOST: void* args[] = {&mapA, &mapB, &mapC, &mapY, &iM, &iN, &iK, &groupM
 // PRO-IR: matmul: a %x, b %w, acc %acc.0, tiles [tm, tn], k loop tk, a prologue cast<dtype(%x)>(mul(load %x[%tm, %tk], 0.5)), epilogue 2
 // PRO-IR: template: gemm sm90 128x256
 // sm_90a: each warp loads its A fragments from the stage (ldmatrix), applies the

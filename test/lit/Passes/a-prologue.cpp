@@ -169,7 +169,7 @@ HELION_KERNEL Tensor bmm_rowscale_a(const Tensor& x, const Tensor& s, const Tens
 
 // A second 2-D load in F (another tensor at A's subscripts [tm, tk]): read per element.
 // CHECK-LABEL: kernel product_a
-// CHECK: matmul: a %x, b %w, acc %acc.0, tiles [tm, tn], k loop tk, a prologue cast<dtype(%x)>(mul(load %x[%tm, %tk], load %y[%tm, %tk]))
+// CHECK: matmul: a %x, b %w, acc %acc.0, tiles [tm, tn], k loop tk, a prologue cast<dtype(%x)>(mul(load %x[%tm, %tk], load %y[%tm, %tk])), staged %y,
 HELION_KERNEL Tensor product_a(const Tensor& x, const Tensor& y, const Tensor& w) {
   auto [m, k] = x.shape<2>();
   auto [k2, n] = w.shape<2>();
@@ -185,7 +185,7 @@ HELION_KERNEL Tensor product_a(const Tensor& x, const Tensor& y, const Tensor& w
 
 // A is the first load of the result's dtype: here y (x is f32, cast to y's dtype).
 // CHECK-LABEL: kernel product_y_a
-// CHECK: matmul: a %y, b %w, acc %acc.0, tiles [tm, tn], k loop tk, a prologue cast<dtype(%y)>(mul(load %x[%tm, %tk], load %y[%tm, %tk]))
+// CHECK: matmul: a %y, b %w, acc %acc.0, tiles [tm, tn], k loop tk, a prologue cast<dtype(%y)>(mul(load %x[%tm, %tk], load %y[%tm, %tk])), staged %x,
 HELION_KERNEL Tensor product_y_a(const Tensor& x, const Tensor& y, const Tensor& w) {
   auto [m, k] = x.shape<2>();
   auto [k2, n] = w.shape<2>();
