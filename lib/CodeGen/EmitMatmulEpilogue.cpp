@@ -157,47 +157,35 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
     if (f0->kind == ExprKind::Cast && f0->type && f0->operands.size() == 1 &&
         f0->type->elem == ElemType::ofParam(p_.a))
       f0 = f0->operands[0].get();
-    const std::string f =
-        cudaElement(*f0, k_, [&](const Expr& x, const auto& op) -> std::optional<std::string> {
-          if (x.kind == ExprKind::Load && x.param == p_.a) // A's element, in its compute type
-            return std::string("a_elem");
-          // A vector along A's rows, s[tm]: rows past M (the tile's padding, whose
-          // results no one stores; an A row meets only its own output row) read row M - 1,
-          // so the load needs no branch and one row's loads are one. A vector along K,
-          // s[tk], reads at k, which the template keeps below K; a tensor at A's own
-          // subscripts, y[tm, tk], at both (one element per A element, from L1/L2).
-          if (x.kind == ExprKind::Load)
-            return "hd::to_compute(" + name(x.param) + "[" +
-                   offset(x.param, x.indices, "(row < M ? row : M - 1)") + "])";
-          if (x.kind == ExprKind::Full) // a constant tile
-            return ctype(x.type->elem) + "(" + op(*x.operands[0]) + ")";
-          return std::nullopt;
-        });
+    // F of one element: A's load is `a_elem`, the staged tensor's (when `staged`) is
+    // `y_elem`. A vector along A's rows, s[tm]: rows past M (the tile's padding, whose
+    // results no one stores; an A row meets only its own output row) read row M - 1, so
+    // the load needs no branch and one row's loads are one. A vector along K, s[tk],
+    // reads at k, which the template keeps below K; a tensor at A's own subscripts,
+    // y[tm, tk], not staged, at both (one element per A element, from L1/L2).
+    auto element = [&](bool stagedY) {
+      return cudaElement(*f0, k_, [&](const Expr& x, const auto& op) -> std::optional<std::string> {
+        if (x.kind == ExprKind::Load && x.param == p_.a) // A's element, in its compute type
+          return std::string("a_elem");
+        if (x.kind == ExprKind::Load && stagedY && x.param == p_.aStaged)
+          return std::string("y_elem");
+        if (x.kind == ExprKind::Load)
+          return "hd::to_compute(" + name(x.param) + "[" +
+                 offset(x.param, x.indices, "(row < M ? row : M - 1)") + "])";
+        if (x.kind == ExprKind::Full) // a constant tile
+          return ctype(x.type->elem) + "(" + op(*x.operands[0]) + ")";
+        return std::nullopt;
+      });
+    };
     os << "  static constexpr bool kPrologueA = true;\n";
     os << "  __device__ __forceinline__ float prologue_a(int64 row, int64 k, float a_elem) "
           "const {\n"
           "    return float("
-       << f << ");\n  }\n";
-    if (staged()) {
-      // The sm90 kernel's staged form (gemm_tiles.cuh, prologue_fragment_staged): y's
-      // element comes from its k-block in shared memory, as A's does.
-      const std::string fy =
-          cudaElement(*f0, k_, [&](const Expr& x, const auto& op) -> std::optional<std::string> {
-            if (x.kind == ExprKind::Load && x.param == p_.a)
-              return std::string("a_elem");
-            if (x.kind == ExprKind::Load && x.param == p_.aStaged)
-              return std::string("y_elem");
-            if (x.kind == ExprKind::Load)
-              return "hd::to_compute(" + name(x.param) + "[" +
-                     offset(x.param, x.indices, "(row < M ? row : M - 1)") + "])";
-            if (x.kind == ExprKind::Full)
-              return ctype(x.type->elem) + "(" + op(*x.operands[0]) + ")";
-            return std::nullopt;
-          });
+       << element(false) << ");\n  }\n";
+    if (staged()) // the sm90 kernel's staged form (gemm_tiles.cuh, prologue_fragment_staged)
       os << "  __device__ __forceinline__ float prologue_ay(int64 row, int64 k, float a_elem, "
             "float y_elem) const {\n    return float("
-         << fy << ");\n  }\n";
-    }
+         << element(true) << ");\n  }\n";
   }
   if (p_.tmaStoreParam >= 0) {
     os << "  __device__ __forceinline__ float transform(" << coordParams()
