@@ -278,8 +278,9 @@ def main():
                     record(f"dot_product_a.{v}", dt, [m, k, n], 2.0 * m * n * k,
                            rel_err(got, want), pz, call, lambda: ((x * y) @ w).float(),
                            timed and dt != torch.float32 and v == "default", v == "default")
-                # A computed from its load and a tile index (the general lowering, A in
-                # registers): checked under every variant, timed under the default config.
+                # A computed from its load and its K tile's index (an A prologue that
+                # reads the element's k): checked under every variant, timed under the
+                # default config.
                 shift = (torch.arange(k, device=DEV) % 3).to(torch.float64) * 0.25
                 call = lambda: dl.call("dot_index_a", x, w)  # noqa: E731
                 got, pz = checked(f"dot_index_a.{v}", dt, [m, k, n], call)
@@ -288,6 +289,25 @@ def main():
                     record(f"dot_index_a.{v}", dt, [m, k, n], 2.0 * m * n * k,
                            rel_err(got, want), pz, call,
                            lambda: ((x + shift.to(dt)[None, :]) @ w).float(),
+                           timed and dt != torch.float32 and v == "default", v == "default")
+                # A lower-triangular A (both tile indices: row and k): eager is
+                # torch.tril then the product.
+                call = lambda: dl.call("dot_tril_a", x, w)  # noqa: E731
+                got, pz = checked(f"dot_tril_a.{v}", dt, [m, k, n], call)
+                want = torch.tril(x.double()) @ w.double()
+                if got is not None:
+                    record(f"dot_tril_a.{v}", dt, [m, k, n], 2.0 * m * n * k,
+                           rel_err(got, want), pz, call,
+                           lambda: (torch.tril(x) @ w).float(),
+                           timed and dt != torch.float32 and v == "default", v == "default")
+                # A computed in a loop shape no template takes (column tiles inside the
+                # row grid loop): the general lowering, A in registers.
+                call = lambda: dl.call("dot_loop_a", x, w)  # noqa: E731
+                got, pz = checked(f"dot_loop_a.{v}", dt, [m, k, n], call)
+                want = (x.double() * 0.5).to(dt).double() @ w.double()
+                if got is not None:
+                    record(f"dot_loop_a.{v}", dt, [m, k, n], 2.0 * m * n * k,
+                           rel_err(got, want), pz, call, lambda: ((x * 0.5) @ w).float(),
                            timed and dt != torch.float32 and v == "default", v == "default")
                 srow = torch.randn(m, device=DEV, dtype=dt)
                 call = lambda: dl.call("dot_rowscale_a", x, srow, w)  # noqa: E731

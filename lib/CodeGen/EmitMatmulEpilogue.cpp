@@ -174,6 +174,8 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
                  offset(x.param, x.indices, "(row < M ? row : M - 1)") + "])";
         if (x.kind == ExprKind::Full) // a constant tile
           return ctype(x.type->elem) + "(" + op(*x.operands[0]) + ")";
+        if (x.kind == ExprKind::TileIndex) // A's K or row tile: the element's k or row
+          return std::string(x.tile == p_.tileK ? "k" : "row");
         return std::nullopt;
       });
     };

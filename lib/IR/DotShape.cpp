@@ -55,6 +55,9 @@ bool prologueTree(const Expr& e, const std::function<const Expr*(int)>& let,
   switch (e.kind) {
   case ExprKind::Const:
   case ExprKind::Param: return true;
+  case ExprKind::TileIndex: // classified by the caller with the loads: A's row or K tile
+    loads.push_back(&e);
+    return true;
   case ExprKind::Var: {
     const Expr* v = let(e.var);
     return v && prologueTree(*v, let, loads, nodes);
@@ -133,12 +136,13 @@ const Expr* prologueLoad(const Expr& operand, const std::function<const Expr*(in
   if (!prologueTree(*e, let, loads, nodes) || (rank != 2 && rank != 3))
     return nullptr;
   // A's load: a load over the operand's rank of x's dtype; every load of x is that one
-  // site. The others: (2-D dots) loads of other tensors at A's own subscripts
+  // site. Tile indices: of A's K tile, or (2-D only) of its row tile. The others: (2-D dots) loads of other tensors at A's own subscripts
   // (`y[tm, tk]`, read per element), and 1-D loads of other tensors, vectors along A's
   // K (`s[tk]`) or (2-D only) along its rows (`s[tm]`).
   const Expr* a = nullptr;
   for (const Expr* l : loads)
-    if (l->indices.size() == rank && e->type->elem == ElemType::ofParam(l->param)) {
+    if (l->kind == ExprKind::Load && l->indices.size() == rank &&
+        e->type->elem == ElemType::ofParam(l->param)) {
       a = l;
       break;
     }
@@ -146,6 +150,11 @@ const Expr* prologueLoad(const Expr& operand, const std::function<const Expr*(in
     return nullptr;
   const int rowTile = a->indices[rank - 2].tile, kTile = a->indices[rank - 1].tile;
   for (const Expr* l : loads) {
+    if (l->kind == ExprKind::TileIndex) { // `tk.index()`, (2-D) `tm.index()`
+      if (l->tile != kTile && !(rank == 2 && l->tile == rowTile))
+        return nullptr;
+      continue;
+    }
     if (l->param == a->param) {
       if (!sameSubscripts(*a, *l))
         return nullptr;

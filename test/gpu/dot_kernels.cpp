@@ -157,9 +157,8 @@ HELION_KERNEL Tensor dot_product_a(const Tensor& x, const Tensor& y, const Tenso
   return out;
 }
 
-// out = (x + (k % 3) / 4).to(x's dtype) @ w: A computed from its load and a tile index,
-// which no template takes: the general lowering, A in registers (its K axis laid out as
-// an mma column axis), B a plain load.
+// out = (x + (k % 3) / 4).to(x's dtype) @ w: A computed from its load and its K tile's
+// index, an A prologue (the index is the element's k).
 HELION_KERNEL Tensor dot_index_a(const Tensor& x, const Tensor& w) {
   auto [m, k] = x.shape<2>();
   auto [k2, n] = w.shape<2>();
@@ -173,6 +172,43 @@ HELION_KERNEL Tensor dot_index_a(const Tensor& x, const Tensor& w) {
       acc = hl::dot(a, w[tk, tn], acc);
     }
     out[tm, tn] = acc;
+  }
+  return out;
+}
+
+// out = tril(x).to(x's dtype) @ w: A lower-triangular (x where k <= row, else 0), an A
+// prologue that reads both of A's tile indices.
+HELION_KERNEL Tensor dot_tril_a(const Tensor& x, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  HELION_CHECK(k == k2, "dot_tril_a: inner dimensions differ");
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k)) {
+      auto keep = tk.index()[hl::newaxis, hl::all] <= tm.index()[hl::all, hl::newaxis];
+      acc = hl::dot(hl::where(keep, x[tm, tk], 0.0f).to(x.dtype()), w[tk, tn], acc);
+    }
+    out[tm, tn] = acc;
+  }
+  return out;
+}
+
+// out = (x * 0.5).to(x's dtype) @ w with the column tiles a loop inside the row tiles'
+// grid loop: no template's loop shape, so the general lowering, A computed in registers
+// (its K axis laid out as an mma column axis), B a plain load.
+HELION_KERNEL Tensor dot_loop_a(const Tensor& x, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  HELION_CHECK(k == k2, "dot_loop_a: inner dimensions differ");
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto tm : hl::tile(m)) {
+    for (auto tn : hl::tile(n)) {
+      auto acc = hl::zeros({tm, tn}, hl::f32);
+      for (auto tk : hl::tile(k))
+        acc = hl::dot((x[tm, tk] * 0.5f).to(x.dtype()), w[tk, tn], acc);
+      out[tm, tn] = acc;
+    }
   }
   return out;
 }

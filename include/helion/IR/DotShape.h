@@ -47,8 +47,9 @@ bool isBatchedDot(const Expr& e);
 
 /// A dot's first operand computed from its load: `F(x[tm, tk])`, F pointwise over
 /// scalars, constants, that one load site, 1-D loads of other tensors along A's K
-/// (`s[tk]`) or (2-D dots) along its rows (`s[tm]`), and (2-D dots) loads of other
-/// tensors at A's own subscripts (`y[tm, tk]`), whose element type is x's dtype
+/// (`s[tk]`) or (2-D dots) along its rows (`s[tm]`), (2-D dots) loads of other
+/// tensors at A's own subscripts (`y[tm, tk]`) and the indices of A's K tile or (2-D
+/// dots) row tile (`tk.index()`, `tm.index()`), whose element type is x's dtype
 /// (`(x[tm, tk] * 0.5f).to(x.dtype())`, `(x[tm, tk] * s[tm][:, None]).to(x.dtype())`,
 /// `(x[tm, tk] * s[tk][None, :]).to(x.dtype())`, `(x[tm, tk] * y[tm, tk]).to(x.dtype())`;
 /// x is the first load over the operand's rank whose tensor has the result's dtype). The

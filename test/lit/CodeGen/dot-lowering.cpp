@@ -11,7 +11,7 @@
 // RUN: %helionc compile %examples/matmul_bias_relu.cpp --emit cuda | FileCheck %s --check-prefix=RELU
 // RUN: %helionc compile %examples/dot_generic.cpp --emit cuda | FileCheck %s --check-prefix=GEN
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_chain_t --emit cuda | FileCheck %s --check-prefix=CHAIN
-// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_index_a --emit cuda | FileCheck %s --check-prefix=HALF
+// RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_loop_a --emit cuda | FileCheck %s --check-prefix=HALF
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_half_a --emit cuda | FileCheck %s --check-prefix=PRO
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_rowscale_a --emit cuda | FileCheck %s --check-prefix=PRO-ROW
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_colscale_a --emit cuda | FileCheck %s --check-prefix=PRO-K

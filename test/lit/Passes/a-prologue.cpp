@@ -39,10 +39,9 @@ HELION_KERNEL Tensor scaled_a(const Tensor& x, const Tensor& w, float alpha) {
   return out;
 }
 
-// F reads a tile index: not a prologue (the general lowering, no matmul match).
+// F reads A's K tile's index: the element's k.
 // CHECK-LABEL: kernel index_a
-// CHECK-NOT: matmul:
-// CHECK: dot(
+// CHECK: a prologue cast<dtype(%x)>(mul(load %x[%tm, %tk], %tk.index[newaxis, :]))
 HELION_KERNEL Tensor index_a(const Tensor& x, const Tensor& w) {
   auto [m, k] = x.shape<2>();
   auto [k2, n] = w.shape<2>();
@@ -142,6 +141,24 @@ HELION_KERNEL Tensor bmm_colscale_a(const Tensor& x, const Tensor& s, const Tens
     for (auto tk : hl::tile(k))
       acc = hl::dot((x[tb, tm, tk] * s[tk]).to(x.dtype()), y[tb, tk, tn], acc);
     out[tb, tm, tn] = acc;
+  }
+  return out;
+}
+
+// A lower-triangular A (a causal mask on A: where(k <= row, x, 0)), both tile indices.
+// CHECK-LABEL: kernel tril_a
+// CHECK: a prologue cast<dtype(%x)>(where(le(%tk.index[newaxis, :], %tm.index[:, newaxis]), load %x[%tm, %tk], 0.0))
+HELION_KERNEL Tensor tril_a(const Tensor& x, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k)) {
+      auto keep = tk.index()[hl::newaxis, hl::all] <= tm.index()[hl::all, hl::newaxis];
+      acc = hl::dot(hl::where(keep, x[tm, tk], 0.0f).to(x.dtype()), w[tk, tn], acc);
+    }
+    out[tm, tn] = acc;
   }
   return out;
 }
