@@ -20,7 +20,7 @@
 #include "helion/Config/TemplateRules.h"
 
 #include "helion/Config/BlockSizes.h"
-#include "helion/IR/TemplateMatch.h"
+#include "helion/IR/DotShape.h"
 
 #include <fmt/format.h>
 
@@ -111,6 +111,10 @@ RuleLines MatmulRules::describe(bool grouped) const {
       "the sm80 kernel always runs 8",
       "num_stages              2 or more, as many as fit in 227 KB of shared memory "
       "(128 x 256: at most 4)"};
+  if (!grouped && ir::matmulStagedTensor(*k_) >= 0)
+    out.push_back("                        (with its A prologue's tensor staged beside A on "
+                  "sm90, a third block per stage: the sm90 ring is as deep as fits, at most "
+                  "num_stages; 128 x 256: 3)");
   if (grouped)
     out.push_back("pid_type                persistent_interleaved only: a grouped GEMM is "
                   "persistent (grid = #SMs; the tiles per group are known on the device only), "
@@ -201,7 +205,7 @@ std::vector<ConfigError> MatmulRules::check(const Config& c, ir::GemmParams* out
   }
   // An A prologue's staged tensor (MatmulMatch::aStaged) takes a third A-sized block per
   // stage on sm90: the ring is as deep as fits, at most num_stages.
-  if (p.sm90 && tilesKnown && k_->matmul && k_->matmul->aStaged >= 0)
+  if (p.sm90 && tilesKnown && ir::matmulStagedTensor(*k_) >= 0)
     while (p.stages > 2 && 1024 + p.stages * ((2 * bm + bn) * 128 + 16) + bm * bn > kSmem)
       --p.stages;
   // The sm80 kernel (the fallback off Hopper, or the kernel without TMA): 8 warps in a

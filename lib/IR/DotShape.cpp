@@ -174,13 +174,32 @@ const Expr* prologueLoad(const Expr& operand, const std::function<const Expr*(in
   return a;
 }
 
-int prologueStagedTensor(const Expr& f, int a) {
+int prologueStagedTensor(const Expr& f, int a, const std::function<const Expr*(int)>& let) {
+  std::vector<const Expr*> loads;
+  int nodes = 0;
+  if (!prologueTree(f, let, loads, nodes))
+    return -1;
   std::set<int> others;
-  walkExpr(f, [&](const Expr& e) {
-    if (e.kind == ExprKind::Load && e.param != a && e.indices.size() == 2)
-      others.insert(e.param);
-  });
+  for (const Expr* l : loads)
+    if (l->kind == ExprKind::Load && l->param != a && l->indices.size() == 2)
+      others.insert(l->param);
   return others.size() == 1 ? *others.begin() : -1;
+}
+
+int matmulStagedTensor(const Kernel& k) {
+  if (!dotHasMatmulShape(k))
+    return -1;
+  for (const StmtRef& s : k.body[0]->body) {
+    if (s->kind != StmtKind::For || countDots(s->body) != 1)
+      continue;
+    std::map<int, const Expr*> lets;
+    const Expr* dot = loopDot(*s, lets);
+    if (!dot || dot->operands.empty())
+      return -1;
+    const Expr* a = prologueLoad(*dot->operands[0], letsOf(lets));
+    return a ? prologueStagedTensor(*dot->operands[0], a->param, letsOf(lets)) : -1;
+  }
+  return -1;
 }
 
 bool swapsLastTwo(int d1, int d2, int rank) {

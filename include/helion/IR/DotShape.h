@@ -60,9 +60,18 @@ bool isBatchedDot(const Expr& e);
 inline constexpr int kMaxPrologueNodes = 256;
 const Expr* prologueLoad(const Expr& operand, const std::function<const Expr*(int var)>& let);
 
-/// The tensor an A prologue `f` (a matched prologueLoad operand whose A is param `a`)
-/// reads at A's subscripts besides A, when it is exactly one (2-D dots); else -1.
-int prologueStagedTensor(const Expr& f, int a);
+/// The tensor an A prologue `f` (a matched prologueLoad operand whose A is param `a`,
+/// lets resolved by `let`) reads at A's subscripts besides A, when it is exactly one
+/// (2-D dots); else -1. The sm90 GEMM stages it beside A (MatmulMatch::aStaged).
+int prologueStagedTensor(const Expr& f, int a,
+                         const std::function<const Expr*(int var)>& let = [](int) -> const Expr* {
+                           return nullptr;
+                         });
+
+/// prologueStagedTensor of a kernel with the matmul shape (dotHasMatmulShape; not the
+/// grouped GEMM), from its source loop: what the recognizer will record, for the
+/// config rules that run before it (the spec, validation).
+int matmulStagedTensor(const Kernel& k);
 
 /// Whether transpose dims (d1, d2) swap the last two of `rank` dims (negative dims
 /// count from the end): a matrix transposed per batch.

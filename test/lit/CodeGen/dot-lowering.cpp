@@ -18,6 +18,7 @@
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_product_a --emit cuda | FileCheck %s --check-prefix=PRO-Y
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_product_a -o %t/dk
 // RUN: FileCheck %s --check-prefix=PRO-Y-HOST < %t/dk/dot_kernels.helion.cpp
+// RUN: %helionc spec %S/../../gpu/dot_kernels.cpp --kernel dot_product_a | FileCheck %s --check-prefix=PRO-Y-SPEC
 // RUN: %host_cxx -DHELIONC_C_API %t/dk/dot_kernels.helion.cpp
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_half_a --stop-after template-plan | FileCheck %s --check-prefix=PRO-IR
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_recip_a --emit ptx --dtype bf16 | FileCheck %s --check-prefix=PRO-PTX
@@ -185,6 +186,9 @@
 // PRO-Y: const __grid_constant__ hd::TensorMap map_c, const __grid_constant__ hd::TensorMap map_y, int M
 // PRO-Y: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 3, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, 1, false, hd::is_same_v<T_x, T_y>>;
 // PRO-Y: G::run(&map_a, &map_b, &map_c, M, N, K, groupM, epi, smem, 1, &map_y);
+// The spec says what num_stages does with the staged block.
+// PRO-Y-SPEC: num_stages              2 or more, as many as fit in 227 KB
+// PRO-Y-SPEC-NEXT: (with its A prologue's tensor staged beside A on sm90, a third block per stage: the sm90 ring is as deep as fits, at most num_stages; 128 x 256: 3)
 // The launcher stages y when it has A's dtype and TMA can read it, else runs sm80.
 // PRO-Y-HOST: bool sm90 = dev.major == 9 && !tf32;
 // PRO-Y-HOST: const bool yStaged = sm90 && y.dtype() == x.dtype();
