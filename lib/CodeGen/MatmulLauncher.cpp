@@ -54,7 +54,8 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
         "dev.minor);\n";
   os << "  // f32: tf32 on the sm80 kernel (mma.sync m16n8k8); wgmma tf32 needs B K-major.\n";
   os << "  const bool tf32 = " << a << ".dtype() == helion::DType::f32;\n";
-  os << (mm.aStaged >= 0 ? "  bool" : "  const bool") << " sm90 = " << (mm.gemm.sm90 ? "dev.major == 9 && !tf32" : "false") << ";\n";
+  os << (mm.aStaged >= 0 ? "  bool" : "  const bool") << " sm90 = "
+     << (mm.gemm.sm90 ? "dev.major == 9 && !tf32" : "false") << ";\n";
   if (mm.aStaged >= 0) {
     // The A prologue's second tensor: staged by TMA beside A when of A's dtype (the sm90
     // kernel's StagedA); one TMA cannot read runs the sm80 kernel.

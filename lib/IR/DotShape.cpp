@@ -136,9 +136,9 @@ const Expr* prologueLoad(const Expr& operand, const std::function<const Expr*(in
   if (!prologueTree(*e, let, loads, nodes) || (rank != 2 && rank != 3))
     return nullptr;
   // A's load: a load over the operand's rank of x's dtype; every load of x is that one
-  // site. Tile indices: of A's K tile, or (2-D only) of its row tile. The others: (2-D dots) loads of other tensors at A's own subscripts
-  // (`y[tm, tk]`, read per element), and 1-D loads of other tensors, vectors along A's
-  // K (`s[tk]`) or (2-D only) along its rows (`s[tm]`).
+  // site. Tile indices: of A's K tile, or (2-D only) of its row tile. The others: (2-D
+  // dots) loads of other tensors at A's own subscripts (`y[tm, tk]`), and 1-D loads of
+  // other tensors, vectors along A's K (`s[tk]`) or (2-D only) along its rows (`s[tm]`).
   const Expr* a = nullptr;
   for (const Expr* l : loads)
     if (l->kind == ExprKind::Load && l->indices.size() == rank &&
