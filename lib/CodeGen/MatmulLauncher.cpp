@@ -58,12 +58,12 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
      << (mm.gemm.sm90 ? "dev.major == 9 && !tf32" : "false") << ";\n";
   if (mm.aStaged >= 0) {
     // The A prologue's second tensor: staged by TMA beside A when of A's dtype (the sm90
-    // kernel's StagedA); one TMA cannot read runs the sm80 kernel.
+    // kernel's StagedA); one TMA cannot read (matmulOperandChecks' tmaReady) runs the
+    // sm80 kernel.
     const std::string y = pname(mm.aStaged);
     os << "  const bool yStaged = sm90 && " << y << ".dtype() == " << a << ".dtype();\n";
-    os << "  if (yStaged && !(" << y << ".dim() == 2 && " << y << ".stride(1) == 1 && ("
-       << y << ".stride(0) * int64_t(" << y << ".element_size())) % 16 == 0 && "
-       << "reinterpret_cast<uintptr_t>(" << y << ".data_ptr()) % 16 == 0))\n    sm90 = false;\n";
+    os << "  if (yStaged && !(" << y << ".dim() == 2 && tmaReady(" << y
+       << ")))\n    sm90 = false;\n";
   }
   if (mm.tmaStoreParam >= 0) {
     std::string c = pname(mm.tmaStoreParam);
@@ -165,8 +165,7 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   else
     os << "    CUtensorMap mapC = mapA; // unused by the pairs epilogue\n";
   if (mm.aStaged >= 0)
-    os << "    CUtensorMap mapY = sm90 && " << pname(mm.aStaged) << ".dtype() == " << a
-       << ".dtype() ? map(" << pname(mm.aStaged) << ", M, K, " << mm.gemm.bm
+    os << "    CUtensorMap mapY = yStaged ? map(" << pname(mm.aStaged) << ", M, K, " << mm.gemm.bm
        << ", boxK) : mapA; // read only when staged\n";
   os << "    void* args[] = {&mapA, &mapB, &mapC, " << (mm.aStaged >= 0 ? "&mapY, " : "")
      << "&iM, &iN, &iK, &groupM"

@@ -173,6 +173,12 @@ std::vector<ConfigError> MatmulRules::check(const Config& c, ir::GemmParams* out
   p.bn = static_cast<int>(bn);
   p.stages = c.numStages;
   p.tmaStore = bn % 64 == 0;
+  // The sm90 shared memory: the ring of `stages` stages of `rows` 128-byte rows each (A
+  // and B, and a staged A-shaped tensor) and the smallest tma_store slice (f32 output in
+  // 4 slices).
+  auto smemOf = [&](int64_t stages, int64_t rows) {
+    return 1024 + stages * (rows * 128 + 16) + bm * bn;
+  };
 
   if (p.sm90 && tilesKnown) {
     if (c.numWarps != 8 && c.numWarps != 12) {
@@ -193,8 +199,7 @@ std::vector<ConfigError> MatmulRules::check(const Config& c, ir::GemmParams* out
             "expected at most {} columns of {} for the sm90 matmul with {} rows and num_warps {} "
             "(at most 128 accumulator registers per thread), got {}",
             128 * 2 * 64 * consumers / bm, n.quoted(), bm, c.numWarps, bn)));
-      // The ring and the smallest tma_store slice (f32 output in 4 slices).
-      const int64_t smem = 1024 + stages * (bm + bn) * 128 + 16 * stages + bm * bn;
+      const int64_t smem = smemOf(stages, bm + bn);
       if (smem > kSmem)
         add("num_stages",
             fmt::format("expected at most {} for the sm90 matmul with {} x {} tiles ({} bytes of "
@@ -206,7 +211,7 @@ std::vector<ConfigError> MatmulRules::check(const Config& c, ir::GemmParams* out
   // An A prologue's staged tensor (MatmulMatch::aStaged) takes a third A-sized block per
   // stage on sm90: the ring is as deep as fits, at most num_stages.
   if (p.sm90 && tilesKnown && ir::matmulStagedTensor(*k_) >= 0)
-    while (p.stages > 2 && 1024 + p.stages * ((2 * bm + bn) * 128 + 16) + bm * bn > kSmem)
+    while (p.stages > 2 && smemOf(p.stages, 2 * bm + bn) > kSmem)
       --p.stages;
   // The sm80 kernel (the fallback off Hopper, or the kernel without TMA): 8 warps in a
   // 2 x 4 grid, warp tiles multiples of 16 x 16, one CTA per tile.

@@ -47,28 +47,29 @@ template <class E> struct prologue_a_of<E, decltype(void(E::kPrologueA))> {
 };
 template <class E> inline constexpr bool has_prologue_a = prologue_a_of<E>::value;
 
-/// The A prologue on one m16 x k16 A fragment of a warp (mma.sync m16n8k16 and the
-/// register-A wgmma share it) whose first row is `row0`: register i holds row row0 +
+/// The A prologue's walk over one m16 x k16 A fragment of a warp (mma.sync m16n8k16 and
+/// the register-A wgmma share it) whose first row is `row0`: register i holds row row0 +
 /// lane / 4 + 8 (i % 2), k = k0 + (i / 2) 8 + 2 (lane % 4) and the next k (16-bit A),
 /// rounded back to A's type; f32 A (tf32, m16 x k8): k = k0 + (i / 2) 4 + lane % 4.
 /// Example (16-bit): lane 6, register 3 holds row row0 + 9, k = k0 + 12 and k0 + 13.
-/// Elements at k >= K become 0; prologue_a sees them at k = K - 1.
-template <class TIn, class Epi>
-__device__ __forceinline__ void prologue_fragment(const Epi& epi, uint32 (&a)[4], int64 row0,
-                                                  int k0, int K, int lane) {
+/// Each element v becomes f(row, k, v, i, j) (j: its half of register i); elements at
+/// k >= K become 0, and f sees them at k = K - 1.
+template <class TIn, class F>
+__device__ __forceinline__ void prologue_walk(uint32 (&a)[4], int64 row0, int k0, int K,
+                                              int lane, const F& f) {
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
     const int64 row = row0 + lane / 4 + 8 * (i % 2);
     if constexpr (is_same_v<TIn, float>) {
       const int k = k0 + (i / 2) * 4 + lane % 4;
-      const float x = epi.prologue_a(row, k < K ? k : K - 1, __uint_as_float(a[i]));
+      const float x = f(row, k < K ? k : K - 1, __uint_as_float(a[i]), i, 0);
       a[i] = __float_as_uint(k < K ? x : 0.f);
     } else {
       const int k = k0 + (i / 2) * 8 + 2 * (lane % 4);
       vec<TIn, 2> v = *reinterpret_cast<const vec<TIn, 2>*>(&a[i]);
 #pragma unroll
       for (int j = 0; j < 2; ++j) {
-        const float x = epi.prologue_a(row, k + j < K ? k + j : K - 1, to_compute(v[j]));
+        const float x = f(row, k + j < K ? k + j : K - 1, to_compute(v[j]), i, j);
         v[j] = from_compute<TIn>(k + j < K ? x : 0.f);
       }
       a[i] = *reinterpret_cast<const uint32*>(&v);
@@ -76,28 +77,27 @@ __device__ __forceinline__ void prologue_fragment(const Epi& epi, uint32 (&a)[4]
   }
 }
 
+/// The A prologue on one fragment (prologue_walk): each element v becomes
+/// epi.prologue_a(row, k, v).
+template <class TIn, class Epi>
+__device__ __forceinline__ void prologue_fragment(const Epi& epi, uint32 (&a)[4], int64 row0,
+                                                  int k0, int K, int lane) {
+  prologue_walk<TIn>(a, row0, k0, K, lane, [&](int64 row, int k, float v, int, int) {
+    return epi.prologue_a(row, k, v);
+  });
+}
+
 /// The A prologue with a staged second tensor (`F(x[tm, tk], y[tm, tk])`: the sm90
-/// GEMM loads y's k-block beside A's and reads its fragment `y` as it reads A's): the
-/// functor's `float prologue_ay(int64 row, int64 k, float a, float y) const` gets both
-/// elements; otherwise as prologue_fragment (16-bit A only).
+/// GEMM loads y's k-block beside A's and reads its fragment `y` as it reads A's): each
+/// element v becomes epi.prologue_ay(row, k, v, y's element there) (16-bit A only).
 template <class TIn, class Epi>
 __device__ __forceinline__ void prologue_fragment_staged(const Epi& epi, uint32 (&a)[4],
                                                          const uint32 (&y)[4], int64 row0, int k0,
                                                          int K, int lane) {
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    const int64 row = row0 + lane / 4 + 8 * (i % 2);
-    const int k = k0 + (i / 2) * 8 + 2 * (lane % 4);
-    vec<TIn, 2> v = *reinterpret_cast<const vec<TIn, 2>*>(&a[i]);
+  prologue_walk<TIn>(a, row0, k0, K, lane, [&](int64 row, int k, float v, int i, int j) {
     const vec<TIn, 2> w = *reinterpret_cast<const vec<TIn, 2>*>(&y[i]);
-#pragma unroll
-    for (int j = 0; j < 2; ++j) {
-      const float x = epi.prologue_ay(row, k + j < K ? k + j : K - 1, to_compute(v[j]),
-                                      to_compute(w[j]));
-      v[j] = from_compute<TIn>(k + j < K ? x : 0.f);
-    }
-    a[i] = *reinterpret_cast<const uint32*>(&v);
-  }
+    return epi.prologue_ay(row, k, v, to_compute(w[j]));
+  });
 }
 
 /// The epilogue functor of one batch of a batched GEMM: the GEMMs call

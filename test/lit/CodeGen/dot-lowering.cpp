@@ -192,10 +192,10 @@
 // The launcher stages y when it has A's dtype and TMA can read it, else runs sm80.
 // PRO-Y-HOST: bool sm90 = dev.major == 9 && !tf32;
 // PRO-Y-HOST: const bool yStaged = sm90 && y.dtype() == x.dtype();
-// PRO-Y-HOST: if (yStaged && !(y.dim() == 2 && y.stride(1) == 1 && (y.stride(0) * int64_t(y.element_size())) % 16 == 0 && reinterpret_cast<uintptr_t>(y.data_ptr()) % 16 == 0))
+// PRO-Y-HOST: if (yStaged && !(y.dim() == 2 && tmaReady(y)))
 // PRO-Y-HOST-NEXT: sm90 = false;
 // PRO-Y-HOST: const int64_t ring = 1024 + int64_t(3) * (49152 + (yStaged ? 16384 : 0)) + 16 * 3
-// PRO-Y-HOST: CUtensorMap mapY = sm90 && y.dtype() == x.dtype() ? map(y, M, K, 128, boxK) : mapA;
+// PRO-Y-HOST: CUtensorMap mapY = yStaged ? map(y, M, K, 128, boxK) : mapA;
 // PRO-Y-HOST: void* args[] = {&mapA, &mapB, &mapC, &mapY, &iM, &iN, &iK, &groupM
 // PRO-IR: matmul: a %x, b %w, acc %acc.0, tiles [tm, tn], k loop tk, a prologue cast<dtype(%x)>(mul(load %x[%tm, %tk], 0.5)), epilogue 2
 // PRO-IR: template: gemm sm90 128x256
