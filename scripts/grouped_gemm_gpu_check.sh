@@ -15,6 +15,8 @@
 # Needs: helionc from this checkout ($HELIONC, default /tmp/helionc/bin/helionc), g++,
 # cmake (to embed the device library), CUDA 13 ($CUDA_HOME, default /usr/local/cuda),
 # python3 with torch ($PYTHON) for step 3. $ARCH (default sm_90a): the cubins of step 2.
+# CONFIG: a config file (`helionc tune -o` output) for the main library instead of the
+# default config.
 # Work files: $BUILD_DIR (default /tmp/grouped-gemm-gpu-check-build). Results: a table on
 # stdout and $OUT/grouped_gemm_gpu_check.json (default OUT=/tmp/grouped-gemm-gpu-check).
 # Exit 1 when a check fails. DRY_RUN=1 stops after step 2 (no GPU or torch needed).
@@ -38,7 +40,9 @@ status=0
 src=$root/examples/grouped_gemm.cpp
 alt='{"block_sizes": [128, 128, 64], "num_warps": 8, "num_stages": 5, "indexing": "tensor_descriptor"}'
 echo "$alt" > "$work/alt.json"
-HELIONC=$helionc bash "$root/examples/python/build.sh" "$src" "$work/py" "$rtlib" || status=1
+config=()
+[[ -n ${CONFIG:-} ]] && config=(--config "$CONFIG")
+HELIONC=$helionc bash "$root/examples/python/build.sh" "$src" "$work/py" "$rtlib" "${config[@]}" || status=1
 HELIONC=$helionc bash "$root/examples/python/build.sh" "$src" "$work/py-alt" "$rtlib" \
   --config "$work/alt.json" || status=1
 for a in "$arch" sm_80; do

@@ -15,7 +15,9 @@
 # Needs: helionc from this checkout ($HELIONC, default /tmp/helionc/bin/helionc), g++,
 # cmake (to embed the device library), CUDA 13 ($CUDA_HOME, default /usr/local/cuda),
 # python3 with torch ($PYTHON; Triton optional) for step 3. $ARCH (default sm_90a): the cubins of
-# step 2. Work files: $BUILD_DIR (default /tmp/lang3-gpu-check-build). Results: a table on
+# step 2. CONFIG_DIR: a directory of config files (`helionc tune -o` output) named
+# after the example (jagged_sum.json, ...), compiled with --config when there is one
+# (default: each kernel's default config). Work files: $BUILD_DIR (default /tmp/lang3-gpu-check-build). Results: a table on
 # stdout and $OUT/lang3_gpu_check.json (default OUT=/tmp/lang3-gpu-check). Exit 1 when a
 # check fails. DRY_RUN=1 stops after step 2 (no GPU or torch needed).
 set -euo pipefail
@@ -45,8 +47,10 @@ cubin() { # FILE KERNEL DTYPE...: one cubin per --dtype signature
     "${flags[@]}" -o "$work/cubin" || status=1
 }
 for file in jagged_sum cumsum dropout; do
+  config=()
+  [[ -n ${CONFIG_DIR:-} && -f $CONFIG_DIR/$file.json ]] && config=(--config "$CONFIG_DIR/$file.json")
   HELIONC=$helionc bash "$root/examples/python/build.sh" "$root/examples/$file.cpp" "$work/py" \
-    "$rtlib" || status=1
+    "$rtlib" "${config[@]}" || status=1
 done
 cubin jagged_sum.cpp jagged_sum f32,offsets=i64 bf16,offsets=i64
 cubin cumsum.cpp cumsum_rows f32 bf16

@@ -10,6 +10,9 @@
 #include "CudaLiteral.h"
 #include "HostChoice.h"
 #include "KernelLauncher.h"
+#include "helion/Config/ConfigJson.h"
+
+#include <algorithm>
 
 #include <sstream>
 
@@ -34,16 +37,26 @@ ShapeTable shapeTable(const std::vector<const HostKernel*>& entries) {
   const Kernel& k = *entries.front()->kernel;
   ShapeTable out;
   out.tensors = keyTensors(k);
+  auto tensor = [&](const std::string& name) {
+    int t = 0;
+    while (t < static_cast<int>(out.tensors.size()) && k.params[out.tensors[t]].name != name)
+      ++t; // helionc compile checked that every name is one of them
+    return t;
+  };
+  const std::vector<std::string>& codes = config::dtypeNames();
   for (const HostKernel* hk : entries) {
-    out.entries.push_back(
-        {static_cast<int>(out.keys.size()), static_cast<int>(hk->shapes.size())});
+    out.entries.push_back({static_cast<int>(out.keys.size()), static_cast<int>(hk->shapes.size()),
+                           static_cast<int>(out.dtypeKeys.size()),
+                           static_cast<int>(hk->dtypes.size())});
     for (const auto& [name, dims] : hk->shapes) {
-      int t = 0;
-      while (t < static_cast<int>(out.tensors.size()) && k.params[out.tensors[t]].name != name)
-        ++t; // helionc compile checked that every name is one of them
       out.keys.push_back(
-          {t, static_cast<int>(dims.size()), static_cast<int>(out.sizes.size())});
+          {tensor(name), static_cast<int>(dims.size()), static_cast<int>(out.sizes.size())});
       out.sizes.insert(out.sizes.end(), dims.begin(), dims.end());
+    }
+    for (const auto& [name, dtype] : hk->dtypes) {
+      const auto code = std::find(codes.begin(), codes.end(), dtype) - codes.begin();
+      out.dtypeKeys.push_back({tensor(name), static_cast<int>(code)});
+      out.dtypeNames.push_back(dtype);
     }
   }
   return out;
@@ -71,9 +84,16 @@ std::string shapeDispatch(const std::vector<const HostKernel*>& entries,
     os << launcher(*entries[e], fileName, "helionc_launch_" + k.name + "_e" + std::to_string(e));
   const ShapeTable shape = shapeTable(entries);
   const std::vector<int>& tensors = shape.tensors;
-  std::string keys, table, sizes;
+  std::string keys, table, sizes, dtypeKeys;
   for (const rt::ShapeEntry& e : shape.entries)
-    table += "{" + std::to_string(e.firstKey) + ", " + std::to_string(e.numKeys) + "}, ";
+    table += "{" + std::to_string(e.firstKey) + ", " + std::to_string(e.numKeys) +
+             (shape.dtypeKeys.empty()
+                  ? ""
+                  : ", " + std::to_string(e.firstDtype) + ", " + std::to_string(e.numDtypes)) +
+             "}, ";
+  for (size_t d = 0; d < shape.dtypeKeys.size(); ++d)
+    dtypeKeys += "{" + std::to_string(shape.dtypeKeys[d].tensor) +
+                 ", static_cast<int>(helion::DType::" + shape.dtypeNames[d] + ")}, ";
   for (const rt::ShapeKey& key : shape.keys)
     keys += "{" + std::to_string(key.tensor) + ", " + std::to_string(key.rank) + ", " +
             std::to_string(key.offset) + "}, ";
@@ -94,10 +114,16 @@ std::string shapeDispatch(const std::vector<const HostKernel*>& entries,
   os << (tensors.empty() ? "nullptr" : "") << "};\n";
   os << "  const int forced = helion::rt::forcedShapeEntry().load(std::memory_order_relaxed);\n";
   os << "  if (forced >= 0 && forced < " << entries.size() << ")\n    return forced;\n";
+  if (!dtypeKeys.empty())
+    os << "  static constexpr helion::rt::DtypeKey kDtypes[] = {" << dtypeKeys << "};\n";
   os << "  return helion::rt::pickShapeEntry(kEntries, " << entries.size()
-     << ", kKeys, kSizes, [&](int t, int rank) -> const int64_t* {\n";
+     << ", kKeys, kSizes, " << (dtypeKeys.empty() ? "" : "kDtypes, ")
+     << "[&](int t, int rank) -> const int64_t* {\n";
   os << "    return tensors[t]->dim() == rank ? tensors[t]->sizes().data() : nullptr;\n";
-  os << "  });\n}\n\n";
+  if (!dtypeKeys.empty())
+    os << "  }, [&](int t) { return static_cast<int>(tensors[t]->dtype()); });\n}\n\n";
+  else
+    os << "  });\n}\n\n";
   // register_block_size values, for host code whose entries disagree on them.
   const size_t blocks = std::max<size_t>(1, k.blockSizes.size());
   os << "[[maybe_unused]] static int64_t helionc_register_block_size_" << k.name

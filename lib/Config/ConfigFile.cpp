@@ -1,8 +1,8 @@
 //===- ConfigFile.cpp - Files of configs keyed by kernel and shape ---------===//
 //
 // The three forms (configs/README.md): a config object; {"configs": [...]} with
-// one entry per tuned shape; {"kernels": {"name": <either>}}. At run time the
-// generated host code picks an entry by shape the way selectConfig() does.
+// one entry per tuned shape (and dtypes); {"kernels": {"name": <either>}}. At run time
+// the generated host code picks an entry by shape the way selectConfig() does.
 //===----------------------------------------------------------------------===//
 #include "ParseConfig.h"
 #include "helion/Config/ConfigJson.h"
@@ -127,11 +127,13 @@ private:
       if (k->get<std::string>() != spec_.kernelName)
         return false;
     }
-    onlyKeys(e, at, {"shapes", "config", "choose", "kernel"});
+    onlyKeys(e, at, {"shapes", "dtypes", "config", "choose", "kernel"});
     ShapedConfig out;
     bool ok = true;
     if (auto s = e.find("shapes"); s != e.end())
       ok = shapes(*s, join(at, "shapes"), out.shapes);
+    if (auto d = e.find("dtypes"); d != e.end())
+      ok = dtypes(*d, join(at, "dtypes"), out.dtypes) && ok;
     auto c = e.find("config");
     auto choose = e.find("choose");
     if (c != e.end() && choose != e.end()) {
@@ -176,6 +178,28 @@ private:
     if (ok)
       file.entries.insert(file.entries.end(), candidates.begin(), candidates.end());
     return true;
+  }
+
+  /// `{"x": "bf16", ...}`: dtype names as `--dtype` spells them.
+  bool dtypes(const json& d, const std::string& at, Dtypes& out) {
+    if (!d.is_object()) {
+      error(at, "", fmt::format("expected an object of tensor dtypes, got {}", shortDump(d)));
+      return false;
+    }
+    bool ok = true;
+    const std::vector<std::string>& names = dtypeNames();
+    for (auto it = d.begin(); it != d.end(); ++it) {
+      const json& v = it.value();
+      if (!v.is_string() ||
+          std::find(names.begin(), names.end(), v.get<std::string>()) == names.end()) {
+        error(at, shortText(it.key()),
+              fmt::format("expected a dtype ({}), got {}", fmt::join(names, " "), shortDump(v)));
+        ok = false;
+        continue;
+      }
+      out[it.key()] = v.get<std::string>();
+    }
+    return ok;
   }
 
   bool shapes(const json& s, const std::string& at, Shapes& out) {
@@ -381,31 +405,54 @@ std::optional<double> shapeDistance(const Shapes& query, const Shapes& tuned) {
   return distance;
 }
 
-const ShapedConfig& selectConfig(const ConfigFile& file, const Shapes& shapes) {
+const std::vector<std::string>& dtypeNames() {
+  // helion::DType's enumerators, whose names the generated launcher writes.
+  static const std::vector<std::string> names = {"f16", "bf16", "f32", "f64", "i8", "i32",
+                                                 "i64", "b8", "u8", "f8e4m3", "f8e5m2"};
+  return names;
+}
+
+const ShapedConfig& selectConfig(const ConfigFile& file, const Shapes& shapes,
+                                 const Dtypes& dtypes) {
   // The table the generated launcher holds, built here from the file's entries, and
   // the launcher's own pick (helion/runtime/ShapeDispatch.h): one definition.
   std::vector<std::string> names;
   std::vector<rt::ShapeKey> keys;
+  std::vector<rt::DtypeKey> dtypeKeys;
   std::vector<rt::ShapeEntry> entries;
   std::vector<int64_t> sizes;
+  auto tensor = [&](const std::string& name) {
+    auto at = std::find(names.begin(), names.end(), name);
+    if (at == names.end())
+      at = names.insert(names.end(), name);
+    return static_cast<int>(at - names.begin());
+  };
+  const std::vector<std::string>& codes = dtypeNames();
+  auto code = [&](const std::string& dtype) {
+    return static_cast<int>(std::find(codes.begin(), codes.end(), dtype) - codes.begin());
+  };
   for (const ShapedConfig& e : file.entries) {
-    entries.push_back({static_cast<int>(keys.size()), static_cast<int>(e.shapes.size())});
+    entries.push_back({static_cast<int>(keys.size()), static_cast<int>(e.shapes.size()),
+                       static_cast<int>(dtypeKeys.size()), static_cast<int>(e.dtypes.size())});
     for (const auto& [name, dims] : e.shapes) {
-      auto at = std::find(names.begin(), names.end(), name);
-      if (at == names.end())
-        at = names.insert(names.end(), name);
-      keys.push_back({static_cast<int>(at - names.begin()), static_cast<int>(dims.size()),
-                      static_cast<int>(sizes.size())});
+      keys.push_back({tensor(name), static_cast<int>(dims.size()), static_cast<int>(sizes.size())});
       sizes.insert(sizes.end(), dims.begin(), dims.end());
     }
+    for (const auto& [name, dtype] : e.dtypes)
+      dtypeKeys.push_back({tensor(name), code(dtype)});
   }
   int picked = rt::pickShapeEntry(
       entries.data(), static_cast<int>(entries.size()), keys.data(), sizes.data(),
-      [&](int tensor, int rank) -> const int64_t* {
-        auto it = shapes.find(names[tensor]);
+      dtypeKeys.data(),
+      [&](int t, int rank) -> const int64_t* {
+        auto it = shapes.find(names[t]);
         return it == shapes.end() || static_cast<int>(it->second.size()) != rank
                    ? nullptr
                    : it->second.data();
+      },
+      [&](int t) {
+        auto it = dtypes.find(names[t]);
+        return it == dtypes.end() ? -1 : code(it->second);
       });
   return file.entries.at(picked);
 }

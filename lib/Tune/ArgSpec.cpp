@@ -226,6 +226,14 @@ nlohmann::json ArgSpec::shapeKey() const {
   return out;
 }
 
+nlohmann::json ArgSpec::dtypeKey() const {
+  nlohmann::json out = nlohmann::json::object();
+  for (const Arg &a : args)
+    if (a.isTensor())
+      out[a.name] = ir::scalarTypeName(a.tensor().dtype);
+  return out;
+}
+
 std::string ArgSpec::label() const {
   std::string s;
   for (const Arg &a : args)

@@ -17,6 +17,7 @@ struct Entry {
   nlohmann::json shapes; ///< an object; empty = not keyed by shape
   ojson config;          ///< a config, or the list of a "choose" entry
   bool choose = false;
+  nlohmann::json dtypes = nlohmann::json::object(); ///< an object; empty = any dtypes
 };
 
 struct KernelEntries {
@@ -89,8 +90,8 @@ private:
       return error(at,
                    fmt::format("expected a {{\"shapes\", \"config\"}} object, got {}", e.dump()));
     for (auto it = e.begin(); it != e.end(); ++it)
-      if (it.key() != "shapes" && it.key() != "config" && it.key() != "choose" &&
-          it.key() != "kernel")
+      if (it.key() != "shapes" && it.key() != "dtypes" && it.key() != "config" &&
+          it.key() != "choose" && it.key() != "kernel")
         return error(at, fmt::format("unknown key '{}'", it.key()));
     std::string owner = kernel;
     if (auto tag = e.find("kernel"); tag != e.end()) {
@@ -114,6 +115,12 @@ private:
                      fmt::format("expected an object of tensor sizes, got {}", shapes->dump()));
       out.shapes = nlohmann::json::parse(shapes->dump());
     }
+    if (auto dtypes = e.find("dtypes"); dtypes != e.end()) {
+      if (!dtypes->is_object())
+        return error(at + ".dtypes",
+                     fmt::format("expected an object of tensor dtypes, got {}", dtypes->dump()));
+      out.dtypes = nlohmann::json::parse(dtypes->dump());
+    }
     of(owner).push_back(std::move(out));
   }
 };
@@ -124,6 +131,8 @@ ojson entryJson(const Entry &e, const std::string *kernel) {
     j["kernel"] = *kernel;
   if (!e.shapes.empty())
     j["shapes"] = ojson::parse(e.shapes.dump());
+  if (!e.dtypes.empty())
+    j["dtypes"] = ojson::parse(e.dtypes.dump());
   j[e.choose ? "choose" : "config"] = e.config;
   return j;
 }
@@ -146,10 +155,12 @@ config::Parsed<ojson> mergeTunedFile(const std::optional<ojson> &existing,
                           [&](const KernelEntries &e) { return e.kernel == r.kernel; });
     if (k == kernels.end())
       k = kernels.insert(kernels.end(), KernelEntries{r.kernel, {}});
-    Entry fresh{r.shapes.is_object() ? r.shapes : nlohmann::json::object(), r.config, r.choose};
+    Entry fresh{r.shapes.is_object() ? r.shapes : nlohmann::json::object(), r.config, r.choose,
+                r.dtypes.is_object() ? r.dtypes : nlohmann::json::object()};
     // nlohmann::json objects compare by content, whatever the key order.
-    auto same = std::find_if(k->entries.begin(), k->entries.end(),
-                             [&](const Entry &e) { return e.shapes == fresh.shapes; });
+    auto same = std::find_if(k->entries.begin(), k->entries.end(), [&](const Entry &e) {
+      return e.shapes == fresh.shapes && e.dtypes == fresh.dtypes;
+    });
     if (same != k->entries.end())
       *same = std::move(fresh);
     else

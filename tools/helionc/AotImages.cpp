@@ -40,11 +40,13 @@ RowDims rowDims(const ir::Kernel& k, const codegen::EmittedKernel& ek,
 
 /// The row lengths each entry's launcher embeds: each hinted length goes to the entry
 /// the launcher picks (helion::rt::pickShapeEntry, as at run time) for tensors whose row
-/// dims have that length and whose other dims are the first key's; with `ownShapes` an
-/// entry also takes the row lengths of its own shape key (sizes it was tuned for).
+/// dims have that length and whose other dims are the first key's, and whose dtypes are
+/// `signature`'s; with `ownShapes` an entry of those dtypes also takes the row lengths of
+/// its own shape key (sizes it was tuned for).
 std::vector<std::vector<int64_t>> entrySizes(const std::vector<const codegen::HostKernel*>& entries,
                                              const std::vector<int64_t>& hinted,
-                                             bool ownShapes) {
+                                             bool ownShapes,
+                                             const std::vector<ir::ScalarType>& signature) {
   std::vector<std::vector<int64_t>> out(entries.size());
   if (entries.size() == 1) {
     out[0] = hinted;
@@ -52,6 +54,16 @@ std::vector<std::vector<int64_t>> entrySizes(const std::vector<const codegen::Ho
   }
   const ir::Kernel& k = *entries.front()->kernel;
   const codegen::ShapeTable table = codegen::shapeTable(entries);
+  // The tensors' dtype codes of this signature (ScalarType and helion::DType list the
+  // dtypes in one order, which config::dtypeNames() follows).
+  auto dtypeOf = [&](int t) { return static_cast<int>(signature.at(table.tensors.at(t))); };
+  auto dtypesMatch = [&](size_t e) {
+    const rt::ShapeEntry& entry = table.entries[e];
+    for (int d = entry.firstDtype; d < entry.firstDtype + entry.numDtypes; ++d)
+      if (dtypeOf(table.dtypeKeys[d].tensor) != table.dtypeKeys[d].dtype)
+        return false;
+    return true;
+  };
   const RowDims rows = rowDims(k, *entries.front()->emitted, table);
   auto add = [](std::vector<int64_t>& v, int64_t size) {
     if (std::find(v.begin(), v.end(), size) == v.end())
@@ -70,17 +82,20 @@ std::vector<std::vector<int64_t>> entrySizes(const std::vector<const codegen::Ho
       }
     const int e = rt::pickShapeEntry(
         table.entries.data(), static_cast<int>(table.entries.size()), table.keys.data(),
-        table.sizes.data(), [&](int t, int rank) -> const int64_t* {
+        table.sizes.data(), table.dtypeKeys.data(),
+        [&](int t, int rank) -> const int64_t* {
           auto it = query.find(t);
           return it != query.end() && static_cast<int>(it->second.size()) == rank
                      ? it->second.data()
                      : nullptr;
-        });
+        },
+        dtypeOf);
     add(out.at(e), h);
   }
   if (ownShapes)
     for (size_t e = 0; e < entries.size(); ++e)
       for (const auto& [name, dims] : entries[e]->shapes)
+        if (dtypesMatch(e))
         for (size_t d = 0; d < dims.size(); ++d)
           for (int p = 0; p < static_cast<int>(k.params.size()); ++p)
             if (k.params[p].name == name && rows.count({p, static_cast<int>(d)}))
@@ -108,43 +123,59 @@ AotPlan planAotImages(const std::vector<codegen::HostKernel>& hosts, const AotRe
     for (size_t i = first; i < hosts.size() && hosts[i].kernel == hosts[first].kernel; ++i)
       entries.push_back(&hosts[i]);
     first += entries.size();
-    const std::vector<std::vector<int64_t>> sizes =
-        entrySizes(entries, request.hints.sizes, request.ownShapes);
+    const ir::Kernel& k = *entries.front()->kernel;
+    // Per dtype signature, the sizes each entry runs (entries keyed by other dtypes run
+    // none of them).
+    std::vector<std::vector<ir::ScalarType>> signatures;
+    std::vector<std::vector<std::vector<int64_t>>> sizes; // [spec][entry]
+    for (const codegen::DtypeSpec& spec : request.dtypes) {
+      signatures.push_back(codegen::signatureOf(k, spec));
+      sizes.push_back(entrySizes(entries, request.hints.sizes, request.ownShapes,
+                                 signatures.back()));
+    }
     for (size_t entry = 0; entry < entries.size(); ++entry) {
       const codegen::HostKernel& hk = *entries[entry];
-      const ir::Kernel& k = *hk.kernel;
       const std::string base =
           "helionc_aot_" + k.name + (entries.size() > 1 ? "_e" + std::to_string(entry) : "");
-      codegen::InstantiationHints hints = request.hints;
-      hints.sizes = sizes[entry];
-      if (hints.sizes.empty())
-        continue; // no hinted size picks this entry: nothing embedded, NVRTC if it runs
-      // Sizes the launcher hands to the long-rows kernel are that kernel's.
-      codegen::InstantiationHints longHints = hints;
-      longHints.sizes.clear();
-      for (int64_t size : hints.sizes)
-        if (codegen::takesLongRows(*hk.emitted, size))
-          longHints.sizes.push_back(size);
-      std::vector<std::pair<const codegen::EmittedKernel*, const codegen::InstantiationHints*>> eks =
-          {{hk.emitted, &hints}};
-      if (hk.emitted->longRows && !longHints.sizes.empty())
-        eks.push_back({hk.emitted->longRows.get(), &longHints});
       const codegen::EmittedKernel* chain = hk.emitted->chain.get();
+      // Per spec: the hints of this entry's kernel and of its long-rows kernel (the
+      // sizes the launcher hands to it); no sizes: nothing embedded, NVRTC if it runs.
+      std::vector<codegen::InstantiationHints> hints(signatures.size(), request.hints),
+          longHints(signatures.size(), request.hints);
+      bool any = false, anyLong = false;
+      for (size_t sp = 0; sp < signatures.size(); ++sp) {
+        hints[sp].sizes = sizes[sp][entry];
+        longHints[sp].sizes.clear();
+        for (int64_t size : hints[sp].sizes)
+          if (codegen::takesLongRows(*hk.emitted, size))
+            longHints[sp].sizes.push_back(size);
+        any = any || !hints[sp].sizes.empty();
+        anyLong = anyLong || !longHints[sp].sizes.empty();
+      }
+      if (!any)
+        continue;
+      std::vector<std::pair<const codegen::EmittedKernel*, const std::vector<codegen::InstantiationHints>*>>
+          eks = {{hk.emitted, &hints}};
+      if (hk.emitted->longRows && anyLong)
+        eks.push_back({hk.emitted->longRows.get(), &longHints});
       if (chain) // the chain template's program: every K and DV its launcher names
         eks.push_back({chain, &hints});
-      for (const auto& [ek, h] : eks) {
+      for (const auto& [ek, hs] : eks) {
         symbols[ek] = base + (ek == hk.emitted ? "" : ek == chain ? "_chain" : "_long_rows");
         for (const std::string& arch : request.archs)
-          for (const codegen::DtypeSpec& spec : request.dtypes)
+          for (size_t sp = 0; sp < signatures.size(); ++sp) {
+            const codegen::InstantiationHints& h = (*hs)[sp];
+            if (h.sizes.empty())
+              continue;
             for (const std::string& name :
-                 ek == chain
-                     ? codegen::chainInstantiations(*ek, arch, codegen::signatureOf(k, spec), *h)
-                     : codegen::instantiations(k, *ek, arch, codegen::signatureOf(k, spec), *h)) {
+                 ek == chain ? codegen::chainInstantiations(*ek, arch, signatures[sp], h)
+                             : codegen::instantiations(k, *ek, arch, signatures[sp], h)) {
               if (!seen.insert({ek, arch, name}).second)
                 continue;
               jobs.push_back({ek->source, programName, name, arch, k.name, false});
               owners.push_back(ek);
             }
+          }
       }
     }
   }

@@ -137,8 +137,8 @@ bool checkChoices(const std::vector<codegen::HostKernel>& hosts, const AnalyzedK
   return errors.empty();
 }
 
-/// Shape keys may name the kernel's own tensor parameters only: the launcher picks
-/// an entry from them before the host code has made anything else.
+/// Shape and dtype keys may name the kernel's own tensor parameters only: the launcher
+/// picks an entry from them before the host code has made anything else.
 bool checkShapeKeys(const config::ConfigFile& file, const ir::Kernel& k, const std::string& path,
                     DiagnosticEngine& diags) {
   std::string allowed;
@@ -159,6 +159,16 @@ bool checkShapeKeys(const config::ConfigFile& file, const ir::Kernel& k, const s
         errors.push_back(path + ": kernel '" + k.name + "', entry " + std::to_string(e) +
                          ": shapes gives '" + name + "' " + std::to_string(sizes.size()) +
                          " sizes, but it has rank " + std::to_string(p->rank));
+    }
+  for (size_t e = 0; e < file.entries.size(); ++e)
+    for (const auto& [name, dtype] : file.entries[e].dtypes) {
+      auto p = std::find_if(k.params.begin(), k.params.end(),
+                            [&](const ir::Param& q) { return q.name == name; });
+      if (p == k.params.end() || p->kind != ir::Param::Kind::Tensor || p->captured)
+        errors.push_back(path + ": kernel '" + k.name + "', entry " + std::to_string(e) +
+                         ": dtypes names '" + name.substr(0, 64) +
+                         "', which is not a tensor parameter of the kernel (" +
+                         (allowed.empty() ? "it has none" : allowed) + ")");
     }
   reportConfigErrors(errors, diags);
   return errors.empty();
@@ -436,6 +446,7 @@ int runCompile(const CompileOptions& o) {
     for (size_t e = 0; e < files[i].entries.size(); ++e) {
       const config::ShapedConfig& entry = files[i].entries[e];
       codegen::HostKernel hk{&k.typed, &k.parsed.host, &emittedAll[i][e], {}, entry.shapes};
+      hk.dtypes = entry.dtypes;
       hk.registerBlockSizes = config::blockSizeValues(k.typed, entry.config);
       hk.choice = entry.choice;
       hosts.push_back(hk);

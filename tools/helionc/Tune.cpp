@@ -511,10 +511,11 @@ int runTune(const TuneOptions& o) {
       for (const config::Config& c : choice)
         list.push_back(nlohmann::ordered_json::parse(config::formatConfig(c, k.spec)));
       tuner.log(fmt::format("  {} candidates written as a \"choose\" entry", list.size()));
-      results.push_back({k.typed.name, args.shapeKey(), std::move(list), true});
+      results.push_back({k.typed.name, args.shapeKey(), std::move(list), true, args.dtypeKey()});
     } else {
       results.push_back({k.typed.name, args.shapeKey(),
-                         nlohmann::ordered_json::parse(config::formatConfig(*best, k.spec))});
+                         nlohmann::ordered_json::parse(config::formatConfig(*best, k.spec)), false,
+                         args.dtypeKey()});
     }
   }
   std::vector<std::string> errors = tune::updateTunedFile(o.out, results, k.typed.name);

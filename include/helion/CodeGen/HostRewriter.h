@@ -43,6 +43,8 @@ struct HostKernel {
   std::vector<int64_t> registerBlockSizes; ///< value per Kernel::blockSizes entry
   /// The sizes this config was tuned for (tensor parameter name -> sizes); empty: any.
   std::map<std::string, std::vector<int64_t>> shapes;
+  /// The dtypes it was tuned for (tensor parameter name -> helion::DType's name); empty: any.
+  std::map<std::string, std::string> dtypes;
   const AotImageMap* aot = nullptr; ///< set by rewriteHost
   /// Its position among the candidates of a `"choose"` entry (config::ShapedConfig::choice;
   /// consecutive HostKernels 0, 1, ... are one entry), -1 for an entry of one config.
@@ -56,6 +58,8 @@ struct ShapeTable {
   std::vector<rt::ShapeEntry> entries;
   std::vector<rt::ShapeKey> keys;
   std::vector<int64_t> sizes;
+  std::vector<rt::DtypeKey> dtypeKeys; ///< dtype: the index of its name in config::dtypeNames()
+  std::vector<std::string> dtypeNames; ///< helion::DType's name of each dtype key
   std::vector<int> tensors;
 };
 ShapeTable shapeTable(const std::vector<const HostKernel*>& entries);

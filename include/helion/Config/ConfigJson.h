@@ -44,8 +44,14 @@ std::string formatConfig(const Config& config, const ConfigSpec& spec);
 /// Tensor name -> sizes, e.g. {"x": {4096, 4096}}.
 using Shapes = std::map<std::string, std::vector<int64_t>>;
 
+/// Tensor name -> dtype name as `--dtype` spells it, e.g. {"x": "bf16"}.
+using Dtypes = std::map<std::string, std::string>;
+
+/// The dtype names a `"dtypes"` key may give (helion::DType's, as `--dtype` spells them).
+const std::vector<std::string>& dtypeNames();
+
 /// The configs a file holds for one kernel. `shapes` is empty for a config that was
-/// not tuned for particular shapes.
+/// not tuned for particular shapes, `dtypes` for one that serves any dtypes.
 struct ShapedConfig {
   Shapes shapes;
   Config config;
@@ -53,6 +59,7 @@ struct ShapedConfig {
   /// consecutive, with the same shapes and `choice` 0, 1, ...: the launcher times them
   /// on the first call for each shape (configs/README.md). -1 for a `"config"` entry.
   int choice = -1;
+  Dtypes dtypes;
 };
 struct ConfigFile {
   std::vector<ShapedConfig> entries; ///< in file order; never empty once parsed
@@ -71,16 +78,19 @@ std::optional<nlohmann::json> parseJsonText(const std::string& text, const std::
                                             std::vector<std::string>& errors);
 
 /// Reads any of the file forms for `spec.kernelName`: one config object;
-/// `{"configs": [{"shapes": {...}, "config": {...}, "kernel": "name"?}, ...]}` (an entry
-/// may have `"choose": [{...}, ...]`, 2 to kMaxChoiceCandidates configs, instead of `config`);
+/// `{"configs": [{"shapes": {...}, "dtypes": {...}?, "config": {...}, "kernel": "name"?},
+/// ...]}` (an entry may have `"choose": [{...}, ...]`, 2 to kMaxChoiceCandidates configs, instead of `config`);
 /// `{"kernels": {"name": <either form>}}`.
 Parsed<ConfigFile> parseConfigFile(const nlohmann::json& j, const ConfigSpec& spec,
                                    const std::string& sourceName);
 
-/// The entry for `shapes`: an exact match, else the shaped entry nearest by the sum over
-/// dims of |log2(size / tuned size)| (entries naming other tensors or ranks do not
-/// compete), else the first entry without shapes, else the first entry. Ties: file order.
-const ShapedConfig& selectConfig(const ConfigFile& file, const Shapes& shapes);
+/// The entry for `shapes` and `dtypes`: an exact match, else the shaped entry nearest by
+/// the sum over dims of |log2(size / tuned size)| (entries naming other tensors or
+/// ranks do not compete), else the first entry without shapes, else the first entry.
+/// An entry with dtypes competes only when each tensor it names has that dtype in
+/// `dtypes`. Ties: file order.
+const ShapedConfig& selectConfig(const ConfigFile& file, const Shapes& shapes,
+                                 const Dtypes& dtypes = {});
 
 /// The distance selectConfig() uses: sum over the dims of |log2(query / tuned)| (sizes
 /// below 1 count as 1); nullopt unless every tensor of `tuned` is in `query` with the

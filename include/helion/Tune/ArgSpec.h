@@ -62,6 +62,8 @@ struct ArgSpec {
   config::Shapes shapes() const;
   /// shapes() as the JSON of a config file's `shapes`: `{"x": [8192, 8192]}`.
   nlohmann::json shapeKey() const;
+  /// The tensors' dtypes as the JSON of a config file's `dtypes`: `{"x": "bf16"}`.
+  nlohmann::json dtypeKey() const;
   /// Every argument, space-separated: `x=bf16[8192,8192] eps=1e-05`. After bindArgs() it
   /// is canonical (parameter order, scalars converted to the parameter's type), so it
   /// serves as the dtypes-and-shapes part of a cache key.

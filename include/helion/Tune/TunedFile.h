@@ -1,11 +1,12 @@
 //===- helion/Tune/TunedFile.h - Merging results into a config file -*- C++ -*-===//
 //
 // `helionc tune -o best.json` adds its results to the file instead of replacing it:
-// entries for other kernels and other shapes are kept, an entry for the same kernel
-// and the same shapes is replaced in place, new ones are appended. Any of the forms of
-// configs/README.md is read; the output is
+// entries for other kernels, other shapes and other dtypes are kept, an entry for the
+// same kernel, shapes and dtypes is replaced in place, new ones are appended. Any of
+// the forms of configs/README.md is read; the output is
 //
-//   {"configs": [{"kernel": "softmax", "shapes": {"x": [4096, 4096]}, "config": {...}}]}
+//   {"configs": [{"kernel": "softmax", "shapes": {"x": [4096, 4096]},
+//                 "dtypes": {"x": "bf16"}, "config": {...}}]}
 //
 // for one kernel (entries keep their kernel's name, so that a later merge of another
 // kernel's results knows whose they are), and
@@ -38,6 +39,7 @@ struct TunedEntry {
   /// `config` is a list of configs for the launcher to choose from at run time: the
   /// entry is written as `"choose": [...]` (configs/README.md).
   bool choose = false;
+  nlohmann::json dtypes = nlohmann::json::object(); ///< ArgSpec::dtypeKey(); {} = any
 };
 
 /// The merged file. `existing` is the current file's JSON (nullopt when there is

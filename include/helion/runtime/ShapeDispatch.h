@@ -1,9 +1,10 @@
 //===- helion/runtime/ShapeDispatch.h - Pick a config entry by shape -*- C++ -*-===//
 //
 // A config file may hold several entries for one kernel, each tuned for some tensor
-// sizes (configs/README.md). The generated launcher compiles every entry and, at each
-// call, runs the one this function picks; helionc's own config reader picks the same
-// way (config::selectConfig), so there is one definition:
+// sizes and, optionally, dtypes (configs/README.md). The generated launcher compiles
+// every entry and, at each call, runs the one this function picks; helionc's own config
+// reader picks the same way (config::selectConfig), so there is one definition. An
+// entry whose dtypes (if it names any) are not the call's does not compete in 1-3:
 //   1. the first entry whose tensors all have exactly the tuned sizes;
 //   2. else the nearest by the sum over dims of |log2(size / tuned size)| (sizes below
 //      1 count as 1); an entry naming a tensor of another rank does not compete; ties
@@ -29,10 +30,20 @@ struct ShapeKey {
   int offset;
 };
 
-/// An entry: its keys are `keys[firstKey .. firstKey + numKeys)`; none = tuned for no shape.
+/// One tensor of an entry's dtype key: the query's tensor `tensor` should have the
+/// dtype whose code is `dtype` (the launcher's codes are helion::DType's values).
+struct DtypeKey {
+  int tensor;
+  int dtype;
+};
+
+/// An entry: its keys are `keys[firstKey .. firstKey + numKeys)`, none = tuned for no
+/// shape; its dtype keys `dtypeKeys[firstDtype .. firstDtype + numDtypes)`, none = any.
 struct ShapeEntry {
   int firstKey;
   int numKeys;
+  int firstDtype = 0;
+  int numDtypes = 0;
 };
 
 /// The entry every shape-keyed launcher runs instead of picking one, or -1 (the
@@ -44,15 +55,22 @@ inline std::atomic<int>& forcedShapeEntry() {
 }
 
 /// `query(t, rank)` returns tensor t's sizes (a pointer to `rank` int64s) when it has
-/// that rank, else nullptr (absent or another rank).
-template <class Query>
+/// that rank, else nullptr (absent or another rank); `dtypeOf(t)` its dtype code.
+template <class Query, class DtypeOf>
 int pickShapeEntry(const ShapeEntry* entries, int numEntries, const ShapeKey* keys,
-                   const int64_t* sizes, Query&& query) {
+                   const int64_t* sizes, const DtypeKey* dtypeKeys, Query&& query,
+                   DtypeOf&& dtypeOf) {
+  auto dtypesMatch = [&](const ShapeEntry& entry) {
+    for (int k = entry.firstDtype; k < entry.firstDtype + entry.numDtypes; ++k)
+      if (dtypeOf(dtypeKeys[k].tensor) != dtypeKeys[k].dtype)
+        return false;
+    return true;
+  };
   int nearest = -1;
   double best = std::numeric_limits<double>::infinity();
   for (int e = 0; e < numEntries; ++e) {
     const ShapeEntry& entry = entries[e];
-    if (entry.numKeys == 0)
+    if (entry.numKeys == 0 || !dtypesMatch(entry))
       continue;
     double distance = 0;
     bool competes = true;
@@ -82,9 +100,17 @@ int pickShapeEntry(const ShapeEntry* entries, int numEntries, const ShapeKey* ke
   if (nearest >= 0)
     return nearest;
   for (int e = 0; e < numEntries; ++e)
-    if (entries[e].numKeys == 0)
+    if (entries[e].numKeys == 0 && dtypesMatch(entries[e]))
       return e;
   return 0;
+}
+
+/// The same for a table without dtype keys (every entry's numDtypes is 0).
+template <class Query>
+int pickShapeEntry(const ShapeEntry* entries, int numEntries, const ShapeKey* keys,
+                   const int64_t* sizes, Query&& query) {
+  return pickShapeEntry(entries, numEntries, keys, sizes, static_cast<const DtypeKey*>(nullptr),
+                        query, [](int) { return -1; });
 }
 
 } // namespace helion::rt

@@ -35,3 +35,30 @@
 // RUN: not %helionc compile %examples/softmax.cpp --kernel softmax --config %t/bad.json -o %t/bad 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: {{.*}}bad.json: kernel 'softmax', entry 0: shapes names 'out', which is not a tensor parameter of the kernel (x)
 // BAD: error: {{.*}}bad.json: kernel 'softmax', entry 1: shapes gives 'x' 1 sizes, but it has rank 2
+//
+// Entries keyed by dtypes too (one per dtype at the same shape, as `helionc tune`
+// writes them): the table holds each entry's dtype keys as helion::DType values and
+// the pick asks each key tensor's dtype; --aot-arch embeds in each entry only the
+// instantiations of its dtypes.
+// RUN: echo '{"configs": [{"shapes": {"x": [4096, 4096]}, "dtypes": {"x": "f32"}, "config": {"num_warps": 4}}, {"shapes": {"x": [4096, 4096]}, "dtypes": {"x": "bf16"}, "config": {"num_warps": 8}}]}' > %t/dtypes.json
+// RUN: %helionc compile %examples/softmax.cpp --kernel softmax --config %t/dtypes.json -o %t/dt
+// RUN: FileCheck %s --check-prefix=DT < %t/dt/softmax.helion.cpp
+// DT: static constexpr helion::rt::ShapeEntry kEntries[] = {{[{][{]}}0, 1, 0, 1}, {1, 1, 1, 1}, };
+// DT: static constexpr helion::rt::DtypeKey kDtypes[] = {{[{][{]}}0, static_cast<int>(helion::DType::f32)}, {0, static_cast<int>(helion::DType::bf16)}, };
+// DT-NEXT: return helion::rt::pickShapeEntry(kEntries, 2, kKeys, kSizes, kDtypes, [&](int t, int rank) -> const int64_t* {
+// DT: }, [&](int t) { return static_cast<int>(tensors[t]->dtype()); });
+// RUN: %host_cxx %t/dt/softmax.helion.cpp
+// RUN: %helionc compile %examples/softmax.cpp --kernel softmax --config %t/dtypes.json --emit instantiations --aot-arch sm_90a --dtype f32 --dtype bf16 --size-hint 4096 | FileCheck %s --check-prefix=DT-AOT
+// DT-AOT-NOT: helionc_aot_softmax_e0 {{.*}}bf16
+// DT-AOT: helionc_aot_softmax_e0 sm_90a softmax_kernel<4096, float, float, 4, 1>
+// DT-AOT-NOT: helionc_aot_softmax_e1 {{.*}}float
+// DT-AOT: helionc_aot_softmax_e1 sm_90a softmax_kernel<4096, hd::bf16, hd::bf16, 8, 1>
+// DT-AOT-NOT: helionc_aot_softmax_e1 {{.*}}float
+//
+// Dtype keys name the kernel's own tensor parameters, with known dtypes.
+// RUN: echo '{"configs": [{"dtypes": {"out": "f32"}, "config": {}}, {"dtypes": {"x": "float"}, "config": {}}]}' > %t/bad-dt.json
+// RUN: not %helionc compile %examples/softmax.cpp --kernel softmax --config %t/bad-dt.json -o %t/bad-dt 2>&1 | FileCheck %s --check-prefix=BAD-DT
+// BAD-DT: bad-dt.json: configs[1].dtypes.x: expected a dtype (f16 bf16 f32 f64 i8 i32 i64 b8 u8 f8e4m3 f8e5m2), got "float"
+// RUN: echo '{"configs": [{"dtypes": {"out": "f32"}, "config": {}}]}' > %t/bad-dt2.json
+// RUN: not %helionc compile %examples/softmax.cpp --kernel softmax --config %t/bad-dt2.json -o %t/bad-dt2 2>&1 | FileCheck %s --check-prefix=BAD-DT2
+// BAD-DT2: error: {{.*}}bad-dt2.json: kernel 'softmax', entry 0: dtypes names 'out', which is not a tensor parameter of the kernel (x)

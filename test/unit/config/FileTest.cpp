@@ -1,6 +1,7 @@
 // Config files: the three forms, error paths inside them, selection by shape.
 #include "TestKernels.h"
 #include "helion/Config/ConfigJson.h"
+#include "helion/hl/dtype.h"
 
 #include <catch2/catch.hpp>
 
@@ -111,4 +112,53 @@ TEST_CASE("errors inside a file name the full path", "[file]") {
                "objects, got []"});
   CHECK(fileErrors(R"({"kernels": {}, "configs": []})", softmaxSpec()) ==
         Errors{"tuned.json: unknown key 'configs'"});
+}
+
+TEST_CASE("entries keyed by dtypes compete only for those dtypes", "[file][dtypes]") {
+  ConfigFile f = fileOk(R"({"configs": [
+      {"shapes": {"x": [4096, 4096]}, "dtypes": {"x": "f32"}, "config": {"num_warps": 4}},
+      {"shapes": {"x": [4096, 4096]}, "dtypes": {"x": "bf16"}, "config": {"num_warps": 8}},
+      {"shapes": {"x": [1024, 1024]}, "config": {"num_warps": 2}},
+      {"dtypes": {"x": "f16"}, "config": {"num_warps": 16}}]})",
+                        softmaxSpec());
+  REQUIRE(f.entries.size() == 4);
+  CHECK(f.entries[1].dtypes == Dtypes{{"x", "bf16"}});
+  CHECK(f.entries[2].dtypes.empty());
+  // The same shape: each dtype gets its own entry; without dtypes the first.
+  CHECK(selectConfig(f, {{"x", {4096, 4096}}}, {{"x", "f32"}}).config.numWarps == 4);
+  CHECK(selectConfig(f, {{"x", {4096, 4096}}}, {{"x", "bf16"}}).config.numWarps == 8);
+  CHECK(selectConfig(f, {{"x", {4096, 4096}}}).config.numWarps == 2);
+  // Nearest among the entries of the call's dtypes and those that name none.
+  CHECK(selectConfig(f, {{"x", {3000, 3000}}}, {{"x", "bf16"}}).config.numWarps == 8);
+  CHECK(selectConfig(f, {{"x", {2000, 2000}}}, {{"x", "bf16"}}).config.numWarps == 2);
+  // f16: shaped entries of any dtype ([1024, 1024]) come before its unshaped one.
+  CHECK(selectConfig(f, {{"x", {4096, 4096}}}, {{"x", "f16"}}).config.numWarps == 2);
+}
+
+TEST_CASE("an unshaped entry of the call's dtypes, else entry 0", "[file][dtypes]") {
+  ConfigFile f = fileOk(R"({"configs": [
+      {"dtypes": {"x": "f32"}, "config": {"num_warps": 4}},
+      {"dtypes": {"x": "bf16"}, "config": {"num_warps": 8}}]})",
+                        softmaxSpec());
+  CHECK(selectConfig(f, {{"x", {64, 64}}}, {{"x", "bf16"}}).config.numWarps == 8);
+  CHECK(selectConfig(f, {{"x", {64, 64}}}, {{"x", "f32"}}).config.numWarps == 4);
+  CHECK(selectConfig(f, {{"x", {64, 64}}}, {{"x", "f16"}}).config.numWarps == 4);
+}
+
+TEST_CASE("dtype names follow helion::DType's order", "[file][dtypes]") {
+  const std::vector<std::string>& names = dtypeNames();
+  REQUIRE(names.size() == 11);
+  for (size_t i = 0; i < names.size(); ++i)
+    CHECK(names[i] == std::string(dtype_name(static_cast<DType>(i))));
+}
+
+TEST_CASE("errors in a dtypes key", "[file][dtypes]") {
+  CHECK(fileErrors(R"({"configs": [
+      {"dtypes": {"x": "bfloat16"}, "config": {"num_warps": 4}},
+      {"dtypes": ["bf16"], "config": {"num_warps": 4}}]})",
+                   softmaxSpec()) ==
+        Errors{"tuned.json: configs[0].dtypes.x: expected a dtype (f16 bf16 f32 f64 i8 i32 i64 "
+               "b8 u8 f8e4m3 f8e5m2), got \"bfloat16\"",
+               "tuned.json: configs[1].dtypes: expected an object of tensor dtypes, got "
+               "[\"bf16\"]"});
 }

@@ -147,6 +147,7 @@ TEST_CASE("binding puts arguments in parameter order and converts scalars", "[ar
   CHECK(b.value->label() == "x=bf16[2,3] weight=f32[] eps=1 n=7 flag=false");
   CHECK(std::holds_alternative<double>(b.value->args[2].scalar())); // f64 parameter
   CHECK(b.value->shapeKey() == nlohmann::json::parse(R"({"x": [2, 3], "weight": []})"));
+  CHECK(b.value->dtypeKey() == nlohmann::json::parse(R"({"x": "bf16", "weight": "f32"})"));
 }
 
 TEST_CASE("binding errors name the parameter", "[argspec]") {

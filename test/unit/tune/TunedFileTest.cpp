@@ -99,6 +99,33 @@ TEST_CASE("shapes match whatever the key order", "[tunedfile]") {
   CHECK(second["configs"][0]["config"]["num_stages"] == 2);
 }
 
+TEST_CASE("results for other dtypes at the same shapes are kept beside each other",
+          "[tunedfile][dtypes]") {
+  TunedEntry f32 = softmaxResult({4096, 4096}, 4);
+  f32.dtypes = nlohmann::json{{"x", "f32"}};
+  TunedEntry bf16 = softmaxResult({4096, 4096}, 8);
+  bf16.dtypes = nlohmann::json{{"x", "bf16"}};
+  ojson first = merge(std::nullopt, {f32});
+  ojson second = merge(first.dump(), {bf16});
+  REQUIRE(second["configs"].size() == 2);
+  CHECK(second["configs"][0]["dtypes"]["x"] == "f32");
+  CHECK(second["configs"][1]["dtypes"]["x"] == "bf16");
+  // Tuning bf16 again replaces its entry only.
+  bf16.config["num_warps"] = 16;
+  ojson third = merge(second.dump(), {bf16});
+  REQUIRE(third["configs"].size() == 2);
+  CHECK(third["configs"][0]["config"]["num_warps"] == 4);
+  CHECK(third["configs"][1]["config"]["num_warps"] == 16);
+  config::ConfigFile f = parse(third, softmaxSpec());
+  CHECK(config::selectConfig(f, {{"x", {4096, 4096}}}, {{"x", "bf16"}}).config.numWarps == 16);
+  CHECK(config::selectConfig(f, {{"x", {4096, 4096}}}, {{"x", "f32"}}).config.numWarps == 4);
+  // An entry without dtypes (an older file) is another key: kept, not replaced.
+  ojson old = merge(std::nullopt, {softmaxResult({4096, 4096}, 2)});
+  ojson both = merge(old.dump(), {bf16});
+  CHECK(both["configs"].size() == 2);
+  CHECK_FALSE(both["configs"][0].contains("dtypes"));
+}
+
 TEST_CASE("another kernel's results make a kernels file; both read back", "[tunedfile]") {
   ojson soft = merge(std::nullopt, {softmaxResult({4096, 4096}, 8)});
   ojson both = merge(soft.dump(), {matmulResult(4096, 3)}, "matmul");
