@@ -142,6 +142,8 @@ void Emitter::emitLet(const Stmt& s, bool declare) {
   if (declare)
     declareVar(s.var, *v.type);
   std::vector<int> target = varAxes_[s.var];
+  if (v.kind == ExprKind::Rand && v.randRunTile >= 0 && emitRandRun(s, v, target))
+    return;
   if (v.kind == ExprKind::Rand) { // one Philox block per four consecutive offsets
     randStream_ = "rs_" + std::to_string(s.var);
     line("hd::RandStream " + randStream_ + ";");
@@ -161,6 +163,40 @@ void Emitter::emitLet(const Stmt& s, bool declare) {
   randStream_.clear();
 }
 
+/// A rand the rand-runs pass marked: each thread's run of V_x elements along the
+/// vectorized tile takes its numbers from hd::RandStream::uniform_run, given the
+/// offset of the run's first element (the offsets step by one along the run).
+bool Emitter::emitRandRun(const Stmt& s, const Expr& v, const std::vector<int>& target) {
+  int axis = -1;
+  for (int a : target)
+    if (axes_[a].isTile && axes_[a].id == v.randRunTile)
+      axis = a;
+  if (axis < 0)
+    return false;
+  const std::string& x = axes_[axis].key;
+  const std::string stream = "rs_" + std::to_string(s.var), run = "rr_" + std::to_string(s.var);
+  line("hd::RandStream " + stream + ";");
+  openElementLoops(target, axis);
+  line("float " + run + "[V_" + x + "];");
+  line("{");
+  ++indent_;
+  line("const int i_" + x + " = g_" + x + " * V_" + x + ";");
+  line("const int c_" + x + " = coord(i_" + x + ", th_" + x + ", T_" + x + ", V_" + x + ");");
+  line(stream + ".uniform_run<V_" + x + ">(int64(" + expr(*v.operands.at(0)) + "), int64(" +
+       expr(*v.operands.at(1)) + "), " + run + ");");
+  --indent_;
+  line("}");
+  line("#pragma unroll");
+  line("for (int v = 0; v < V_" + x + "; ++v) {");
+  ++indent_;
+  line("const int i_" + x + " = g_" + x + " * V_" + x + " + v;");
+  line(elementRef(varName(s.var), target) + " = " + computeType(v.type->elem) + "(" + run +
+       "[v]);");
+  --indent_;
+  line("}");
+  closeElementLoops(target);
+  return true;
+}
 
 std::string Emitter::tileEnd(int t) {
   const TileVar& tv = k_.tiles.at(t);

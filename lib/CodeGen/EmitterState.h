@@ -155,6 +155,7 @@ private:
   void stmts(const std::vector<ir::StmtRef>& body);
   void stmt(const ir::Stmt& s);
   void emitLet(const ir::Stmt& s, bool declare);
+  bool emitRandRun(const ir::Stmt& s, const ir::Expr& v, const std::vector<int>& target);
   void emitLoad(const ir::Stmt& s, const ir::Expr& load, bool declare);
   void emitLoadElements(const ir::Stmt& s, const ir::Expr& load, const std::vector<int>& axes,
                         int vec, bool storage);

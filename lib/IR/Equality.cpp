@@ -46,7 +46,8 @@ bool structurallyEqual(const Expr& a, const Expr& b) {
          a.zeroPadded == b.zeroPadded && a.mma == b.mma && a.eviction == b.eviction &&
          a.evictionEntry == b.evictionEntry && a.unary == b.unary &&
          a.binary == b.binary && a.reduce == b.reduce && a.castTo == b.castTo &&
-         a.gatherAll == b.gatherAll && a.shape == b.shape && sameIndices(a.indices, b.indices) &&
+         a.gatherAll == b.gatherAll && a.randRunTile == b.randRunTile && a.shape == b.shape &&
+         sameIndices(a.indices, b.indices) &&
          sameRefs(a.operands, b.operands) && sameRefs(a.shapeSizes, b.shapeSizes);
 }
 
@@ -82,7 +83,7 @@ size_t structuralHash(const Expr& e) {
   for (int field : {int(e.isInt), e.param, e.var, e.tile, int(e.attr), e.dim, e.dim2,
                     int(e.keepdim), int(e.zeroPadded), int(e.unary), int(e.binary), int(e.reduce),
                     e.castTo ? int(*e.castTo) : -1, int(e.gatherAll), int(e.eviction),
-                    e.evictionEntry,
+                    e.evictionEntry, e.randRunTile,
                     e.mma ? int(e.mma->a) * 16 + int(e.mma->b) * 4 + e.mma->stages * 64 + e.mma->early : -1})
     mix(h, std::hash<int>()(field));
   for (const Dim& d : e.shape)

@@ -155,7 +155,9 @@ public:
     case ExprKind::Scan:
       return std::string(e.binary == BinaryOp::Mul ? "cumprod" : "cumsum") + "(" + op(0) +
              ", dim=" + std::to_string(e.dim) + ")";
-    case ExprKind::Rand: return "rand(" + op(0) + ", " + op(1) + ")";
+    case ExprKind::Rand:
+      return "rand(" + op(0) + ", " + op(1) + ")" +
+             (e.randRunTile >= 0 ? " run %" + tileName(e.randRunTile) : "");
     }
     return "?";
   }

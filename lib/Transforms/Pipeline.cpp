@@ -12,6 +12,7 @@
 //   privatize-atomics config   once per config
 //   mma-layout      config     once per config
 //   thread-layout   config     once per config
+//   rand-runs       config     once per config
 //   persistent-loads config    once per config
 //===----------------------------------------------------------------------===//
 #include "helion/Transforms/Passes.h"
@@ -43,6 +44,8 @@ const std::vector<Pass>& pipeline() {
        mmaLayout, true},
       {"thread-layout", "the CTA's layout axes: their order, vectorized axes, shared threads",
        threadLayout, true},
+      {"rand-runs", "hl::rand offsets that step by one along a vectorized tile: Philox per run",
+       randRuns, true},
       {"persistent-loads", "a persistent program's loads: hoisted before its loop, staged",
        persistentLoads, true},
       {"rematerialize", "cheap lets over a reduction axis recomputed at each use",

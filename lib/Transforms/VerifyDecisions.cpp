@@ -14,6 +14,8 @@
 //     kernel, naming the tiles its rules name (ir::templateTiles), tensor parameters
 //     and variables in range, and pointing at the kernel's own grid loop and, for its
 //     epilogue, at statements of the loop the template prints;
+//   - a rand run (Expr::randRunTile) only on an hl::rand over that tile, which the
+//     thread layout vectorizes;
 //   - a chain (Kernel::chain) only on a generic kernel, with its operands in range and
 //     its grid loop and epilogue the kernel's; chain parameters only with a chain, of
 //     tiles the chain template instantiates.
@@ -22,6 +24,7 @@
 
 #include "helion/IR/DotShape.h"
 #include "helion/IR/TemplateMatch.h"
+#include "helion/IR/Visitor.h"
 
 #include <algorithm>
 #include <set>
@@ -167,6 +170,26 @@ void chain(const Kernel& k, const VerifyFail& fail) {
     fail(k.loc, "a recognized chain whose loop or epilogue is not the kernel's");
 }
 
+void randRuns(const Kernel& k, const VerifyFail& fail) {
+  walkExprs(k.body, [&](const Expr& e) {
+    if (e.randRunTile < 0)
+      return;
+    bool ok = e.kind == ExprKind::Rand && e.type && k.threadLayout;
+    if (ok) {
+      ok = std::any_of(e.type->dims.begin(), e.type->dims.end(), [&](const Dim& d) {
+        return d.kind == Dim::Kind::Tile && d.tile == e.randRunTile;
+      });
+      ok = ok && std::any_of(k.threadLayout->begin(), k.threadLayout->end(),
+                             [&](const ThreadAxis& a) {
+                               return a.isTile && a.inner && a.id == e.randRunTile;
+                             });
+    }
+    if (!ok)
+      fail(e.loc, "a rand run along tile " + std::to_string(e.randRunTile) +
+                      " that is not a vectorized tile of an hl::rand's value");
+  });
+}
+
 } // namespace
 
 void verifyKernelDecisions(const Kernel& k, const VerifyFail& fail) {
@@ -189,6 +212,7 @@ void verifyKernelDecisions(const Kernel& k, const VerifyFail& fail) {
   templateParams(k, fail);
   templateMatch(k, fail);
   chain(k, fail);
+  randRuns(k, fail);
 }
 
 void verifyGridMapping(const Kernel& k, const Stmt& loop, const GridMapping& g,

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <cstdio>
+#include <type_traits>
 #define __device__
 #define __host__
 #define __forceinline__ inline
@@ -53,6 +54,26 @@ int main() {
     float r = helion::detail::randAt(s, (unsigned long long)(o / 3));
     bad += std::memcmp(&g, &r, 4) != 0;
   }
+  // Runs of V consecutive offsets (a thread's vector run) at every alignment, the
+  // wrap past 2^64 included.
+  auto runs = [&](auto vtag) {
+    constexpr int V = decltype(vtag)::value;
+    for (auto s : seeds)
+      for (long long o0 : {0LL, 1LL, 2LL, 3LL, 4LL, 8191LL, 8192LL, (1LL << 32) - 2, -6LL, -4LL}) {
+        helion::dev::RandStream rs;
+        float r[V];
+        rs.uniform_run<V>((long long)s, o0, r);
+        for (int v = 0; v < V; ++v) {
+          float want = helion::detail::randAt(s, (unsigned long long)o0 + v);
+          bad += std::memcmp(&r[v], &want, 4) != 0;
+        }
+      }
+  };
+  runs(std::integral_constant<int, 1>{});
+  runs(std::integral_constant<int, 2>{});
+  runs(std::integral_constant<int, 4>{});
+  runs(std::integral_constant<int, 8>{});
+  runs(std::integral_constant<int, 16>{});
   printf("%d mismatches\n", bad);
   return bad != 0;
 }

@@ -154,6 +154,9 @@ struct Expr {
   bool gatherAll = false;           // Load
   std::vector<Dim> shape;           // Full, Arange, Reshape (Tile dims or One; Full dims)
   std::vector<ExprRef> shapeSizes;  // Full/Arange/Reshape: integer sizes for non-tile entries
+  /// Rand: the vectorized tile along which its offsets step by one (the rand-runs
+  /// pass): a thread's numbers along it are evaluated as a run. -1: one by one.
+  int randRunTile = -1;
 };
 
 /// A tile variable, introduced by a tile loop: `for (auto tm : hl::tile(m))`.

@@ -78,6 +78,11 @@ Kernel mmaLayout(const Kernel& kernel, PassContext& ctx);
 /// (Kernel::threadLayout): the order of its tiles and reduction axes, which are
 /// vectorized, and which go past which (ThreadLayout.cpp).
 Kernel threadLayout(const Kernel& kernel, PassContext& ctx);
+
+/// Marks each hl::rand whose offsets step by one along a vectorized tile of the
+/// layout (Expr::randRunTile): a thread's run of numbers along it comes from whole
+/// Philox blocks (RandRuns.cpp).
+Kernel randRuns(const Kernel& kernel, PassContext& ctx);
 /// Marks the loads of a persistent program that are issued once before its loop
 /// (Stmt::hoisted) and those copied ahead into shared memory (Stmt::staged, indexing
 /// block_ptr), with the loop's stages (num_stages) (PersistentLoads.cpp).

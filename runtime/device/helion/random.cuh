@@ -5,7 +5,8 @@
 // high} at counter {o / 4 low, o / 4 high, 0, 0}, mapped into [0, 1). One Philox
 // evaluation gives four numbers: a thread that walks consecutive offsets (a dropout
 // mask along a row) keeps the last block in a RandStream and evaluates Philox once
-// per four offsets.
+// per four offsets; a run of V consecutive offsets that starts a block (uniform_run)
+// takes each block's four words without compares.
 #pragma once
 #include "helion/types.cuh"
 
@@ -71,6 +72,32 @@ struct RandStream {
       words = philox_block(seed, b);
     }
     return philox_uniform(philox_word(words, o));
+  }
+
+  /// hl::rand of the V consecutive offsets o0, o0 + 1, ..., o0 + V - 1 into r (a thread's
+  /// vector run, where the rand-runs pass found the offsets to step by one along it).
+  /// When o0 starts a Philox block and V is a multiple of four, each block's four words
+  /// go straight to four numbers: no block compare or word select per element; else the
+  /// offsets go through uniform() one by one.
+  template <int V>
+  __device__ __forceinline__ void uniform_run(int64 s, int64 o0, float (&r)[V]) {
+    const uint64 o = static_cast<uint64>(o0);
+    if constexpr (V % 4 == 0) {
+      if ((o & 3) == 0) {
+#pragma unroll
+        for (int g = 0; g < V / 4; ++g) {
+          const Philox4 w = philox_block(static_cast<uint64>(s), (o + 4 * g) >> 2);
+          r[4 * g] = philox_uniform(w.w0);
+          r[4 * g + 1] = philox_uniform(w.w1);
+          r[4 * g + 2] = philox_uniform(w.w2);
+          r[4 * g + 3] = philox_uniform(w.w3);
+        }
+        return;
+      }
+    }
+#pragma unroll
+    for (int v = 0; v < V; ++v)
+      r[v] = uniform(s, static_cast<int64>(o + static_cast<uint64>(v)));
   }
 };
 
