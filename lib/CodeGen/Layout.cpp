@@ -71,20 +71,24 @@ void Emitter::emitLayoutConstants() {
       continue;
     }
     line("constexpr int ST_" + x + " = " + stride + ";");
-    line("constexpr int V_" + x + " = " +
-         (a.inner ? "axis_vec(VEC, S_" + x + ", NT / ST_" + x + " > 0 ? NT / ST_" + x + " : 1)"
-                  : "1") +
-         ";");
-    // A reduction axis that later axes (rows of the same program) go past leaves them
-    // threads: at most NT / (their sizes) threads, at least a warp, so that a program of
-    // several short rows reduces them side by side rather than one after another over
-    // all its threads.
+    // The elements of the later axes that go past this one (rows of the same program):
+    // the threads this axis leaves them.
     std::string rows;
     const int self = static_cast<int>(&a - axes_.data());
     for (size_t k = self + 1; k < axes_.size(); ++k)
       if (axes_[k].size != "1" &&
           std::find(axes_[k].after.begin(), axes_[k].after.end(), self) != axes_[k].after.end())
         rows += (rows.empty() ? "" : " * ") + axes_[k].size; // S_ of a later axis
+    // An inner axis's vector: the widest that keeps every thread busy (axis_vec).
+    line("constexpr int V_" + x + " = " +
+         (a.inner ? "axis_vec(VEC, S_" + x + ", NT / ST_" + x + " > 0 ? NT / ST_" + x + " : 1, " +
+                        (rows.empty() ? "1" : "1LL * " + rows) + ")"
+                  : "1") +
+         ";");
+    // A reduction axis that later axes (rows of the same program) go past leaves them
+    // threads: at most NT / (their sizes) threads, at least a warp, so that a program of
+    // several short rows reduces them side by side rather than one after another over
+    // all its threads.
     std::string threads = "hmin(NT / ST_" + x + " > 0 ? NT / ST_" + x + " : 1, S_" + x + " / V_" +
                           x + ")";
     if (!a.isTile && !a.looped && !rows.empty())

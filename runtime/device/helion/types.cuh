@@ -108,8 +108,29 @@ __device__ __forceinline__ float from_minifloat(uint8 v) {
   return __uint_as_float(sign | bits);
 }
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+/// sm_89 and later convert 8-bit floats in hardware: to f16 (which holds every e4m3 and
+/// e5m2 value exactly), then to float; a NaN stays a NaN (its payload may differ from
+/// from_minifloat's).
+__device__ __forceinline__ float f16_bits_to_float(unsigned short h) {
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+  return f;
+}
+__device__ __forceinline__ float to_float(f8e4m3 x) {
+  uint32 h2;
+  asm("cvt.rn.f16x2.e4m3x2 %0, %1;" : "=r"(h2) : "h"(static_cast<unsigned short>(x.bits)));
+  return f16_bits_to_float(static_cast<unsigned short>(h2 & 0xffffu));
+}
+__device__ __forceinline__ float to_float(f8e5m2 x) {
+  uint32 h2;
+  asm("cvt.rn.f16x2.e5m2x2 %0, %1;" : "=r"(h2) : "h"(static_cast<unsigned short>(x.bits)));
+  return f16_bits_to_float(static_cast<unsigned short>(h2 & 0xffffu));
+}
+#else
 __device__ __forceinline__ float to_float(f8e4m3 x) { return from_minifloat<3, 7, true>(x.bits); }
 __device__ __forceinline__ float to_float(f8e5m2 x) { return from_minifloat<2, 15, false>(x.bits); }
+#endif
 /// 480 = 0x43f00000 rounds past 448; 61440 = 0x47700000 past 57344.
 __device__ __forceinline__ f8e4m3 to_f8e4m3(float f) { return {to_minifloat<3, 7>(f, 0x43f00000u, 0x7fu)}; }
 __device__ __forceinline__ f8e5m2 to_f8e5m2(float f) { return {to_minifloat<2, 15>(f, 0x47700000u, 0x7cu)}; }

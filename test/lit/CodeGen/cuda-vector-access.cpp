@@ -12,7 +12,7 @@
 
 // The inner axis takes VEC elements per thread access, or the widest fewer that
 // split it into whole vectors per thread (axis_vec).
-// CHECK: constexpr int V_t0 = axis_vec(VEC, S_t0, NT / ST_t0 > 0 ? NT / ST_t0 : 1);
+// CHECK: constexpr int V_t0 = axis_vec(VEC, S_t0, NT / ST_t0 > 0 ? NT / ST_t0 : 1, {{.*}});
 // CHECK: hvec<T_x, V_t0> h = {{.*}}tb_t0 + c0_t0 {{.*}}te_t0{{.*}}*reinterpret_cast<const hvec<T_x, V_t0>*>(x + {{.*}})
 // CHECK: hvec<T_y, V_t0> h = {{.*}}tb_t0 + c0_t0 {{.*}}te_t0{{.*}}*reinterpret_cast<const hvec<T_y, V_t0>*>(y + {{.*}})
 // The store builds the vector in registers, then writes it whole.
@@ -22,7 +22,7 @@
 // Rows: the reduction axis is the inner one; the row tile is scalar and masked.
 // ROWS: constexpr int S_a0 = RDIM0;
 // ROWS-NEXT: constexpr int ST_a0 = 1;
-// ROWS-NEXT: constexpr int V_a0 = axis_vec(VEC, S_a0, NT / ST_a0 > 0 ? NT / ST_a0 : 1);
+// ROWS-NEXT: constexpr int V_a0 = axis_vec(VEC, S_a0, NT / ST_a0 > 0 ? NT / ST_a0 : 1, 1LL * 4);
 // ROWS: constexpr int S_t0 = 4;
 // ROWS-NEXT: constexpr int ST_t0 = ST_a0 * T_a0;
 // ROWS-NEXT: constexpr int V_t0 = 1;

@@ -46,7 +46,7 @@ HELION_KERNEL Tensor shift_right(const Tensor& x) {
 // LOOPED-NEXT: thread_layout: t0(tm) inner | a0 after [t0]{{$}}
 // LOOPED-CUDA:      constexpr int S_t0 = 64;
 // LOOPED-CUDA-NEXT: constexpr int ST_t0 = 1;
-// LOOPED-CUDA-NEXT: constexpr int V_t0 = axis_vec(VEC, S_t0, NT / ST_t0 > 0 ? NT / ST_t0 : 1);
+// LOOPED-CUDA-NEXT: constexpr int V_t0 = axis_vec(VEC, S_t0, NT / ST_t0 > 0 ? NT / ST_t0 : 1, {{.*}});
 // LOOPED-CUDA:      // axis a0: reduction axis a0 (looped)
 // LOOPED-CUDA-NEXT: constexpr int S_a0 = 16;
 // LOOPED-CUDA-NEXT: constexpr int ST_a0 = ST_t0 * T_t0;
