@@ -101,7 +101,7 @@ class Gen:
         if dims == ("M", "N") and dt == "x0.dtype()" and init == "empty" and self.rng.random() < 0.5:
             alloc = "helion::empty_like(x0)"
         else:
-            sizes = ", ".join({"M": "m", "N": "n"}[d] for d in dims)
+            sizes = ", ".join({"M": "m", "N": "n", "V": "wv.size(1)"}[d] for d in dims)
             alloc = f"helion::{init}({{{sizes}}}, {dt}, x0.device())"
         self.outputs.append({"name": name, "dims": list(dims), "dtype": dt, "alloc": alloc})
         return name
@@ -497,9 +497,42 @@ class Gen:
         self.indent -= 1
         self.emit("}")
 
+    def matmul(self):
+        """One hl::dot over a [tm, tv] grid, K the n dim: x0 (or a computed A: the GEMM
+        templates' A prologue, a scale along rows or K, a product with x1 at A's
+        subscripts, a triangle of A's tile indices) @ wv, then a pointwise epilogue."""
+        tm, tv, tk = self.fresh("tm"), self.fresh("tv"), self.fresh("tk")
+        self.use("wv")
+        x = f"x0[{tm}, {tk}]"
+        forms = [(x, []), (f"({x} * 0.5).to(x0.dtype())", []),
+                 (f"({x} * r[{tm}][hl::all, hl::newaxis]).to(x0.dtype())", ["r"]),
+                 (f"({x} * w[{tk}][hl::newaxis, hl::all]).to(x0.dtype())", ["w"]),
+                 (f"({x} * x1[{tm}, {tk}]).to(x0.dtype())", ["x1"]),
+                 (f"hl::where({tk}.index()[hl::newaxis, hl::all] <= {tm}.index()[hl::all, hl::newaxis], "
+                  f"{x}, 0.0f).to(x0.dtype())", []),
+                 (f"hl::abs({x}).to(x0.dtype())", [])]
+        a, uses = self.pick(forms)
+        self.use(*uses)
+        self.emit(f"for (auto [{tm}, {tv}] : hl::tile({{m, wv.size(1)}})) {{")
+        self.indent += 1
+        self.emit(f"auto acc = hl::zeros({{{tm}, {tv}}}, hl::f32);")
+        self.emit(f"for (auto {tk} : hl::tile(n)) {{")
+        self.emit(f"  acc = hl::dot({a}, wv[{tk}, {tv}], acc);")
+        self.emit("}")
+        # |acc| <= 4n: scaled into the tame range; no exact value (comparisons must not see it).
+        self.emit("auto y = acc * 0.000244140625;")
+        name = self.output(("M", "V"))
+        epilogue = self.pick(["y", f"y + r[{tm}][hl::all, hl::newaxis]",
+                              f"hl::maximum(y, hl::zeros({{{tm}, {tv}}}, hl::f32))", "y * 2.0f"])
+        if "r[" in epilogue:
+            self.use("r")
+        self.emit(f"{name}[{tm}, {tv}] = {epilogue};")
+        self.indent -= 1
+        self.emit("}")
 
-TEMPLATES = ["rows", "tiles2d", "looped", "columns", "grid_rows", "flat", "dots"]
-TEMPLATE_WEIGHTS = [3, 3, 3, 1.5, 1.5, 1, 1.5]
+
+TEMPLATES = ["rows", "tiles2d", "looped", "columns", "grid_rows", "flat", "dots", "matmul"]
+TEMPLATE_WEIGHTS = [3, 3, 3, 1.5, 1.5, 1, 1.5, 1.5]
 
 
 class Kernel:
