@@ -3,7 +3,9 @@
 // The generated launcher, at each call:
 //   1. checks the operands (CUDA, 2-D or batched 3-D, bf16/f16/f32/f8e4m3/f8e5m2 (8-bit
 //      only with B as [N, K]), one dtype, unit column stride,
-//      16-byte aligned data and row strides: what TMA and cp.async need);
+//      16-byte aligned data and row strides: what TMA and cp.async need); a 2-D
+//      matmul whose operands fail the dtype or alignment checks runs its general-lowering
+//      program instead (EmittedKernel::general, its own launcher);
 //   2. picks the kernel: f32 operands always the sm80 kernel as tf32 (tf32Tile);
 //      else sm90 on a compute capability 9.x device when the config
 //      asks for it (indexing tensor_descriptor), else sm80; TMA_STORE = 1 when the
@@ -24,6 +26,7 @@
 #include "AotTables.h"
 #include "CudaLiteral.h"
 #include "KernelCacheLookup.h"
+#include "KernelLauncher.h"
 
 #include <sstream>
 
@@ -41,12 +44,19 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   const bool batched = h.batched, grouped = h.grouped;
   const std::string &a = h.a, &b = h.b, &kn = k.name;
   std::ostringstream os;
+  std::string generalFn;
+  if (ek.general) { // its launcher first, for this one to fall back to
+    HostKernel general = hk;
+    general.emitted = ek.general.get();
+    generalFn = launcherName + "_general";
+    os << launcher(general, fileName, generalFn);
+  }
   os << "// helionc: launcher of tensor-core matmul '" << kn << "' (generated, do not edit)\n";
   os << launcherSignature(k, launcherName, hostScalarType);
   const std::string delim = rawDelimiter(ek.source);
   os << "  static const char kSource[] = R\"" << delim << "(" << ek.source << ")" << delim
      << "\";\n";
-  os << matmulOperandChecks(hk, hostExpr); // 1. Extents and operands.
+  os << matmulOperandChecks(hk, hostExpr, generalFn); // 1. Extents and operands.
   // 2. Which kernel.
   os << "  const helion::rt::DeviceInfo& dev = helion::rt::deviceInfo();\n";
   os << "  HELION_CHECK(dev.major >= 8, \"" << kn

@@ -32,7 +32,11 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
 
 /// The launcher's checks of the extents and operands (MatmulOperandChecks.cpp): the
 /// statements that define M, N, K (and B or G) and check every tensor argument.
+/// `general`, when not empty, names the launcher of the kernel's general-lowering
+/// program (EmittedKernel::general), which runs operands the template cannot read
+/// instead of the checks refusing them.
 std::string matmulOperandChecks(const HostKernel& hk,
-                                const std::function<std::string(const ir::Expr&)>& hostExpr);
+                                const std::function<std::string(const ir::Expr&)>& hostExpr,
+                                const std::string& general = "");
 
 } // namespace helion::codegen

@@ -14,7 +14,8 @@ namespace helion::codegen {
 using namespace ir;
 
 std::string matmulOperandChecks(const HostKernel& hk,
-                                const std::function<std::string(const Expr&)>& hostExpr) {
+                                const std::function<std::string(const Expr&)>& hostExpr,
+                                const std::string& general) {
   const MatmulHost h(hk);
   const Kernel& k = h.k;
   const EmittedKernel& ek = h.ek;
@@ -71,12 +72,14 @@ std::string matmulOperandChecks(const HostKernel& hk,
   if (mm.aPrologue) // so does the templates' static_assert
     os << "  HELION_CHECK(!f8, \"" << kn << ": a first operand of hl::dot computed from 8-bit "
        << "floats is not lowered (bf16, f16 or f32 only)\");\n";
-  os << "  HELION_CHECK((" << a << ".dtype() == helion::DType::bf16 || " << a
-     << ".dtype() == helion::DType::f16 || " << a << ".dtype() == helion::DType::f32 || f8) && "
-     << b << ".dtype() == " << a << ".dtype(), \"" << kn
-     << ": hl::dot on the tensor cores needs bf16, f16, f32 (computed as tf32), f8e4m3 or f8e5m2 "
-        "operands of one "
-        "dtype\");\n";
+  const std::string dtypesOk = "(" + a + ".dtype() == helion::DType::bf16 || " + a +
+                               ".dtype() == helion::DType::f16 || " + a +
+                               ".dtype() == helion::DType::f32 || f8) && " + b + ".dtype() == " +
+                               a + ".dtype()";
+  if (general.empty())
+    os << "  HELION_CHECK(" << dtypesOk << ", \"" << kn
+       << ": hl::dot on the tensor cores needs bf16, f16, f32 (computed as tf32), f8e4m3 or "
+          "f8e5m2 operands of one dtype\");\n";
   if (grouped) {
     // Any rank: unit last stride, 16-byte aligned base and other strides (TMA, cp.async).
     os << "  auto tmaReady = [](const helion::Tensor& t) {\n"
@@ -107,6 +110,15 @@ std::string matmulOperandChecks(const HostKernel& hk,
     os << "  auto tmaReady = [](const helion::Tensor& t) {\n"
           "    return t.stride(1) == 1 && reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0 &&\n"
           "           (t.stride(0) * int64_t(t.element_size())) % 16 == 0;\n  };\n";
+    if (!general.empty()) {
+      std::string forward;
+      for (const Param& param : k.params)
+        forward += (forward.empty() ? "" : ", ") + param.name;
+      os << "  // Operands the template cannot read (rows not 16-byte aligned, two dtypes, a\n"
+            "  // dtype it does not take): the same loop on the general lowering.\n";
+      os << "  if (!(" << dtypesOk << ") || !tmaReady(" << a << ") || !tmaReady(" << b
+         << ")) {\n    " << general << "(" << forward << ");\n    return;\n  }\n";
+    }
     for (const std::string& t : {a, b})
       os << "  HELION_CHECK(tmaReady(" << t << "), \"" << kn << ": tensor '" << t
          << "' must have unit column stride, 16-byte aligned data and a row stride that is a "

@@ -5,11 +5,15 @@
 // check refuses configs NVRTC would take hours on (ResourceCheck.cpp), codegen prints
 // the decided IR, and a kernel whose reductions keep whole rows in registers gets a
 // second program for rows too long for them (the long-rows variant: the same kernel
-// under config::longRowsConfig, decided again). lib/CodeGen itself reads no config.
+// under config::longRowsConfig, decided again). A 2-D matmul template kernel gets the
+// same loop on the general lowering for operands the template cannot read (its default
+// config there). lib/CodeGen itself reads no config.
 //===----------------------------------------------------------------------===//
 #include "helion/Driver/CompileCuda.h"
 
 #include "ResourceCheck.h"
+#include "helion/Config/ConfigJson.h"
+#include "helion/Config/ConfigSpec.h"
 #include "helion/Config/UnrolledSize.h"
 #include "helion/IR/DotShape.h"
 #include "helion/Transforms/Passes.h"
@@ -32,6 +36,30 @@ std::optional<ir::Kernel> decide(const ir::Kernel& kernel, const config::Config&
   return ir::runPipeline(kernel, /*configPart=*/true, ctx, pipeline);
 }
 
+/// A 2-D matmul template kernel's fallback: the same kernel with its dots on the
+/// general lowering, under that lowering's default config; nullopt when it does not
+/// compile (the launcher then keeps refusing what the template cannot read).
+std::optional<EmittedKernel> generalFallback(const ir::Kernel& typed, const EmitOptions& options) {
+  ir::Kernel general = typed;
+  general.generalDots = true;
+  const config::Config config = config::ConfigSpec::fromKernel(general).defaultConfig();
+  std::ostringstream quiet;
+  DiagnosticEngine diags(quiet);
+  ir::PipelineOptions silent;
+  silent.verifyEach = options.pipeline.verifyEach;
+  std::optional<ir::Kernel> decided = decide(general, config, silent, diags);
+  if (!decided)
+    return std::nullopt;
+  EmitOptions eo = options;
+  eo.kernelSuffix = "_general_kernel";
+  eo.configJson += " (operands the template cannot read: the general lowering, " +
+                   config::formatConfig(config, config::ConfigSpec::fromKernel(general)) + ")";
+  std::optional<EmittedKernel> out = codegen::emitKernel(*decided, eo, diags);
+  if (!out || diags.hasErrors())
+    return std::nullopt;
+  return out;
+}
+
 } // namespace
 
 std::optional<EmittedKernel> compileCuda(const ir::Kernel& typed, const config::Config& config,
@@ -41,6 +69,9 @@ std::optional<EmittedKernel> compileCuda(const ir::Kernel& typed, const config::
     return std::nullopt;
   const ir::Kernel& kernel = *decided;
   std::optional<EmittedKernel> out = codegen::emitKernel(kernel, options, diags);
+  if (out && out->matmul && !ir::isBatchedMatmulLoop(typed) && !ir::groupedMatmulRowLoop(typed))
+    if (auto general = generalFallback(typed, options))
+      out->general = std::make_shared<const EmittedKernel>(std::move(*general));
   if (!out || ir::dotTemplate(kernel) != ir::DotTemplate::None)
     return out;
   if (!checkUnrolledSize(kernel, config, out->numThreads, "", diags))

@@ -253,6 +253,8 @@ const Stmt* groupedMatmulRowLoop(const Kernel& k) {
 }
 
 DotTemplate dotTemplate(const Kernel& k) {
+  if (k.generalDots)
+    return DotTemplate::None;
   const bool grouped = groupedMatmulRowLoop(k) != nullptr;
   // Batched dots beside a softmax's row max are flash attention; without one (a
   // batched chain, attention without softmax) they take the general lowering.

@@ -62,7 +62,7 @@ private:
 } // namespace
 
 Kernel mmaLayout(const Kernel& kernel, PassContext& ctx) {
-  if (dotHasMatmulShape(kernel) || groupedMatmulRowLoop(kernel))
+  if (!kernel.generalDots && (dotHasMatmulShape(kernel) || groupedMatmulRowLoop(kernel)))
     return kernel;
   auto blockSize = [&](int tile) -> int64_t {
     const TileVar& t = kernel.tiles.at(tile);

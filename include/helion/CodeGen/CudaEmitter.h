@@ -140,6 +140,11 @@ struct EmittedKernel {
   /// launcher runs instead on a compute capability 9.x device when the tensors fit
   /// it (bf16 / f16, K of 64, 128 or 256, TMA's alignment). Null when there is none.
   std::shared_ptr<const EmittedKernel> chain;
+  /// A 2-D matmul template's kernel: the same loop on the general lowering (mma.sync
+  /// from registers, bounds-checked loads; its own NVRTC program, under that lowering's
+  /// default config), which its launcher runs for operands the template cannot read:
+  /// rows not 16-byte aligned, or A and B of two dtypes.
+  std::shared_ptr<const EmittedKernel> general;
   std::optional<ChainLaunch> chainLaunch; ///< set on that chain kernel
 };
 

@@ -321,6 +321,10 @@ struct Kernel {
   std::vector<Axis> axes;       ///< filled by infer-types
   std::vector<Var> vars;
   std::vector<StmtRef> body;    ///< the top-level tile loops (StmtKind::For), in order
+  /// Its hl::dot take the general lowering even where a template's shape matches
+  /// (ir::dotTemplate is None): the program a matmul template's launcher falls back to
+  /// for operands the template cannot read (driver::compileCuda).
+  bool generalDots = false;
   /// Set by thread-layout for a kernel the generic emitter prints: the CTA's layout
   /// axes, innermost (the lowest thread bits) first. Unset before that pass and for a
   /// kernel a template prints (ir::dotTemplate).

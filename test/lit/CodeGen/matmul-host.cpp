@@ -9,12 +9,20 @@
 // RUN: %helionc compile %S/matmul-lowering.cpp --kernel mm_plus --config %t/sm80.json --emit host | FileCheck %s --check-prefix=SM80
 // The matmul launcher: operand checks, the sm90/sm80 and tma_store/pairs choice at
 // run time, shared memory as Gemm::kSmemBytes, tensor maps and the persistent grid.
+// The same loop on the general lowering (its default config there), launched first
+// for operands the template cannot read: rows not 16-byte aligned, two dtypes.
+// CHECK: static void helionc_launch_matmul_general(const helion::Tensor& x, const helion::Tensor& y, int64_t m, int64_t n, int64_t k, const helion::Tensor& out) {
+// CHECK: (operands the template cannot read: the general lowering, {"block_sizes": [128, 64, 32],
+// CHECK: __global__ __launch_bounds__(128) void matmul_general_kernel(
 // CHECK: static void helionc_launch_matmul(
 // CHECK: const int64_t M = (m), N = (n), K = (k);
 // CHECK: const bool f8 = x.dtype() == helion::DType::f8e4m3 || x.dtype() == helion::DType::f8e5m2;
 // 8-bit operands only with B as [N, K] (y[tk, tn] here).
 // CHECK: HELION_CHECK(!f8, "matmul: hl::dot of 8-bit floats needs its second operand as w[tn, tk].transpose(0, 1) (a [N, K] tensor)");
-// CHECK: HELION_CHECK((x.dtype() == helion::DType::bf16 || x.dtype() == helion::DType::f16 || x.dtype() == helion::DType::f32 || f8) && y.dtype() == x.dtype()
+// CHECK-NOT: operands of one dtype
+// CHECK: if (!((x.dtype() == helion::DType::bf16 || x.dtype() == helion::DType::f16 || x.dtype() == helion::DType::f32 || f8) && y.dtype() == x.dtype()) || !tmaReady(x) || !tmaReady(y)) {
+// CHECK-NEXT: helionc_launch_matmul_general(x, y, m, n, k, out);
+// CHECK-NEXT: return;
 // CHECK: HELION_CHECK(tmaReady(x), "matmul: tensor 'x' must have unit column stride, 16-byte aligned data and a row stride that is a multiple of 16 bytes
 // CHECK: const bool tf32 = x.dtype() == helion::DType::f32;
 // CHECK: const bool sm90 = dev.major == 9 && !tf32;
