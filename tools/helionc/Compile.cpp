@@ -249,8 +249,29 @@ int parallelJobs(const CompileOptions& o) {
 /// --emit cubin/ptx: entry 0 of each kernel, one instantiation per --dtype signature,
 /// --size-hint and --specialize value, each to its own file
 /// STEM.KERNEL.DTYPES[.nSIZE][.sVALUE].cubin (or .ptx; without -o the PTX is printed).
+/// The entry of a config file whose program `--emit cubin|ptx` compiles for a dtype
+/// signature: the first whose `dtypes` are the signature's tensors' dtypes, else entry 0
+/// (no sizes are known here, so shapes do not choose).
+size_t entryForSignature(const config::ConfigFile& file, const ir::Kernel& k,
+                         const std::vector<ir::ScalarType>& signature) {
+  for (size_t e = 0; e < file.entries.size(); ++e) {
+    const config::Dtypes& dtypes = file.entries[e].dtypes;
+    if (dtypes.empty())
+      continue;
+    bool match = true;
+    for (const auto& [name, dtype] : dtypes)
+      for (size_t p = 0; p < k.params.size(); ++p)
+        if (k.params[p].name == name && ir::scalarTypeName(signature.at(p)) != dtype)
+          match = false;
+    if (match)
+      return e;
+  }
+  return 0;
+}
+
 int emitDevice(const std::vector<AnalyzedKernel>& kernels,
-               const std::vector<codegen::EmittedKernel>& emitted, const std::string& stem,
+               const std::vector<std::vector<codegen::EmittedKernel>>& emittedAll,
+               const std::vector<config::ConfigFile>& files, const std::string& stem,
                const CompileOptions& o, DiagnosticEngine& diags) {
   std::optional<std::vector<codegen::DtypeSpec>> specs = dtypeSpecs(o, {"f32"}, kernels, diags);
   if (!specs)
@@ -261,17 +282,21 @@ int emitDevice(const std::vector<AnalyzedKernel>& kernels,
   std::vector<std::filesystem::path> paths;
   for (size_t i = 0; i < kernels.size(); ++i) {
     const ir::Kernel& k = kernels[i].typed;
-    const codegen::EmittedKernel& ek = emitted[i];
-    const std::vector<int64_t> sizes =
-        codegen::readsSizes(ek) ? hints.sizes : std::vector<int64_t>{hints.sizes.front()};
-    const std::vector<int64_t> values = codegen::readsSpecialized(ek)
-                                            ? hints.specialized
-                                            : std::vector<int64_t>{hints.specialized.front()};
-    for (const codegen::DtypeSpec& spec : *specs)
+    for (const codegen::DtypeSpec& spec : *specs) {
+      const codegen::EmittedKernel& ek =
+          emittedAll[i][entryForSignature(files[i], k, codegen::signatureOf(k, spec))];
       if (!atomicDtypesOk(k, codegen::signatureOf(k, spec), diags) ||
           !matmulDtypesOk(k, ek, codegen::signatureOf(k, spec), diags))
         return 1;
-    for (const codegen::DtypeSpec& spec : *specs)
+    }
+    for (const codegen::DtypeSpec& spec : *specs) {
+      const codegen::EmittedKernel& ek =
+          emittedAll[i][entryForSignature(files[i], k, codegen::signatureOf(k, spec))];
+      const std::vector<int64_t> sizes =
+          codegen::readsSizes(ek) ? hints.sizes : std::vector<int64_t>{hints.sizes.front()};
+      const std::vector<int64_t> values = codegen::readsSpecialized(ek)
+                                              ? hints.specialized
+                                              : std::vector<int64_t>{hints.specialized.front()};
       for (int64_t size : sizes)
         for (int64_t value : values) {
           codegen::InstantiationHints one{{size}, {value}};
@@ -286,11 +311,14 @@ int emitDevice(const std::vector<AnalyzedKernel>& kernels,
           paths.push_back(std::filesystem::path(o.outDir.empty() ? "." : o.outDir) /
                           (file + (ptx ? ".ptx" : ".cubin")));
         }
+    }
     // Two chained dots: the chain template's program too (sm_90a), its largest
     // instantiation (K 256 and 256 output columns where they fit), as
     // STEM.KERNEL.DTYPES.chain.kK.vDV.cubin.
-    if (ek.chain)
-      for (const codegen::DtypeSpec& spec : *specs) {
+    for (const codegen::DtypeSpec& spec : *specs) {
+      const codegen::EmittedKernel& ek =
+          emittedAll[i][entryForSignature(files[i], k, codegen::signatureOf(k, spec))];
+      if (ek.chain) {
         const std::vector<std::string> names = codegen::chainInstantiations(
             *ek.chain, o.arch, codegen::signatureOf(k, spec), {{hints.sizes.front()}, {hints.specialized.front()}});
         if (names.empty())
@@ -306,6 +334,7 @@ int emitDevice(const std::vector<AnalyzedKernel>& kernels,
         paths.push_back(std::filesystem::path(o.outDir.empty() ? "." : o.outDir) /
                         (file + (ptx ? ".ptx" : ".cubin")));
       }
+    }
   }
   std::optional<std::vector<DeviceOutput>> outputs =
       compileDeviceJobs(jobs, parallelJobs(o), o.in.file, diags);
@@ -460,7 +489,7 @@ int runCompile(const CompileOptions& o) {
     return 0;
   }
   if (o.emit == "cubin" || o.emit == "ptx")
-    return emitDevice(*kernels, emitted, stem, o, diags);
+    return emitDevice(*kernels, emittedAll, files, stem, o, diags);
   if (o.emit == "instantiations") { // TABLE ARCH NAME, one line per image --aot-arch embeds
     std::optional<AotPlan> plan = aotPlan(*kernels, hosts, o, diags);
     if (!plan)

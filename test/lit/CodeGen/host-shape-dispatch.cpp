@@ -62,3 +62,13 @@
 // RUN: echo '{"configs": [{"dtypes": {"out": "f32"}, "config": {}}]}' > %t/bad-dt2.json
 // RUN: not %helionc compile %examples/softmax.cpp --kernel softmax --config %t/bad-dt2.json -o %t/bad-dt2 2>&1 | FileCheck %s --check-prefix=BAD-DT2
 // BAD-DT2: error: {{.*}}bad-dt2.json: kernel 'softmax', entry 0: dtypes names 'out', which is not a tensor parameter of the kernel (x)
+//
+// --emit cubin/ptx compiles, per --dtype, the first entry keyed by that signature's
+// dtypes (else entry 0): 8 warps for bf16 here, 4 for f32 and for f16 (no entry).
+// RUN: echo '{"configs": [{"dtypes": {"x": "f32"}, "config": {"num_warps": 4}}, {"dtypes": {"x": "bf16"}, "config": {"num_warps": 8}}]}' > %t/warps.json
+// RUN: %helionc compile %examples/add.cpp --config %t/warps.json --emit ptx --dtype bf16 --dtype f32 --dtype f16 -o %t/warps
+// RUN: FileCheck %s --check-prefix=EMIT-BF16 < %t/warps/add.add.bf16.ptx
+// EMIT-BF16: .maxntid 256, 1, 1
+// RUN: FileCheck %s --check-prefix=EMIT-4 < %t/warps/add.add.f32.ptx
+// RUN: FileCheck %s --check-prefix=EMIT-4 < %t/warps/add.add.f16.ptx
+// EMIT-4: .maxntid 128, 1, 1
