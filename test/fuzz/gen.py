@@ -606,11 +606,19 @@ def parse_spec(text):
         m = re.match(r"config spec of kernel '([^']+)'", line)
         if m:
             cur = specs.setdefault(m.group(1), {"keys": {}, "default": {}})
+            key = None
             continue
         if cur is None:
             continue
         if line.startswith("default config:") and i + 1 < len(lines):
             cur["default"] = json.loads(lines[i + 1])
+            continue
+        if line and not line.startswith(" "):
+            # A section after the keys (a template's "restrictions:"): its indented
+            # lines name keys too, but are not their specs.
+            key = "#section"
+            continue
+        if key == "#section":
             continue
         m = re.match(r"  (\w+)\s+(.*)$", line)
         if m and not line.startswith("    "):
@@ -629,6 +637,16 @@ def _range(legal):
     return (int(m.group(1)), int(m.group(2))) if m else (1, 1024)
 
 
+def _listed(text):
+    """The values of a spec line that lists them (`warps per program: 8 | 12; default 12`),
+    else []: the tensor-core templates' keys."""
+    m = re.search(r":\s*([0-9 |]+);", text)
+    if not m or "|" not in m.group(1):
+        return []
+    values = [int(v) for v in m.group(1).split("|") if v.strip()]
+    return values if len(values) <= 8 else []
+
+
 def _pow2s(lo, hi):
     out, v = [], 1
     while v <= hi:
@@ -643,22 +661,32 @@ def sample_config(spec, rng, p_key=0.6):
     d = dict(spec["default"])
     keys = spec["keys"]
     cfg = {}
+    # A tensor-core template (matmul, attention): tiles of 16 or more, and its keys list
+    # their legal values (`warps per program: 8 | 12`).
+    template = any(_range(e["legal"])[0] >= 16
+                   for e in keys.get("block_sizes", {}).get("entries", []))
 
     def take(k):
         return k in d and rng.random() < p_key
 
     if take("block_sizes"):
-        bs = []
+        bs, los = [], []
         for e, dv in zip(keys.get("block_sizes", {}).get("entries", []), d["block_sizes"]):
             lo, hi = _range(e["legal"])
             choices = _pow2s(lo, min(hi, 256)) or [dv]
             bs.append(rng.choice(choices))
+            los.append(lo)
         # Keep a program's block small: a persistent reduction multiplies it by
         # the reduction extent, and NVRTC then takes minutes (tiles of 256 rows x
-        # 512 columns with one warp: 108 s, a 2.6 MB cubin).
-        cap = 8 if "reduction_loops" in d else 4096
+        # 512 columns with one warp: 108 s, a 2.6 MB cubin). Never below an entry's
+        # smallest legal size (a matmul template's tiles start at 64).
+        # (A tensor-core template has no such blowup.)
+        cap = 8 if "reduction_loops" in d else 1 << 62 if template else 4096
         while bs and _prod(bs) > cap:
-            j = bs.index(max(bs))
+            shrinkable = [j for j in range(len(bs)) if bs[j] // 2 >= los[j]]
+            if not shrinkable:
+                break
+            j = max(shrinkable, key=lambda j: bs[j])
             bs[j] //= 2
         cfg["block_sizes"] = bs
     if take("reduction_loops"):
@@ -674,9 +702,12 @@ def sample_config(spec, rng, p_key=0.6):
     if take("range_unroll_factors"):
         cfg["range_unroll_factors"] = [rng.randint(0, 4) for _ in d["range_unroll_factors"]]
     if take("num_warps"):
-        cfg["num_warps"] = rng.choice([2, 4, 8, 16, 32] if "reduction_loops" in d else [1, 2, 4, 8, 16, 32])
+        listed = _listed(keys.get("num_warps", {}).get("text", "")) if template else []
+        cfg["num_warps"] = rng.choice(listed or ([2, 4, 8, 16, 32] if "reduction_loops" in d
+                                                 else [1, 2, 4, 8, 16, 32]))
     if take("num_stages"):
-        cfg["num_stages"] = rng.randint(1, 4)
+        listed = _listed(keys.get("num_stages", {}).get("text", "")) if template else []
+        cfg["num_stages"] = rng.choice(listed[:4]) if listed else rng.randint(1, 4)
     if take("pid_type"):
         legal = [v for v in ["flat", "xyz", "persistent_blocked", "persistent_interleaved"]
                  if v in keys.get("pid_type", {}).get("text", v)]
