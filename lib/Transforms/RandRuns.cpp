@@ -12,6 +12,7 @@
 //   let %u.2 : f32[tm, tn] = rand(%seed, %offsets.0) run %tn
 //===----------------------------------------------------------------------===//
 #include "helion/IR/DotShape.h"
+#include "helion/IR/Mutator.h"
 #include "helion/IR/Visitor.h"
 #include "helion/Transforms/Passes.h"
 
@@ -23,7 +24,7 @@
 namespace helion::ir {
 namespace {
 
-class RandRuns {
+class RandRuns : public IRMutator {
 public:
   explicit RandRuns(const Kernel& k) : k_(k) {
     std::map<int, int> lets;
@@ -40,25 +41,17 @@ public:
         assigned_.insert(var);
   }
 
-  std::vector<StmtRef> run(const std::vector<StmtRef>& body) const {
-    std::vector<StmtRef> out = body;
-    for (StmtRef& s : out) {
-      if (s->kind == StmtKind::For) {
-        auto loop = std::make_shared<Stmt>(*s);
-        loop->body = run(s->body);
-        s = std::move(loop);
-      } else if (s->kind == StmtKind::Let && s->value && s->value->kind == ExprKind::Rand) {
-        const int tile = runTile(*s->value);
-        if (tile != s->value->randRunTile) {
-          auto let = std::make_shared<Stmt>(*s);
-          auto value = std::make_shared<Expr>(*s->value);
-          value->randRunTile = tile;
-          let->value = std::move(value);
-          s = std::move(let);
-        }
-      }
-    }
-    return out;
+  using IRMutator::mutate;
+  ExprRef mutate(const ExprRef& e) override {
+    ExprRef n = IRMutator::mutate(e);
+    if (n->kind != ExprKind::Rand)
+      return n;
+    const int tile = runTile(*n);
+    if (tile == n->randRunTile)
+      return n;
+    auto marked = std::make_shared<Expr>(*n);
+    marked->randRunTile = tile;
+    return marked;
   }
 
 private:
@@ -156,9 +149,7 @@ private:
 Kernel randRuns(const Kernel& kernel, PassContext&) {
   if (dotTemplate(kernel) != DotTemplate::None || !kernel.threadLayout)
     return kernel;
-  Kernel k = kernel;
-  k.body = RandRuns(kernel).run(kernel.body);
-  return k;
+  return RandRuns(kernel).mutateKernel(kernel);
 }
 
 } // namespace helion::ir

@@ -146,30 +146,28 @@ bool checkShapeKeys(const config::ConfigFile& file, const ir::Kernel& k, const s
     if (p.kind == ir::Param::Kind::Tensor && !p.captured)
       allowed += (allowed.empty() ? "" : ", ") + p.name;
   std::vector<std::string> errors;
-  for (size_t e = 0; e < file.entries.size(); ++e)
-    for (const auto& [name, sizes] : file.entries[e].shapes) {
-      auto p = std::find_if(k.params.begin(), k.params.end(),
-                            [&](const ir::Param& q) { return q.name == name; });
-      if (p == k.params.end() || p->kind != ir::Param::Kind::Tensor || p->captured)
-        errors.push_back(path + ": kernel '" + k.name + "', entry " + std::to_string(e) +
-                         ": shapes names '" + name.substr(0, 64) +
-                         "', which is not a tensor parameter of the kernel (" +
-                         (allowed.empty() ? "it has none" : allowed) + ")");
-      else if (p->rank >= 0 && static_cast<int>(sizes.size()) != p->rank)
+  // The tensor parameter `name` of entry e's `key` (shapes or dtypes), or null (reported).
+  auto keyTensor = [&](size_t e, const char* key, const std::string& name) -> const ir::Param* {
+    auto p = std::find_if(k.params.begin(), k.params.end(),
+                          [&](const ir::Param& q) { return q.name == name; });
+    if (p != k.params.end() && p->kind == ir::Param::Kind::Tensor && !p->captured)
+      return &*p;
+    errors.push_back(path + ": kernel '" + k.name + "', entry " + std::to_string(e) + ": " + key +
+                     " names '" + name.substr(0, 64) +
+                     "', which is not a tensor parameter of the kernel (" +
+                     (allowed.empty() ? "it has none" : allowed) + ")");
+    return nullptr;
+  };
+  for (size_t e = 0; e < file.entries.size(); ++e) {
+    for (const auto& [name, sizes] : file.entries[e].shapes)
+      if (const ir::Param* p = keyTensor(e, "shapes", name);
+          p && p->rank >= 0 && static_cast<int>(sizes.size()) != p->rank)
         errors.push_back(path + ": kernel '" + k.name + "', entry " + std::to_string(e) +
                          ": shapes gives '" + name + "' " + std::to_string(sizes.size()) +
                          " sizes, but it has rank " + std::to_string(p->rank));
-    }
-  for (size_t e = 0; e < file.entries.size(); ++e)
-    for (const auto& [name, dtype] : file.entries[e].dtypes) {
-      auto p = std::find_if(k.params.begin(), k.params.end(),
-                            [&](const ir::Param& q) { return q.name == name; });
-      if (p == k.params.end() || p->kind != ir::Param::Kind::Tensor || p->captured)
-        errors.push_back(path + ": kernel '" + k.name + "', entry " + std::to_string(e) +
-                         ": dtypes names '" + name.substr(0, 64) +
-                         "', which is not a tensor parameter of the kernel (" +
-                         (allowed.empty() ? "it has none" : allowed) + ")");
-    }
+    for (const auto& entry : file.entries[e].dtypes)
+      keyTensor(e, "dtypes", entry.first);
+  }
   reportConfigErrors(errors, diags);
   return errors.empty();
 }
@@ -474,8 +472,8 @@ int runCompile(const CompileOptions& o) {
     const AnalyzedKernel& k = (*kernels)[i];
     for (size_t e = 0; e < files[i].entries.size(); ++e) {
       const config::ShapedConfig& entry = files[i].entries[e];
-      codegen::HostKernel hk{&k.typed, &k.parsed.host, &emittedAll[i][e], {}, entry.shapes};
-      hk.dtypes = entry.dtypes;
+      codegen::HostKernel hk{&k.typed, &k.parsed.host, &emittedAll[i][e], {}, entry.shapes,
+                             entry.dtypes};
       hk.registerBlockSizes = config::blockSizeValues(k.typed, entry.config);
       hk.choice = entry.choice;
       hosts.push_back(hk);

@@ -162,7 +162,7 @@ std::vector<Measured> BenchRunner::measure(const std::vector<config::Config>& en
   fs::create_directories(dir);
   std::vector<codegen::HostKernel> hosts;
   for (size_t e = 0; e < entries.size(); ++e) {
-    codegen::HostKernel hk{&k_.typed, &k_.parsed.host, &emitted[e], {}, {}};
+    codegen::HostKernel hk{&k_.typed, &k_.parsed.host, &emitted[e], {}, {}, {}};
     hk.registerBlockSizes = config::blockSizeValues(k_.typed, entries[e]);
     hosts.push_back(hk);
   }

@@ -44,7 +44,7 @@ struct HostKernel {
   /// The sizes this config was tuned for (tensor parameter name -> sizes); empty: any.
   std::map<std::string, std::vector<int64_t>> shapes;
   /// The dtypes it was tuned for (tensor parameter name -> helion::DType's name); empty: any.
-  std::map<std::string, std::string> dtypes;
+  std::map<std::string, std::string> dtypes = {};
   const AotImageMap* aot = nullptr; ///< set by rewriteHost
   /// Its position among the candidates of a `"choose"` entry (config::ShapedConfig::choice;
   /// consecutive HostKernels 0, 1, ... are one entry), -1 for an entry of one config.

@@ -59,7 +59,7 @@ struct ShapedConfig {
   /// consecutive, with the same shapes and `choice` 0, 1, ...: the launcher times them
   /// on the first call for each shape (configs/README.md). -1 for a `"config"` entry.
   int choice = -1;
-  Dtypes dtypes;
+  Dtypes dtypes = {};
 };
 struct ConfigFile {
   std::vector<ShapedConfig> entries; ///< in file order; never empty once parsed
