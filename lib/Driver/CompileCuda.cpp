@@ -42,7 +42,8 @@ std::optional<ir::Kernel> decide(const ir::Kernel& kernel, const config::Config&
 std::optional<EmittedKernel> generalFallback(const ir::Kernel& typed, const EmitOptions& options) {
   ir::Kernel general = typed;
   general.generalDots = true;
-  const config::Config config = config::ConfigSpec::fromKernel(general).defaultConfig();
+  const config::ConfigSpec spec = config::ConfigSpec::fromKernel(general);
+  const config::Config config = spec.defaultConfig();
   std::ostringstream quiet;
   DiagnosticEngine diags(quiet);
   ir::PipelineOptions silent;
@@ -53,7 +54,7 @@ std::optional<EmittedKernel> generalFallback(const ir::Kernel& typed, const Emit
   EmitOptions eo = options;
   eo.kernelSuffix = "_general_kernel";
   eo.configJson += " (operands the template cannot read: the general lowering, " +
-                   config::formatConfig(config, config::ConfigSpec::fromKernel(general)) + ")";
+                   config::formatConfig(config, spec) + ")";
   std::optional<EmittedKernel> out = codegen::emitKernel(*decided, eo, diags);
   if (!out || diags.hasErrors())
     return std::nullopt;

@@ -83,8 +83,10 @@ private:
   }
 
   static bool isIntType(const Expr& e) {
-    return e.type && e.type->elem.isConcrete() &&
-           (e.type->elem.scalar() == ScalarType::I64 || e.type->elem.scalar() == ScalarType::I32);
+    if (!e.type || !e.type->elem.isConcrete())
+      return false;
+    const ScalarType t = e.type->elem.scalar();
+    return t == ScalarType::I64 || t == ScalarType::I32;
   }
 
   /// d(e)/d(tile index) when it is a constant, else nullopt.

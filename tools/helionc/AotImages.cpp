@@ -154,8 +154,9 @@ AotPlan planAotImages(const std::vector<codegen::HostKernel>& hosts, const AotRe
       }
       if (!any)
         continue;
-      std::vector<std::pair<const codegen::EmittedKernel*, const std::vector<codegen::InstantiationHints>*>>
-          eks = {{hk.emitted, &hints}};
+      using Hints = std::vector<codegen::InstantiationHints>;
+      std::vector<std::pair<const codegen::EmittedKernel*, const Hints*>> eks = {
+          {hk.emitted, &hints}};
       if (hk.emitted->longRows && anyLong)
         eks.push_back({hk.emitted->longRows.get(), &longHints});
       if (chain) // the chain template's program: every K and DV its launcher names

@@ -79,7 +79,8 @@ std::optional<nlohmann::json> parseJsonText(const std::string& text, const std::
 
 /// Reads any of the file forms for `spec.kernelName`: one config object;
 /// `{"configs": [{"shapes": {...}, "dtypes": {...}?, "config": {...}, "kernel": "name"?},
-/// ...]}` (an entry may have `"choose": [{...}, ...]`, 2 to kMaxChoiceCandidates configs, instead of `config`);
+/// ...]}` (an entry may have `"choose": [{...}, ...]`, 2 to kMaxChoiceCandidates configs,
+/// instead of `config`);
 /// `{"kernels": {"name": <either form>}}`.
 Parsed<ConfigFile> parseConfigFile(const nlohmann::json& j, const ConfigSpec& spec,
                                    const std::string& sourceName);
