@@ -17,6 +17,14 @@ torch has it (bf16; offsets as int32 cumulative ends, b as [G, k, n]), in TFLOP/
 
 --alt-libdir: the same kernel built with another config (the .sh builds 128x128, 8
 warps, 5 stages), timed next to the default on the bf16 cases.
+
+Stream-K (gemm_grouped.cuh): each row says whether the sm90 kernel splits the last
+tiles (the plan of stream_k.cuh, recomputed here from the group sizes: tiles T, grid
+P, k-blocks kB; "T/P" and "split" columns). The "split" cases are small enough that
+every tile is split over several CTAs. Every case is also run a second time and must
+give the same bits (the partials are added in a fixed order). Timed cases are also
+timed with HELIONC_NO_STREAM_K=1 (every tile whole: the kernel before stream-K), as
+"whole".
 """
 import argparse
 import json
@@ -103,6 +111,17 @@ def grouped_mm_fn(a, b, ends):
     return None, err
 
 
+def stream_k_plan(sizes, n, k, ctas, bm=128, bn=256, bk=64):
+    """(T, P, split?) as StreamK::plan decides for the default 128x256 tiles."""
+    tiles = sum((s + bm - 1) // bm for s in sizes) * ((n + bn - 1) // bn)
+    units = (sum(sizes) // bm + len(sizes)) * ((n + bn - 1) // bn)
+    p = max(1, min(units, ctas))
+    kb = (k + bk - 1) // bk
+    rest = tiles % p
+    split = tiles > 0 and kb >= 2 and rest != 0 and (p - rest) * kb >= 8 * p
+    return tiles, p, split
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--libdir", required=True)
@@ -124,7 +143,14 @@ def main():
         ("odd", "random", 5, 100, 72, 200, (torch.bfloat16, torch.float16, torch.float32),
          torch.int64, False),
         ("odd-f32", "random", 8, 300, 256, 136, (torch.float32,), torch.int32, False),
+        # Fewer tiles than SMs: every tile split over several CTAs (K = 1000: a partial
+        # last k-block).
+        ("split", "random", 4, 300, 1024, 512, (torch.bfloat16, torch.float16), torch.int32,
+         False),
+        ("split", "random", 6, 400, 1000, 384, (torch.float16,), torch.int64, False),
+        ("split", "uniform", 3, 128, 4096, 768, (torch.bfloat16,), torch.int32, False),
     ]
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
     for name, kind, groups, avg, k, n, dtypes, odt, timed in cases:
         for dt in dtypes:
             sizes = group_sizes(kind, groups, avg)
@@ -140,15 +166,29 @@ def main():
             flops = 2.0 * total * k * n
             sample = 0 if flops <= FULL_REF_FLOPS else 64
             err = rel_err(got, a, b, offs, groups, sample)
+            again = call()
+            torch.cuda.synchronize()
+            same = bool(torch.equal(again, got))
+            del again
+            tiles, p, split = stream_k_plan(sizes, n, k, sms)
             tol = TOL[dt]
             row = {"case": name, "dtype": str(dt).replace("torch.", ""), "groups": groups,
                    "total_m": total, "k": k, "n": n, "offsets": str(odt).replace("torch.", ""),
                    "sizes": sizes, "sampled_rows": sample, "max_rel_err": err, "tol": tol,
-                   "ok": err <= tol, "poison": pz, "flops": flops, "helionc_us": None,
+                   "ok": err <= tol and same, "same_bits": same, "tiles": tiles, "ctas": p,
+                   "split": split, "poison": pz, "flops": flops, "helionc_us": None,
+                   "whole_us": None,
                    "alt_us": None, "eager_us": None, "compile_us": None, "grouped_mm_us": None}
             if timed:
                 eager = eager_loop(a, b, offs, groups)
                 row["helionc_us"] = bench_us(call)
+                os.environ["HELIONC_NO_STREAM_K"] = "1"
+                got_whole, _ = poisoned_call(call)
+                row["whole_rel_err"] = rel_err(got_whole, a, b, offs, groups, 64)
+                row["ok"] = row["ok"] and row["whole_rel_err"] <= tol
+                row["whole_us"] = bench_us(call)
+                del os.environ["HELIONC_NO_STREAM_K"]
+                del got_whole
                 row["eager_us"] = bench_us(eager)
                 comp = compiled(eager)
                 if comp is not None:
@@ -175,9 +215,10 @@ def main():
     dev = torch.cuda.get_device_name()
     print(f"\n{dev}: grouped_gemm, helionc vs torch (median us; TFLOP/s of helionc; eager = "
           "a loop of torch.mm per group (cuBLAS); gmm = torch._grouped_mm; alt = helionc "
-          "128x128 s5 c1)")
+          "128x128 s5 c1; whole = HELIONC_NO_STREAM_K=1)")
     hdr = (f"{'case':10} {'dtype':8} {'G':>3} {'total_m':>7} {'k':>5} {'n':>5} {'off':5} "
-           f"{'check':5} {'max_err':>8} {'poison':6} {'helionc':>8} {'alt':>8} {'eager':>8} "
+           f"{'check':5} {'max_err':>8} {'poison':6} {'T/P':>5} {'split':5} {'helionc':>8} "
+           f"{'whole':>8} {'alt':>8} {'eager':>8} "
            f"{'compile':>8} {'gmm':>8} {'TF/s':>6} {'eager/h':>7} {'comp/h':>6} {'gmm/h':>6}")
     print(hdr)
     print("-" * len(hdr))
@@ -189,7 +230,8 @@ def main():
         tf = f"{r['flops'] / h / 1e6:6.0f}" if h else "   n/a"
         print(f"{r['case']:10} {r['dtype']:8} {r['groups']:3} {r['total_m']:7} {r['k']:5} "
               f"{r['n']:5} {r['offsets'][:5]:5} {'ok' if ok else 'FAIL':5} "
-              f"{r['max_rel_err']:8.2g} {str(r['poison']):6} {fmt(h)} {fmt(r['alt_us'])} "
+              f"{r['max_rel_err']:8.2g} {str(r['poison']):6} {r['tiles'] / r['ctas']:5.2f} "
+              f"{'yes' if r['split'] else 'no':5} {fmt(h)} {fmt(r['whole_us'])} {fmt(r['alt_us'])} "
               f"{fmt(r['eager_us'])} {fmt(r['compile_us'])} {fmt(r['grouped_mm_us'])} {tf} "
               f"{ratio(r['eager_us'], h):>7} {ratio(r['compile_us'], h)} "
               f"{ratio(r['grouped_mm_us'], h)}")

@@ -9,7 +9,8 @@
 // groups, whose sizes only the device reads (from the offsets tensor).
 //
 //   sm90: (map_a {M, K}, map_b {G, K, N}, map_c {M, N}, M, N, K, groupM,
-//          offsets, groups, epilogue fields...)
+//          offsets, groups, sk_workspace (stream-K: helion::rt::streamWorkspace, or
+//          null), epilogue fields...)
 //   sm80: (a, b, M, N, K, lda, ldb, stride_b, groupM, offsets, groups,
 //          epilogue fields...)
 //===----------------------------------------------------------------------===//
@@ -40,13 +41,15 @@ void emitGroupedSm90(std::ostream& os, const GroupedKernelParts& k) {
      << "(\n    const __grid_constant__ hd::TensorMap map_a, const __grid_constant__ "
         "hd::TensorMap map_b,\n    const __grid_constant__ hd::TensorMap map_c, int M, int N, "
         "int K, int groupM,\n    const "
-     << k.tOffsets << "* __restrict__ group_offsets, int groups" << k.args << ") {\n";
+     << k.tOffsets << "* __restrict__ group_offsets, int groups, hd::uint8* sk_workspace"
+     << k.args << ") {\n";
   os << k.asserts90 << offsetsAssert(k);
   os << "  using G = " << g << ";\n";
   os << "  extern __shared__ __align__(1024) hd::uint8 smem[];\n";
   os << "  hd::check_dynamic_smem(G::kSmemBytes); // the launcher sized it on its own\n";
   os << k.epilogueInit;
-  os << "  G::run(&map_a, &map_b, &map_c, M, N, K, groupM, group_offsets, groups, epi, smem);\n"
+  os << "  G::run(&map_a, &map_b, &map_c, M, N, K, groupM, group_offsets, groups, sk_workspace, "
+        "epi,\n        smem);\n"
         "}\n\n";
 }
 

@@ -18,7 +18,9 @@
 //      or a template name; only a miss builds the name, loads and inserts;
 //   5. builds the tensor maps (Swizzle::b128, boxes as gemm_sm90.cuh says), which
 //      hold the tensors' pointers, sizes and strides and so are made at every call,
-//      and the grid (Gemm::gridSize: min(#SMs, #tiles) when persistent) and launches.
+//      and the grid (Gemm::gridSize: min(#SMs, #tiles) when persistent) and launches;
+//      a persistent grouped GEMM's sm90 kernel also gets its stream's stream-K
+//      workspace (helion::rt::streamWorkspace; gemm_grouped.cuh).
 //===----------------------------------------------------------------------===//
 #include "MatmulLauncher.h"
 #include "MatmulPlan.h"
@@ -177,18 +179,22 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   if (mm.aStaged >= 0)
     os << "    CUtensorMap mapY = yStaged ? map(" << pname(mm.aStaged) << ", M, K, " << mm.gemm.bm
        << ", boxK) : mapA; // read only when staged\n";
-  os << "    void* args[] = {&mapA, &mapB, &mapC, " << (mm.aStaged >= 0 ? "&mapY, " : "")
-     << "&iM, &iN, &iK, &groupM"
-     << (batched ? ", &iB" : grouped ? ", &po, &iG" : "") << epiArgs << "};\n";
-  if (grouped) { // tiles per group are known on the device only: at most M / BM + G rows
-    os << "    const int64_t units = (M / " << mm.gemm.bm << " + G) * helion::rt::cdiv(N, " << mm.gemm.bn
-       << ");\n";
-  } else {
+  if (grouped) // tiles per group are known on the device only: at most M / BM + G rows
+    os << "    const int64_t units = (M / " << mm.gemm.bm << " + G) * helion::rt::cdiv(N, "
+       << mm.gemm.bn << ");\n";
+  else
     os << "    const int64_t units = helion::rt::cdiv(M, " << mm.gemm.bm << ") * helion::rt::cdiv(N, "
        << mm.gemm.bn << ")" << (batched ? " * B" : "") << ";\n";
-  }
   os << "    const int64_t ctas = "
      << (mm.gemm.persistent ? "std::min<int64_t>(units, dev.smCount)" : "units") << ";\n";
+  if (grouped) // stream-K (gemm_grouped.cuh): kStreamKCounterBytes, two f32 tiles per CTA
+    os << "    void* ws = !helion::rt::streamKEnabled() ? nullptr\n"
+          "        : reinterpret_cast<void*>(helion::rt::streamWorkspace(\n"
+          "              helion::rt::currentStream(), 65536 + 2 * size_t(ctas) * "
+       << mm.gemm.bm * mm.gemm.bn * 4 << "));\n";
+  os << "    void* args[] = {&mapA, &mapB, &mapC, " << (mm.aStaged >= 0 ? "&mapY, " : "")
+     << "&iM, &iN, &iK, &groupM"
+     << (batched ? ", &iB" : grouped ? ", &po, &iG, &ws" : "") << epiArgs << "};\n";
   os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), "
         "helion::rt::Dim3("
      << 128 * (mm.gemm.consumers + 1) << "), static_cast<unsigned>(smem), args, "

@@ -17,6 +17,8 @@
 
 #include <cuda.h> // CUstream only
 
+#include <cstddef>
+
 namespace helion::rt {
 
 /// This thread's current stream (nullptr, the legacy default stream, at first).
@@ -48,5 +50,21 @@ private:
 /// take no CUDA call. Two graphs captured from one stream share its counter, so
 /// they must not run at the same time.
 CUdeviceptr tileCounter(CUstream stream);
+
+/// At least `bytes` of device memory of `stream` on the current device, zero on
+/// first use, which kernels on the stream share in turn (launches on one stream
+/// run in order; each stream has its own, the per-thread default stream one per
+/// thread). The grouped GEMM's stream-K split keeps its counters (which its kernels
+/// put back to 0) and partial sums there. A call that must allocate (the first, or
+/// one asking for more than before: the buffer grows to the next power of two and
+/// the old one stays allocated) is not allowed while the stream is being captured;
+/// other calls take no CUDA call. Two graphs captured from one stream share it, so
+/// they must not run at the same time.
+CUdeviceptr streamWorkspace(CUstream stream, size_t bytes);
+
+/// False while the environment sets HELIONC_NO_STREAM_K (to anything but "0"): then the
+/// grouped GEMM runs every tile whole, as before stream-K (read at every launch, to
+/// compare the two in one process).
+bool streamKEnabled();
 
 } // namespace helion::rt

@@ -25,12 +25,19 @@
 // group stores with TMA (tma_store form), else the pairs form (per element,
 // row < end); sm80: pairs only.
 //
+// Stream-K (sm90, with a workspace): when the tiles of all groups (counted on the
+// device) leave the last wave of the persistent grid partly idle, the k-blocks of
+// the last tiles are split evenly over all CTAs (stream_k.cuh); a split tile's
+// contributors store f32 partials in the workspace and the last to arrive adds them
+// and runs the epilogue. Without a workspace every tile is one CTA's.
+//
 // Epilogue functor: as a batched GEMM's, the group first: epi(g, row, col, v0, v1)
 // and, for tma_store, epi.transform(g, row, col, v); rows are rows of A and C.
 //
 //   GemmGroupedSm90<TIn, TOut, BM, BN, Stages, Consumers, BTransposed, Form>::run(
 //       mapA {M, K}, mapB {groups, K, N} (3-D, box one group deep; as bmm's),
-//       mapC {M, N} (tma_store only), M, N, K, groupM, offsets, groups, epi, smem)
+//       mapC {M, N} (tma_store only), M, N, K, groupM, offsets, groups, workspace,
+//       epi, smem)
 //     grid: #SMs (persistent; CTAs without a tile exit), block kThreads,
 //     dynamic shared memory kSmemBytes (Gemm's with Batched = true).
 //   GemmGroupedSm80<TIn, BM, BN, BK, Stages, BTransposed>::run(a, b, M, N, K,
@@ -39,6 +46,7 @@
 //     launcher may give more), block 256, G::kSmemBytes.
 #pragma once
 #include "helion/gemm_sm90.cuh"
+#include "helion/stream_k.cuh"
 
 namespace helion::dev {
 
@@ -69,6 +77,19 @@ template <class TOff> struct GroupedTiles {
     }
     return true;
   }
+  /// The tiles of all groups, counted by the whole warp (every lane gets it).
+  __device__ __forceinline__ int total() const {
+    int n = 0;
+    for (int gi = static_cast<int>(threadIdx.x % 32); gi < groups; gi += 32) {
+      const int64 s = clamp(static_cast<int64>(offsets[gi]), 0);
+      const int64 e = clamp(static_cast<int64>(offsets[gi + 1]), s);
+      n += static_cast<int>((e - s + BM - 1) / BM);
+    }
+#pragma unroll
+    for (int d = 16; d > 0; d /= 2)
+      n += __shfl_xor_sync(0xffffffffu, n, d);
+    return n * tilesN;
+  }
   __device__ __forceinline__ void coords(int t, int& tm, int& tn) const {
     GemmTiles{static_cast<int>((end - start + BM - 1) / BM), tilesN, groupM}.coords(t - first, tm,
                                                                                    tn);
@@ -93,10 +114,12 @@ struct GemmGroupedSm90 {
   static constexpr int kEpilogueParts = Base::kEpilogueParts;
   static constexpr int kSmemBytes = Base::kSmemBytes;
 
+  /// `workspace`: a stream-K workspace (stream_k.cuh) of kStreamKCounterBytes of zeroed
+  /// counters and then 2 * gridDim.x * BM * BN floats, or nullptr (no split).
   template <class TOff, class Epi>
   __device__ static void run(const TensorMap* mapA, const TensorMap* mapB, const TensorMap* mapC,
                              int M, int N, int K, int groupM, const TOff* offsets, int groups,
-                             const Epi& epi, void* smem) {
+                             uint8* workspace, const Epi& epi, void* smem) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 1023) & ~1023ull);
     uint64* full =
@@ -114,18 +137,19 @@ struct GemmGroupedSm90 {
       if constexpr (Form == EpilogueForm::tma_store)
         prefetch_tensormap(mapC);
     }
-    __syncthreads();
     GroupedTiles<TOff> tiles(offsets, groups, M, BM, N, BN, groupM);
-    const int kBlocks = (K + BK - 1) / BK;
+    const StreamK sk = StreamK::plan(tiles.total(), static_cast<int>(gridDim.x), (K + BK - 1) / BK,
+                                     Consumers, workspace != nullptr);
+    __syncthreads();
     if (threadIdx.x < 128) {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_dec<Base::kProducerRegs>();
       if (threadIdx.x == 0)
-        produce(mapA, mapB, tiles, kBlocks, base, full, empty);
+        produce(mapA, mapB, tiles, sk, base, full, empty);
     } else {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_inc<Base::kConsumerRegs>();
-      consume(mapC, N, tiles, kBlocks, epi, base, full, empty);
+      consume(mapC, N, tiles, sk, workspace, epi, base, full, empty);
     }
 #endif
   }
@@ -134,15 +158,16 @@ struct GemmGroupedSm90 {
 private:
   template <class TOff>
   __device__ static void produce(const TensorMap* mapA, const TensorMap* mapB,
-                                 GroupedTiles<TOff> tiles, int kBlocks, uint8* base, uint64* full,
-                                 uint64* empty) {
+                                 GroupedTiles<TOff> tiles, const StreamK& sk, uint8* base,
+                                 uint64* full, uint64* empty) {
     int s = 0;
     uint32 phase = 0;
-    for (int t = blockIdx.x; tiles.seek(t); t += gridDim.x) {
+    StreamKWalk walk(sk, static_cast<int>(blockIdx.x));
+    for (StreamKUnit u; walk.next(u) && tiles.seek(u.tile);) {
       int tm, tn;
-      tiles.coords(t, tm, tn);
+      tiles.coords(u.tile, tm, tn);
       const int row = static_cast<int>(tiles.start) + tm * BM, g = tiles.g;
-      for (int kb = 0; kb < kBlocks; ++kb) {
+      for (int kb = u.k0; kb < u.k1; ++kb) {
         mbarrier_wait(&empty[s], phase ^ 1);
         uint8* a = base + s * kStageBytes;
         uint8* b = a + kStageBytesA;
@@ -165,24 +190,25 @@ private:
 
   template <class TOff, class Epi>
   __device__ static void consume(const TensorMap* mapC, int N, GroupedTiles<TOff> tiles,
-                                 int kBlocks, const Epi& epi, uint8* base, uint64* full,
-                                 uint64* empty) {
+                                 const StreamK& sk, uint8* workspace, const Epi& epi, uint8* base,
+                                 uint64* full, uint64* empty) {
     using namespace sm90;
     const int consumer = threadIdx.x / 128 - 1;
     const int tid = threadIdx.x % 128;
     float acc[kMmaM][BN / 2];
     int s = 0;
     uint32 phase = 0;
-    for (int t = blockIdx.x; tiles.seek(t); t += gridDim.x) {
+    StreamKWalk walk(sk, static_cast<int>(blockIdx.x));
+    for (StreamKUnit u; walk.next(u) && tiles.seek(u.tile);) {
       int tm, tn;
-      tiles.coords(t, tm, tn);
+      tiles.coords(u.tile, tm, tn);
 #pragma unroll
       for (int mi = 0; mi < kMmaM; ++mi)
 #pragma unroll
         for (int r = 0; r < BN / 2; ++r)
           acc[mi][r] = 0.f;
       int prev = 0;
-      for (int kb = 0; kb < kBlocks; ++kb) {
+      for (int kb = u.k0; kb < u.k1; ++kb) {
         mbarrier_wait(&full[s], phase);
         const uint32 a = smem_addr(base + s * kStageBytes) + consumer * kWgM * 128;
         const uint32 b = smem_addr(base + s * kStageBytes + kStageBytesA);
@@ -201,7 +227,7 @@ private:
         wgmma_commit();
         fence(acc);
         wgmma_wait<1>();
-        if (kb > 0 && tid % 32 == 0)
+        if (kb > u.k0 && tid % 32 == 0)
           mbarrier_arrive(&empty[prev]);
         prev = s;
         if (++s == Stages) {
@@ -211,8 +237,10 @@ private:
       }
       wgmma_wait<0>();
       fence(acc);
-      if (kBlocks > 0 && tid % 32 == 0)
+      if (u.k1 > u.k0 && tid % 32 == 0)
         mbarrier_arrive(&empty[prev]);
+      if (u.slot >= 0 && !reduce_split(sk, u, acc, tid, consumer, workspace))
+        continue; // another contributor of this split tile adds the partials
 
       // This warpgroup's rows; only rows < end belong to the group.
       const int row0 = static_cast<int>(tiles.start) + tm * BM + consumer * kWgM;
@@ -230,6 +258,58 @@ private:
     if constexpr (Form == EpilogueForm::tma_store)
       if (tid == 0)
         tma_store_wait<0>();
+  }
+
+  /// A split tile's unit (stream_k.cuh): stores this warpgroup's partial sums in the
+  /// unit's slot (thread-major float4s: coalesced, and the same thread reads them
+  /// back in the same layout) and counts its arrival; the last contributor to arrive
+  /// sums every contributor's slot in contributor order into acc and returns true
+  /// (then it runs the epilogue), the others return false.
+  __device__ static bool reduce_split(const StreamK& sk, const StreamKUnit& u,
+                                      float (&acc)[kMmaM][BN / 2], int tid, int consumer,
+                                      uint8* workspace) {
+    constexpr int kQuads = kMmaM * BN / 8; // float4s per thread
+    float4* slots = reinterpret_cast<float4*>(workspace + kStreamKCounterBytes);
+    auto slot = [&](int sl) {
+      return slots + (static_cast<int64>(sl) * Consumers + consumer) * (128 * kQuads) + tid;
+    };
+    float4* mine = slot(u.slot);
+#pragma unroll
+    for (int q = 0; q < kQuads; ++q) {
+      const float* a = &acc[q / (BN / 8)][(q % (BN / 8)) * 4];
+      mine[q * 128] = make_float4(a[0], a[1], a[2], a[3]);
+    }
+    __threadfence(); // the partials before the count
+    sm90::named_barrier_sync(1 + consumer, 128);
+    int first, count;
+    sk.contributors(u.tile, first, count);
+    int* counter = reinterpret_cast<int*>(workspace) + (u.tile - sk.dpTiles) * Consumers + consumer;
+    int arrived = 0;
+    if (tid == 0)
+      arrived = atomicAdd(counter, 1);
+    if (!sm90::named_barrier_or(1 + consumer, 128, tid == 0 && arrived == count - 1))
+      return false;
+    __threadfence(); // the others' partials after their counts
+    if (tid == 0)
+      *counter = 0; // every contributor has counted: ready for the next launch
+#pragma unroll
+    for (int mi = 0; mi < kMmaM; ++mi)
+#pragma unroll
+      for (int r = 0; r < BN / 2; ++r)
+        acc[mi][r] = 0.f;
+    for (int j = 0; j < count; ++j) {
+      const float4* p = slot(sk.slot(u.tile, first + j));
+#pragma unroll
+      for (int q = 0; q < kQuads; ++q) {
+        const float4 v = __ldcg(p + q * 128);
+        float* a = &acc[q / (BN / 8)][(q % (BN / 8)) * 4];
+        a[0] += v.x;
+        a[1] += v.y;
+        a[2] += v.z;
+        a[3] += v.w;
+      }
+    }
+    return true;
   }
 
   __device__ static __forceinline__ void fence(float (&acc)[kMmaM][BN / 2]) {

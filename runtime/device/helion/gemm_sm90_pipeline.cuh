@@ -62,6 +62,18 @@ __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 
+/// bar.red.or on named barrier `id` for `threads`: waits as named_barrier_sync and
+/// says whether any of the threads passed true.
+__device__ __forceinline__ bool named_barrier_or(int id, int threads, bool v) {
+  uint32 r;
+  asm volatile("{\n .reg .pred p, q;\n setp.ne.u32 p, %1, 0;\n"
+               " bar.red.or.pred q, %2, %3, p;\n selp.u32 %0, 1, 0, q;\n}"
+               : "=r"(r)
+               : "r"(static_cast<uint32>(v)), "r"(id), "r"(threads)
+               : "memory");
+  return r != 0;
+}
+
 /// This CTA's rank in its cluster.
 __device__ __forceinline__ uint32 cluster_ctarank() {
   uint32 r;

@@ -65,8 +65,8 @@
 // BMM-HOST: d.sizes = {B, rows, cols};
 // BMM-HOST: d.strides = {t.stride(0), t.stride(1), 1};
 // BMM-HOST: d.box = {1, boxRows, boxCols};
-// BMM-HOST: void* args[] = {&mapA, &mapB, &mapC, &iM, &iN, &iK, &groupM, &iB,
 // BMM-HOST: const int64_t units = helion::rt::cdiv(M, 128) * helion::rt::cdiv(N, 256) * B;
+// BMM-HOST: void* args[] = {&mapA, &mapB, &mapC, &iM, &iN, &iK, &groupM, &iB,
 // BMM-HOST: HELION_CHECK(B <= 65535, "bmm: the sm80 batched matmul runs at most 65535 batches, got {}", B);
 // BMM-HOST: int64_t lda = x.stride(1), ldb = y.stride(1);
 // BMM-HOST: void* args[] = {&pa, &pb, &iM, &iN, &iK, &lda, &ldb, &sa, &sb, &groupM,

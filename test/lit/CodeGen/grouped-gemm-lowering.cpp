@@ -18,10 +18,11 @@
 // CUDA: out[row * stride_out_0 + col * stride_out_1] = hd::from_compute<T_out>(v{{[0-9]+}});
 // CUDA: float transform(int64 batch, int64 row, int64 col, float acc) const {
 // CUDA: int K, int groupM,
-// CUDA-NEXT: const T_offsets* __restrict__ group_offsets, int groups, T_out* __restrict__ out,
+// CUDA-NEXT: const T_offsets* __restrict__ group_offsets, int groups, hd::uint8* sk_workspace, T_out* __restrict__ out,
 // CUDA: static_assert(hd::is_same_v<T_offsets, hd::int32> || hd::is_same_v<T_offsets, hd::int64>, "helionc: the offsets of a grouped matmul must be int32 or int64");
 // CUDA: using G = hd::GemmGroupedSm90<T_a, T_out, 128, 256, 4, 2, false, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
-// CUDA: G::run(&map_a, &map_b, &map_c, M, N, K, groupM, group_offsets, groups, epi, smem);
+// CUDA: G::run(&map_a, &map_b, &map_c, M, N, K, groupM, group_offsets, groups, sk_workspace, epi,
+// CUDA-NEXT: smem);
 // CUDA: int64 lda, int64 ldb, int64 stride_b,
 // CUDA-NEXT: int groupM, const T_offsets* __restrict__ group_offsets, int groups,
 // CUDA: using G = hd::GemmGroupedSm80<T_a, 128, kTf32 ? 128 : 256, kTf32 ? 32 : 64, 4, false>;
@@ -34,6 +35,11 @@
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 // PTX-DAG: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 // PTX-DAG: st.global.u16
+// Stream-K: the warp's tile count, the arrival count and its broadcast, the partials.
+// PTX-DAG: shfl.sync.bfly.b32
+// PTX-DAG: atom.global.add.u32
+// PTX-DAG: bar.red.or.pred
+// PTX-DAG: ld.global.cg.v4.f32
 // TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 //
 // The launcher: M from A's rows, G from the group loop, the offsets checked; B as a
@@ -51,9 +57,12 @@
 // HOST: const int32_t boxK = static_cast<int32_t>(128 / a.element_size());
 // HOST-NEXT: CUtensorMap mapA = map(a, M, K, 128, boxK);
 // HOST-NEXT: CUtensorMap mapB = map(b, K, N, 64, 64);
-// HOST: void* args[] = {&mapA, &mapB, &mapC, &iM, &iN, &iK, &groupM, &po, &iG,
 // HOST: const int64_t units = (M / 128 + G) * helion::rt::cdiv(N, 256);
 // HOST-NEXT: const int64_t ctas = std::min<int64_t>(units, dev.smCount);
+// HOST-NEXT: void* ws = !helion::rt::streamKEnabled() ? nullptr
+// HOST-NEXT: : reinterpret_cast<void*>(helion::rt::streamWorkspace(
+// HOST-NEXT: helion::rt::currentStream(), 65536 + 2 * size_t(ctas) * 131072));
+// HOST-NEXT: void* args[] = {&mapA, &mapB, &mapC, &iM, &iN, &iK, &groupM, &po, &iG, &ws,
 // HOST: int64_t lda = a.stride(0), ldb = b.stride(1), sb = b.stride(0);
 // HOST-NEXT: void* args[] = {&pa, &pb, &iM, &iN, &iK, &lda, &ldb, &sb, &groupM, &po, &iG,
 // HOST: const int64_t tiles = std::min<int64_t>((M / bm80 + G) * helion::rt::cdiv(N, bn80), dev.smCount);
