@@ -50,6 +50,10 @@ def group_sizes(kind, groups, rows):
     [0, 2 * rows], group 1 empty, one size of 1 and one one-off a tile of 128)."""
     if kind == "uniform":
         return [rows] * groups
+    if kind == "sparse":  # three groups with rows (many CTAs, few tiles: 8 pieces each)
+        sizes = [0] * groups
+        sizes[groups // 8], sizes[groups // 2], sizes[-1] = rows, rows - 28, 1
+        return sizes
     sizes = torch.randint(0, 2 * rows + 1, (groups,)).tolist()
     sizes[1] = 0
     if groups > 3:
@@ -118,7 +122,8 @@ def stream_k_plan(sizes, n, k, ctas, bm=128, bn=256, bk=64):
     p = max(1, min(units, ctas))
     kb = (k + bk - 1) // bk
     rest = tiles % p
-    split = tiles > 0 and kb >= 2 and rest != 0 and (p - rest) * kb >= 8 * p
+    pieces = min(p // rest, 8, kb // 4) if rest else 0
+    split = tiles > 0 and pieces >= 2 and kb - kb // pieces - pieces >= 8
     return tiles, p, split
 
 
@@ -135,7 +140,9 @@ def main():
     rows = []
     # (name, kind, G, rows per group (average), k, n, dtypes, offsets dtype, timed)
     cases = [
-        ("random", "random", 8, 1024, 4096, 4096, (torch.bfloat16, torch.float16), torch.int32, True),
+        # Random sizes, four fresh draws (the last wave's fill differs from draw to draw).
+        ("random", "random", 8, 1024, 4096, 4096,
+         (torch.bfloat16, torch.float16, torch.bfloat16, torch.float16), torch.int32, True),
         ("uniform", "uniform", 8, 1024, 4096, 4096, (torch.bfloat16, torch.float16), torch.int32, True),
         ("uniform", "uniform", 8, 2048, 4096, 4096, (torch.bfloat16,), torch.int32, True),
         ("moe", "uniform", 64, 256, 4096, 1024, (torch.bfloat16, torch.float16), torch.int32, True),
@@ -149,6 +156,9 @@ def main():
          False),
         ("split", "random", 6, 400, 1000, 384, (torch.float16,), torch.int64, False),
         ("split", "uniform", 3, 128, 4096, 768, (torch.bfloat16,), torch.int32, False),
+        ("split", "sparse", 64, 128, 4096, 512, (torch.bfloat16, torch.float16), torch.int64,
+         False),
+        ("split", "sparse", 64, 256, 1000, 1000, (torch.float16,), torch.int32, False),
     ]
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     for name, kind, groups, avg, k, n, dtypes, odt, timed in cases:

@@ -3,7 +3,8 @@
 // (tile, k-block) exactly once; whole units are whole tiles; each split tile's
 // partial units are exactly its contributors, in slots that StreamK::slot names and
 // no other unit uses; a CTA's tiles never decrease; CTAs' work differs by at most one
-// k-block beyond their whole tiles; and the documented example holds.
+// k-block beyond their whole tiles; each split tile's pieces start at the same k
+// as every other split tile's; and the documented example holds.
 #include <cstdio>
 #include <map>
 #include <set>
@@ -77,9 +78,15 @@ static void check(int tiles, int ctas, int kb) {
       EXPECT(who[j].first == first + j, " tile %d contributor %d is cta %d", tile, j, who[j].first);
   }
   if (s.split()) {
-    EXPECT(s.dpTiles % s.ctas == 0, " dpTiles %d", s.dpTiles);
+    EXPECT(s.dpTiles == tiles / s.ctas * s.ctas, " dpTiles %d", s.dpTiles);
     EXPECT(maxWork - minWork <= 1, " T=%d P=%d kB=%d: shares %lld..%lld", tiles, ctas, kb,
            minWork, maxWork);
+    const int pieces = s.skCtas / (tiles - s.dpTiles);
+    EXPECT(pieces * (tiles - s.dpTiles) == s.skCtas && pieces >= 2, " skCtas %d", s.skCtas);
+    for (int c = 0; c < s.skCtas; ++c) // piece c % pieces starts at the same k in every tile
+      EXPECT(s.begin(c) - (c / pieces) * static_cast<long long>(kb) ==
+                 s.begin(c % pieces),
+             " T=%d P=%d kB=%d: cta %d starts at %lld", tiles, ctas, kb, c, s.begin(c));
     for (long long i = 0; i < s.skIters; i += 1 + s.skIters / 97) {
       const int o = s.owner(i);
       EXPECT(s.begin(o) <= i && i < s.begin(o + 1), " owner(%lld) = %d", i, o);
@@ -90,22 +97,29 @@ static void check(int tiles, int ctas, int kb) {
 int main() {
   // The example at the top of stream_k.cuh.
   const StreamK ex = StreamK::plan(10, 4, 32, 2, true);
-  EXPECT(ex.split() && ex.dpTiles == 4 && ex.skIters == 192, " example plan");
-  StreamKWalk w0(ex, 0);
+  EXPECT(ex.split() && ex.dpTiles == 8 && ex.skIters == 64, " example plan");
+  StreamKWalk w1(ex, 1);
   StreamKUnit u;
-  w0.next(u);
-  EXPECT(u.tile == 0 && u.slot == -1, " example unit 0");
-  w0.next(u);
-  EXPECT(u.tile == 4 && u.k0 == 0 && u.k1 == 32 && u.slot == -1, " example unit 1");
-  w0.next(u);
-  EXPECT(u.tile == 5 && u.k0 == 0 && u.k1 == 16 && u.slot == 1, " example unit 2");
-  EXPECT(!w0.next(u), " example end");
+  w1.next(u);
+  EXPECT(u.tile == 1 && u.slot == -1, " example unit 0");
+  w1.next(u);
+  EXPECT(u.tile == 5 && u.slot == -1, " example unit 1");
+  w1.next(u);
+  EXPECT(u.tile == 8 && u.k0 == 16 && u.k1 == 32 && u.slot == 2, " example unit 2");
+  EXPECT(!w1.next(u), " example end");
+  int first = 0, count = 0;
+  ex.contributors(8, first, count);
+  EXPECT(first == 0 && count == 2, " example contributors");
   // When it does not split: disabled, full last wave, too few k-blocks to pay.
   EXPECT(!StreamK::plan(10, 4, 32, 2, false).split(), " disabled");
   EXPECT(!StreamK::plan(8, 4, 32, 2, true).split(), " whole waves");
-  EXPECT(!StreamK::plan(10, 4, 8, 2, true).split(), " (4 - 2) * 8 < 32");
+  EXPECT(!StreamK::plan(10, 4, 16, 2, true).split(), " (4 - 2) * 16 < 48");
   EXPECT(!StreamK::plan(10, 4, 1, 2, true).split(), " one k-block");
-  EXPECT(StreamK::plan(896, 132, 64, 2, true).split(), " 6.8 waves of 64 k-blocks");
+  const StreamK r24 = StreamK::plan(816, 132, 64, 2, true);
+  EXPECT(r24.split() && r24.skCtas == 120 && r24.dpTiles == 792, " 6.18 waves: 5 pieces");
+  EXPECT(!StreamK::plan(792 + 67, 132, 64, 2, true).split(), " R = 67 > P / 2");
+  EXPECT(StreamK::plan(1, 132, 64, 2, true).skCtas == 8, " one tile: 8 pieces at most");
+  EXPECT(!StreamK::plan(640, 132, 64, 2, true).split(), " 4.85 waves: (132 - 112) * 64 < 1584");
   int cases = 0;
   for (int ctas : {1, 2, 3, 7, 16, 132})
     for (int tiles = 0; tiles <= 3 * ctas + 5; tiles += 1 + tiles / 40)

@@ -3,16 +3,20 @@
 //
 // A persistent grid of P CTAs over T output tiles of kB k-blocks each takes
 // ceil(T / P) tile times when every tile is one CTA's work: the last wave leaves
-// P - T % P CTAs idle. Stream-K splits the k-blocks of the last tiles evenly over
-// all P CTAs instead:
-//   tiles [0, dpTiles)   whole ("data-parallel"): tile t on CTA t % P, in turn;
-//   tiles [dpTiles, T)   their skIters = (T - dpTiles) * kB k-blocks numbered tile by
-//                        tile, CTA c taking [skIters * c / Q, skIters * (c + 1) / Q)
-//                        for c < Q = min(P, skIters) (every share at least one).
-// dpTiles is a multiple of P, so every CTA does dpTiles / P whole tiles and then
-// the same share (within one k-block) of the split ones. With W = T / P full
-// waves and R = T % P tiles left, the split covers R + P tiles (W >= 1: one wave
-// and the rest, each CTA 1 + R / P tiles' worth) or all R (W = 0).
+// P - T % P CTAs idle. With W = T / P full waves and R = T % P tiles left, the
+// k-blocks of the last R tiles are split over Q = R * s CTAs instead, s pieces per
+// tile (s = P / R at most, see plan):
+//   tiles [0, W * P)   whole ("data-parallel"): tile t on CTA t % P, in turn;
+//   tiles [W * P, T)   their skIters = R * kB k-blocks numbered tile by tile, CTA c
+//                      taking [skIters * c / Q, skIters * (c + 1) / Q) for c < Q:
+//                      CTAs r * s .. r * s + s - 1 take tile W * P + r, piece j
+//                      from k-block j * kB / s on (rounded down).
+// The last wave then takes 1 / s of a tile time. Every tile has the same pieces at
+// the same k, and all CTAs start them together, so CTAs reading one row of A or one
+// column of B read the same k-blocks at about the same time, as in the whole waves.
+// (Shares of one P-th of the split k-blocks each, as in the stream-K paper, start at
+// drifting k instead; on the H100 at k = 4096 that ran the split part 2.75x slower
+// than its share once the split tiles' A and B panels outgrew about 25 MB of L2.)
 //
 // A unit is one CTA's k-blocks [k0, k1) of one tile. A tile split over n CTAs has n
 // "contributors" cFirst .. cFirst + n - 1; each stores its partial sums into its
@@ -22,10 +26,10 @@
 // CTA c owns two slots: 2c for the unit that starts its range, 2c + 1 for the
 // one that ends it (a range has at most those two partial units).
 //
-// Example: T = 10, P = 4, kB = 32: W = 2, R = 2 ((4 - 2) * 32 >= 8 * 4: split),
-// dpTiles = 4 (CTA c: tile c), then 6 tiles = 192 k-blocks, 48 per CTA: CTA 0 takes
-// tile 4 whole and tile 5's k-blocks [0, 16) (slot 1), CTA 1 tile 5 [16, 32)
-// (slot 2) and tile 6 whole; tile 5's contributors are CTAs 0 and 1.
+// Example: T = 10, P = 4, kB = 32: W = 2, R = 2, s = 2 (32 - 16 - 2 >= 8: split);
+// tiles 0-7 whole (CTA c: tiles c and c + 4), then tiles 8 and 9 = 64 k-blocks, 16
+// per CTA: CTA 0 takes tile 8's k-blocks [0, 16) (slot 0), CTA 1 [16, 32) (slot 2),
+// CTAs 2 and 3 tile 9's; tile 8's contributors are CTAs 0 and 1.
 //
 // Host-compilable (integer arithmetic only): test/emulation/stream_k.cpp checks
 // the units cover every k-block once and the contributors' slots.
@@ -53,13 +57,14 @@ struct StreamK {
   int tiles = 0, ctas = 1, kBlocks = 0;
   int dpTiles = 0;       ///< tiles done whole; the rest are split
   long long skIters = 0; ///< k-blocks of the split tiles
-  int skCtas = 1;        ///< CTAs sharing them: min(ctas, skIters), none of them idle
+  int skCtas = 1;        ///< CTAs sharing them (R * s), each at least one k-block
 
   /// The split of `tiles` tiles of `kBlocks` k-blocks over `ctas` CTAs, or none
-  /// (every tile whole) when `enabled` is false or it would not pay: the split
-  /// is taken when the idle CTAs of the last wave stand for at least 8 k-blocks of
-  /// every CTA ((P - R) * kB >= 8 * P), about what storing and adding the partials
-  /// costs, and only while the counters fit (2 * P * consumers ints).
+  /// (every tile whole) when `enabled` is false or it would not pay. Pieces per
+  /// tile: s = min(P / R, 8, kB / 4) (the last contributor reads s partials, about
+  /// a k-block each, so more pieces stop paying); split when s >= 2 and the
+  /// k-blocks saved exceed those added by 8: kB - kB / s - s >= 8. So only when
+  /// R <= P / 2. Counters must fit: R * consumers ints.
   HELION_SK_FN static StreamK plan(int tiles, int ctas, int kBlocks, int consumers,
                                    bool enabled) {
     StreamK s;
@@ -67,15 +72,18 @@ struct StreamK {
     s.ctas = ctas < 1 ? 1 : ctas;
     s.kBlocks = kBlocks;
     s.dpTiles = tiles;
-    const int waves = tiles / s.ctas, rest = tiles % s.ctas;
-    const bool pays = static_cast<long long>(s.ctas - rest) * kBlocks >= 8 * static_cast<long long>(s.ctas);
-    const bool fits = 2 * static_cast<long long>(s.ctas) * consumers * 4 <= kStreamKCounterBytes;
-    if (!enabled || tiles <= 0 || kBlocks < 2 || rest == 0 || !pays || !fits)
+    const int rest = tiles % s.ctas;
+    if (!enabled || tiles <= 0 || rest == 0 ||
+        static_cast<long long>(rest) * consumers * 4 > kStreamKCounterBytes)
       return s;
-    const int split = waves >= 1 ? rest + s.ctas : rest;
-    s.dpTiles = tiles - split;
-    s.skIters = static_cast<long long>(split) * kBlocks;
-    s.skCtas = s.skIters < s.ctas ? static_cast<int>(s.skIters) : s.ctas;
+    int pieces = s.ctas / rest;
+    pieces = pieces < 8 ? pieces : 8;
+    pieces = pieces < kBlocks / 4 ? pieces : kBlocks / 4;
+    if (pieces < 2 || kBlocks - kBlocks / pieces - pieces < 8)
+      return s;
+    s.dpTiles = tiles - rest;
+    s.skIters = static_cast<long long>(rest) * kBlocks;
+    s.skCtas = rest * pieces;
     return s;
   }
 
