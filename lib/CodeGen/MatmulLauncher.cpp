@@ -183,8 +183,8 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
     os << "    const int64_t units = (M / " << mm.gemm.bm << " + G) * helion::rt::cdiv(N, "
        << mm.gemm.bn << ");\n";
   else
-    os << "    const int64_t units = helion::rt::cdiv(M, " << mm.gemm.bm << ") * helion::rt::cdiv(N, "
-       << mm.gemm.bn << ")" << (batched ? " * B" : "") << ";\n";
+    os << "    const int64_t units = helion::rt::cdiv(M, " << mm.gemm.bm
+       << ") * helion::rt::cdiv(N, " << mm.gemm.bn << ")" << (batched ? " * B" : "") << ";\n";
   os << "    const int64_t ctas = "
      << (mm.gemm.persistent ? "std::min<int64_t>(units, dev.smCount)" : "units") << ";\n";
   if (grouped) // stream-K (gemm_grouped.cuh): kStreamKCounterBytes, two f32 tiles per CTA
