@@ -187,10 +187,10 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
        << ") * helion::rt::cdiv(N, " << mm.gemm.bn << ")" << (batched ? " * B" : "") << ";\n";
   os << "    const int64_t ctas = "
      << (mm.gemm.persistent ? "std::min<int64_t>(units, dev.smCount)" : "units") << ";\n";
-  if (grouped) // stream-K (gemm_grouped.cuh): kStreamKCounterBytes, two f32 tiles per CTA
+  if (grouped) // stream-K (gemm_grouped.cuh): kStreamKCounterBytes, an f32 tile per CTA
     os << "    void* ws = !helion::rt::streamKEnabled() ? nullptr\n"
           "        : reinterpret_cast<void*>(helion::rt::streamWorkspace(\n"
-          "              helion::rt::currentStream(), 65536 + 2 * size_t(ctas) * "
+          "              helion::rt::currentStream(), 65536 + size_t(ctas) * "
        << mm.gemm.bm * mm.gemm.bn * 4 << "));\n";
   os << "    void* args[] = {&mapA, &mapB, &mapC, " << (mm.aStaged >= 0 ? "&mapY, " : "")
      << "&iM, &iN, &iK, &groupM"

@@ -26,10 +26,10 @@
 // row < end); sm80: pairs only.
 //
 // Stream-K (sm90, with a workspace): when the tiles of all groups (counted on the
-// device) leave the last wave of the persistent grid partly idle, the k-blocks of
-// the last tiles are split evenly over all CTAs (stream_k.cuh); a split tile's
-// contributors store f32 partials in the workspace and the last to arrive adds them
-// and runs the epilogue. Without a workspace every tile is one CTA's.
+// device) leave the last wave of the persistent grid partly idle, the last tiles are
+// cut into k-pieces dealt out to all CTAs (stream_k.cuh); each piece stores its f32
+// partials in the workspace and the last to arrive adds them and runs the epilogue.
+// Without a workspace every tile is one CTA's.
 //
 // Epilogue functor: as a batched GEMM's, the group first: epi(g, row, col, v0, v1)
 // and, for tma_store, epi.transform(g, row, col, v); rows are rows of A and C.
@@ -115,7 +115,7 @@ struct GemmGroupedSm90 {
   static constexpr int kSmemBytes = Base::kSmemBytes;
 
   /// `workspace`: a stream-K workspace (stream_k.cuh) of kStreamKCounterBytes of zeroed
-  /// counters and then 2 * gridDim.x * BM * BN floats, or nullptr (no split).
+  /// counters and then gridDim.x * BM * BN floats, or nullptr (no split).
   template <class TOff, class Epi>
   __device__ static void run(const TensorMap* mapA, const TensorMap* mapB, const TensorMap* mapC,
                              int M, int N, int K, int groupM, const TOff* offsets, int groups,
@@ -260,11 +260,11 @@ private:
         tma_store_wait<0>();
   }
 
-  /// A split tile's unit (stream_k.cuh): stores this warpgroup's partial sums in the
-  /// unit's slot (thread-major float4s: coalesced, and the same thread reads them
-  /// back in the same layout) and counts its arrival; the last contributor to arrive
-  /// sums every contributor's slot in contributor order into acc and returns true
-  /// (then it runs the epilogue), the others return false.
+  /// A piece of a split tile (stream_k.cuh): stores this warpgroup's partial sums in
+  /// the piece's slot (thread-major float4s: coalesced, and the same thread reads
+  /// them back in the same layout) and counts its arrival; the last piece to arrive
+  /// sums the tile's slots in piece order into acc and returns true (then it runs
+  /// the epilogue), the others return false.
   __device__ static bool reduce_split(const StreamK& sk, const StreamKUnit& u,
                                       float (&acc)[kMmaM][BN / 2], int tid, int consumer,
                                       uint8* workspace) {
@@ -281,8 +281,7 @@ private:
     }
     __threadfence(); // the partials before the count
     sm90::named_barrier_sync(1 + consumer, 128);
-    int first, count;
-    sk.contributors(u.tile, first, count);
+    const int first = sk.firstSlot(u.tile), count = sk.pieces;
     int* counter = reinterpret_cast<int*>(workspace) + (u.tile - sk.dpTiles) * Consumers + consumer;
     int arrived = 0;
     if (tid == 0)
@@ -298,7 +297,7 @@ private:
       for (int r = 0; r < BN / 2; ++r)
         acc[mi][r] = 0.f;
     for (int j = 0; j < count; ++j) {
-      const float4* p = slot(sk.slot(u.tile, first + j));
+      const float4* p = slot(first + j);
 #pragma unroll
       for (int q = 0; q < kQuads; ++q) {
         const float4 v = __ldcg(p + q * 128);

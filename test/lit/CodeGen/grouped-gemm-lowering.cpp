@@ -61,7 +61,7 @@
 // HOST-NEXT: const int64_t ctas = std::min<int64_t>(units, dev.smCount);
 // HOST-NEXT: void* ws = !helion::rt::streamKEnabled() ? nullptr
 // HOST-NEXT: : reinterpret_cast<void*>(helion::rt::streamWorkspace(
-// HOST-NEXT: helion::rt::currentStream(), 65536 + 2 * size_t(ctas) * 131072));
+// HOST-NEXT: helion::rt::currentStream(), 65536 + size_t(ctas) * 131072));
 // HOST-NEXT: void* args[] = {&mapA, &mapB, &mapC, &iM, &iN, &iK, &groupM, &po, &iG, &ws,
 // HOST: int64_t lda = a.stride(0), ldb = b.stride(1), sb = b.stride(0);
 // HOST-NEXT: void* args[] = {&pa, &pb, &iM, &iN, &iK, &lda, &ldb, &sb, &groupM, &po, &iG,
