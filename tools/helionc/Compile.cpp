@@ -292,8 +292,9 @@ int runCompile(const CompileOptions& o) {
       std::cout << ir::printKernel(k.parsed.kernel);
     return 0;
   }
-  // Every entry of a kernel's config file is compiled; entry 0 is the one --emit
-  // cuda/cubin/ptx show, the generated launcher picks among all of them by shape.
+  // Every entry of a kernel's config file is compiled; the generated launcher picks
+  // among all of them by shape and dtypes. --emit cuda shows each (after a line naming
+  // the entry when there are several), --emit cubin/ptx one per --dtype signature.
   std::vector<std::vector<codegen::EmittedKernel>> emittedAll;
   std::vector<config::ConfigFile> files;
   for (const AnalyzedKernel& k : *kernels) {
@@ -319,9 +320,6 @@ int runCompile(const CompileOptions& o) {
     files.push_back(std::move(*file));
     emittedAll.push_back(std::move(entries));
   }
-  std::vector<codegen::EmittedKernel> emitted;
-  for (const auto& entries : emittedAll)
-    emitted.push_back(entries.front());
   std::string stem = std::filesystem::path(o.in.file).stem().string();
   std::vector<codegen::HostKernel> hosts;
   for (size_t i = 0; i < kernels->size(); ++i) {
@@ -338,8 +336,12 @@ int runCompile(const CompileOptions& o) {
       return 1;
   }
   if (o.emit == "cuda") {
-    for (const auto& ek : emitted)
-      std::cout << ek.source;
+    for (size_t i = 0; i < kernels->size(); ++i)
+      for (size_t e = 0; e < emittedAll[i].size(); ++e) {
+        if (emittedAll[i].size() > 1)
+          std::cout << entryBanner((*kernels)[i], files[i], e, o.config);
+        std::cout << emittedAll[i][e].source;
+      }
     return 0;
   }
   if (o.emit == "cubin" || o.emit == "ptx")
@@ -385,7 +387,8 @@ void registerCompile(CLI::App& app) {
   cmd->add_option("-o,--output-dir", o->outDir, "where to write FILE.helion.cpp and the .cu files");
   cmd->add_option("--arch", o->arch, "GPU architecture for --emit cubin/ptx (sm_90a, sm_80, ...)");
   CLI::Option* emit = cmd->add_option("--emit", o->emit,
-                  "print one stage instead of writing files: ir (after the frontend), cuda, host, "
+                  "print one stage instead of writing files: ir (after the frontend), cuda "
+                  "(every entry of the config, each after a comment line naming it), host, "
                   "cubin (compiled with NVRTC, written to -o as FILE.KERNEL.DTYPES.cubin), ptx "
                   "(NVRTC's PTX of the cubin instantiation: written to -o as "
                   "FILE.KERNEL.DTYPES.ptx, else printed), or instantiations (what --aot-arch, "

@@ -10,6 +10,7 @@
 #include "helion/Config/DefaultEntries.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -169,5 +170,19 @@ size_t entryForSignature(const config::ConfigFile& file, const ir::Kernel& k,
   return 0;
 }
 
+
+std::string entryBanner(const AnalyzedKernel& k, const config::ConfigFile& file, size_t e,
+                        const std::string& path) {
+  const config::ShapedConfig& entry = file.entries[e];
+  std::vector<std::string> keys;
+  for (const auto& [name, sizes] : entry.shapes)
+    keys.push_back(fmt::format("{}={}", name, fmt::join(sizes, "x")));
+  for (const auto& [name, dtype] : entry.dtypes)
+    keys.push_back(fmt::format("{}:{}", name, dtype));
+  return fmt::format("// helionc: kernel '{}', entry {} of {} of {}{}: {}\n", k.typed.name, e,
+                     file.entries.size(), path.empty() ? "the default entries" : "'" + path + "'",
+                     keys.empty() ? "" : fmt::format(" ({})", fmt::join(keys, ", ")),
+                     config::formatConfig(entry.config, k.spec));
+}
 
 } // namespace helion::tool

@@ -32,4 +32,11 @@ bool checkShapeKeys(const config::ConfigFile& file, const ir::Kernel& k, const s
 size_t entryForSignature(const config::ConfigFile& file, const ir::Kernel& k,
                          const std::vector<ir::ScalarType>& signature);
 
+/// The comment line `--emit cuda` prints before entry `e` of a kernel's several
+/// entries: the kernel, the entry, its file (`path`; empty: the default entries), its
+/// shape and dtype keys and its config, e.g.
+/// `// helionc: kernel 'softmax', entry 1 of 3 of 'best.json' (x=64x8192): {...}`.
+std::string entryBanner(const AnalyzedKernel& k, const config::ConfigFile& file, size_t e,
+                        const std::string& path);
+
 } // namespace helion::tool

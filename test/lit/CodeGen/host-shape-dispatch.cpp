@@ -12,6 +12,14 @@
 // FILES-NEXT: softmax.softmax_two_pass.2.cu
 // FILES-NEXT: softmax.softmax_two_pass.cu
 // RUN: FileCheck %s < %t/softmax.helion.cpp
+// --emit cuda shows every entry, each after a line naming it, its keys and config.
+// RUN: %helionc compile %examples/softmax.cpp --kernel softmax_two_pass --config %S/../../gpu/dispatch/softmax_dispatch.json --emit cuda | FileCheck %s --check-prefix=EMIT-CUDA
+// EMIT-CUDA: // helionc: kernel 'softmax_two_pass', entry 0 of 3 of '{{.*}}softmax_dispatch.json' (x=512x4096): {"block_sizes": [1, 512],
+// EMIT-CUDA: __global__
+// EMIT-CUDA: // helionc: kernel 'softmax_two_pass', entry 1 of 3 of '{{.*}}softmax_dispatch.json' (x=64x8192): {"block_sizes": [2, 1024],
+// EMIT-CUDA: __global__
+// EMIT-CUDA: // helionc: kernel 'softmax_two_pass', entry 2 of 3 of '{{.*}}softmax_dispatch.json': {"block_sizes": [4, 256],
+// EMIT-CUDA: __global__
 // CHECK: static void helionc_launch_softmax_two_pass_e0(
 // CHECK: helion::rt::Dim3(128)
 // CHECK: static void helionc_launch_softmax_two_pass_e1(
@@ -43,6 +51,9 @@
 // RUN: echo '{"configs": [{"shapes": {"x": [4096, 4096]}, "dtypes": {"x": "f32"}, "config": {"num_warps": 4}}, {"shapes": {"x": [4096, 4096]}, "dtypes": {"x": "bf16"}, "config": {"num_warps": 8}}]}' > %t/dtypes.json
 // RUN: %helionc compile %examples/softmax.cpp --kernel softmax --config %t/dtypes.json -o %t/dt
 // RUN: FileCheck %s --check-prefix=DT < %t/dt/softmax.helion.cpp
+// RUN: %helionc compile %examples/softmax.cpp --kernel softmax --config %t/dtypes.json --emit cuda | FileCheck %s --check-prefix=DT-CUDA
+// DT-CUDA: // helionc: kernel 'softmax', entry 0 of 2 of '{{.*}}dtypes.json' (x=4096x4096, x:f32): {{.*}}"num_warps": 4
+// DT-CUDA: // helionc: kernel 'softmax', entry 1 of 2 of '{{.*}}dtypes.json' (x=4096x4096, x:bf16): {{.*}}"num_warps": 8
 // DT: static constexpr helion::rt::ShapeEntry kEntries[] = {{[{][{]}}0, 1, 0, 1}, {1, 1, 1, 1}, };
 // DT: static constexpr helion::rt::DtypeKey kDtypes[] = {{[{][{]}}0, static_cast<int>(helion::DType::f32)}, {0, static_cast<int>(helion::DType::bf16)}, };
 // DT-NEXT: return helion::rt::pickShapeEntry(kEntries, 2, kKeys, kSizes, kDtypes, [&](int t, int rank) -> const int64_t* {
