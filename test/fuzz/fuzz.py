@@ -58,14 +58,20 @@ def case_plan(k, variant_seed, gpu):
     for p in k.params:
         if p["kind"] == "float":
             dts[p["name"]] = base if rng.random() < 0.8 else rng.choice(list(DTYPES))
-        elif p["kind"] == "index":
+        elif p["kind"] in ("index", "offsets"):
             dts[p["name"]] = rng.choice(["i64", "i32"])
+    if "wg" in dts:  # the grouped GEMM takes one dtype for A and B
+        dts["wg"] = dts["x0"]
     shapes = [(rng.randint(1, 40), rng.randint(1, 70), rng.randint(1, 20))]
     if gpu:
         shapes.append((rng.randint(1, 300), rng.choice([rng.randint(1, 300), rng.randint(300, 5000)]),
                        rng.randint(1, 64)))
     else:
         shapes.append((rng.randint(1, 12), rng.randint(60, 300), rng.randint(1, 30)))
+    if "grouped" in k.templates:
+        # TMA and cp.async need 16-byte aligned rows of x0 [M, N], wg [G, N, V] and the
+        # output [M, V]: N and V multiples of 8 (a located launcher error otherwise).
+        shapes = [(m, max(8, n // 8 * 8), max(8, v // 8 * 8)) for m, n, v in shapes]
     worst = "f32"
     for d in list(dts.values()) + [o["dtype"] for o in k.outputs]:
         if "f16" in d and worst == "f32":
@@ -86,6 +92,7 @@ def harness_case(k, plan, ref_ns, targets, gpu):
     lines.append("  for (auto [M, N, V] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{"
                  + ", ".join(f"{{{m}, {n}, {v}}}" for m, n, v in plan["shapes"]) + "}) {")
     lines.append("    std::string shape = fuzz::shapeStr(M, N, V);")
+    lines.append("    [[maybe_unused]] const int64_t G = 1 + (M + V) % 4;")
     args, gargs = [], []
     for p in k.params:
         n = p["name"]
@@ -94,10 +101,12 @@ def harness_case(k, plan, ref_ns, targets, gpu):
             lines.append(f"    Tensor {n} = R.rand({{{dims}}}, DType::{plan['dtypes'][n]});")
         elif p["kind"] == "index":
             lines.append(f"    Tensor {n} = R.index({{M}}, V, DType::{plan['dtypes'][n]});")
+        elif p["kind"] == "offsets":
+            lines.append(f"    Tensor {n} = R.offsets(G, M, DType::{plan['dtypes'][n]});")
         else:
             lines.append(f"    {p['kind']} {n} = {plan[n]};")
         args.append(n)
-        if p["kind"] in ("float", "index"):
+        if p["kind"] in ("float", "index", "offsets"):
             lines.append(f"    Tensor {n}_g = {'fuzz::gpu(' + n + ')' if gpu else n};")
             gargs.append(f"{n}_g")
         else:

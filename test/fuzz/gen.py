@@ -31,6 +31,10 @@ INPUTS = {
     "idx": (("M",), "index"),
     "tbl": (("V", "N"), "float"),
     "wv": (("N", "V"), "float"),
+    # The grouped GEMM's B and row offsets: G groups (G = 1 + (M + V) % 4 in the
+    # harness), offsets from 0 to M covering every row once (fuzz::Runner::offsets).
+    "wg": (("G", "N", "V"), "float"),
+    "offs": (("G + 1",), "offsets"),
 }
 SCALARS = {"s": "double", "k": "int64_t"}
 HALF_TYPES = ("hl::f16", "hl::bf16")
@@ -101,7 +105,8 @@ class Gen:
         if dims == ("M", "N") and dt == "x0.dtype()" and init == "empty" and self.rng.random() < 0.5:
             alloc = "helion::empty_like(x0)"
         else:
-            sizes = ", ".join({"M": "m", "N": "n", "V": "wv.size(1)"}[d] for d in dims)
+            v = "wg.size(2)" if "wg" in self.uses and "wv" not in self.uses else "wv.size(1)"
+            sizes = ", ".join({"M": "m", "N": "n", "V": v}[d] for d in dims)
             alloc = f"helion::{init}({{{sizes}}}, {dt}, x0.device())"
         self.outputs.append({"name": name, "dims": list(dims), "dtype": dt, "alloc": alloc})
         return name
@@ -531,8 +536,39 @@ class Gen:
         self.emit("}")
 
 
-TEMPLATES = ["rows", "tiles2d", "looped", "columns", "grid_rows", "flat", "dots", "matmul"]
-TEMPLATE_WEIGHTS = [3, 3, 3, 1.5, 1.5, 1, 1.5, 1.5]
+    def grouped(self):
+        """A grouped GEMM (the matmul template's grouped form): rows offs[g] .. offs[g+1]
+        of x0 @ wg[g] for every group, K the n dim, then a pointwise epilogue that may
+        read a vector at the rows or the columns."""
+        g, tm, tv, tk = self.fresh("g"), self.fresh("tm"), self.fresh("tv"), self.fresh("tk")
+        self.use("wg", "offs")
+        self.emit(f"for (auto {g} : hl::grid(wg.size(0))) {{")
+        self.indent += 1
+        self.emit(f"auto {g}_start = offs[{g}];")
+        self.emit(f"auto {g}_end = offs[{g} + 1];")
+        self.emit(f"for (auto {tm} : hl::tile({g}_start, {g}_end)) {{")
+        self.indent += 1
+        self.emit(f"for (auto {tv} : hl::tile(wg.size(2))) {{")
+        self.indent += 1
+        self.emit(f"auto acc = hl::zeros({{{tm}, {tv}}}, hl::f32);")
+        self.emit(f"for (auto {tk} : hl::tile(n)) {{")
+        self.emit(f"  acc = hl::dot(x0[{tm}, {tk}], wg[{g}, {tk}, {tv}], acc);")
+        self.emit("}")
+        self.emit("auto y = acc * 0.000244140625;")
+        name = self.output(("M", "V"))
+        epilogue = self.pick(["y", f"y + r[{tm}][hl::all, hl::newaxis]",
+                              f"hl::maximum(y, hl::zeros({{{tm}, {tv}}}, hl::f32))", "y * 2.0f"])
+        if "r[" in epilogue:
+            self.use("r")
+        self.emit(f"{name}[{tm}, {tv}] = {epilogue};")
+        for _ in range(3):
+            self.indent -= 1
+            self.emit("}")
+
+
+TEMPLATES = ["rows", "tiles2d", "looped", "columns", "grid_rows", "flat", "dots", "matmul",
+             "grouped"]
+TEMPLATE_WEIGHTS = [3, 3, 3, 1.5, 1.5, 1, 1.5, 1.5, 1]
 
 
 class Kernel:

@@ -75,6 +75,23 @@ struct Runner {
     return t;
   }
 
+  /// g + 1 group offsets from 0 to m, nondecreasing (groups of random sizes, some
+  /// empty): every row of [0, m) in exactly one group.
+  Tensor offsets(int64_t g, int64_t m, DType dt) {
+    std::vector<int64_t> cuts(static_cast<size_t>(g - 1));
+    std::uniform_int_distribution<int64_t> u(0, m);
+    for (auto& c : cuts) c = u(rng);
+    std::sort(cuts.begin(), cuts.end());
+    Tensor t = helion::empty({g + 1}, dt);
+    auto put = [&](int64_t i, int64_t v) {
+      helion::detail::storeInt(static_cast<char*>(t.data_ptr()) + i * t.element_size(), dt, v);
+    };
+    put(0, 0);
+    for (int64_t i = 1; i < g; ++i) put(i, cuts[static_cast<size_t>(i - 1)]);
+    put(g, m);
+    return t;
+  }
+
   static double tolerance(DType dt) {
     return dt == DType::f32 ? 1e-4 : dt == DType::f16 ? 1e-2 : 3e-2;
   }
