@@ -521,8 +521,15 @@ class Gen:
         self.emit(f"for (auto [{tm}, {tv}] : hl::tile({{m, wv.size(1)}})) {{")
         self.indent += 1
         self.emit(f"auto acc = hl::zeros({{{tm}, {tv}}}, hl::f32);")
+        self.dot_epilogue(tm, tv, tk, f"{a}, wv[{tk}, {tv}]")
+        self.indent -= 1
+        self.emit("}")
+
+    def dot_epilogue(self, tm, tv, tk, operands):
+        """The K loop of one hl::dot (`operands`: A, B) into acc over [tm, tv], then a
+        pointwise epilogue stored into a new [M, V] output."""
         self.emit(f"for (auto {tk} : hl::tile(n)) {{")
-        self.emit(f"  acc = hl::dot({a}, wv[{tk}, {tv}], acc);")
+        self.emit(f"  acc = hl::dot({operands}, acc);")
         self.emit("}")
         # |acc| <= 4n: scaled into the tame range; no exact value (comparisons must not see it).
         self.emit("auto y = acc * 0.000244140625;")
@@ -532,9 +539,6 @@ class Gen:
         if "r[" in epilogue:
             self.use("r")
         self.emit(f"{name}[{tm}, {tv}] = {epilogue};")
-        self.indent -= 1
-        self.emit("}")
-
 
     def grouped(self):
         """A grouped GEMM (the matmul template's grouped form): rows offs[g] .. offs[g+1]
@@ -551,16 +555,7 @@ class Gen:
         self.emit(f"for (auto {tv} : hl::tile(wg.size(2))) {{")
         self.indent += 1
         self.emit(f"auto acc = hl::zeros({{{tm}, {tv}}}, hl::f32);")
-        self.emit(f"for (auto {tk} : hl::tile(n)) {{")
-        self.emit(f"  acc = hl::dot(x0[{tm}, {tk}], wg[{g}, {tk}, {tv}], acc);")
-        self.emit("}")
-        self.emit("auto y = acc * 0.000244140625;")
-        name = self.output(("M", "V"))
-        epilogue = self.pick(["y", f"y + r[{tm}][hl::all, hl::newaxis]",
-                              f"hl::maximum(y, hl::zeros({{{tm}, {tv}}}, hl::f32))", "y * 2.0f"])
-        if "r[" in epilogue:
-            self.use("r")
-        self.emit(f"{name}[{tm}, {tv}] = {epilogue};")
+        self.dot_epilogue(tm, tv, tk, f"x0[{tm}, {tk}], wg[{g}, {tk}, {tv}]")
         for _ in range(3):
             self.indent -= 1
             self.emit("}")
