@@ -11,6 +11,7 @@
 #include "helion/runtime/Stream.h"
 
 #include "DriverApi.h"
+#include "StreamKey.h"
 
 #include <map>
 #include <mutex>
@@ -26,7 +27,7 @@ constexpr int kPool = 1024; // counters per allocation
 struct Counters {
   std::mutex mutex;
   /// (device, stream, thread for the per-thread default stream) -> counter.
-  std::map<std::tuple<int, CUstream, std::thread::id>, CUdeviceptr> slots;
+  std::map<detail::StreamKey, CUdeviceptr> slots;
   /// Per device: the pool being handed out and how many of it are taken.
   std::map<int, std::pair<CUdeviceptr, int>> pools;
 };
@@ -39,13 +40,11 @@ Counters &counters() {
 } // namespace
 
 CUdeviceptr tileCounter(CUstream stream) {
-  const int device = currentDevice();
-  const std::thread::id thread =
-      stream == CU_STREAM_PER_THREAD ? std::this_thread::get_id() : std::thread::id();
+  const detail::StreamKey key = detail::streamKey(stream);
+  const int device = std::get<0>(key);
   // The last answer of this thread, without the lock.
-  thread_local std::tuple<int, CUstream, std::thread::id> lastKey{-1, nullptr, {}};
+  thread_local detail::StreamKey lastKey{-1, nullptr, {}};
   thread_local CUdeviceptr last = 0;
-  const auto key = std::make_tuple(device, stream, thread);
   if (last != 0 && key == lastKey)
     return last;
   Counters &c = counters();

@@ -11,12 +11,11 @@
 #include "helion/runtime/Stream.h"
 
 #include "DriverApi.h"
+#include "StreamKey.h"
 
 #include <cstdlib>
 #include <map>
 #include <mutex>
-#include <thread>
-#include <tuple>
 
 namespace helion::rt {
 namespace {
@@ -28,7 +27,7 @@ struct Buffer {
 
 struct Workspaces {
   std::mutex mutex;
-  std::map<std::tuple<int, CUstream, std::thread::id>, Buffer> buffers;
+  std::map<detail::StreamKey, Buffer> buffers;
 };
 
 Workspaces &workspaces() {
@@ -39,10 +38,8 @@ Workspaces &workspaces() {
 } // namespace
 
 CUdeviceptr streamWorkspace(CUstream stream, size_t bytes) {
-  const int device = currentDevice();
-  const std::thread::id thread =
-      stream == CU_STREAM_PER_THREAD ? std::this_thread::get_id() : std::thread::id();
-  const auto key = std::make_tuple(device, stream, thread);
+  const detail::StreamKey key = detail::streamKey(stream);
+  const int device = std::get<0>(key);
   Workspaces &w = workspaces();
   std::lock_guard<std::mutex> lock(w.mutex);
   Buffer &b = w.buffers[key];

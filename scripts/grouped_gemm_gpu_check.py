@@ -52,7 +52,7 @@ def group_sizes(kind, groups, rows):
     [0, 2 * rows], group 1 empty, one size of 1 and one one-off a tile of 128)."""
     if kind == "uniform":
         return [rows] * groups
-    if kind == "sparse":  # three groups with rows (many CTAs, few tiles: 8 pieces each)
+    if kind == "sparse":  # three groups with rows (many CTAs, few tiles: the most pieces)
         sizes = [0] * groups
         sizes[groups // 8], sizes[groups // 2], sizes[-1] = rows, rows - 28, 1
         return sizes

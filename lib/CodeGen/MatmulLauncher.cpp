@@ -29,6 +29,7 @@
 #include "CudaLiteral.h"
 #include "KernelCacheLookup.h"
 #include "KernelLauncher.h"
+#include "helion/stream_k.cuh" // kStreamKCounterBytes (host-compilable)
 
 #include <sstream>
 
@@ -187,11 +188,12 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
        << ") * helion::rt::cdiv(N, " << mm.gemm.bn << ")" << (batched ? " * B" : "") << ";\n";
   os << "    const int64_t ctas = "
      << (mm.gemm.persistent ? "std::min<int64_t>(units, dev.smCount)" : "units") << ";\n";
-  if (grouped) // stream-K (gemm_grouped.cuh): kStreamKCounterBytes, an f32 tile per CTA
+  if (grouped) // stream-K (gemm_grouped.cuh): the counters, then an f32 tile per CTA
     os << "    void* ws = !helion::rt::streamKEnabled() ? nullptr\n"
           "        : reinterpret_cast<void*>(helion::rt::streamWorkspace(\n"
-          "              helion::rt::currentStream(), 65536 + size_t(ctas) * "
-       << mm.gemm.bm * mm.gemm.bn * 4 << "));\n";
+          "              helion::rt::currentStream(), "
+       << helion::dev::kStreamKCounterBytes << " + size_t(ctas) * " << mm.gemm.bm * mm.gemm.bn * 4
+       << "));\n";
   os << "    void* args[] = {&mapA, &mapB, &mapC, " << (mm.aStaged >= 0 ? "&mapY, " : "")
      << "&iM, &iN, &iK, &groupM"
      << (batched ? ", &iB" : grouped ? ", &po, &iG, &ws" : "") << epiArgs << "};\n";

@@ -202,11 +202,7 @@ private:
     for (StreamKUnit u; walk.next(u) && tiles.seek(u.tile);) {
       int tm, tn;
       tiles.coords(u.tile, tm, tn);
-#pragma unroll
-      for (int mi = 0; mi < kMmaM; ++mi)
-#pragma unroll
-        for (int r = 0; r < BN / 2; ++r)
-          acc[mi][r] = 0.f;
+      zero(acc);
       int prev = 0;
       for (int kb = u.k0; kb < u.k1; ++kb) {
         mbarrier_wait(&full[s], phase);
@@ -291,11 +287,7 @@ private:
     __threadfence(); // the others' partials after their counts
     if (tid == 0)
       *counter = 0; // every contributor has counted: ready for the next launch
-#pragma unroll
-    for (int mi = 0; mi < kMmaM; ++mi)
-#pragma unroll
-      for (int r = 0; r < BN / 2; ++r)
-        acc[mi][r] = 0.f;
+    zero(acc);
     for (int j = 0; j < count; ++j) {
       const float4* p = slot(first + j);
 #pragma unroll
@@ -309,6 +301,14 @@ private:
       }
     }
     return true;
+  }
+
+  __device__ static __forceinline__ void zero(float (&acc)[kMmaM][BN / 2]) {
+#pragma unroll
+    for (int mi = 0; mi < kMmaM; ++mi)
+#pragma unroll
+      for (int r = 0; r < BN / 2; ++r)
+        acc[mi][r] = 0.f;
   }
 
   __device__ static __forceinline__ void fence(float (&acc)[kMmaM][BN / 2]) {
