@@ -7,6 +7,11 @@ as in a real stream of calls.
 
 bench_us(fn): triton.testing.do_bench's median (one call between L2 flushes, the
 tuner's method) in microseconds, or bench_ms's when Triton is missing.
+
+paired_us(fns, rounds): the functions timed alternately, one call each per round after
+an L2 flush, in an order rotated every round, so that the clock changes of a card that
+heats through the run fall on all of them alike. Returns the median µs of each and, per
+function, the median over rounds of its time over fns[0]'s time in the same round.
 """
 import statistics
 
@@ -35,3 +40,28 @@ def bench_us(fn):
         return do_bench(fn, warmup=25, rep=100, return_mode="median") * 1e3
     except Exception:  # noqa: BLE001 - no Triton: CUDA events
         return bench_ms(fn, runs=30, warmup=5) * 1e3
+
+
+def paired_us(fns, rounds=30, warmup=3):
+    flush = torch.empty(64 * 2**20, dtype=torch.int32, device="cuda")  # 256 MB > L2
+    for fn in fns:
+        for _ in range(warmup):
+            fn()
+    torch.cuda.synchronize()
+    times = [[] for _ in fns]
+    for r in range(rounds):
+        events = []
+        for j in range(len(fns)):
+            i = (j + r) % len(fns)
+            flush.zero_()
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record()
+            fns[i]()
+            e.record()
+            events.append((i, s, e))
+        torch.cuda.synchronize()
+        for i, s, e in events:
+            times[i].append(s.elapsed_time(e) * 1e3)
+    medians = [statistics.median(t) for t in times]
+    ratios = [statistics.median(t / b for t, b in zip(ts, times[0])) for ts in times]
+    return medians, ratios

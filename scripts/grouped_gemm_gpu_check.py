@@ -41,6 +41,7 @@ sys.path.insert(0, os.path.join(root, "examples", "python"))
 sys.path.insert(0, here)
 from helionc_ctypes import HelioncLibrary  # noqa: E402
 from lang_gpu_check import bench_us, compiled, poisoned_call  # noqa: E402
+from timing import paired_us  # noqa: E402
 
 DEV = "cuda"
 TOL = {torch.bfloat16: 1.6e-2, torch.float16: 2e-3, torch.float32: 2e-3}  # f32: tf32
@@ -136,12 +137,35 @@ def stream_k_plan(sizes, n, k, ctas, bm=128, bn=256, bk=64):
     return tiles, p, best if split else 0
 
 
+def paired(call, eager, a, b, mm_lib, rounds):
+    """{name: (median us, median over rounds of helionc's time over this one's)}."""
+    def whole():
+        os.environ["HELIONC_NO_STREAM_K"] = "1"
+        try:
+            return call()
+        finally:
+            del os.environ["HELIONC_NO_STREAM_K"]
+    b0 = b[0].contiguous()
+    fns = {"helionc": call, "eager": eager, "whole": whole, "mm": lambda: torch.mm(a, b0)}
+    if mm_lib is not None:
+        fns["matmul"] = lambda: mm_lib.call("matmul", a, b0)
+    med, ratio = paired_us(list(fns.values()), rounds)
+    return {k: (m, 1.0 / q) for k, m, q in zip(fns, med, ratio)}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--libdir", required=True)
     ap.add_argument("--alt-libdir")
     ap.add_argument("--json")
+    ap.add_argument("--matmul-libdir", help="libmatmul.so of examples/matmul.cpp: timed in "
+                    "the paired table on all rows of a with b[0] (the same tiles, one group)")
+    ap.add_argument("--paired", type=int, default=30, metavar="ROUNDS",
+                    help="rounds of the paired timing of the timed cases (0: none)")
+    ap.add_argument("--cases", help="comma-separated case names to run (default: all)")
     args = ap.parse_args()
+    mm_lib = (HelioncLibrary(os.path.join(args.matmul_libdir, "libmatmul.so"))
+              if args.matmul_libdir else None)
     lib = HelioncLibrary(os.path.join(args.libdir, "libgrouped_gemm.so"))
     alt = (HelioncLibrary(os.path.join(args.alt_libdir, "libgrouped_gemm.so"))
            if args.alt_libdir else None)
@@ -172,6 +196,8 @@ def main():
         ("split", "sparse", 64, 256, 1000, 1000, (torch.float16,), torch.int32, False),
     ]
     sms = torch.cuda.get_device_properties(0).multi_processor_count
+    if args.cases:
+        cases = [c for c in cases if c[0] in args.cases.split(",")]
     for name, kind, groups, avg, k, n, dtypes, odt, timed in cases:
         for dt in dtypes:
             sizes = group_sizes(kind, groups, avg)
@@ -229,6 +255,8 @@ def main():
                     row["alt_rel_err"] = rel_err(got_alt, a, b, offs, groups, 64)
                     row["alt_ok"] = row["alt_rel_err"] <= tol
                     row["alt_us"] = bench_us(alt_call)
+                if args.paired > 0:
+                    row["paired"] = paired(call, eager, a, b, mm_lib, args.paired)
             rows.append(row)
             del a, b, got
             torch.cuda.empty_cache()
@@ -256,6 +284,16 @@ def main():
               f"{fmt(r['eager_us'])} {fmt(r['compile_us'])} {fmt(r['grouped_mm_us'])} {tf} "
               f"{ratio(r['eager_us'], h):>7} {ratio(r['compile_us'], h)} "
               f"{ratio(r['grouped_mm_us'], h)}")
+    paired_rows = [r for r in rows if r.get("paired")]
+    if paired_rows:
+        print(f"\npaired ({args.paired} rounds, one call of each per round after an L2 flush, "
+              "order rotated): median us, and in brackets the median over rounds of "
+              "helionc's time over the other's (> 1: helionc slower); mm = torch.mm of all "
+              "rows with b[0] (one cuBLAS call, the same FLOPs), matmul = helionc's "
+              "examples/matmul.cpp on the same")
+        for r in paired_rows:
+            cells = "  ".join(f"{k} {v[0]:7.1f} ({v[1]:5.3f})" for k, v in r["paired"].items())
+            print(f"{r['case']:10} {r['dtype']:8} T/P {r['tiles'] / r['ctas']:5.2f}  {cells}")
     notes = {r.get("grouped_mm") for r in rows if r.get("grouped_mm")}
     print("torch._grouped_mm: " + "; ".join(sorted(n for n in notes if n)))
     ok = all(r["ok"] and r.get("alt_ok", True) for r in rows)

@@ -20,6 +20,9 @@
 # Work files: $BUILD_DIR (default /tmp/grouped-gemm-gpu-check-build). Results: a table on
 # stdout and $OUT/grouped_gemm_gpu_check.json (default OUT=/tmp/grouped-gemm-gpu-check).
 # Exit 1 when a check fails. DRY_RUN=1 stops after step 2 (no GPU or torch needed).
+# Arguments go to the .py (e.g. --cases uniform,random --paired 40). The timed cases are
+# also timed paired (alternately, order rotated) with eager, "whole", torch.mm of all rows
+# with b[0] and examples/matmul.cpp on the same (a third library, built here).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 helionc=${HELIONC:-/tmp/helionc/bin/helionc}
@@ -45,6 +48,8 @@ config=()
 HELIONC=$helionc bash "$root/examples/python/build.sh" "$src" "$work/py" "$rtlib" "${config[@]}" || status=1
 HELIONC=$helionc bash "$root/examples/python/build.sh" "$src" "$work/py-alt" "$rtlib" \
   --config "$work/alt.json" || status=1
+HELIONC=$helionc bash "$root/examples/python/build.sh" "$root/examples/matmul.cpp" \
+  "$work/py-mm" "$rtlib" || status=1
 for a in "$arch" sm_80; do
   "$helionc" compile "$src" --kernel grouped_gemm --emit cubin --arch "$a" \
     --dtype bf16,offsets=i32 --dtype f16,offsets=i64 --dtype f32,offsets=i32 \
@@ -59,4 +64,5 @@ fi
 
 echo "== 3. checks and timings"
 "$python" "$root/scripts/grouped_gemm_gpu_check.py" --libdir "$work/py" \
-  --alt-libdir "$work/py-alt" --json "$out/grouped_gemm_gpu_check.json"
+  --alt-libdir "$work/py-alt" --matmul-libdir "$work/py-mm" \
+  --json "$out/grouped_gemm_gpu_check.json" "$@"
