@@ -53,9 +53,11 @@ def main():
     mlp_variants = ["tn128", "tn256", "tn256_h32", "w8_128x256", "k64", "k8", "fallback", "s4",
                     "s2", "s1"]
     dk_variants = ["default", "k64", "m128", "w8", "small"]
-    lib = {n: HelioncLibrary(os.path.join(args.libdir, f"lib{n}.so"))
-           for n in ["bmm", "matmul_bias_relu", "dot_generic"] +
-           [f"mlp_{v}" for v in mlp_variants] + [f"dk_{v}" for v in dk_variants]}
+    class Libraries(dict):  # loaded at first use: DK_ONLY=1 builds the dk_* ones only
+        def __missing__(self, n):
+            self[n] = HelioncLibrary(os.path.join(args.libdir, f"lib{n}.so"))
+            return self[n]
+    lib = Libraries()
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     rows = []
 
@@ -301,12 +303,23 @@ def main():
                            lambda: (torch.tril(x) @ w).float(),
                            timed and dt != torch.float32 and v == "default", v == "default")
                 # A computed in a loop shape no template takes (column tiles inside the
-                # row grid loop): the general lowering, A in registers.
-                call = lambda: dl.call("dot_loop_a", x, w)  # noqa: E731
+                # row grid loop, carrying each row's sum): the general lowering, A in
+                # registers. The row sums (f32) are checked too.
+                rowsum = torch.full((m,), float("nan"), device=DEV, dtype=torch.float32)
+                call = lambda: dl.call("dot_loop_a", x, w, rowsum)  # noqa: E731
                 got, pz = checked(f"dot_loop_a.{v}", dt, [m, k, n], call)
                 want = (x.double() * 0.5).to(dt).double() @ w.double()
                 if got is not None:
-                    record(f"dot_loop_a.{v}", dt, [m, k, n], 2.0 * m * n * k,
+                    err = max(rel_err(got, want), rel_err(rowsum, got.double().sum(1)))
+                    record(f"dot_loop_a.{v}", dt, [m, k, n], 2.0 * m * n * k, err, pz, call,
+                           lambda: ((x * 0.5) @ w).float(),
+                           timed and dt != torch.float32 and v == "default", v == "default")
+                # The same product written as nested loops with nothing carried:
+                # flatten-grid makes them one grid, so the GEMM templates' A prologue.
+                call = lambda: dl.call("dot_nested_a", x, w)  # noqa: E731
+                got, pz = checked(f"dot_nested_a.{v}", dt, [m, k, n], call)
+                if got is not None:
+                    record(f"dot_nested_a.{v}", dt, [m, k, n], 2.0 * m * n * k,
                            rel_err(got, want), pz, call, lambda: ((x * 0.5) @ w).float(),
                            timed and dt != torch.float32 and v == "default", v == "default")
                 srow = torch.randn(m, device=DEV, dtype=dt)

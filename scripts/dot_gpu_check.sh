@@ -16,7 +16,8 @@
 # Work files: $BUILD_DIR (default /tmp/dot-gpu-check-build). Results: a table on stdout
 # and $OUT/dot_gpu_check.json (default OUT=/tmp/dot-gpu-check). Exit 1 when a check
 # fails. ONLY=REGEX checks and times only the cases it matches (dot_gpu_check.py --only;
-# every library is still built). DRY_RUN=1 stops after step 2 (no GPU or torch needed: what this script can do
+# every library is still built, unless DK_ONLY=1: then only the test/gpu/dot_kernels.cpp
+# libraries (dk_*) and no cubins, for ONLY regexes of those kernels). DRY_RUN=1 stops after step 2 (no GPU or torch needed: what this script can do
 # on the development machine).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,21 +44,26 @@ cubin() { # FILE KERNEL ARCH DTYPE...: one cubin per --dtype
   "$helionc" compile "$root/examples/$file" --kernel "$kernel" --emit cubin --arch "$a" \
     "${flags[@]}" -o "$work/cubin/$a" || status=1
 }
-for file in bmm matmul_bias_relu dot_generic; do
+dk_only=${DK_ONLY:-0}
+files=(bmm matmul_bias_relu dot_generic)
+[[ $dk_only == 1 ]] && files=()
+for file in "${files[@]}"; do
   HELIONC=$helionc bash "$root/examples/python/build.sh" "$root/examples/$file.cpp" "$work/py" \
     "$rtlib" || status=1
 done
 # The general dot under other configs (a copy of the source per config: one library
 # each, libmlp_NAME.so / libdk_NAME.so): the mma layout's tile shapes, K padding, and
 # the shared-memory fallback (rows not a multiple of 16 per warp).
-variant() { # SRC NAME CONFIG_JSON
+real_variant() { # SRC NAME CONFIG_JSON
   mkdir -p "$work/src"
   cp "$1" "$work/src/$2.cpp"
   printf '%s\n' "$3" > "$work/src/$2.json"
   HELIONC=$helionc bash "$root/examples/python/build.sh" "$work/src/$2.cpp" "$work/py" "$rtlib" \
     --config "$work/src/$2.json" || status=1
 }
+variant() { real_variant "$@"; }
 mlp=$root/examples/dot_generic.cpp
+[[ $dk_only == 1 ]] && variant() { [[ $2 != mlp_* ]] && real_variant "$@"; return 0; }
 variant "$mlp" mlp_tn128 '{"block_sizes": [64, 128, 64, 64], "num_warps": 4}'
 variant "$mlp" mlp_tn256 '{"block_sizes": [64, 256, 64, 64], "num_warps": 4}'
 variant "$mlp" mlp_tn256_h32 '{"block_sizes": [64, 256, 32, 64], "num_warps": 4}'
@@ -70,12 +76,12 @@ variant "$mlp" mlp_s2 '{"block_sizes": [128, 64, 32, 32], "num_warps": 4, "num_s
 variant "$mlp" mlp_s1 '{"block_sizes": [64, 128, 64, 64], "num_warps": 4, "num_stages": 1}'
 dk=$root/test/gpu/dot_kernels.cpp
 variant "$dk" dk_default '{}'
-variant "$dk" dk_w8 '{"kernels": {"mlp_bias": {"block_sizes": [128, 64, 64, 32], "num_warps": 8}, "dot_chain_t": {"block_sizes": [128, 64, 64, 32], "num_warps": 8}, "dot_relu_b": {"block_sizes": [128, 128, 32], "num_warps": 8}, "dot_half_a": {"block_sizes": [128, 128, 64], "num_warps": 8}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}, "dot_rowscale_a": {"block_sizes": [128, 128, 64], "num_warps": 8}, "dot_recip_a": {"block_sizes": [128, 128, 64], "num_warps": 8}, "bmm_half_a": {}, "bmm_chain_t": {}, "bmm_chain_all": {}, "dot_colscale_a": {"block_sizes": [128, 128, 64], "num_warps": 8}, "dot_product_a": {"block_sizes": [128, 128, 64], "num_warps": 8}, "dot_index_a": {"block_sizes": [128, 128, 64], "num_warps": 8}, "dot_tril_a": {"block_sizes": [128, 128, 64], "num_warps": 8}, "dot_loop_a": {"block_sizes": [128, 64, 16], "num_warps": 8}}}'
-variant "$dk" dk_k64 '{"kernels": {"mlp_bias": {"block_sizes": [64, 64, 64, 64], "num_warps": 4}, "dot_chain_t": {"block_sizes": [64, 64, 64, 64], "num_warps": 4}, "dot_relu_b": {"block_sizes": [64, 64, 64], "num_warps": 4}, "dot_half_a": {"block_sizes": [64, 64, 64], "num_warps": 8, "num_stages": 3, "pid_type": "flat"}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}, "dot_rowscale_a": {"block_sizes": [64, 64, 64], "num_warps": 8, "num_stages": 3, "pid_type": "flat"}, "dot_recip_a": {"block_sizes": [64, 64, 64], "num_warps": 8, "num_stages": 3, "pid_type": "flat"}, "bmm_half_a": {}, "bmm_chain_t": {"block_sizes": [64, 64, 64, 32], "num_warps": 4}, "bmm_chain_all": {}, "dot_colscale_a": {"block_sizes": [64, 64, 64], "num_warps": 8, "num_stages": 3, "pid_type": "flat"}, "dot_product_a": {"block_sizes": [64, 64, 64], "num_warps": 8, "num_stages": 3, "pid_type": "flat"}, "dot_index_a": {"block_sizes": [64, 64, 64], "num_warps": 8, "num_stages": 3, "pid_type": "flat"}, "dot_tril_a": {"block_sizes": [64, 64, 64], "num_warps": 8, "num_stages": 3, "pid_type": "flat"}, "dot_loop_a": {"block_sizes": [64, 64, 64], "num_warps": 4}}}'
-variant "$dk" dk_m128 '{"kernels": {"mlp_bias": {"block_sizes": [128, 64, 64, 32], "num_warps": 4}, "dot_chain_t": {"block_sizes": [128, 64, 64, 32], "num_warps": 4}, "dot_relu_b": {"block_sizes": [128, 128, 32], "num_warps": 4}, "dot_half_a": {"block_sizes": [128, 128, 64], "num_warps": 12, "indexing": "pointer"}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}, "dot_rowscale_a": {"block_sizes": [128, 128, 64], "num_warps": 12, "indexing": "pointer"}, "dot_recip_a": {"block_sizes": [128, 128, 64], "num_warps": 12, "indexing": "pointer"}, "bmm_half_a": {}, "bmm_chain_t": {}, "bmm_chain_all": {}, "dot_colscale_a": {"block_sizes": [128, 128, 64], "num_warps": 12, "indexing": "pointer"}, "dot_product_a": {"block_sizes": [128, 128, 64], "num_warps": 12, "indexing": "pointer"}, "dot_index_a": {"block_sizes": [128, 128, 64], "num_warps": 12, "indexing": "pointer"}, "dot_tril_a": {"block_sizes": [128, 128, 64], "num_warps": 12, "indexing": "pointer"}, "dot_loop_a": {"block_sizes": [128, 128, 32], "num_warps": 4}}}'
-variant "$dk" dk_small '{"kernels": {"mlp_bias": {"block_sizes": [32, 16, 16, 8], "num_warps": 2}, "dot_chain_t": {"block_sizes": [32, 16, 16, 8], "num_warps": 2}, "dot_relu_b": {"block_sizes": [16, 8, 8], "num_warps": 1}, "dot_half_a": {"block_sizes": [64, 256, 64], "num_warps": 8, "l2_groupings": [1]}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}, "dot_rowscale_a": {"block_sizes": [64, 256, 64], "num_warps": 8, "l2_groupings": [1]}, "dot_recip_a": {"block_sizes": [64, 256, 64], "num_warps": 8, "l2_groupings": [1]}, "bmm_half_a": {}, "bmm_chain_t": {}, "bmm_chain_all": {}, "dot_colscale_a": {"block_sizes": [64, 256, 64], "num_warps": 8, "l2_groupings": [1]}, "dot_product_a": {"block_sizes": [64, 256, 64], "num_warps": 8, "l2_groupings": [1]}, "dot_index_a": {"block_sizes": [64, 256, 64], "num_warps": 8, "l2_groupings": [1]}, "dot_tril_a": {"block_sizes": [64, 256, 64], "num_warps": 8, "l2_groupings": [1]}, "dot_loop_a": {"block_sizes": [16, 8, 16], "num_warps": 1}}}'
+variant "$dk" dk_w8 '{"kernels": {"mlp_bias": {"block_sizes": [128, 64, 64, 32], "num_warps": 8}, "dot_chain_t": {"block_sizes": [128, 64, 64, 32], "num_warps": 8}, "dot_relu_b": {"block_sizes": [128, 128, 32], "num_warps": 8}, "dot_half_a": {"block_sizes": [128, 128, 64], "num_warps": 8}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}, "dot_rowscale_a": {"block_sizes": [128, 128, 64], "num_warps": 8}, "dot_recip_a": {"block_sizes": [128, 128, 64], "num_warps": 8}, "bmm_half_a": {}, "bmm_chain_t": {}, "bmm_chain_all": {}, "dot_colscale_a": {"block_sizes": [128, 128, 64], "num_warps": 8}, "dot_product_a": {"block_sizes": [128, 128, 64], "num_warps": 8}, "dot_index_a": {"block_sizes": [128, 128, 64], "num_warps": 8}, "dot_tril_a": {"block_sizes": [128, 128, 64], "num_warps": 8}, "dot_loop_a": {"block_sizes": [128, 64, 16], "num_warps": 8}, "dot_nested_a": {"block_sizes": [128, 128, 64], "num_warps": 8}}}'
+variant "$dk" dk_k64 '{"kernels": {"mlp_bias": {"block_sizes": [64, 64, 64, 64], "num_warps": 4}, "dot_chain_t": {"block_sizes": [64, 64, 64, 64], "num_warps": 4}, "dot_relu_b": {"block_sizes": [64, 64, 64], "num_warps": 4}, "dot_half_a": {"block_sizes": [64, 64, 64], "num_warps": 8, "num_stages": 3, "pid_type": "flat"}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}, "dot_rowscale_a": {"block_sizes": [64, 64, 64], "num_warps": 8, "num_stages": 3, "pid_type": "flat"}, "dot_recip_a": {"block_sizes": [64, 64, 64], "num_warps": 8, "num_stages": 3, "pid_type": "flat"}, "bmm_half_a": {}, "bmm_chain_t": {"block_sizes": [64, 64, 64, 32], "num_warps": 4}, "bmm_chain_all": {}, "dot_colscale_a": {"block_sizes": [64, 64, 64], "num_warps": 8, "num_stages": 3, "pid_type": "flat"}, "dot_product_a": {"block_sizes": [64, 64, 64], "num_warps": 8, "num_stages": 3, "pid_type": "flat"}, "dot_index_a": {"block_sizes": [64, 64, 64], "num_warps": 8, "num_stages": 3, "pid_type": "flat"}, "dot_tril_a": {"block_sizes": [64, 64, 64], "num_warps": 8, "num_stages": 3, "pid_type": "flat"}, "dot_loop_a": {"block_sizes": [64, 64, 64], "num_warps": 4}, "dot_nested_a": {"block_sizes": [64, 64, 64], "num_warps": 8, "num_stages": 3, "pid_type": "flat"}}}'
+variant "$dk" dk_m128 '{"kernels": {"mlp_bias": {"block_sizes": [128, 64, 64, 32], "num_warps": 4}, "dot_chain_t": {"block_sizes": [128, 64, 64, 32], "num_warps": 4}, "dot_relu_b": {"block_sizes": [128, 128, 32], "num_warps": 4}, "dot_half_a": {"block_sizes": [128, 128, 64], "num_warps": 12, "indexing": "pointer"}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}, "dot_rowscale_a": {"block_sizes": [128, 128, 64], "num_warps": 12, "indexing": "pointer"}, "dot_recip_a": {"block_sizes": [128, 128, 64], "num_warps": 12, "indexing": "pointer"}, "bmm_half_a": {}, "bmm_chain_t": {}, "bmm_chain_all": {}, "dot_colscale_a": {"block_sizes": [128, 128, 64], "num_warps": 12, "indexing": "pointer"}, "dot_product_a": {"block_sizes": [128, 128, 64], "num_warps": 12, "indexing": "pointer"}, "dot_index_a": {"block_sizes": [128, 128, 64], "num_warps": 12, "indexing": "pointer"}, "dot_tril_a": {"block_sizes": [128, 128, 64], "num_warps": 12, "indexing": "pointer"}, "dot_loop_a": {"block_sizes": [128, 128, 32], "num_warps": 4}, "dot_nested_a": {"block_sizes": [128, 128, 64], "num_warps": 12, "indexing": "pointer"}}}'
+variant "$dk" dk_small '{"kernels": {"mlp_bias": {"block_sizes": [32, 16, 16, 8], "num_warps": 2}, "dot_chain_t": {"block_sizes": [32, 16, 16, 8], "num_warps": 2}, "dot_relu_b": {"block_sizes": [16, 8, 8], "num_warps": 1}, "dot_half_a": {"block_sizes": [64, 256, 64], "num_warps": 8, "l2_groupings": [1]}, "dot_both": {"block_sizes": [64, 64, 16], "num_warps": 4}, "dot_rowscale_a": {"block_sizes": [64, 256, 64], "num_warps": 8, "l2_groupings": [1]}, "dot_recip_a": {"block_sizes": [64, 256, 64], "num_warps": 8, "l2_groupings": [1]}, "bmm_half_a": {}, "bmm_chain_t": {}, "bmm_chain_all": {}, "dot_colscale_a": {"block_sizes": [64, 256, 64], "num_warps": 8, "l2_groupings": [1]}, "dot_product_a": {"block_sizes": [64, 256, 64], "num_warps": 8, "l2_groupings": [1]}, "dot_index_a": {"block_sizes": [64, 256, 64], "num_warps": 8, "l2_groupings": [1]}, "dot_tril_a": {"block_sizes": [64, 256, 64], "num_warps": 8, "l2_groupings": [1]}, "dot_loop_a": {"block_sizes": [16, 8, 16], "num_warps": 1}, "dot_nested_a": {"block_sizes": [64, 256, 64], "num_warps": 8, "l2_groupings": [1]}}}'
 
-for a in "$arch" sm_80; do
+[[ $dk_only == 1 ]] || for a in "$arch" sm_80; do
   cubin bmm.cpp bmm "$a" bf16 f16 f32
   cubin matmul_bias_relu.cpp matmul_bias_relu "$a" bf16 f32
   cubin dot_generic.cpp mlp_relu "$a" bf16 f16 f32

@@ -211,7 +211,7 @@ ir::ExprRef KernelLowering::lowerCall(const CallExpr* call) {
       return error(args[1]->getBeginLoc(), "expected a braced list of indices, found '" +
                                                spelling(args[1]) + "'");
     std::vector<ir::Index> indices;
-    bool ok = lowerIndices(*list, indices);
+    bool ok = lowerIndexList(*list, indices);
     ir::ExprRef mask = args.size() == 3 ? lowerExpr(args[2]) : nullptr;
     if (!p || !ok || (args.size() == 3 && !mask))
       return nullptr;

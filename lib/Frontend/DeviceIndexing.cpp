@@ -75,6 +75,35 @@ bool KernelLowering::lowerIndices(llvm::ArrayRef<const Expr*> args, std::vector<
   return ok;
 }
 
+/// The braced index list of hl::load / hl::store / hl::atomic_add: blocks of indices,
+/// one per tensor dim, broadcast together. A tile stands for its indices (`tm` is
+/// `tm.index()`, as in ref mode); hl::all, hl::newaxis and N-D tiles are errors here.
+bool KernelLowering::lowerIndexList(llvm::ArrayRef<const Expr*> args, std::vector<ir::Index>& out) {
+  bool ok = true;
+  for (const Expr* a : args) {
+    if (isa<CXXDefaultArgExpr>(a))
+      continue;
+    auto i = lowerIndex(a);
+    if (!i) {
+      ok = false;
+      continue;
+    }
+    if (i->kind == ir::Index::Kind::Tile) {
+      auto e = makeExpr(ir::ExprKind::TileIndex, loc(a->getBeginLoc()));
+      e->tile = i->tile;
+      *i = ir::Index::gather(std::move(e));
+    } else if (i->kind != ir::Index::Kind::Scalar && i->kind != ir::Index::Kind::Gather) {
+      error(a->getBeginLoc(), "'" + spelling(a) + "' is not an index of a braced index list: "
+                              "give a tile, a block of integers or an integer per dim (for "
+                              "a whole dim, subscript the tensor instead: t[tm, hl::all])");
+      ok = false;
+      continue;
+    }
+    out.push_back(std::move(*i));
+  }
+  return ok;
+}
+
 /// `{tm, tn, d}`: tiles become Tile dims, integers One dims with a shapeSizes entry.
 bool KernelLowering::lowerShape(const Expr* list, ir::Expr& into) {
   auto elems = listElements(list);

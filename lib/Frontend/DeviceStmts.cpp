@@ -406,7 +406,7 @@ ir::StmtRef KernelLowering::lowerStoreCall(const CallExpr* call) {
     return error(args[1]->getBeginLoc(), "expected a braced list of indices, found '" +
                                              spelling(args[1]) + "'");
   std::vector<ir::Index> indices;
-  bool ok = lowerIndices(*list, indices);
+  bool ok = lowerIndexList(*list, indices);
   ir::ExprRef value = lowerExpr(args[2]);
   ir::ExprRef mask = args.size() == 4 ? lowerExpr(args[3]) : nullptr;
   if (!p || !ok || !value || (args.size() == 4 && !mask))

@@ -95,6 +95,7 @@ private:
   ir::ExprRef lowerSubscript(const clang::CXXOperatorCallExpr* call);
   std::optional<ir::Index> lowerIndex(const clang::Expr* e);
   bool lowerIndices(llvm::ArrayRef<const clang::Expr*> args, std::vector<ir::Index>& out);
+  bool lowerIndexList(llvm::ArrayRef<const clang::Expr*> args, std::vector<ir::Index>& out);
   bool lowerShape(const clang::Expr* list, ir::Expr& into);
 
   // Helpers.

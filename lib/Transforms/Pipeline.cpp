@@ -5,6 +5,7 @@
 //
 //   frontend        the IR as the frontend leaves it (a stage, not a pass)
 //   infer-types     analysis   once per kernel
+//   flatten-grid    analysis   once per kernel
 //   hoist-blocks    analysis   once per kernel
 //   accumulate-partials analysis once per kernel
 //   apply-config    config     once per config, at the start of code generation
@@ -28,6 +29,8 @@ namespace helion::ir {
 const std::vector<Pass>& pipeline() {
   static const std::vector<Pass> passes = {
       {"infer-types", "dims and element types of every value, reduction axes", inferTypes, false},
+      {"flatten-grid", "an independent tile loop, a grid loop's only statement, joins the grid",
+       flattenGrid, false},
       {"hoist-blocks", "one load, reduction, creation or dot per statement", hoistBlocks, false},
       {"accumulate-partials", "sums over a tile loop kept per element, reduced after it",
        accumulatePartials, false},

@@ -195,20 +195,26 @@ HELION_KERNEL Tensor dot_tril_a(const Tensor& x, const Tensor& w) {
 }
 
 // out = (x * 0.5).to(x's dtype) @ w with the column tiles a loop inside the row tiles'
-// grid loop: no template's loop shape, so the general lowering, A computed in registers
-// (its K axis laid out as an mma column axis), B a plain load.
-HELION_KERNEL Tensor dot_loop_a(const Tensor& x, const Tensor& w) {
+// grid loop that also sums each row of the product into `rows` (f32, [m]): the loop
+// carries the sums, so its tiles run in order inside a row tile's program (no grid
+// over both: flatten-grid leaves it) and no template's loop shape matches: the general
+// lowering, A computed in registers (its K axis laid out as an mma column axis), B a
+// plain load.
+HELION_KERNEL Tensor dot_loop_a(const Tensor& x, const Tensor& w, Tensor& rows) {
   auto [m, k] = x.shape<2>();
   auto [k2, n] = w.shape<2>();
   HELION_CHECK(k == k2, "dot_loop_a: inner dimensions differ");
   Tensor out = helion::empty({m, n}, hl::f32, x.device());
   for (auto tm : hl::tile(m)) {
+    auto total = hl::zeros({tm}, hl::f32);
     for (auto tn : hl::tile(n)) {
       auto acc = hl::zeros({tm, tn}, hl::f32);
       for (auto tk : hl::tile(k))
         acc = hl::dot((x[tm, tk] * 0.5f).to(x.dtype()), w[tk, tn], acc);
       out[tm, tn] = acc;
+      total = total + hl::sum(acc, 1);
     }
+    rows[tm] = total;
   }
   return out;
 }
@@ -295,6 +301,26 @@ HELION_KERNEL Tensor bmm_chain_all(const Tensor& q, const Tensor& kt, const Tens
       acc = hl::dot(s.to(q.dtype()), v[tb, tn, hl::all], acc);
     }
     out[tb, tm, hl::all] = acc;
+  }
+  return out;
+}
+
+// out = (x * 0.5).to(x's dtype) @ w written as nested loops: the column tiles a loop
+// inside the row tiles' grid loop, with nothing carried from one column tile to the
+// next. flatten-grid makes the two one grid loop over (tm, tn), so it runs as the GEMM
+// templates' A prologue, as dot_half_a's matmul does.
+HELION_KERNEL Tensor dot_nested_a(const Tensor& x, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  HELION_CHECK(k == k2, "dot_nested_a: inner dimensions differ");
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto tm : hl::tile(m)) {
+    for (auto tn : hl::tile(n)) {
+      auto acc = hl::zeros({tm, tn}, hl::f32);
+      for (auto tk : hl::tile(k))
+        acc = hl::dot((x[tm, tk] * 0.5f).to(x.dtype()), w[tk, tn], acc);
+      out[tm, tn] = acc;
+    }
   }
   return out;
 }

@@ -36,6 +36,11 @@ struct Pass {
   bool needsConfig; ///< a config pass: runs once per config, PassContext::config set
 };
 
+/// Joins a grid loop's only statement, a tile loop whose iterations are independent,
+/// into the grid: `for tm { for tn { ... } }` becomes `for tm, tn { ... }`
+/// (FlattenGrid.cpp).
+Kernel flattenGrid(const Kernel& kernel, PassContext& ctx);
+
 /// Types every expression (dims and element types) and finds the reduction axes.
 /// Reports broadcasting and rank errors at their locations.
 Kernel inferTypes(const Kernel& kernel, PassContext& ctx);

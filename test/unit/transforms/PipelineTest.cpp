@@ -52,7 +52,7 @@ TEST_CASE("the pipeline table names every pass once, analysis passes first", "[p
   }
   CHECK(isStageName("frontend"));
   CHECK_FALSE(isStageName("all"));
-  CHECK(stageNames().rfind("frontend, infer-types, hoist-blocks", 0) == 0);
+  CHECK(stageNames().rfind("frontend, infer-types, flatten-grid, hoist-blocks", 0) == 0);
 }
 
 TEST_CASE("a broken analysis pass is always caught by the verifier", "[pipeline]") {

@@ -1,0 +1,144 @@
+//===- FlattenGrid.cpp - An independent inner tile loop joins the grid -----===//
+//
+// A kernel written with nested tile loops,
+//
+//   for tm in tile(m):           // the grid: one program per row tile
+//     for tn in tile(n):         // its only statement: the programs loop over columns
+//       BODY
+//
+// runs its column tiles one after another inside each program, so it launches only
+// cdiv(m, BM) programs (32 for m = 4096: a quarter of an H100's SMs). When no
+// iteration of the inner loop reads or overwrites what another one writes, the
+// iterations are independent and the loop is the grid `for tm, tn in tile({m, n})`:
+// every (tm, tn) its own program, as the kernel would be written with one 2-D tile
+// loop. Then the rest of the pipeline sees that form: a matmul written this way takes
+// the GEMM templates, a pointwise kernel gets 2-D programs.
+//
+// The inner loop joins its grid loop when
+//   - it is the grid loop's only statement, over tiles (not hl::grid) from 0 to bounds
+//     that are host values (constants, scalar parameters, tensor sizes): the same
+//     loop in every program, so one grid covers it;
+//   - the grid has at most 3 tiles afterwards;
+//   - BODY assigns no variable it does not declare (nothing is carried between
+//     iterations);
+//   - every plain store in BODY is subscripted by the inner tile (iterations write
+//     disjoint elements), and any load of a tensor BODY stores reads the store's own
+//     subscripts (an in-place update reads only what its iteration writes);
+//   - every hl::atomic_add in BODY goes to a tensor only atomics touch (AtomicTargets.h):
+//     its sum does not depend on the order of the adds.
+// It repeats while the new grid's body is again one such loop (three nested loops).
+// An analysis pass, right after infer-types (the types do not depend on the loops): the
+// config spec is the flattened kernel's.
+//
+//   for %tm in tile(0, %m) { for %tn in tile(0, %n) { ... } }
+//   for %tm, %tn in tile(0, %m), tile(0, %n) { ... }
+//===----------------------------------------------------------------------===//
+#include "helion/IR/AtomicTargets.h"
+#include "helion/IR/Visitor.h"
+#include "helion/Transforms/Passes.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace helion::ir {
+namespace {
+
+/// Whether `e` is the same value in every program: constants, scalar parameters and
+/// tensor sizes, combined by arithmetic.
+bool hostValue(const Expr& e) {
+  switch (e.kind) {
+  case ExprKind::Const:
+  case ExprKind::Param:
+  case ExprKind::TensorSize: return true;
+  case ExprKind::Unary:
+  case ExprKind::Binary:
+  case ExprKind::Cast:
+    return std::all_of(e.operands.begin(), e.operands.end(),
+                       [](const ExprRef& op) { return op && hostValue(*op); });
+  default: return false;
+  }
+}
+
+bool zeroConst(const ExprRef& e) { return !e || (e->kind == ExprKind::Const && e->value == 0); }
+
+bool sameTiles(const std::vector<Index>& a, const std::vector<Index>& b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](const Index& x, const Index& y) {
+           return x.kind == Index::Kind::Tile && y.kind == Index::Kind::Tile && x.tile == y.tile;
+         });
+}
+
+/// Whether the iterations of `inner` (over tile `t`) are independent (the rules above).
+bool independent(const Kernel& k, const Stmt& inner, int t) {
+  std::set<int> declared;
+  walkStmts(inner.body, [&](const Stmt& s) {
+    if (s.kind == StmtKind::Let)
+      declared.insert(s.var);
+  });
+  const std::vector<int> atomicOnly = atomicOnlyTargets(k);
+  std::map<int, std::vector<const std::vector<Index>*>> stores; // param -> plain stores
+  bool ok = true;
+  walkStmts(inner.body, [&](const Stmt& s) {
+    if (s.kind == StmtKind::Assign && !declared.count(s.var))
+      ok = false;
+    if (s.kind != StmtKind::Store)
+      return;
+    if (s.atomicAdd) {
+      ok &= std::binary_search(atomicOnly.begin(), atomicOnly.end(), s.param);
+      return;
+    }
+    ok &= !s.gatherAll && std::any_of(s.indices.begin(), s.indices.end(), [t](const Index& i) {
+      return i.kind == Index::Kind::Tile && i.tile == t;
+    });
+    stores[s.param].push_back(&s.indices);
+  });
+  walkExprs(inner.body, [&](const Expr& e) {
+    if (e.kind != ExprKind::Load)
+      return;
+    auto it = stores.find(e.param);
+    if (it == stores.end())
+      return;
+    ok &= !e.gatherAll && std::all_of(it->second.begin(), it->second.end(), [&](const auto* ix) {
+      return sameTiles(*ix, e.indices);
+    });
+  });
+  return ok;
+}
+
+/// The grid loop `grid` with its only statement joined into it, or null when it may
+/// not be (the rules above).
+StmtRef flattenOnce(const Kernel& k, const Stmt& grid) {
+  if (grid.body.size() != 1 || grid.body[0]->kind != StmtKind::For)
+    return nullptr;
+  const Stmt& inner = *grid.body[0];
+  if (inner.tiles.size() != 1 || grid.tiles.size() + 1 > 3)
+    return nullptr;
+  for (int t : grid.tiles)
+    if (k.tiles[t].isGrid)
+      return nullptr;
+  const TileVar& tv = k.tiles[inner.tiles[0]];
+  if (tv.isGrid || tv.flatOfParam >= 0 || !zeroConst(tv.begin) || !tv.end || !hostValue(*tv.end))
+    return nullptr;
+  if (!independent(k, inner, inner.tiles[0]))
+    return nullptr;
+  auto out = std::make_shared<Stmt>(grid);
+  out->tiles.push_back(inner.tiles[0]);
+  out->body = inner.body;
+  return out;
+}
+
+} // namespace
+
+Kernel flattenGrid(const Kernel& kernel, PassContext&) {
+  Kernel k = kernel;
+  for (StmtRef& s : k.body) {
+    if (s->kind != StmtKind::For)
+      continue;
+    while (StmtRef flat = flattenOnce(k, *s))
+      s = std::move(flat);
+  }
+  return k;
+}
+
+} // namespace helion::ir
