@@ -18,12 +18,14 @@
 //   - it is the grid loop's only statement, over tiles (not hl::grid) from 0 to bounds
 //     that are host values (constants, scalar parameters, tensor sizes): the same
 //     loop in every program, so one grid covers it;
-//   - the grid has at most 3 tiles afterwards;
+//   - the grid has at most 3 tiles afterwards (an inner loop may bring several:
+//     `for tb { for tm, tn { ... } }`);
 //   - BODY assigns no variable it does not declare (nothing is carried between
 //     iterations);
-//   - every plain store in BODY is subscripted by the inner tile (iterations write
-//     disjoint elements), and any load of a tensor BODY stores reads the store's own
-//     subscripts (an in-place update reads only what its iteration writes);
+//   - every plain store in BODY is subscripted by each of the inner loop's tiles
+//     (iterations write disjoint elements), and any load of a tensor BODY stores reads
+//     the store's own subscripts (an in-place update reads only what its iteration
+//     writes);
 //   - every hl::atomic_add in BODY goes to a tensor only atomics touch (AtomicTargets.h):
 //     its sum does not depend on the order of the adds.
 // It repeats while the new grid's body is again one such loop (three nested loops).
@@ -69,8 +71,8 @@ bool sameTiles(const std::vector<Index>& a, const std::vector<Index>& b) {
          });
 }
 
-/// Whether the iterations of `inner` (over tile `t`) are independent (the rules above).
-bool independent(const Kernel& k, const Stmt& inner, int t) {
+/// Whether the iterations of `inner` are independent (the rules above).
+bool independent(const Kernel& k, const Stmt& inner) {
   std::set<int> declared;
   walkStmts(inner.body, [&](const Stmt& s) {
     if (s.kind == StmtKind::Let)
@@ -88,9 +90,11 @@ bool independent(const Kernel& k, const Stmt& inner, int t) {
       ok &= std::binary_search(atomicOnly.begin(), atomicOnly.end(), s.param);
       return;
     }
-    ok &= !s.gatherAll && std::any_of(s.indices.begin(), s.indices.end(), [t](const Index& i) {
-      return i.kind == Index::Kind::Tile && i.tile == t;
-    });
+    ok &= !s.gatherAll;
+    for (int t : inner.tiles)
+      ok &= std::any_of(s.indices.begin(), s.indices.end(), [t](const Index& i) {
+        return i.kind == Index::Kind::Tile && i.tile == t;
+      });
     stores[s.param].push_back(&s.indices);
   });
   walkExprs(inner.body, [&](const Expr& e) {
@@ -112,18 +116,21 @@ StmtRef flattenOnce(const Kernel& k, const Stmt& grid) {
   if (grid.body.size() != 1 || grid.body[0]->kind != StmtKind::For)
     return nullptr;
   const Stmt& inner = *grid.body[0];
-  if (inner.tiles.size() != 1 || grid.tiles.size() + 1 > 3)
+  if (inner.tiles.empty() || grid.tiles.size() + inner.tiles.size() > 3)
     return nullptr;
   for (int t : grid.tiles)
-    if (k.tiles[t].isGrid)
+    if (k.tiles[t].isGrid || k.tiles[t].flatOfParam >= 0)
       return nullptr;
-  const TileVar& tv = k.tiles[inner.tiles[0]];
-  if (tv.isGrid || tv.flatOfParam >= 0 || !zeroConst(tv.begin) || !tv.end || !hostValue(*tv.end))
-    return nullptr;
-  if (!independent(k, inner, inner.tiles[0]))
+  for (int t : inner.tiles) {
+    const TileVar& tv = k.tiles[t];
+    if (tv.isGrid || tv.flatOfParam >= 0 || !zeroConst(tv.begin) || !tv.end ||
+        !hostValue(*tv.end))
+      return nullptr;
+  }
+  if (!independent(k, inner))
     return nullptr;
   auto out = std::make_shared<Stmt>(grid);
-  out->tiles.push_back(inner.tiles[0]);
+  out->tiles.insert(out->tiles.end(), inner.tiles.begin(), inner.tiles.end());
   out->body = inner.body;
   return out;
 }

@@ -2,6 +2,7 @@
 // RUN: %helionc compile %s --stop-after flatten-grid | FileCheck %s
 // RUN: %helionc compile %s --kernel nested_matmul --emit cuda | FileCheck %s --check-prefix=CUDA
 // RUN: %helionc spec %s --kernel nested_matmul | FileCheck %s --check-prefix=SPEC
+// RUN: %helionc compile %s --kernel nested_bmm --emit cuda | FileCheck %s --check-prefix=BMM
 // RUN: rm -rf %t.cubin && %helionc compile %s --kernel nested_add --emit cubin --dtype f32 --arch sm_90a -o %t.cubin
 // flatten-grid joins a grid loop's only statement, a tile loop whose iterations are
 // independent, into the grid. A loop that carries a value, stores without its tile,
@@ -132,5 +133,36 @@ HELION_KERNEL Tensor beside(const Tensor& x, const Tensor& s) {
     for (auto tn : hl::tile(n))
       out[tm, tn] = x[tm, tn] * scale[hl::all, hl::newaxis];
   }
+  return out;
+}
+
+// An inner loop over two tiles: a batched matmul written per batch takes the bmm template.
+// CHECK-LABEL: kernel nested_bmm
+// CHECK:       for %tb in tile(0, %b) block bs0, %tm in tile(0, %m) block bs1, %tn in tile(0, %n) block bs2 {
+// BMM:         hd::Gemm<{{.*}}, true
+HELION_KERNEL Tensor nested_bmm(const Tensor& x, const Tensor& y) {
+  auto [b, m, k] = x.shape<3>();
+  auto [b2, k2, n] = y.shape<3>();
+  Tensor out = helion::empty({b, m, n}, x.dtype(), x.device());
+  for (auto tb : hl::tile(b, hl::block_size(1)))
+    for (auto [tm, tn] : hl::tile({m, n})) {
+      auto acc = hl::zeros({tb, tm, tn}, hl::f32);
+      for (auto tk : hl::tile(k))
+        acc = hl::dot(x[tb, tm, tk], y[tb, tk, tn], acc);
+      out[tb, tm, tn] = acc.to(x.dtype());
+    }
+  return out;
+}
+
+// An inner loop over two tiles whose store misses one: each tb tile overwrites out[tm, ta].
+// CHECK-LABEL: kernel misses_a_tile
+// CHECK:       for %tm in tile(0, %m) block bs0 {
+// CHECK-NEXT:    for %ta in tile(0, %a) block bs1, %tb in tile(0, %b) block bs2 {
+HELION_KERNEL Tensor misses_a_tile(const Tensor& x) {
+  auto [m, a, b] = x.shape<3>();
+  Tensor out = helion::empty({m, a}, hl::f32, x.device());
+  for (auto tm : hl::tile(m))
+    for (auto [ta, tb] : hl::tile({a, b}))
+      out[tm, ta] = hl::sum(x[tm, ta, tb], 2);
   return out;
 }
