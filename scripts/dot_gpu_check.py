@@ -119,6 +119,19 @@ def main():
             record("bmm", dt, [b, m, n, k], 2.0 * b * m * n * k, err, pz,
                    lambda: lib["bmm"].call("bmm", x, y), lambda: torch.bmm(x, y), timed)
 
+    # bmm on the general lowering (libbmm_general.so: examples/bmm.cpp compiled with
+    # HELIONC_GENERAL_DOTS=1), next to the template (the rows above) and torch.bmm.
+    for dt in (torch.bfloat16,) if selected("bmm_general") else ():
+        for (b, m, n, k), timed in bmm_shapes[:3]:
+            x = torch.randn(b, m, k, device=DEV, dtype=dt)
+            y = torch.randn(b, k, n, device=DEV, dtype=dt)
+            call = lambda: lib["bmm_general"].call("bmm", x, y)  # noqa: E731
+            got, pz = checked("bmm_general", dt, [b, m, n, k], call)
+            if got is not None:
+                record("bmm_general", dt, [b, m, n, k], 2.0 * b * m * n * k,
+                       rel_err(got, torch.bmm(x.double(), y.double())), pz, call,
+                       lambda: torch.bmm(x, y), timed, False)
+
     # matmul_bias_relu: the constant zero tile of the epilogue.
     for dt in (torch.bfloat16, torch.float32) if selected("matmul_bias_relu") else ():
         for (m, n, k), timed in (((4096, 4096, 4096), True), ((333, 200, 72), False)):

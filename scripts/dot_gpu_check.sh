@@ -51,6 +51,13 @@ for file in "${files[@]}"; do
   HELIONC=$helionc bash "$root/examples/python/build.sh" "$root/examples/$file.cpp" "$work/py" \
     "$rtlib" || status=1
 done
+# bmm on the general lowering (every dot, template or not: HELIONC_GENERAL_DOTS=1), as
+# libbmm_general.so beside the template's libbmm.so.
+if [[ $dk_only != 1 ]]; then
+  HELIONC_GENERAL_DOTS=1 HELIONC=$helionc bash "$root/examples/python/build.sh" \
+    "$root/examples/bmm.cpp" "$work/py-general" "$rtlib" && \
+    cp "$work/py-general/libbmm.so" "$work/py/libbmm_general.so" || status=1
+fi
 # The general dot under other configs (a copy of the source per config: one library
 # each, libmlp_NAME.so / libdk_NAME.so): the mma layout's tile shapes, K padding, and
 # the shared-memory fallback (rows not a multiple of 16 per warp).

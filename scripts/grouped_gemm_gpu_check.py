@@ -157,6 +157,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--libdir", required=True)
     ap.add_argument("--alt-libdir")
+    ap.add_argument("--alt-label", default="128x128 s5 c1", help="what the alt library is")
     ap.add_argument("--json")
     ap.add_argument("--matmul-libdir", help="libmatmul.so of examples/matmul.cpp: timed in "
                     "the paired table on all rows of a with b[0] (the same tiles, one group)")
@@ -263,8 +264,8 @@ def main():
 
     dev = torch.cuda.get_device_name()
     print(f"\n{dev}: grouped_gemm, helionc vs torch (median us; TFLOP/s of helionc; eager = "
-          "a loop of torch.mm per group (cuBLAS); gmm = torch._grouped_mm; alt = helionc "
-          "128x128 s5 c1; whole = HELIONC_NO_STREAM_K=1)")
+          "a loop of torch.mm per group (cuBLAS); gmm = torch._grouped_mm; alt = helionc, "
+          f"{args.alt_label}; whole = HELIONC_NO_STREAM_K=1)")
     hdr = (f"{'case':10} {'dtype':8} {'G':>3} {'total_m':>7} {'k':>5} {'n':>5} {'off':5} "
            f"{'check':5} {'max_err':>8} {'poison':6} {'T/P':>5} {'split':5} {'helionc':>8} "
            f"{'whole':>8} {'alt':>8} {'eager':>8} "

@@ -20,6 +20,8 @@
 # Work files: $BUILD_DIR (default /tmp/grouped-gemm-gpu-check-build). Results: a table on
 # stdout and $OUT/grouped_gemm_gpu_check.json (default OUT=/tmp/grouped-gemm-gpu-check).
 # Exit 1 when a check fails. DRY_RUN=1 stops after step 2 (no GPU or torch needed).
+# ALT_GENERAL=1: `alt` is the kernel on the general lowering of hl::dot (compiled with
+# HELIONC_GENERAL_DOTS=1, its default config) instead of the 128x128 config.
 # Arguments go to the .py (e.g. --cases uniform,random --paired 40). The timed cases are
 # also timed paired (alternately, order rotated) with eager, "whole", torch.mm of all rows
 # with b[0] and examples/matmul.cpp on the same (a third library, built here).
@@ -43,11 +45,17 @@ status=0
 src=$root/examples/grouped_gemm.cpp
 alt='{"block_sizes": [128, 128, 64], "num_warps": 8, "num_stages": 5, "indexing": "tensor_descriptor"}'
 echo "$alt" > "$work/alt.json"
+alt_args=(--config "$work/alt.json")
+alt_label="128x128 s5 c1"
+if [[ ${ALT_GENERAL:-0} == 1 ]]; then # alt: the general lowering of hl::dot, default config
+  alt_args=()
+  alt_label="the general lowering (HELIONC_GENERAL_DOTS=1)"
+fi
 config=()
 [[ -n ${CONFIG:-} ]] && config=(--config "$CONFIG")
 HELIONC=$helionc bash "$root/examples/python/build.sh" "$src" "$work/py" "$rtlib" "${config[@]}" || status=1
-HELIONC=$helionc bash "$root/examples/python/build.sh" "$src" "$work/py-alt" "$rtlib" \
-  --config "$work/alt.json" || status=1
+HELIONC_GENERAL_DOTS=${ALT_GENERAL:-0} HELIONC=$helionc bash "$root/examples/python/build.sh" \
+  "$src" "$work/py-alt" "$rtlib" "${alt_args[@]}" || status=1
 HELIONC=$helionc bash "$root/examples/python/build.sh" "$root/examples/matmul.cpp" \
   "$work/py-mm" "$rtlib" || status=1
 for a in "$arch" sm_80; do
@@ -64,5 +72,5 @@ fi
 
 echo "== 3. checks and timings"
 "$python" "$root/scripts/grouped_gemm_gpu_check.py" --libdir "$work/py" \
-  --alt-libdir "$work/py-alt" --matmul-libdir "$work/py-mm" \
+  --alt-libdir "$work/py-alt" --alt-label "$alt_label" --matmul-libdir "$work/py-mm" \
   --json "$out/grouped_gemm_gpu_check.json" "$@"

@@ -92,6 +92,10 @@ std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
     if (!in.kernel.empty() && pk.kernel.name != in.kernel)
       continue;
     found = true;
+    // HELIONC_GENERAL_DOTS=1: every hl::dot on the general lowering, even where a template
+    // matches (to measure that lowering against the templates; docs/gemm.md).
+    if (envFlag("HELIONC_GENERAL_DOTS"))
+      pk.kernel.generalDots = true;
     ir::PassContext ctx{diags, nullptr};
     // A kernel with errors stops its own pipeline; the file's other kernels still run,
     // so one compile reports the errors of every kernel.

@@ -8,6 +8,8 @@
 // RUN: %host_cxx -DHELIONC_C_API %t/bmm.helion.cpp
 // RUN: %helionc compile %examples/dot_generic.cpp -o %t
 // RUN: %host_cxx -DHELIONC_C_API %t/dot_generic.helion.cpp
+// RUN: env HELIONC_GENERAL_DOTS=1 %helionc compile %examples/matmul.cpp --emit cuda | FileCheck %s --check-prefix=FORCED
+// RUN: env HELIONC_GENERAL_DOTS=1 %helionc spec %examples/grouped_gemm.cpp | FileCheck %s --check-prefix=FORCED-SPEC
 // RUN: %helionc compile %examples/matmul_bias_relu.cpp --emit cuda | FileCheck %s --check-prefix=RELU
 // RUN: %helionc compile %examples/dot_generic.cpp --emit cuda | FileCheck %s --check-prefix=GEN
 // RUN: %helionc compile %S/../../gpu/dot_kernels.cpp --kernel dot_chain_t --emit cuda | FileCheck %s --check-prefix=CHAIN
@@ -319,3 +321,11 @@ HELION_KERNEL void dot_writes_x(Tensor& x, const Tensor& w) {
     x[tm, tn] = acc;
   }
 }
+
+// HELIONC_GENERAL_DOTS=1 puts every dot on the general lowering, templates or not (to
+// measure it against them): the matmul's dot is an MmaDot, and the grouped GEMM has the
+// generic kernels' keys.
+// FORCED-NOT:  hd::Gemm<
+// FORCED:      using D0 = hd::MmaDot<T_x, T_y,
+// FORCED-NOT:  hd::Gemm<
+// FORCED-SPEC: range_unroll_factors
