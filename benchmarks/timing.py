@@ -10,8 +10,9 @@ tuner's method) in microseconds, or bench_ms's when Triton is missing.
 
 paired_us(fns, rounds): the functions timed alternately, one call each per round after
 an L2 flush, in an order rotated every round, so that the clock changes of a card that
-heats through the run fall on all of them alike. Returns the median µs of each and, per
-function, the median over rounds of its time over fns[0]'s time in the same round.
+heats through the run fall on all of them alike. Returns the median µs of each, per
+function the median over rounds of its time over fns[0]'s time in the same round, and
+every round's times (µs, per function).
 """
 import statistics
 
@@ -64,4 +65,4 @@ def paired_us(fns, rounds=30, warmup=3):
             times[i].append(s.elapsed_time(e) * 1e3)
     medians = [statistics.median(t) for t in times]
     ratios = [statistics.median(t / b for t, b in zip(ts, times[0])) for ts in times]
-    return medians, ratios
+    return medians, ratios, times

@@ -138,7 +138,8 @@ def stream_k_plan(sizes, n, k, ctas, bm=128, bn=256, bk=64):
 
 
 def paired(call, eager, a, b, mm_lib, rounds):
-    """{name: (median us, median over rounds of helionc's time over this one's)}."""
+    """{name: (median us, median over rounds of helionc's time over this one's, the
+    rounds' times)}."""
     def whole():
         os.environ["HELIONC_NO_STREAM_K"] = "1"
         try:
@@ -149,8 +150,8 @@ def paired(call, eager, a, b, mm_lib, rounds):
     fns = {"helionc": call, "eager": eager, "whole": whole, "mm": lambda: torch.mm(a, b0)}
     if mm_lib is not None:
         fns["matmul"] = lambda: mm_lib.call("matmul", a, b0)
-    med, ratio = paired_us(list(fns.values()), rounds)
-    return {k: (m, 1.0 / q) for k, m, q in zip(fns, med, ratio)}
+    med, ratio, times = paired_us(list(fns.values()), rounds)
+    return {k: (m, 1.0 / q, t) for k, m, q, t in zip(fns, med, ratio, times)}
 
 
 def main():
