@@ -286,7 +286,8 @@ class Gen:
                   bcast=[(f"r[{tm}][hl::all, hl::newaxis]", ["r"]),
                          (f"w[hl::all][hl::newaxis, hl::all]", ["w"]),
                          (f"w[hl::newaxis, hl::all]", ["w"]),
-                         (f"hl::load(tbl, {{idx[{tm}], 0}})[hl::all, hl::newaxis]", ["tbl", "idx"])],
+                         (f"hl::load(tbl, {{idx[{tm}], 0}})[hl::all, hl::newaxis]", ["tbl", "idx"]),
+                         (f"hl::load(r, {{{tm}}})[hl::all, hl::newaxis]", ["r"])],
                   red_axes=[1, -1] if self.rng.random() < 0.2 else [1],
                   conds=[(f"({tm}.index()[hl::all, hl::newaxis] < 5)", [])])
         self.emit(f"for (auto {tm} : hl::tile(m)) {{")
