@@ -121,6 +121,7 @@ public:
     // The budget is per shape: it starts now, not when the command did.
     so.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                      std::chrono::duration<double>(budget));
+    runner_.setDeadline(*so.deadline);
     auto search = tune::makeSearch(o_.search, spec, so);
     const config::Config def = spec.defaultConfig();
     std::map<std::string, double> costByText; // identical CUDA: measured once

@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -191,9 +192,14 @@ std::vector<Measured> BenchRunner::measure(const std::vector<config::Config>& en
     lines.clear();
     err.clear();
     int last = static_cast<int>(entries.size()) - 1;
-    // HELIONC_TUNE_TIMEOUT: seconds per run of the benchmark program (a hang's cost).
+    // HELIONC_TUNE_TIMEOUT: seconds per run of the benchmark program (a hang's cost);
+    // else 120 s + 10 s an entry, and no more than 30 s past the search's deadline.
     const char* limit = std::getenv("HELIONC_TUNE_TIMEOUT");
     double timeout = limit && std::atof(limit) > 0 ? std::atof(limit) : 120 + 10.0 * (last - next + 1);
+    if (deadline_ && !(limit && std::atof(limit) > 0)) {
+      const double left = std::chrono::duration<double>(*deadline_ - Clock::now()).count();
+      timeout = std::min(timeout, std::max(30.0, left + 30.0));
+    }
     int code = runProgram({(dir / "harness").string(), std::to_string(next), std::to_string(last),
                          std::to_string(reps)},
                         timeout, lines, err);

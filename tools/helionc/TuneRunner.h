@@ -3,10 +3,12 @@
 
 #include "Tune.h"
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,11 @@ public:
   void startShape(const tune::ArgSpec& args, std::filesystem::path dir,
                   const config::ConfigSpec& spec, const HarnessOptions& harness);
 
+  /// The search's deadline: a run of a benchmark program that starts near or past it
+  /// is given only until 30 s after it (at least 30 s), so a hung candidate costs
+  /// seconds past the budget, not the 120 s + 10 s an entry a run is otherwise given.
+  void setDeadline(std::chrono::steady_clock::time_point deadline) { deadline_ = deadline; }
+
   /// Builds the program over `entries` (entry 0 the reference) and runs every entry
   /// with `reps` repeats; index i of the result is entry i. Empty when the program does
   /// not build (reported), when entry 0 fails (reported) or with --build-only.
@@ -78,6 +85,7 @@ private:
   HarnessOptions harness_;
   /// The benchmark program and entry that hold each CUDA text built for this shape.
   std::map<std::string, std::pair<std::filesystem::path, int>> builtAt_;
+  std::optional<std::chrono::steady_clock::time_point> deadline_;
   bool pchTried_ = false;
   std::string pch_; ///< the precompiled header to -include, or "" for none
 };
