@@ -79,27 +79,26 @@ bool KernelLowering::lowerIndices(llvm::ArrayRef<const Expr*> args, std::vector<
 /// one per tensor dim, broadcast together. A tile stands for its indices (`tm` is
 /// `tm.index()`, as in ref mode); hl::all, hl::newaxis and N-D tiles are errors here.
 bool KernelLowering::lowerIndexList(llvm::ArrayRef<const Expr*> args, std::vector<ir::Index>& out) {
+  std::vector<const Expr*> written;
+  for (const Expr* a : args)
+    if (!isa<CXXDefaultArgExpr>(a))
+      written.push_back(a);
+  if (!lowerIndices(written, out))
+    return false;
   bool ok = true;
-  for (const Expr* a : args) {
-    if (isa<CXXDefaultArgExpr>(a))
-      continue;
-    auto i = lowerIndex(a);
-    if (!i) {
+  for (size_t d = 0; d < out.size(); ++d) {
+    ir::Index& i = out[d];
+    if (i.kind == ir::Index::Kind::Tile) {
+      auto e = makeExpr(ir::ExprKind::TileIndex, loc(written[d]->getBeginLoc()));
+      e->tile = i.tile;
+      i = ir::Index::gather(std::move(e));
+    } else if (i.kind != ir::Index::Kind::Scalar && i.kind != ir::Index::Kind::Gather) {
+      error(written[d]->getBeginLoc(),
+            "'" + spelling(written[d]) + "' is not an index of a braced index list: give a "
+            "tile, a block of integers or an integer per dim (for a whole dim, subscript the "
+            "tensor instead: t[tm, hl::all])");
       ok = false;
-      continue;
     }
-    if (i->kind == ir::Index::Kind::Tile) {
-      auto e = makeExpr(ir::ExprKind::TileIndex, loc(a->getBeginLoc()));
-      e->tile = i->tile;
-      *i = ir::Index::gather(std::move(e));
-    } else if (i->kind != ir::Index::Kind::Scalar && i->kind != ir::Index::Kind::Gather) {
-      error(a->getBeginLoc(), "'" + spelling(a) + "' is not an index of a braced index list: "
-                              "give a tile, a block of integers or an integer per dim (for "
-                              "a whole dim, subscript the tensor instead: t[tm, hl::all])");
-      ok = false;
-      continue;
-    }
-    out.push_back(std::move(*i));
   }
   return ok;
 }

@@ -195,8 +195,9 @@ std::vector<Measured> BenchRunner::measure(const std::vector<config::Config>& en
     // HELIONC_TUNE_TIMEOUT: seconds per run of the benchmark program (a hang's cost);
     // else 120 s + 10 s an entry, and no more than 30 s past the search's deadline.
     const char* limit = std::getenv("HELIONC_TUNE_TIMEOUT");
-    double timeout = limit && std::atof(limit) > 0 ? std::atof(limit) : 120 + 10.0 * (last - next + 1);
-    if (deadline_ && !(limit && std::atof(limit) > 0)) {
+    const double fixed = limit ? std::atof(limit) : 0;
+    double timeout = fixed > 0 ? fixed : 120 + 10.0 * (last - next + 1);
+    if (deadline_ && fixed <= 0) {
       const double left = std::chrono::duration<double>(*deadline_ - Clock::now()).count();
       timeout = std::min(timeout, std::max(30.0, left + 30.0));
     }
