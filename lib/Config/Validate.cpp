@@ -53,7 +53,9 @@ public:
     reductionLoops(c);
     std::string inner = !s.unrollLoops.empty() ? "one per inner tile loop: " + loopList(s.unrollLoops)
                         : s.hasDot ? "a tensor-core kernel's loops are unrolled by its template"
-                                   : "the kernel has no inner tile loop";
+                                   : "the kernel has no inner tile loop (a loop with independent "
+                                     "iterations that is a grid loop's only statement is part "
+                                     "of the grid)";
     if (length("range_unroll_factors", c.rangeUnrollFactors.size(), s.unrollLoops.size(), inner))
       for (size_t i = 0; i < c.rangeUnrollFactors.size(); ++i)
         integerIn("range_unroll_factors", static_cast<int>(i), c.rangeUnrollFactors[i], 0,

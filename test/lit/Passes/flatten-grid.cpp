@@ -3,6 +3,8 @@
 // RUN: %helionc compile %s --kernel nested_matmul --emit cuda | FileCheck %s --check-prefix=CUDA
 // RUN: %helionc spec %s --kernel nested_matmul | FileCheck %s --check-prefix=SPEC
 // RUN: %helionc compile %s --kernel nested_bmm --emit cuda | FileCheck %s --check-prefix=BMM
+// RUN: echo '{"range_unroll_factors": [0, 2]}' > %t.old.json
+// RUN: not %helionc compile %s --kernel nested_add --config %t.old.json --emit cuda 2>&1 | FileCheck %s --check-prefix=OLD
 // RUN: rm -rf %t.cubin && %helionc compile %s --kernel nested_add --emit cubin --dtype f32 --arch sm_90a -o %t.cubin
 // flatten-grid joins a grid loop's only statement, a tile loop whose iterations are
 // independent, into the grid. A loop that carries a value, stores without its tile,
@@ -44,6 +46,9 @@ HELION_KERNEL void nested_add(Tensor& x, const Tensor& y) {
       for (auto tn : hl::tile(n))
         x[tb, tm, tn] = x[tb, tm, tn] + y[tb, tm, tn];
 }
+
+// A config written for the loops as nested: they have no range_unroll_factors entries now.
+// OLD: range_unroll_factors: expected 0 entries (the kernel has no inner tile loop (a loop with independent iterations that is a grid loop's only statement is part of the grid)), got 2
 
 // Atomic adds into a tensor only atomics touch: their sum does not depend on the order.
 // CHECK-LABEL: kernel nested_atomic
