@@ -28,8 +28,9 @@
 //
 // Whether the loop then fits the template in every detail is the recognize-templates pass's to
 // say, with located errors; kernels of any other shape with dots (two chained
-// dots, a dot of computed blocks outside a K loop, dots in nested loops) take the
-// general lowering. dotTemplate() is the one dispatch: codegen::emitKernel sends a
+// dots, a dot of computed blocks outside a K loop, dots in nested loops that carry
+// values) take the general lowering; nested loops that carry nothing were made one grid
+// loop by flatten-grid before any of this is asked. dotTemplate() is the one dispatch: codegen::emitKernel sends a
 // kernel where it says, and the thread-layout pass, whose decision only the generic
 // emitter reads, skips the kernels it sends to a template.
 //===----------------------------------------------------------------------===//
