@@ -30,9 +30,9 @@
 // say, with located errors; kernels of any other shape with dots (two chained
 // dots, a dot of computed blocks outside a K loop, dots in nested loops that carry
 // values) take the general lowering; nested loops that carry nothing were made one grid
-// loop by flatten-grid before any of this is asked. dotTemplate() is the one dispatch: codegen::emitKernel sends a
-// kernel where it says, and the thread-layout pass, whose decision only the generic
-// emitter reads, skips the kernels it sends to a template.
+// loop by flatten-grid before any of this is asked. dotTemplate() is the one dispatch:
+// codegen::emitKernel sends a kernel where it says, and the thread-layout pass, whose
+// decision only the generic emitter reads, skips the kernels it sends to a template.
 //===----------------------------------------------------------------------===//
 #pragma once
 
