@@ -29,19 +29,31 @@
 //   - every hl::atomic_add in BODY goes to a tensor only atomics touch (AtomicTargets.h):
 //     its sum does not depend on the order of the adds.
 // It repeats while the new grid's body is again one such loop (three nested loops).
+//
+// A body with hl::dot becomes a GEMM template's grid (the matmul, a bmm), whose
+// recognizer reads the grid's tiles as (b,) m, n: the joined tiles are put in the order
+// of the dot's result (`for tn { for tm {...} }` gives the grid tm, tn), and the loops
+// are joined only when the joined kernel still compiles under its default config (the
+// rest of the pipeline, silently). A nested matmul whose one-grid form a template would
+// reject (an epilogue it does not take, a block size the source fixes below its
+// minimum) keeps its loops and the general lowering, as before this pass.
 // An analysis pass, right after infer-types (the types do not depend on the loops): the
 // config spec is the flattened kernel's.
 //
 //   for %tm in tile(0, %m) { for %tn in tile(0, %n) { ... } }
 //   for %tm, %tn in tile(0, %m), tile(0, %n) { ... }
 //===----------------------------------------------------------------------===//
+#include "helion/Config/Config.h"
+#include "helion/Config/ConfigSpec.h"
 #include "helion/IR/AtomicTargets.h"
 #include "helion/IR/Visitor.h"
 #include "helion/Transforms/Passes.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <set>
+#include <sstream>
 
 namespace helion::ir {
 namespace {
@@ -135,15 +147,72 @@ StmtRef flattenOnce(const Kernel& k, const Stmt& grid) {
   return out;
 }
 
+/// The first hl::dot of `loop`'s body, or null.
+const Expr* firstDot(const Stmt& loop) {
+  const Expr* dot = nullptr;
+  walkExprs(loop.body, [&](const Expr& e) {
+    if (!dot && e.kind == ExprKind::Dot)
+      dot = &e;
+  });
+  return dot;
+}
+
+/// `loop`'s tiles in the order of `dot`'s result dims, when those are exactly its tiles.
+void orderLikeDot(Stmt& loop, const Expr& dot) {
+  if (!dot.type || dot.type->dims.size() != loop.tiles.size())
+    return;
+  std::vector<int> order;
+  for (const Dim& d : dot.type->dims) {
+    if (d.kind != Dim::Kind::Tile ||
+        std::find(loop.tiles.begin(), loop.tiles.end(), d.tile) == loop.tiles.end())
+      return;
+    order.push_back(d.tile);
+  }
+  loop.tiles = order;
+}
+
+/// Whether `k` (analysis passes up to flatten-grid run) goes through the rest of the
+/// analysis passes and the config passes under its default config without an error.
+bool compilesUnderDefault(const Kernel& k) {
+  std::ostringstream quiet;
+  DiagnosticEngine diags(quiet);
+  PassContext ctx{diags, nullptr};
+  PipelineOptions silent;
+  std::vector<Pass> rest;
+  bool after = false;
+  for (const Pass& p : pipeline()) {
+    if (!p.needsConfig && after)
+      rest.push_back(p);
+    after = after || std::strcmp(p.name, "flatten-grid") == 0;
+  }
+  std::optional<Kernel> analyzed = runPasses(k, rest, ctx, silent);
+  if (!analyzed)
+    return false;
+  const config::Config def = config::ConfigSpec::fromKernel(*analyzed).defaultConfig();
+  PassContext configured{diags, &def};
+  return runPipeline(*analyzed, /*configPart=*/true, configured, silent).has_value() &&
+         !diags.hasErrors();
+}
+
 } // namespace
 
 Kernel flattenGrid(const Kernel& kernel, PassContext&) {
   Kernel k = kernel;
-  for (StmtRef& s : k.body) {
-    if (s->kind != StmtKind::For)
+  for (size_t i = 0; i < k.body.size(); ++i) {
+    if (k.body[i]->kind != StmtKind::For)
       continue;
-    while (StmtRef flat = flattenOnce(k, *s))
-      s = std::move(flat);
+    while (StmtRef flat = flattenOnce(k, *k.body[i])) {
+      if (const Expr* dot = firstDot(*flat)) {
+        auto ordered = std::make_shared<Stmt>(*flat);
+        orderLikeDot(*ordered, *dot);
+        Kernel trial = k;
+        trial.body[i] = ordered;
+        if (!compilesUnderDefault(trial))
+          break;
+        flat = std::move(ordered);
+      }
+      k.body[i] = std::move(flat);
+    }
   }
   return k;
 }

@@ -5,6 +5,8 @@
 // RUN: %helionc compile %s --kernel nested_bmm --emit cuda | FileCheck %s --check-prefix=BMM
 // RUN: echo '{"range_unroll_factors": [0, 2]}' > %t.old.json
 // RUN: not %helionc compile %s --kernel nested_add --config %t.old.json --emit cuda 2>&1 | FileCheck %s --check-prefix=OLD
+// RUN: %helionc compile %s --kernel columns_outer --emit cuda | FileCheck %s --check-prefix=COLS
+// RUN: rm -rf %t.c2 && %helionc compile %s --kernel fixed_small --emit cubin --dtype bf16 --arch sm_90a -o %t.c2
 // RUN: rm -rf %t.cubin && %helionc compile %s --kernel nested_add --emit cubin --dtype f32 --arch sm_90a -o %t.cubin
 // flatten-grid joins a grid loop's only statement, a tile loop whose iterations are
 // independent, into the grid. A loop that carries a value, stores without its tile,
@@ -169,5 +171,42 @@ HELION_KERNEL Tensor misses_a_tile(const Tensor& x) {
   for (auto tm : hl::tile(m))
     for (auto [ta, tb] : hl::tile({a, b}))
       out[tm, ta] = hl::sum(x[tm, ta, tb], 2);
+  return out;
+}
+
+// Column tiles outside: the joined grid takes the dot's order (tm, tn), the template's.
+// CHECK-LABEL: kernel columns_outer
+// CHECK:       for %tm in tile(0, %m) block bs1, %tn in tile(0, %n) block bs0 {
+// COLS:        hd::Gemm<
+HELION_KERNEL Tensor columns_outer(const Tensor& x, const Tensor& w, const Tensor& bias) {
+  auto [m, k] = x.shape<2>();
+  auto [n, k2] = w.shape<2>();
+  Tensor out = helion::empty({m, n}, x.dtype(), x.device());
+  for (auto tn : hl::tile(n))
+    for (auto tm : hl::tile(m)) {
+      auto acc = hl::zeros({tm, tn}, hl::f32);
+      for (auto tk : hl::tile(k))
+        acc = hl::dot(x[tm, tk], w[tn, tk].transpose(0, 1), acc);
+      out[tm, tn] = hl::maximum(acc + bias[tn], hl::zeros({tm, tn}, hl::f32));
+    }
+  return out;
+}
+
+// Column tiles the source fixes at 16, below the matmul template's 64: joined, the kernel
+// would be the template's and fail its rules, so the loops stay (the general lowering).
+// CHECK-LABEL: kernel fixed_small
+// CHECK:       for %tm in tile(0, %m) block bs0 {
+// CHECK-NEXT:    for %tn in tile(0, %n) block bs1 {
+HELION_KERNEL Tensor fixed_small(const Tensor& x, const Tensor& w) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto tm : hl::tile(m))
+    for (auto tn : hl::tile(n, hl::block_size(16))) {
+      auto acc = hl::zeros({tm, tn}, hl::f32);
+      for (auto tk : hl::tile(k))
+        acc = hl::dot(x[tm, tk], w[tk, tn], acc);
+      out[tm, tn] = acc;
+    }
   return out;
 }
