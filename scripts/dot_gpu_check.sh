@@ -45,32 +45,29 @@ cubin() { # FILE KERNEL ARCH DTYPE...: one cubin per --dtype
     "${flags[@]}" -o "$work/cubin/$a" || status=1
 }
 dk_only=${DK_ONLY:-0}
-files=(bmm matmul_bias_relu dot_generic)
-[[ $dk_only == 1 ]] && files=()
-for file in "${files[@]}"; do
-  HELIONC=$helionc bash "$root/examples/python/build.sh" "$root/examples/$file.cpp" "$work/py" \
-    "$rtlib" || status=1
-done
-# bmm on the general lowering (every dot, template or not: HELIONC_GENERAL_DOTS=1), as
-# libbmm_general.so beside the template's libbmm.so.
 if [[ $dk_only != 1 ]]; then
+  for file in bmm matmul_bias_relu dot_generic; do
+    HELIONC=$helionc bash "$root/examples/python/build.sh" "$root/examples/$file.cpp" "$work/py" \
+      "$rtlib" || status=1
+  done
+  # bmm on the general lowering (every dot, template or not: HELIONC_GENERAL_DOTS=1), as
+  # libbmm_general.so beside the template's libbmm.so.
   HELIONC_GENERAL_DOTS=1 HELIONC=$helionc bash "$root/examples/python/build.sh" \
     "$root/examples/bmm.cpp" "$work/py-general" "$rtlib" && \
     cp "$work/py-general/libbmm.so" "$work/py/libbmm_general.so" || status=1
 fi
 # The general dot under other configs (a copy of the source per config: one library
 # each, libmlp_NAME.so / libdk_NAME.so): the mma layout's tile shapes, K padding, and
-# the shared-memory fallback (rows not a multiple of 16 per warp).
-real_variant() { # SRC NAME CONFIG_JSON
+# the shared-memory fallback (rows not a multiple of 16 per warp). DK_ONLY=1: dk_* only.
+variant() { # SRC NAME CONFIG_JSON
+  [[ $dk_only == 1 && $2 != dk_* ]] && return 0
   mkdir -p "$work/src"
   cp "$1" "$work/src/$2.cpp"
   printf '%s\n' "$3" > "$work/src/$2.json"
   HELIONC=$helionc bash "$root/examples/python/build.sh" "$work/src/$2.cpp" "$work/py" "$rtlib" \
     --config "$work/src/$2.json" || status=1
 }
-variant() { real_variant "$@"; }
 mlp=$root/examples/dot_generic.cpp
-[[ $dk_only == 1 ]] && variant() { [[ $2 != mlp_* ]] && real_variant "$@"; return 0; }
 variant "$mlp" mlp_tn128 '{"block_sizes": [64, 128, 64, 64], "num_warps": 4}'
 variant "$mlp" mlp_tn256 '{"block_sizes": [64, 256, 64, 64], "num_warps": 4}'
 variant "$mlp" mlp_tn256_h32 '{"block_sizes": [64, 256, 32, 64], "num_warps": 4}'

@@ -122,6 +122,22 @@ bool independent(const Kernel& k, const Stmt& inner) {
   return ok;
 }
 
+bool isDot(const Expr& e) { return e.kind == ExprKind::Dot; }
+
+/// `loop`'s tiles in the order of `dot`'s result dims, when those are exactly its tiles.
+void orderLikeDot(Stmt& loop, const Expr& dot) {
+  if (!dot.type || dot.type->dims.size() != loop.tiles.size())
+    return;
+  std::vector<int> order;
+  for (const Dim& d : dot.type->dims) {
+    if (d.kind != Dim::Kind::Tile ||
+        std::find(loop.tiles.begin(), loop.tiles.end(), d.tile) == loop.tiles.end())
+      return;
+    order.push_back(d.tile);
+  }
+  loop.tiles = order;
+}
+
 /// The grid loop `grid` with its only statement joined into it, or null when it may
 /// not be (the rules above).
 StmtRef flattenOnce(const Kernel& k, const Stmt& grid) {
@@ -144,31 +160,9 @@ StmtRef flattenOnce(const Kernel& k, const Stmt& grid) {
   auto out = std::make_shared<Stmt>(grid);
   out->tiles.insert(out->tiles.end(), inner.tiles.begin(), inner.tiles.end());
   out->body = inner.body;
+  if (const Expr* dot = findExpr(out->body, isDot))
+    orderLikeDot(*out, *dot);
   return out;
-}
-
-/// The first hl::dot of `loop`'s body, or null.
-const Expr* firstDot(const Stmt& loop) {
-  const Expr* dot = nullptr;
-  walkExprs(loop.body, [&](const Expr& e) {
-    if (!dot && e.kind == ExprKind::Dot)
-      dot = &e;
-  });
-  return dot;
-}
-
-/// `loop`'s tiles in the order of `dot`'s result dims, when those are exactly its tiles.
-void orderLikeDot(Stmt& loop, const Expr& dot) {
-  if (!dot.type || dot.type->dims.size() != loop.tiles.size())
-    return;
-  std::vector<int> order;
-  for (const Dim& d : dot.type->dims) {
-    if (d.kind != Dim::Kind::Tile ||
-        std::find(loop.tiles.begin(), loop.tiles.end(), d.tile) == loop.tiles.end())
-      return;
-    order.push_back(d.tile);
-  }
-  loop.tiles = order;
 }
 
 /// Whether `k` (analysis passes up to flatten-grid run) goes through the rest of the
@@ -202,14 +196,11 @@ Kernel flattenGrid(const Kernel& kernel, PassContext&) {
     if (k.body[i]->kind != StmtKind::For)
       continue;
     while (StmtRef flat = flattenOnce(k, *k.body[i])) {
-      if (const Expr* dot = firstDot(*flat)) {
-        auto ordered = std::make_shared<Stmt>(*flat);
-        orderLikeDot(*ordered, *dot);
+      if (findExpr(flat->body, isDot)) {
         Kernel trial = k;
-        trial.body[i] = ordered;
+        trial.body[i] = flat;
         if (!compilesUnderDefault(trial))
           break;
-        flat = std::move(ordered);
       }
       k.body[i] = std::move(flat);
     }
