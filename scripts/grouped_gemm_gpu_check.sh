@@ -22,6 +22,8 @@
 # Exit 1 when a check fails. DRY_RUN=1 stops after step 2 (no GPU or torch needed).
 # ALT_GENERAL=1: `alt` is the kernel on the general lowering of hl::dot (compiled with
 # HELIONC_GENERAL_DOTS=1, its default config) instead of the 128x128 config.
+# ALT_HELIONC=PATH: `alt` is the default config compiled by that helionc (an older build,
+# for a before/after comparison in one run; ALT_LABEL names it).
 # Arguments go to the .py (e.g. --cases uniform,random --paired 40). The timed cases are
 # also timed paired (alternately, order rotated) with eager, "whole", torch.mm of all rows
 # with b[0] and examples/matmul.cpp on the same (a third library, built here).
@@ -51,10 +53,16 @@ if [[ ${ALT_GENERAL:-0} == 1 ]]; then # alt: the general lowering of hl::dot, de
   alt_args=()
   alt_label="the general lowering (HELIONC_GENERAL_DOTS=1)"
 fi
+alt_helionc=$helionc
+if [[ -n ${ALT_HELIONC:-} ]]; then # alt: another helionc's default config
+  alt_args=()
+  alt_helionc=$ALT_HELIONC
+  alt_label=${ALT_LABEL:-"helionc at $ALT_HELIONC"}
+fi
 config=()
 [[ -n ${CONFIG:-} ]] && config=(--config "$CONFIG")
 HELIONC=$helionc bash "$root/examples/python/build.sh" "$src" "$work/py" "$rtlib" "${config[@]}" || status=1
-HELIONC_GENERAL_DOTS=${ALT_GENERAL:-0} HELIONC=$helionc bash "$root/examples/python/build.sh" \
+HELIONC_GENERAL_DOTS=${ALT_GENERAL:-0} HELIONC=$alt_helionc bash "$root/examples/python/build.sh" \
   "$src" "$work/py-alt" "$rtlib" "${alt_args[@]}" || status=1
 HELIONC=$helionc bash "$root/examples/python/build.sh" "$root/examples/matmul.cpp" \
   "$work/py-mm" "$rtlib" || status=1
