@@ -187,7 +187,8 @@ def main():
          (torch.bfloat16, torch.float16, torch.bfloat16, torch.float16), torch.int32, True),
         ("uniform", "uniform", 8, 1024, 4096, 4096, (torch.bfloat16, torch.float16), torch.int32, True),
         # Session 21's 7.52-wave draw (eager was 5.8% ahead), and groups whose last row
-        # block has 1 to 64 rows (the second warpgroup idle there).
+        # block has 1 to 64 rows (its tiles' second warpgroup computes only rows past the
+        # group).
         ("draw752", [1025, 0, 1, 129, 1836, 1422, 1917, 958], 8, 0, 4096, 4096,
          (torch.bfloat16,), torch.int32, True),
         ("halves", "halves", 8, 0, 4096, 4096, (torch.bfloat16, torch.bfloat16), torch.int32,

@@ -4,12 +4,8 @@
 // tile has exactly `pieces` partial units, in the slots firstSlot names, each slot
 // used once and below P (the workspace's); piece j starts at the same k in every
 // split tile; a CTA's tiles never decrease; the split never costs more (by the
-// plan's model) than the whole tile; and the documented example holds. The dynamic
-// schedule (StreamK::afterDraw / lastDraw), simulated with random unit times over a
-// shared counter: every unit runs once, each CTA's units increase, there are units()
-// draws and the last one puts the counter back to 0.
+// plan's model) than the whole tile; and the documented example holds.
 #include <cstdio>
-#include <random>
 #include <map>
 #include <set>
 #include <vector>
@@ -79,48 +75,6 @@ static void check(int tiles, int ctas, int kb) {
   }
 }
 
-/// List scheduling as the GPU runs it: CTA c starts with unit c; whenever a CTA
-/// finishes a unit (the earliest finish first, random unit times) it draws from the
-/// counter.
-static void checkDynamic(int tiles, int ctas, int kb, unsigned seed) {
-  const StreamK s = StreamK::plan(tiles, ctas, kb, 2, true);
-  std::mt19937 rng(seed);
-  std::vector<int> done(static_cast<size_t>(s.units()), 0);
-  std::vector<int> unit(static_cast<size_t>(s.ctas), -1), lastUnit(unit);
-  std::vector<double> finish(static_cast<size_t>(s.ctas), 0.0);
-  for (int c = 0; c < s.ctas && c < s.units(); ++c) {
-    unit[c] = c;
-    finish[c] = 1.0 + rng() % 100;
-  }
-  int counter = 0, draws = 0, resets = 0;
-  for (;;) {
-    int c = -1;
-    for (int i = 0; i < s.ctas; ++i)
-      if (unit[i] >= 0 && (c < 0 || finish[i] < finish[c]))
-        c = i;
-    if (c < 0 || draws > 2 * s.units() + s.ctas) // a wrong reset would run forever
-      break;
-    ++done[static_cast<size_t>(unit[c])];
-    EXPECT(unit[c] > lastUnit[c], " T=%d P=%d: CTA %d unit %d after %d", tiles, ctas, c, unit[c],
-           lastUnit[c]);
-    lastUnit[c] = unit[c];
-    const int drawn = counter++;
-    ++draws;
-    if (s.lastDraw(drawn)) {
-      counter = 0;
-      ++resets;
-    }
-    const int next = s.afterDraw(drawn);
-    unit[c] = next < s.units() ? next : -1;
-    finish[c] += 1.0 + rng() % 100;
-  }
-  for (size_t i = 0; i < done.size(); ++i)
-    EXPECT(done[i] == 1, " T=%d P=%d kB=%d: unit %zu ran %d times", tiles, ctas, kb, i, done[i]);
-  EXPECT(draws == s.units() && counter == 0 && resets == (s.units() > 0 ? 1 : 0),
-         " T=%d P=%d: %d draws of %d units, counter %d, %d resets", tiles, ctas, draws, s.units(),
-         counter, resets);
-}
-
 int main() {
   // The example at the top of stream_k.cuh.
   const StreamK ex = StreamK::plan(10, 4, 32, 2, true);
@@ -152,7 +106,6 @@ int main() {
     for (int tiles = 0; tiles <= 3 * ctas + 5; tiles += 1 + tiles / 40)
       for (int kb : {1, 2, 3, 8, 17, 32, 64, 100}) {
         check(tiles, ctas, kb);
-        checkDynamic(tiles, ctas, kb, static_cast<unsigned>(tiles * 131 + ctas * 7 + kb));
         ++cases;
       }
   std::printf("stream-K: %d cases, %d failures\n", cases, bad);

@@ -31,18 +31,6 @@
 // partials in the workspace and the last to arrive adds them and runs the epilogue.
 // Without a workspace every tile is one CTA's.
 //
-// Idle warpgroups (sm90): a consumer warpgroup whose WgM rows all lie past its group's
-// end (the last row block of a group of 1 to 64 rows mod 128, at BM 128 with two
-// consumers) issues no wgmma and stores nothing: it only passes the ring's stages on,
-// and the tile takes about the time of its other warpgroup's half.
-// Dynamic schedule (sm90, with a workspace and K > 0): the units (whole tiles, then
-// pieces) are taken in order from a counter in the workspace (StreamK::afterDraw), so a
-// CTA that ran such half tiles takes more; without a workspace CTA c runs units c,
-// c + P, ... The producer thread draws the next unit at its unit's last k-block and
-// hands it to the consumers in a per-stage int written before that stage's full
-// arrive (mbarrier arrive releases, the wait acquires); the ints use the alignment
-// slack of kSmemBytes, which the kernel's __align__(1024) shared array leaves whole.
-//
 // Epilogue functor: as a batched GEMM's, the group first: epi(g, row, col, v0, v1)
 // and, for tma_store, epi.transform(g, row, col, v); rows are rows of A and C.
 //
@@ -149,26 +137,19 @@ struct GemmGroupedSm90 {
       if constexpr (Form == EpilogueForm::tma_store)
         prefetch_tensormap(mapC);
     }
-    // The units' hand-off ints, one per stage, after the mbarriers in the slack.
-    int* handoff = reinterpret_cast<int*>(empty + Stages);
-    if (threadIdx.x == 0 && (base - static_cast<uint8*>(smem)) + 4 * Stages > 1024)
-      __trap(); // shared memory not aligned enough to leave room for them
     GroupedTiles<TOff> tiles(offsets, groups, M, BM, N, BN, groupM);
     const StreamK sk = StreamK::plan(tiles.total(), static_cast<int>(gridDim.x), (K + BK - 1) / BK,
                                      Consumers, workspace != nullptr);
-    int* counter = workspace != nullptr && sk.kBlocks > 0
-                       ? reinterpret_cast<int*>(workspace) + kStreamKUnitCounter
-                       : nullptr; // the dynamic schedule's, or none (static)
     __syncthreads();
     if (threadIdx.x < 128) {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_dec<Base::kProducerRegs>();
       if (threadIdx.x == 0)
-        produce(mapA, mapB, tiles, sk, counter, base, full, empty, handoff);
+        produce(mapA, mapB, tiles, sk, base, full, empty);
     } else {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_inc<Base::kConsumerRegs>();
-      consume(mapC, N, tiles, sk, counter != nullptr, workspace, epi, base, full, empty, handoff);
+      consume(mapC, N, tiles, sk, workspace, epi, base, full, empty);
     }
 #endif
   }
@@ -177,29 +158,19 @@ struct GemmGroupedSm90 {
 private:
   template <class TOff>
   __device__ static void produce(const TensorMap* mapA, const TensorMap* mapB,
-                                 GroupedTiles<TOff> tiles, const StreamK& sk, int* counter,
-                                 uint8* base, uint64* full, uint64* empty, int* handoff) {
+                                 GroupedTiles<TOff> tiles, const StreamK& sk, uint8* base,
+                                 uint64* full, uint64* empty) {
     int s = 0;
     uint32 phase = 0;
-    for (int i = static_cast<int>(blockIdx.x); i < sk.units();) {
-      const StreamKUnit u = sk.unit(i);
-      if (!tiles.seek(u.tile))
-        break;
+    StreamKWalk walk(sk, static_cast<int>(blockIdx.x));
+    for (StreamKUnit u; walk.next(u) && tiles.seek(u.tile);) {
       int tm, tn;
       tiles.coords(u.tile, tm, tn);
       const int row = static_cast<int>(tiles.start) + tm * BM, g = tiles.g;
-      int next = i + sk.ctas;
       for (int kb = u.k0; kb < u.k1; ++kb) {
         mbarrier_wait(&empty[s], phase ^ 1);
         uint8* a = base + s * kStageBytes;
         uint8* b = a + kStageBytesA;
-        if (counter != nullptr && kb == u.k1 - 1) { // the next unit, for the consumers too
-          const int drawn = atomicAdd(counter, 1);
-          if (sk.lastDraw(drawn))
-            atomicExch(counter, 0);
-          next = sk.afterDraw(drawn);
-          handoff[s] = next; // before the arrive that releases it
-        }
         mbarrier_arrive_expect_tx(&full[s], kStageBytes);
         tma_load_2d(a, mapA, &full[s], kb * BK, row); // rows past the group: never stored
         if constexpr (BTransposed) {
@@ -214,51 +185,27 @@ private:
           phase ^= 1;
         }
       }
-      i = next;
     }
   }
 
   template <class TOff, class Epi>
   __device__ static void consume(const TensorMap* mapC, int N, GroupedTiles<TOff> tiles,
-                                 const StreamK& sk, bool dynamic, uint8* workspace,
-                                 const Epi& epi, uint8* base, uint64* full, uint64* empty,
-                                 const int* handoff) {
+                                 const StreamK& sk, uint8* workspace, const Epi& epi, uint8* base,
+                                 uint64* full, uint64* empty) {
     using namespace sm90;
     const int consumer = threadIdx.x / 128 - 1;
     const int tid = threadIdx.x % 128;
     float acc[kMmaM][BN / 2];
     int s = 0;
     uint32 phase = 0;
-    for (int i = static_cast<int>(blockIdx.x); i < sk.units();) {
-      const StreamKUnit u = sk.unit(i);
-      if (!tiles.seek(u.tile))
-        break;
+    StreamKWalk walk(sk, static_cast<int>(blockIdx.x));
+    for (StreamKUnit u; walk.next(u) && tiles.seek(u.tile);) {
       int tm, tn;
       tiles.coords(u.tile, tm, tn);
-      // This warpgroup's rows; only rows < end belong to the group.
-      const int row0 = static_cast<int>(tiles.start) + tm * BM + consumer * kWgM;
-      const int end = static_cast<int>(tiles.end);
-      i += sk.ctas;
-      if (row0 >= end) { // idle: no row of the group, so no product and no store
-        for (int kb = u.k0; kb < u.k1; ++kb) {
-          mbarrier_wait(&full[s], phase);
-          if (dynamic && kb == u.k1 - 1)
-            i = handedOff(handoff, s);
-          if (tid % 32 == 0)
-            mbarrier_arrive(&empty[s]);
-          if (++s == Stages) {
-            s = 0;
-            phase ^= 1;
-          }
-        }
-        continue;
-      }
       zero(acc);
       int prev = 0;
       for (int kb = u.k0; kb < u.k1; ++kb) {
         mbarrier_wait(&full[s], phase);
-        if (dynamic && kb == u.k1 - 1)
-          i = handedOff(handoff, s); // read before this stage's empty arrive (below)
         const uint32 a = smem_addr(base + s * kStageBytes) + consumer * kWgM * 128;
         const uint32 b = smem_addr(base + s * kStageBytes + kStageBytesA);
         const uint64 descA = desc_sw128(a, 16, 1024);
@@ -291,6 +238,9 @@ private:
       if (u.slot >= 0 && !reduce_split(sk, u, acc, tid, consumer, workspace))
         continue; // another contributor of this split tile adds the partials
 
+      // This warpgroup's rows; only rows < end belong to the group.
+      const int row0 = static_cast<int>(tiles.start) + tm * BM + consumer * kWgM;
+      const int end = static_cast<int>(tiles.end);
       const BatchEpilogue<Epi> ge{epi, tiles.g};
       if constexpr (Form == EpilogueForm::tma_store) {
         if (row0 + kWgM <= end) { // whole boxes inside the group: TMA stores clobber nothing
@@ -351,16 +301,6 @@ private:
       }
     }
     return true;
-  }
-
-  /// The unit the producer handed off in stage s: lane 0 reads it, the warp gets it by
-  /// a shuffle (a load by every lane made ptxas move the loop's addresses out of
-  /// uniform registers in attention_sm90.cuh).
-  __device__ static __forceinline__ int handedOff(const int* handoff, int s) {
-    int v = 0;
-    if (threadIdx.x % 32 == 0)
-      v = *static_cast<const volatile int*>(handoff + s);
-    return __shfl_sync(0xffffffffu, v, 0);
   }
 
   __device__ static __forceinline__ void zero(float (&acc)[kMmaM][BN / 2]) {

@@ -42,10 +42,8 @@
 namespace helion::dev {
 
 /// Bytes of the counters at the start of a stream-K workspace (one int per split
-/// tile and consumer warpgroup, and the last int the dynamic schedule's unit counter,
-/// kStreamKUnitCounter); P tile slots of partial sums follow.
+/// tile and consumer warpgroup); P tile slots of partial sums follow.
 constexpr int kStreamKCounterBytes = 65536;
-constexpr int kStreamKUnitCounter = kStreamKCounterBytes / 4 - 1;
 
 /// One CTA's work on one tile: k-blocks [k0, k1). slot < 0: the whole tile; else
 /// the piece's number, its partial sums' slot.
@@ -64,8 +62,7 @@ struct StreamK {
   /// of a tile stores its own and reads s; the GPU check's splits in 2 to 5 pieces
   /// gained about what this predicts, one in 8 pieces gained nothing). The cheapest s
   /// in 2 .. min(8, kB / 4) with R * s <= P is taken when it costs at least 8
-  /// k-blocks less than a whole tile. Counters must fit: R * consumers ints before
-  /// the unit counter.
+  /// k-blocks less than a whole tile. Counters must fit: R * consumers ints.
   HELION_SK_FN static StreamK plan(int tiles, int ctas, int kBlocks, int consumers,
                                    bool enabled) {
     StreamK s;
@@ -75,7 +72,7 @@ struct StreamK {
     s.dpTiles = tiles;
     const int rest = tiles % s.ctas;
     if (!enabled || tiles <= 0 || rest == 0 ||
-        static_cast<long long>(rest) * consumers > kStreamKUnitCounter)
+        static_cast<long long>(rest) * consumers * 4 > kStreamKCounterBytes)
       return s;
     int best = 1, bestCost = kBlocks;
     for (int n = 2; n <= 8 && n <= kBlocks / 4 && rest * n <= s.ctas; ++n) {
@@ -100,40 +97,28 @@ struct StreamK {
   /// The first slot (piece) of split tile `tile`: its pieces are slots first ..
   /// first + pieces - 1.
   HELION_SK_FN int firstSlot(int tile) const { return (tile - dpTiles) * pieces; }
-
-  /// Units, numbered: the whole tiles [0, dpTiles), then the pieces (unit dpTiles + p
-  /// is piece p). dpTiles is a multiple of P when there are pieces, so units c, c + P,
-  /// ... are CTA c's static walk (StreamKWalk); a dynamic schedule (a counter) takes
-  /// them in any order that keeps each CTA's unit numbers increasing.
-  HELION_SK_FN int units() const { return dpTiles + splitPieces(); }
-  /// Dynamic schedule: CTA c's first unit is c; after each unit it draws a number
-  /// from the counter and goes on with unit P + drawn (none when that is >= units()).
-  /// Every unit done draws once, so the draws are 0 .. units() - 1 and the one that
-  /// draws units() - 1 is the last: it puts the counter back to 0 for the next launch.
-  HELION_SK_FN int afterDraw(int drawn) const { return ctas + drawn; }
-  HELION_SK_FN bool lastDraw(int drawn) const { return drawn == units() - 1; }
-  HELION_SK_FN StreamKUnit unit(int i) const {
-    if (i < dpTiles)
-      return {i, 0, kBlocks, -1};
-    const int p = i - dpTiles, j = p % pieces;
-    return {dpTiles + p / pieces, pieceBegin(j), pieceBegin(j + 1), p};
-  }
 };
 
-/// CTA c's units in the static order: units c, c + P, c + 2 P, ... (its whole tiles,
-/// then its piece if it has one; tile numbers never decrease, as GroupedTiles::seek
-/// needs).
+/// CTA c's units, in order: its whole tiles, then its piece if it has one (tile
+/// numbers never decrease, as GroupedTiles::seek needs).
 struct StreamKWalk {
   const StreamK& s;
-  int i; ///< the next unit
+  int t; ///< the next whole tile
+  int p; ///< the next piece
 
-  HELION_SK_FN StreamKWalk(const StreamK& plan, int cta) : s(plan), i(cta) {}
+  HELION_SK_FN StreamKWalk(const StreamK& plan, int cta) : s(plan), t(cta), p(cta) {}
 
   HELION_SK_FN bool next(StreamKUnit& u) {
-    if (i >= s.units())
+    if (t < s.dpTiles) {
+      u = {t, 0, s.kBlocks, -1};
+      t += s.ctas;
+      return true;
+    }
+    if (p >= s.splitPieces())
       return false;
-    u = s.unit(i);
-    i += s.ctas;
+    const int j = p % s.pieces;
+    u = {s.dpTiles + p / s.pieces, s.pieceBegin(j), s.pieceBegin(j + 1), p};
+    p += s.ctas;
     return true;
   }
 };
