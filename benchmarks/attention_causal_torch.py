@@ -2,6 +2,7 @@
 """examples/attention_causal.cpp on the GPU through its C entry, against torch.
 
     python3 benchmarks/attention_causal_torch.py LIB.so [--json OUT.json] [--no-compile]
+        [--plain LIB.so] [--alt LIB.so --alt-plain LIB.so]
 
 LIB.so: the kernel file built by examples/python/build.sh. Checks first, then times:
 
@@ -16,6 +17,10 @@ LIB.so: the kernel file built by examples/python/build.sh. Checks first, then ti
   torch.compile, at the benchmark shapes of benchmarks/attention_torch.py; CUDA events
   around 10 back-to-back calls, median of 30. helionc and SDPA are timed in turn, three
   times each (the median of the three), for every shape before any naive formula runs.
+- --plain: examples/attention.cpp's library (non-causal), checked against float64 too and
+  timed in turn with SDPA. --alt / --alt-plain: the same two files built by another
+  helionc (an older build: a before/after comparison), checked and timed in the same
+  turns ("alt" columns, and helionc / alt).
 """
 import argparse
 import json
@@ -35,13 +40,14 @@ from helionc_ctypes import HelioncLibrary  # noqa: E402
 SHAPES = [(4, 32, 4096, 128), (8, 16, 2048, 64)]
 
 
-def reference(q, k, v):
-    """out, lse of causal attention in float64; q: [bh, m, d], k, v: [bh, n, d]."""
+def reference(q, k, v, causal=True):
+    """out, lse of causal (or full) attention in float64; q: [bh, m, d], k, v: [bh, n, d]."""
     q, k, v = q.double(), k.double(), v.double()
     s = q @ k.transpose(1, 2) / math.sqrt(q.shape[-1])
     m, n = s.shape[1], s.shape[2]
     visible = torch.arange(m, device=s.device)[:, None] >= torch.arange(n, device=s.device)[None, :]
-    s = s.masked_fill(~visible, float("-inf"))
+    if causal:
+        s = s.masked_fill(~visible, float("-inf"))
     return torch.softmax(s, dim=-1) @ v, torch.logsumexp(s, dim=-1)
 
 
@@ -59,30 +65,45 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--plain", help="examples/attention.cpp's library: its non-causal kernel "
-                                    "timed next to SDPA too (the template path's speed)")
+                                    "checked and timed next to SDPA too (the template path)")
+    ap.add_argument("--alt", help="the causal library built by another helionc")
+    ap.add_argument("--alt-plain", help="the non-causal library built by another helionc")
     args = ap.parse_args()
     lib = HelioncLibrary(args.lib)
+    plain_lib = HelioncLibrary(args.plain) if args.plain else None
+    alt_lib = HelioncLibrary(args.alt) if args.alt else None
+    alt_plain = HelioncLibrary(args.alt_plain) if args.alt_plain else None
     torch.manual_seed(1)
     checks, ok = [], True
+    # (label, library, entry, causal)
+    libs = [("helionc", lib, "attention_causal", True), ("alt", alt_lib, "attention_causal", True),
+            ("plain", plain_lib, "attention", False), ("alt-plain", alt_plain, "attention", False)]
     for dt_name, dt in (("bf16", torch.bfloat16), ("f16", torch.float16)):
         for d in (64, 128):
             for (bh, m, n) in ((3, 1000, 1000), (2, 333, 517), (2, 128, 128), (1, 4096, 4096)):
                 q = torch.randn(bh, m, d, device="cuda", dtype=dt)
                 k = torch.randn(bh, n, d, device="cuda", dtype=dt)
                 v = torch.randn(bh, n, d, device="cuda", dtype=dt)
-                out, lse = lib.call("attention_causal", q, k, v)
-                torch.cuda.synchronize()
-                want, want_lse = reference(q, k, v)
-                err = (out.double() - want).abs().max().item()
-                lse_err = (lse.double() - want_lse).abs().max().item()
-                finite = bool(torch.isfinite(out).all() and torch.isfinite(lse).all())
-                good = finite and err <= 2e-2 and lse_err <= 1e-2 and out.dtype == dt and \
-                    lse.dtype == torch.float32 and tuple(lse.shape) == (bh, m)
-                ok &= good
-                checks.append(dict(dtype=dt_name, d=d, bh=bh, m=m, n=n, max_abs_err=err,
-                                   lse_max_abs_err=lse_err, finite=finite, ok=good))
-                print(f"{'ok  ' if good else 'FAIL'} {dt_name} d={d} bh={bh} m={m} n={n}: "
-                      f"out err {err:.3g}, lse err {lse_err:.3g}", flush=True)
+                for label, lb, entry, causal in libs:
+                    if lb is None:
+                        continue
+                    got = lb.call(entry, q, k, v)
+                    out, lse = got if causal else (got, None)
+                    torch.cuda.synchronize()
+                    want, want_lse = reference(q, k, v, causal)
+                    err = (out.double() - want).abs().max().item()
+                    lse_err = (lse.double() - want_lse).abs().max().item() if causal else 0.0
+                    finite = bool(torch.isfinite(out).all() and
+                                  (not causal or torch.isfinite(lse).all()))
+                    good = finite and err <= 2e-2 and lse_err <= 1e-2 and out.dtype == dt and \
+                        (not causal or (lse.dtype == torch.float32 and
+                                        tuple(lse.shape) == (bh, m)))
+                    ok &= good
+                    checks.append(dict(lib=label, dtype=dt_name, d=d, bh=bh, m=m, n=n,
+                                       max_abs_err=err, lse_max_abs_err=lse_err, finite=finite,
+                                       ok=good))
+                    print(f"{'ok  ' if good else 'FAIL'} {label} {dt_name} d={d} bh={bh} m={m} "
+                          f"n={n}: out err {err:.3g}, lse err {lse_err:.3g}", flush=True)
     # The persistent kernel takes its tiles from a counter per stream that each launch
     # leaves at 0: back-to-back calls on one stream and calls on two streams at once
     # must give the single call's result bit for bit (a tile's arithmetic does not
@@ -103,18 +124,19 @@ def main():
         print(f"{'ok  ' if same else 'FAIL'} bf16 d={d} 16 calls on two streams at once equal "
               f"the single call", flush=True)
     rows = []
-    plain_lib = HelioncLibrary(args.plain) if args.plain else None
     compiled = torch.compile(naive, dynamic=False)
     # helionc and SDPA of every shape first, three times each in turn (A B A B A B, the
     # median of each kind's three medians), and the naive formula after all of them:
     # timed right after the naive kernels of the previous shape (gigabytes of scores),
     # the next helionc call ran up to 12% slower than with SDPA timed beside it.
-    def paired(f_h, f_s):
-        h, s = [], []
+    def paired(*fns):
+        """Each function's median of three bench_ms medians, timed in turn (None: skipped)."""
+        ts = [[] for _ in fns]
         for _ in range(3):
-            h.append(bench_ms(f_h, calls=10))
-            s.append(bench_ms(f_s, calls=10))
-        return sorted(h)[1], sorted(s)[1]
+            for f, t in zip(fns, ts):
+                if f is not None:
+                    t.append(bench_ms(f, calls=10))
+        return [sorted(t)[1] if t else None for t in ts]
 
     cases = []
     for dt_name, dt in (("bf16", torch.bfloat16), ("f16", torch.float16)):
@@ -122,18 +144,23 @@ def main():
             q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=dt) for _ in range(3))
             q3, k3, v3 = (t.reshape(b * h, s, d) for t in (q, k, v))
             flop = 2 * b * h * s * s * d
-            t_h, t_s = paired(lambda: lib.call("attention_causal", q3, k3, v3),
-                              lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True))
-            plain = plain_sdpa = None
+            t_h, t_s, t_a = paired(
+                lambda: lib.call("attention_causal", q3, k3, v3),
+                lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True),
+                (lambda: alt_lib.call("attention_causal", q3, k3, v3)) if alt_lib else None)
+            plain = plain_sdpa = plain_alt = None
             if args.plain:
                 full = 2 * flop
-                t_p, t_ps = paired(lambda: plain_lib.call("attention", q3, k3, v3),
-                                   lambda: F.scaled_dot_product_attention(q, k, v))
+                t_p, t_ps, t_pa = paired(
+                    lambda: plain_lib.call("attention", q3, k3, v3),
+                    lambda: F.scaled_dot_product_attention(q, k, v),
+                    (lambda: alt_plain.call("attention", q3, k3, v3)) if alt_plain else None)
                 plain, plain_sdpa = full / t_p / 1e9, full / t_ps / 1e9
+                plain_alt = full / t_pa / 1e9 if t_pa else None
             cases.append((dt_name, dt, b, h, s, d, flop / t_h / 1e9, flop / t_s / 1e9, plain,
-                          plain_sdpa))
+                          plain_sdpa, flop / t_a / 1e9 if t_a else None, plain_alt))
             del q, k, v, q3, k3, v3
-    for dt_name, dt, b, h, s, d, hc, sdpa, plain, plain_sdpa in cases:
+    for dt_name, dt, b, h, s, d, hc, sdpa, plain, plain_sdpa, alt, plain_alt in cases:
         q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=dt) for _ in range(3))
         flop = 2 * b * h * s * s * d
         eager = flop / bench_ms(lambda: naive(q, k, v), runs=10, warmup=2, calls=2) / 1e9
@@ -141,7 +168,8 @@ def main():
         if not args.no_compile:
             comp = flop / bench_ms(lambda: compiled(q, k, v), runs=10, warmup=2, calls=10) / 1e9
         rows.append(dict(dtype=dt_name, b=b, h=h, s=s, d=d, helionc=hc, sdpa=sdpa,
-                         plain_helionc=plain, plain_sdpa=plain_sdpa,
+                         plain_helionc=plain, plain_sdpa=plain_sdpa, alt=alt,
+                         plain_alt=plain_alt,
                          eager_naive=eager, torch_compile=comp, vs_sdpa=hc / sdpa,
                          vs_eager=hc / eager, vs_compile=hc / comp if comp else None))
         del q, k, v
@@ -158,6 +186,15 @@ def main():
             f"{x['dtype']} {(x['b'], x['h'], x['s'], x['d'])} helionc {x['plain_helionc']:.1f} "
             f"SDPA {x['plain_sdpa']:.1f} ({x['plain_helionc'] / x['plain_sdpa']:.3f})"
             for x in rows))
+    if alt_lib is not None or alt_plain is not None:
+        print("before/after (alt: the other helionc's build), TFLOP/s, timed in the same turns: "
+              + "; ".join(
+                  f"{x['dtype']} d={x['d']} causal {x['helionc']:.1f} vs alt "
+                  + (f"{x['alt']:.1f} ({x['helionc'] / x['alt']:.3f})" if x["alt"] else "-")
+                  + ", non-causal "
+                  + (f"{x['plain_helionc']:.1f} vs alt {x['plain_alt']:.1f} "
+                     f"({x['plain_helionc'] / x['plain_alt']:.3f})" if x["plain_alt"] else "-")
+                  for x in rows))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(dict(device=torch.cuda.get_device_name(), checks=checks, rows=rows, ok=ok), f,

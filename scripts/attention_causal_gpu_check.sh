@@ -9,6 +9,9 @@
 # g++, cmake, CUDA 13 headers ($CUDA_HOME), python3 with torch. Results: a table on
 # stdout, $OUT/attention_causal.json (default OUT=/tmp/attention-causal), the kernels'
 # resource usage (cuobjdump) in $OUT/attention_causal_resources.txt.
+# ALT_HELIONC=PATH: both examples also built by that helionc (an older build), checked
+# and timed in the same turns as "alt" (a before/after comparison in one run); the
+# default instantiations' SASS instruction counts of both in $OUT/attention_sass_counts.txt.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 helionc=${HELIONC:-/tmp/helionc/bin/helionc}
@@ -27,6 +30,36 @@ HELIONC=$helionc bash "$root/examples/python/build.sh" "$root/examples/attention
 HELIONC=$helionc bash "$root/examples/python/build.sh" "$root/examples/attention.cpp" \
   "$work/py" "$work/rt/libhelion_runtime.a" --aot-arch sm_90a --dtype bf16 --dtype f16 \
   --specialize 64 --specialize 128
+alt_args=()
+if [[ -n ${ALT_HELIONC:-} ]]; then
+  for ex in attention_causal attention; do
+    dt=(--dtype bf16 --dtype f16)
+    [[ $ex == attention_causal ]] && dt=(--dtype q=bf16,k=bf16,v=bf16,out=bf16,lse=f32
+                                         --dtype q=f16,k=f16,v=f16,out=f16,lse=f32)
+    HELIONC=$ALT_HELIONC bash "$root/examples/python/build.sh" "$root/examples/$ex.cpp" \
+      "$work/py-alt" "$work/rt/libhelion_runtime.a" --aot-arch sm_90a "${dt[@]}" \
+      --specialize 64 --specialize 128
+  done
+  alt_args=(--alt "$work/py-alt/libattention_causal.so" --alt-plain "$work/py-alt/libattention.so")
+  # SASS instruction counts (whole kernel) of the bf16 instantiations, this helionc and alt.
+  for which in new alt; do
+    h=$helionc
+    [[ $which == alt ]] && h=$ALT_HELIONC
+    for ex in attention attention_causal; do
+      for d in 64 128; do
+        dir=$work/sass/$which-$ex-$d
+        dt=bf16
+        [[ $ex == attention_causal ]] && dt=q=bf16,k=bf16,v=bf16,out=bf16,lse=f32
+        "$h" compile "$root/examples/$ex.cpp" --emit cubin -o "$dir" --dtype "$dt" \
+          --specialize "$d" > /dev/null
+        echo "== $which $ex d=$d: $("$cuda/bin/cuobjdump" -sass "$dir"/*.cubin | grep -oE \
+          '(FMUL|FFMA|MUFU.EX2|FMNMX|FADD|HGMMA|FSEL)[.A-Z0-9]*' | sort | uniq -c | tr -s ' ' \
+          | tr '\n' ',')"
+      done
+    done
+  done > "$out/attention_sass_counts.txt" || true
+  cat "$out/attention_sass_counts.txt"
+fi
 "$helionc" compile "$root/examples/attention_causal.cpp" --emit cubin -o "$work/cubin" \
   --dtype q=bf16,k=bf16,v=bf16,out=bf16,lse=f32 --specialize 128 > /dev/null
 for c in "$work"/cubin/*.cubin; do
@@ -35,4 +68,5 @@ for c in "$work"/cubin/*.cubin; do
 done > "$out/attention_causal_resources.txt"
 cat "$out/attention_causal_resources.txt"
 python3 "$root/benchmarks/attention_causal_torch.py" "$work/py/libattention_causal.so" \
-  --plain "$work/py/libattention.so" --json "$out/attention_causal.json" ${BENCH_ARGS:-}
+  --plain "$work/py/libattention.so" "${alt_args[@]}" --json "$out/attention_causal.json" \
+  ${BENCH_ARGS:-}

@@ -50,6 +50,12 @@ void AttentionEmitter::emitScore(std::ostringstream& os) {
                    : "false;\n");
   os << "  __device__ __forceinline__ float operator()(float x, int64 row, int64 col) const {\n"
      << "    return float(" << ex(*p_.score) << ");\n  }\n";
+  // A score dot * f (unmasked): the kernel may take the max of the raw products and
+  // fold f into the exponent when f > 0 (AttentionMatch::scoreFactor).
+  os << "  static constexpr bool kLinear = " << (p_.scoreFactor ? "true;\n" : "false;\n");
+  if (p_.scoreFactor)
+    os << "  __device__ __forceinline__ float factor() const { return float("
+       << ex(*p_.scoreFactor) << "); }\n";
   if (p_.causal) // the score without its mask, for key blocks below the diagonal
     os << "  __device__ __forceinline__ float unmasked(float x, int64 row, int64 col) const {\n"
        << "    return float(" << ex(*p_.score->operands[1]) << ");\n  }\n";

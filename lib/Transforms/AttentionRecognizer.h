@@ -139,6 +139,10 @@ private:
   /// need not be read.
   bool causalMask(const ExprRef& e) const;
 
+  /// f when `e` (S without its mask) is dot * f or f * dot with f free of the dot and
+  /// the tile indices, else null.
+  ExprRef linearFactor(const ExprRef& e) const;
+
   bool checkInits();
 
   bool epilogueValue(const ExprRef& e);

@@ -73,6 +73,7 @@ bool Planner::keyLoopBody(const Stmt& loop) {
   if (!scoreExpr(p_.score))
     return false;
   p_.causal = causalMask(p_.score);
+  p_.scoreFactor = linearFactor(p_.causal ? p_.score->operands[1] : p_.score);
   // p = exp(S - mn[:, :, newaxis]), the first operand of the dot, cast to v's dtype.
   auto isP = [&](const ExprRef& e) {
     if (e->kind != ExprKind::Unary || e->unary != UnaryOp::Exp)
@@ -184,6 +185,20 @@ bool Planner::causalMask(const ExprRef& e) const {
   const ExprRef &a = c->operands[0], &b = c->operands[1];
   return (c->binary == BinaryOp::Ge && isIndexOf(a, p_.tileM) && isIndexOf(b, p_.tileN)) ||
          (c->binary == BinaryOp::Le && isIndexOf(a, p_.tileN) && isIndexOf(b, p_.tileM));
+}
+
+ExprRef Planner::linearFactor(const ExprRef& e) const {
+  if (e->kind != ExprKind::Binary || e->binary != BinaryOp::Mul)
+    return nullptr;
+  auto free = [](const ExprRef& x) {
+    return !findExpr(*x, [](const Expr& y) {
+      return y.kind == ExprKind::Dot || y.kind == ExprKind::TileIndex;
+    });
+  };
+  for (int i = 0; i < 2; ++i)
+    if (e->operands[i]->kind == ExprKind::Dot && free(e->operands[1 - i]))
+      return e->operands[1 - i];
+  return nullptr;
 }
 
 } // namespace helion::ir::attention

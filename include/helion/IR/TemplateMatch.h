@@ -58,6 +58,10 @@ struct AttentionMatch {
   /// S is where(tm.index() >= tn.index(), S', -inf): keys past a query row score -inf,
   /// so the kernel reads key blocks up to the diagonal only.
   bool causal = false;
+  /// S (without its causal mask) is dot * f with f free of the dot and the tile indices
+  /// (a scale): the kernels may then take the max over the raw products and fold f into
+  /// the exponent's FMA (max_j x f = f max_j x for f > 0). Null when it is not.
+  ExprRef scoreFactor;
   ExprRef headDim;                     ///< acc's last extent (a specialized param or a constant)
   /// The grid loop's statements after the key loop (lets, assignments, stores).
   std::vector<StmtRef> epilogue;

@@ -259,24 +259,35 @@ private:
   /// Masked: the score as given; else a causal score's unmasked form (score.unmasked,
   /// the same without its where(row >= col, ..., -inf)), for key blocks wholly at or
   /// below the diagonal of every row of the warpgroup.
-  template <bool Edge, bool Masked, class Score>
+  /// Fold (a score x * f, Score::kLinear, with f = score.factor() > 0 and finite): the
+  /// max is taken over the raw products x (f max x = max f x, rounding being monotone)
+  /// and p = 2^(x f log2(e) - m log2(e)) is one FFMA, so no product by f per element;
+  /// rowMax stays in the score's units (the lse and alpha read it).
+  template <bool Edge, bool Masked, bool Fold = false, class Score>
   __device__ static __forceinline__ void softmax(float (&s)[BN / 2], float (&rowMax)[2],
                                                  float (&rowSum)[2], float (&alpha)[2], int n0,
-                                                 int N, int row0, const Score& score) {
+                                                 int N, int row0, const Score& score,
+                                                 float f = 1.f) {
     constexpr float kLog2e = 1.4426950408889634f;
     const float kNegInf = -__int_as_float(0x7f800000);
     const int lane = threadIdx.x % 32;
     const bool edge = Edge && n0 + BN > N;
+    const float fLog2e = f * kLog2e; // Fold only
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      float mx = rowMax[h];
+      // The running max in the units of x: raw products under Fold.
+      float mx = Fold ? kNegInf : rowMax[h];
 #pragma unroll
       for (int c = 0; c < BN / 8; ++c)
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           const int col = n0 + 8 * c + 2 * (lane % 4) + e;
           float x;
-          if constexpr (Masked && Score::kCausal)
+          if constexpr (Fold && Masked && Score::kCausal)
+            x = 8 * c + e <= row0 + 8 * h - n0 - 2 * (lane % 4) ? s[4 * c + 2 * h + e] : kNegInf;
+          else if constexpr (Fold)
+            x = s[4 * c + 2 * h + e];
+          else if constexpr (Masked && Score::kCausal)
             // The causal score is where(row >= col, unmasked, -inf): row0 + 8 h >= col is
             // 8 c + e <= diag, one compare of a constant per element.
             x = 8 * c + e <= row0 + 8 * h - n0 - 2 * (lane % 4)
@@ -295,6 +306,8 @@ private:
         }
       mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
       mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+      if constexpr (Fold)
+        mx = fmaxf(rowMax[h], mx * f); // -inf * f = -inf
       const float ms = mx == kNegInf ? 0.f : mx * kLog2e;
       alpha[h] = ex2_approx(rowMax[h] * kLog2e - ms);
       rowMax[h] = mx;
@@ -303,7 +316,7 @@ private:
       for (int c = 0; c < BN / 8; ++c)
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          const float p = ex2_approx(__fmaf_rn(s[4 * c + 2 * h + e], kLog2e, -ms));
+          const float p = ex2_approx(__fmaf_rn(s[4 * c + 2 * h + e], Fold ? fLog2e : kLog2e, -ms));
           s[4 * c + 2 * h + e] = p;
           sum += p;
         }
@@ -334,6 +347,18 @@ private:
     if (n0 + BN > N) {
       softmax<true, true>(s, rowMax, rowSum, alpha, n0, N, row0, score);
       return;
+    }
+    if constexpr (Score::kLinear) {
+      const float f = score.factor();
+      if (f > 0.f && f < __int_as_float(0x7f800000)) { // uniform: the same f everywhere
+        if constexpr (Score::kCausal)
+          if (n0 + BN - 1 <= rowLo) {
+            softmax<false, false, true>(s, rowMax, rowSum, alpha, n0, N, row0, score, f);
+            return;
+          }
+        softmax<false, true, true>(s, rowMax, rowSum, alpha, n0, N, row0, score, f);
+        return;
+      }
     }
     if constexpr (Score::kCausal)
       if (n0 + BN - 1 <= rowLo) {

@@ -3,13 +3,18 @@
 // RUN: %helionc compile %examples/attention_causal.cpp --emit host | FileCheck %s --check-prefix=HOST
 // RUN: %helionc compile %s --kernel window --emit cuda | FileCheck %s --check-prefix=WINDOW
 // RUN: %helionc compile %s --kernel strict --emit cuda | FileCheck %s --check-prefix=STRICT
+// RUN: %helionc compile %s --kernel scaled --emit cuda | FileCheck %s --check-prefix=SCALED
+// RUN: %helionc compile %s --kernel capped --emit cuda | FileCheck %s --check-prefix=CAPPED
+// RUN: %helionc compile %s --kernel by_row --emit cuda | FileCheck %s --check-prefix=BYROW
 // RUN: not %helionc compile %s --kernel lse_of_acc --emit cuda 2>&1 | FileCheck %s --check-prefix=LSEACC
 // RUN: not %helionc compile %s --kernel batch_index --emit cuda 2>&1 | FileCheck %s --check-prefix=BATCH
 // Scores that use the query and key indices (RecognizeAttentionKeyLoop.cpp): the score functor
 // takes (x, row, col); where(tm.index() >= tn.index(), s, -inf) is the causal mask,
 // which lets the device library stop at the diagonal's key block (kCausal). A store
 // to lse[tb, tm] after the key loop is a per-row result: written once per row, from
-// li and mi only.
+// li and mi only. A score dot * f (f free of the dot and the indices; under the causal
+// mask, its unmasked form) is linear (kLinear, factor()): the sm90 kernel folds f into the
+// exponent when f > 0.
 #include <helion/hl.h>
 
 #include <utility>
@@ -21,6 +26,8 @@ using helion::Tensor;
 // CAUSAL-NEXT: __device__ __forceinline__ float operator()(float x, int64 row, int64 col) const {
 // CAUSAL-NEXT: return float(((row >= col) ? float((float(x) * float(scale))) : float((-__int_as_float(0x7f800000)))));
 // CAUSAL-NEXT: }
+// CAUSAL-NEXT: static constexpr bool kLinear = true;
+// CAUSAL-NEXT: __device__ __forceinline__ float factor() const { return float(scale); }
 // CAUSAL-NEXT: __device__ __forceinline__ float unmasked(float x, int64 row, int64 col) const {
 // CAUSAL-NEXT: return float((float(x) * float(scale)));
 // CAUSAL: struct attention_causal_epilogue {
@@ -71,8 +78,30 @@ HELION_KERNEL Tensor window(const Tensor& q, const Tensor& k, const Tensor& v) {
 
 // row > col hides the diagonal too (row 0 sees no key): not the causal mask either.
 // STRICT: static constexpr bool kCausal = false;
+// STRICT: static constexpr bool kLinear = false;
+// STRICT-NOT: factor()
 HELION_KERNEL Tensor strict(const Tensor& q, const Tensor& k, const Tensor& v) {
   ATTENTION_LOOP(hl::where(rows > cols, qk, -INFINITY))
+}
+
+// A constant scale, on either side of the product, is a linear score.
+// SCALED: static constexpr bool kCausal = false;
+// SCALED: static constexpr bool kLinear = true;
+// SCALED-NEXT: __device__ __forceinline__ float factor() const { return float(0.125f); }
+HELION_KERNEL Tensor scaled(const Tensor& q, const Tensor& k, const Tensor& v) {
+  ATTENTION_LOOP((0.5 * 0.25) * qk)
+}
+
+// Soft-capping is not linear in the product.
+// CAPPED: static constexpr bool kLinear = false;
+HELION_KERNEL Tensor capped(const Tensor& q, const Tensor& k, const Tensor& v) {
+  ATTENTION_LOOP(hl::tanh(qk * 0.02) * 50.0)
+}
+
+// A factor that reads a tile index is not a scalar.
+// BYROW: static constexpr bool kLinear = false;
+HELION_KERNEL Tensor by_row(const Tensor& q, const Tensor& k, const Tensor& v) {
+  ATTENTION_LOOP(qk * rows)
 }
 
 // A per-row result is pointwise in li and mi (acc is [tb, tm, d]; a reduction of it is not
