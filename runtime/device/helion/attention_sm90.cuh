@@ -175,7 +175,16 @@ struct AttentionSm90 {
     } else {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_inc<kConsumerRegs>();
-      consume(M, N, B, score, epi, base, bars);
+      // A linear score with f > 0 (finite) runs the folded softmax (see softmax); the
+      // choice is made once, so the running loop holds one form only.
+      if constexpr (Score::kLinear) {
+        const float f = score.factor();
+        if (f > 0.f && f < __int_as_float(0x7f800000)) {
+          consume<true>(M, N, B, score, epi, base, bars, f);
+          return;
+        }
+      }
+      consume<false>(M, N, B, score, epi, base, bars, 1.f);
     }
 #endif
   }
@@ -340,37 +349,27 @@ private:
   /// row0: the query row of this thread's h = 0 registers (h = 1: row0 + 8); rowLo:
   /// the warpgroup's first row (a causal mask is skipped, uniformly, on key blocks that
   /// end at or before it: 2 of every 3 blocks of a row block at BM 128 and BN 128).
-  template <class Score>
+  /// Fold: the folded forms (softmax) with factor f, except in the edge block.
+  template <bool Fold, class Score>
   __device__ static __forceinline__ void softmaxOf(float (&s)[BN / 2], float (&rowMax)[2],
                                                    float (&rowSum)[2], float (&alpha)[2], int n0,
-                                                   int N, int row0, int rowLo, const Score& score) {
+                                                   int N, int row0, int rowLo, const Score& score,
+                                                   float f) {
     if (n0 + BN > N) {
       softmax<true, true>(s, rowMax, rowSum, alpha, n0, N, row0, score);
       return;
     }
-    if constexpr (Score::kLinear) {
-      const float f = score.factor();
-      if (f > 0.f && f < __int_as_float(0x7f800000)) { // uniform: the same f everywhere
-        if constexpr (Score::kCausal)
-          if (n0 + BN - 1 <= rowLo) {
-            softmax<false, false, true>(s, rowMax, rowSum, alpha, n0, N, row0, score, f);
-            return;
-          }
-        softmax<false, true, true>(s, rowMax, rowSum, alpha, n0, N, row0, score, f);
-        return;
-      }
-    }
     if constexpr (Score::kCausal)
       if (n0 + BN - 1 <= rowLo) {
-        softmax<false, false>(s, rowMax, rowSum, alpha, n0, N, row0, score);
+        softmax<false, false, Fold>(s, rowMax, rowSum, alpha, n0, N, row0, score, f);
         return;
       }
-    softmax<false, true>(s, rowMax, rowSum, alpha, n0, N, row0, score);
+    softmax<false, true, Fold>(s, rowMax, rowSum, alpha, n0, N, row0, score, f);
   }
 
-  template <class Score, class Epi>
+  template <bool Fold, class Score, class Epi>
   __device__ static void consume(int M, int N, int B, const Score& score, const Epi& epi,
-                                 uint8* base, uint64* bars) {
+                                 uint8* base, uint64* bars, float f) {
     const int tiles = numTiles(M, B);
     using namespace sm90;
     const int w = threadIdx.x / 128 - 1, tid = threadIdx.x % 128;
@@ -406,7 +405,7 @@ private:
       fence_operands(s);
       // The tile's last S: Q is free.
       release_stage(leader, &bars[kKEmpty + ring.slot], nBlocks == 1, &bars[kQEmpty]);
-      softmaxOf(s, rowMax, rowSum, alpha, 0, N, row0, rowLo, score);
+      softmaxOf<Fold>(s, rowMax, rowSum, alpha, 0, N, row0, rowLo, score, f);
       rescaleAndPack(o, alpha, s, p);
 
       Ring prev = ring;
@@ -427,7 +426,7 @@ private:
         wgmma_wait<1>(); // S = Q K[j]^T is done
         fence_operands(s);
         release_stage(leader, &bars[kKEmpty + ring.slot], j == nBlocks - 1, &bars[kQEmpty]);
-        softmaxOf(s, rowMax, rowSum, alpha, j * BN, N, row0, rowLo, score);
+        softmaxOf<Fold>(s, rowMax, rowSum, alpha, j * BN, N, row0, rowLo, score, f);
         wgmma_rs_retire(o, p, leader, &bars[kVEmpty + prev.slot]); // O += P V[j - 1] is done
         rescaleAndPack(o, alpha, s, p);
         prev = ring;
