@@ -66,6 +66,8 @@ def main():
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--plain", help="examples/attention.cpp's library: its non-causal kernel "
                                     "checked and timed next to SDPA too (the template path)")
+    ap.add_argument("--turns", type=int, default=3,
+                    help="turns of the in-turn timing (each kind's median of its turns)")
     ap.add_argument("--alt", help="the causal library built by another helionc")
     ap.add_argument("--alt-plain", help="the non-causal library built by another helionc")
     args = ap.parse_args()
@@ -130,13 +132,13 @@ def main():
     # timed right after the naive kernels of the previous shape (gigabytes of scores),
     # the next helionc call ran up to 12% slower than with SDPA timed beside it.
     def paired(*fns):
-        """Each function's median of three bench_ms medians, timed in turn (None: skipped)."""
+        """Each function's median of --turns bench_ms medians, timed in turn (None: skipped)."""
         ts = [[] for _ in fns]
-        for _ in range(3):
+        for _ in range(args.turns):
             for f, t in zip(fns, ts):
                 if f is not None:
                     t.append(bench_ms(f, calls=10))
-        return [sorted(t)[1] if t else None for t in ts]
+        return [sorted(t)[len(t) // 2] if t else None for t in ts]
 
     cases = []
     for dt_name, dt in (("bf16", torch.bfloat16), ("f16", torch.float16)):
