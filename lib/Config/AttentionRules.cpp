@@ -106,6 +106,21 @@ void AttentionRules::draw(std::mt19937_64& rng, Config& c) const {
             sm90 ? Indexing::TensorDescriptor : Indexing::Pointer);
 }
 
+int AttentionRules::rowsConfigIndex(const Config& c) const {
+  const RuleTile rows = ruleTile(*k_, c, t_.m);
+  return rows.known ? rows.configIndex : -1;
+}
+
+void AttentionRules::setConsumers(Config& c, int warps) const {
+  c.numWarps = warps;
+  if (!allTensorDescriptors(c))
+    return;
+  if (const int i = rowsConfigIndex(c); i >= 0)
+    c.blockSizes[static_cast<size_t>(i)] = 64 * (warps / 4 - 1);
+  if (warps == 16)
+    c.numStages = std::min(c.numStages, 2);
+}
+
 void AttentionRules::canonicalize(Config& c, const Config& d) {
   const bool sm90 = allTensorDescriptors(c, /*canonical=*/true);
   if (c.pidType == PidType::Xyz)

@@ -110,6 +110,12 @@ std::vector<Config> neighbors(const Config& config, const ConfigSpec& spec) {
   for (size_t i = 0; i < c.rangeUnrollFactors.size(); ++i)
     set.step([i](Config& n) -> int& { return n.rangeUnrollFactors[i]; });
   set.ladderStep([](Config& n) -> int& { return n.numWarps; }, spec.numWarpsChoices());
+  // Flash attention on sm90: the rows follow the consumer warpgroups, so num_warps and
+  // tm move together (2 consumers to 3 is no single-entry step).
+  if (spec.attention && spec.kernel)
+    if (std::optional<AttentionRules> rules = AttentionRules::of(*spec.kernel))
+      for (int w : {8, 12, 16})
+        set.with([&](Config& n) { rules->setConsumers(n, w); });
   set.ladderStep([](Config& n) -> int& { return n.numStages; }, spec.numStagesChoices());
   for (PidType p : spec.pidTypes)
     set.with([&](Config& n) { n.pidType = p; });

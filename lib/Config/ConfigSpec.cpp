@@ -272,6 +272,14 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
 
 std::vector<int64_t> ConfigSpec::blockSizeChoices(int i) const {
   std::vector<int64_t> out;
+  if (attention && kernel) // flash attention's query rows: 192 is off the powers of two
+    if (std::optional<AttentionRules> rules = AttentionRules::of(*kernel))
+      if (rules->rowsConfigIndex(defaultConfig()) == i) {
+        for (int64_t v : AttentionRules::rowChoices())
+          if (v >= blockSizes[i].min && v <= blockSizes[i].max)
+            out.push_back(v);
+        return out;
+      }
   for (int64_t v = blockSizes[i].min; v <= blockSizes[i].max; v *= 2)
     out.push_back(v);
   return out;

@@ -98,6 +98,15 @@ public:
   /// Overwrites the template keys of a random draw `c` with a random config one of the
   /// two kernels instantiates (Candidates.cpp).
   void draw(std::mt19937_64& rng, Config& c) const;
+  /// The query rows (tm) either kernel takes: sm80 16 or 32 per warp of 4 or 8, sm90 64
+  /// per consumer warpgroup; 192 (3 consumers) is the one off the powers of two.
+  static std::vector<int64_t> rowChoices() { return {64, 128, 192, 256}; }
+  /// The config index of tm's block size, or -1 when the source fixes it.
+  int rowsConfigIndex(const Config& c) const;
+  /// `c` with `warps` warps and, on sm90, the rows that many consumer warpgroups take
+  /// (64 each) and at most 2 stages with 3 consumers: one tuner step (Candidates.cpp),
+  /// since neither num_warps nor tm alone can move from 2 consumers to 3.
+  void setConsumers(Config& c, int warps) const;
   /// indexing all tensor_descriptor or all pointer; pid_type xyz is flat; without TMA,
   /// pid_type is the default's `d` (the sm80 kernel runs one CTA per tile).
   static void canonicalize(Config& c, const Config& d);
