@@ -12,6 +12,8 @@
 # ALT_HELIONC=PATH: both examples also built by that helionc (an older build), checked
 # and timed in the same turns as "alt" (a before/after comparison in one run); the
 # default instantiations' SASS instruction counts of both in $OUT/attention_sass_counts.txt.
+# CONFIG_DIR=DIR: attention.json / attention_causal.json there (`helionc tune -o`
+# output) for the two main libraries instead of the default configs (alt keeps them).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 helionc=${HELIONC:-/tmp/helionc/bin/helionc}
@@ -22,13 +24,20 @@ rm -rf "$work"
 mkdir -p "$work" "$out"
 bash "$root/scripts/build_runtime.sh" "$work/rt" > /dev/null
 # Images for sm_90a embedded for the checked dtypes and head dims (no NVRTC at first call).
+config_of() { # --config FILE when CONFIG_DIR has the kernel's file
+  [[ -n ${CONFIG_DIR:-} && -f $CONFIG_DIR/$1.json ]] && echo "--config $CONFIG_DIR/$1.json"
+  return 0
+}
+# shellcheck disable=SC2046
 HELIONC=$helionc bash "$root/examples/python/build.sh" "$root/examples/attention_causal.cpp" \
-  "$work/py" "$work/rt/libhelion_runtime.a" --aot-arch sm_90a \
+  "$work/py" "$work/rt/libhelion_runtime.a" $(config_of attention_causal) --aot-arch sm_90a \
   --dtype q=bf16,k=bf16,v=bf16,out=bf16,lse=f32 --dtype q=f16,k=f16,v=f16,out=f16,lse=f32 \
   --specialize 64 --specialize 128
 # The non-causal example the same way: the template path's speed in the same run.
+# shellcheck disable=SC2046
 HELIONC=$helionc bash "$root/examples/python/build.sh" "$root/examples/attention.cpp" \
-  "$work/py" "$work/rt/libhelion_runtime.a" --aot-arch sm_90a --dtype bf16 --dtype f16 \
+  "$work/py" "$work/rt/libhelion_runtime.a" $(config_of attention) --aot-arch sm_90a \
+  --dtype bf16 --dtype f16 \
   --specialize 64 --specialize 128
 alt_args=()
 if [[ -n ${ALT_HELIONC:-} ]]; then
