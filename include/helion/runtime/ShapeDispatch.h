@@ -10,7 +10,10 @@
 //      1 count as 1); an entry naming a tensor of another rank does not compete; ties
 //      go to the earlier entry;
 //   3. else the first entry tuned for no shape;
-//   4. else entry 0.
+//   4. else 1 and 2 over the entries of any dtypes (a file tuned for bf16 only serves an
+//      f16 call with the bf16 entry of its shape, not with entry 0: entry 0 of a flash
+//      attention file tuned at head dim 64 ran an f16 call at head dim 128 at 0.56x);
+//   5. else entry 0.
 // Header-only and dependency-free; no allocation, no lock: it runs on every launch.
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -66,42 +69,48 @@ int pickShapeEntry(const ShapeEntry* entries, int numEntries, const ShapeKey* ke
         return false;
     return true;
   };
-  int nearest = -1;
-  double best = std::numeric_limits<double>::infinity();
-  for (int e = 0; e < numEntries; ++e) {
-    const ShapeEntry& entry = entries[e];
-    if (entry.numKeys == 0 || !dtypesMatch(entry))
-      continue;
-    double distance = 0;
-    bool competes = true;
-    for (int k = entry.firstKey; k < entry.firstKey + entry.numKeys && competes; ++k) {
-      const ShapeKey& key = keys[k];
-      const int64_t* have = query(key.tensor, key.rank);
-      if (!have) {
-        competes = false;
-        break;
+  // Steps 1 and 2 over the shape-keyed entries (of the call's dtypes, or of any).
+  auto nearestOf = [&](bool anyDtypes) {
+    int nearest = -1;
+    double best = std::numeric_limits<double>::infinity();
+    for (int e = 0; e < numEntries; ++e) {
+      const ShapeEntry& entry = entries[e];
+      if (entry.numKeys == 0 || (!anyDtypes && !dtypesMatch(entry)))
+        continue;
+      double distance = 0;
+      bool competes = true;
+      for (int k = entry.firstKey; k < entry.firstKey + entry.numKeys && competes; ++k) {
+        const ShapeKey& key = keys[k];
+        const int64_t* have = query(key.tensor, key.rank);
+        if (!have) {
+          competes = false;
+          break;
+        }
+        for (int d = 0; d < key.rank; ++d) {
+          int64_t q = have[d] < 1 ? 1 : have[d];
+          int64_t t = sizes[key.offset + d] < 1 ? 1 : sizes[key.offset + d];
+          if (q != t)
+            distance += std::abs(std::log2(static_cast<double>(q) / static_cast<double>(t)));
+        }
       }
-      for (int d = 0; d < key.rank; ++d) {
-        int64_t q = have[d] < 1 ? 1 : have[d];
-        int64_t t = sizes[key.offset + d] < 1 ? 1 : sizes[key.offset + d];
-        if (q != t)
-          distance += std::abs(std::log2(static_cast<double>(q) / static_cast<double>(t)));
+      if (!competes)
+        continue;
+      if (distance == 0)
+        return e;
+      if (distance < best) {
+        best = distance;
+        nearest = e;
       }
     }
-    if (!competes)
-      continue;
-    if (distance == 0)
-      return e;
-    if (distance < best) {
-      best = distance;
-      nearest = e;
-    }
-  }
-  if (nearest >= 0)
     return nearest;
+  };
+  if (int e = nearestOf(false); e >= 0)
+    return e;
   for (int e = 0; e < numEntries; ++e)
     if (entries[e].numKeys == 0 && dtypesMatch(entries[e]))
       return e;
+  if (int e = nearestOf(true); e >= 0)
+    return e;
   return 0;
 }
 

@@ -145,6 +145,24 @@ TEST_CASE("an unshaped entry of the call's dtypes, else entry 0", "[file][dtypes
   CHECK(selectConfig(f, {{"x", {64, 64}}}, {{"x", "f16"}}).config.numWarps == 4);
 }
 
+TEST_CASE("without an entry of the call's dtypes, the nearest shape of any", "[file][dtypes]") {
+  // A file tuned for bf16 at two shapes: an f16 call takes the entry of its own shape,
+  // not entry 0 (flash attention: the head-dim-64 entry ran head dim 128 at 0.56x).
+  ConfigFile f = fileOk(R"({"configs": [
+      {"shapes": {"x": [2048, 64]}, "dtypes": {"x": "bf16"}, "config": {"num_warps": 16}},
+      {"shapes": {"x": [4096, 128]}, "dtypes": {"x": "bf16"}, "config": {"num_warps": 8}}]})",
+                        softmaxSpec());
+  CHECK(selectConfig(f, {{"x", {4096, 128}}}, {{"x", "f16"}}).config.numWarps == 8);
+  CHECK(selectConfig(f, {{"x", {3000, 100}}}, {{"x", "f16"}}).config.numWarps == 8);
+  CHECK(selectConfig(f, {{"x", {2048, 64}}}, {{"x", "f16"}}).config.numWarps == 16);
+  // An unshaped entry of the call's dtypes still comes first.
+  ConfigFile g = fileOk(R"({"configs": [
+      {"shapes": {"x": [4096, 128]}, "dtypes": {"x": "bf16"}, "config": {"num_warps": 8}},
+      {"dtypes": {"x": "f16"}, "config": {"num_warps": 2}}]})",
+                        softmaxSpec());
+  CHECK(selectConfig(g, {{"x", {4096, 128}}}, {{"x", "f16"}}).config.numWarps == 2);
+}
+
 TEST_CASE("dtype names follow helion::DType's order", "[file][dtypes]") {
   const std::vector<std::string>& names = dtypeNames();
   REQUIRE(names.size() == 11);
