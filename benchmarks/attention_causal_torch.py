@@ -15,8 +15,9 @@ LIB.so: the kernel file built by examples/python/build.sh. Checks first, then ti
 - speed: causal TFLOP/s (2 b h s^2 d flops: half of the full 4 b h s^2 d) of helionc,
   torch SDPA with is_causal=True, the naive masked formula in eager torch and under
   torch.compile, at the benchmark shapes of benchmarks/attention_torch.py; CUDA events
-  around 10 back-to-back calls, median of 30. helionc and SDPA are timed in turn, three
-  times each (the median of the three), for every shape before any naive formula runs.
+  around 10 back-to-back calls, median of 30. helionc and SDPA are timed in turn, --turns
+  times each (default 6, the order rotated every turn; the median of each kind's), for
+  every shape before any naive formula runs.
 - --plain: examples/attention.cpp's library (non-causal), checked against float64 too and
   timed in turn with SDPA. --alt / --alt-plain: the same two files built by another
   helionc (an older build: a before/after comparison), checked and timed in the same
@@ -66,7 +67,7 @@ def main():
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--plain", help="examples/attention.cpp's library: its non-causal kernel "
                                     "checked and timed next to SDPA too (the template path)")
-    ap.add_argument("--turns", type=int, default=3,
+    ap.add_argument("--turns", type=int, default=6,
                     help="turns of the in-turn timing (each kind's median of its turns)")
     ap.add_argument("--alt", help="the causal library built by another helionc")
     ap.add_argument("--alt-plain", help="the non-causal library built by another helionc")
@@ -127,17 +128,21 @@ def main():
               f"the single call", flush=True)
     rows = []
     compiled = torch.compile(naive, dynamic=False)
-    # helionc and SDPA of every shape first, three times each in turn (A B A B A B, the
-    # median of each kind's three medians), and the naive formula after all of them:
+    # helionc and SDPA (and alt) of every shape first, --turns times each in turn (A B, B
+    # A, ...: the median of each kind's medians), and the naive formula after all of them:
     # timed right after the naive kernels of the previous shape (gigabytes of scores),
     # the next helionc call ran up to 12% slower than with SDPA timed beside it.
     def paired(*fns):
-        """Each function's median of --turns bench_ms medians, timed in turn (None: skipped)."""
+        """Each function's median of --turns bench_ms medians, timed in turn, the order
+        rotated every turn (None: skipped)."""
         ts = [[] for _ in fns]
-        for _ in range(args.turns):
-            for f, t in zip(fns, ts):
-                if f is not None:
-                    t.append(bench_ms(f, calls=10))
+        for turn in range(args.turns):
+            # The order rotates every turn: the one timed first in a turn read up to 8 %
+            # slower than the same kernel timed third (causal d = 128, session 22).
+            for i in range(len(fns)):
+                j = (i + turn) % len(fns)
+                if fns[j] is not None:
+                    ts[j].append(bench_ms(fns[j], calls=10))
         return [sorted(t)[len(t) // 2] if t else None for t in ts]
 
     cases = []
