@@ -176,11 +176,8 @@ struct AttentionSm90 {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_inc<kConsumerRegs>();
       // A linear score with f > 0 (finite) runs the folded softmax (see softmax); the
-      // choice is made once, so the running loop holds one form only. Not for causal
-      // scores at d = 128: measured there (H100, three runs, timed in turn with the
-      // plain form) it was 0.96-0.97x in f16 and 1.00x in bf16, where every other case
-      // gained 2-4 % (docs/attention.md).
-      if constexpr (Score::kLinear && !(Score::kCausal && D == 128)) {
+      // choice is made once, so the running loop holds one form only.
+      if constexpr (Score::kLinear) {
         const float f = score.factor();
         if (f > 0.f && f < __int_as_float(0x7f800000)) {
           consume<true>(M, N, B, score, epi, base, bars, f);
