@@ -13,25 +13,14 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-/tmp/tuned-attention-gpu-check}
-mkdir -p "$out"
-export HELIONC=${HELIONC:-/tmp/helionc/bin/helionc}
-export HELIONC_CACHE_DIR=${HELIONC_CACHE_DIR:-/tmp/helionc-tune-cache}
+helionc=${HELIONC:-/tmp/helionc/bin/helionc}
 status=0
-if [[ -z ${SKIP_TUNE:-} ]]; then
-  rt=/tmp/tuned-attention-rt
-  bash "$root/scripts/build_runtime.sh" "$rt" > /dev/null || exit 1
-  HELIONC_RUNTIME_LIB=$rt/libhelion_runtime.a OUT=$out \
-    TUNE_CASES=$root/benchmarks/tune_cases_attention.txt \
-    timeout "${TUNE_LIMIT:-300}" bash "$root/benchmarks/tune.sh" > "$out/tune.log" 2>&1 || status=1
-  cfg=$out/h100
-else
-  cfg=$SKIP_TUNE
-fi
+cfg=$(bash "$root/scripts/tune_cases_gpu.sh" "$root/benchmarks/tune_cases_attention.txt" "$out") || status=1
 mkdir -p "$out/cfg"
 for k in attention attention_causal; do
   [[ -f $cfg/$k.quick.json ]] && cp "$cfg/$k.quick.json" "$out/cfg/$k.json"
 done
-ALT_HELIONC=$HELIONC CONFIG_DIR=$out/cfg OUT=$out BUILD_DIR=/tmp/tuned-attention \
+HELIONC=$helionc ALT_HELIONC=$helionc CONFIG_DIR=$out/cfg OUT=$out BUILD_DIR=/tmp/tuned-attention \
   timeout "${ATTENTION_LIMIT:-300}" bash "$root/scripts/attention_causal_gpu_check.sh" \
   > "$out/attention.log" 2>&1 || status=1
 exit $status

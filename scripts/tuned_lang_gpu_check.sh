@@ -13,19 +13,8 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-/tmp/tuned-lang-gpu-check}
-mkdir -p "$out"
-export HELIONC=${HELIONC:-/tmp/helionc/bin/helionc}
-export HELIONC_CACHE_DIR=${HELIONC_CACHE_DIR:-/tmp/helionc-tune-cache}
 status=0
-if [[ -z ${SKIP_TUNE:-} ]]; then
-  rt=/tmp/tuned-lang-rt
-  bash "$root/scripts/build_runtime.sh" "$rt" > /dev/null || exit 1
-  HELIONC_RUNTIME_LIB=$rt/libhelion_runtime.a OUT=$out TUNE_CASES=$root/benchmarks/tune_cases_lang.txt \
-    timeout "${TUNE_LIMIT:-300}" bash "$root/benchmarks/tune.sh" > "$out/tune.log" 2>&1 || status=1
-  cfg=$out/h100
-else
-  cfg=$SKIP_TUNE
-fi
+cfg=$(bash "$root/scripts/tune_cases_gpu.sh" "$root/benchmarks/tune_cases_lang.txt" "$out") || status=1
 mkdir -p "$out/cfg"
 for k in jagged_sum dropout; do
   [[ -f $cfg/$k.quick.json ]] && cp "$cfg/$k.quick.json" "$out/cfg/$k.json"
