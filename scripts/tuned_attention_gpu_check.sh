@@ -15,7 +15,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-/tmp/tuned-attention-gpu-check}
 helionc=${HELIONC:-/tmp/helionc/bin/helionc}
 status=0
-cfg=$(bash "$root/scripts/tune_cases_gpu.sh" "$root/benchmarks/tune_cases_attention.txt" "$out") || status=1
+cfg=$(bash "$root/scripts/tune_cases_gpu.sh" "$root/benchmarks/tune_cases_attention.txt" "$out") \
+  || status=1
 mkdir -p "$out/cfg"
 for k in attention attention_causal; do
   [[ -f $cfg/$k.quick.json ]] && cp "$cfg/$k.quick.json" "$out/cfg/$k.json"

@@ -14,7 +14,8 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-/tmp/tuned-lang-gpu-check}
 status=0
-cfg=$(bash "$root/scripts/tune_cases_gpu.sh" "$root/benchmarks/tune_cases_lang.txt" "$out") || status=1
+cfg=$(bash "$root/scripts/tune_cases_gpu.sh" "$root/benchmarks/tune_cases_lang.txt" "$out") \
+  || status=1
 mkdir -p "$out/cfg"
 for k in jagged_sum dropout; do
   [[ -f $cfg/$k.quick.json ]] && cp "$cfg/$k.quick.json" "$out/cfg/$k.json"
