@@ -2,6 +2,9 @@
 #include "helion/Config/DefaultEntries.h"
 
 #include "helion/Config/ConfigSpec.h"
+#include "helion/Config/TemplateRules.h"
+#include "helion/IR/DotShape.h"
+#include "helion/IR/Visitor.h"
 
 #include <set>
 
@@ -28,6 +31,46 @@ std::set<std::pair<int, int>> rowDims(const ir::Kernel& k, const ConfigSpec& spe
   return dims;
 }
 
+/// Flash attention whose head dim is a parameter (hl::specialize) and whose score does
+/// not read the tile indices: entries keyed by head dim 64 and 128 on q, k and v (those
+/// of known rank 3 loaded as x[tb, t, hl::all]; [4096, 4096, d], so only d decides).
+/// At 64 the sm90 kernel runs 3 consumer warpgroups (192 x 128, 16 warps), at 128 the
+/// default's 2: H100, session 22, 1.11-1.12x the default at d = 64 and 1.01-1.02 of SDPA,
+/// what `helionc tune` finds; at 128, 3 consumers spill (0.54x). A score that reads the
+/// indices (the causal mask) keeps the default alone: 3 consumers were 1-2 % slower
+/// there (session 14).
+void addAttentionEntries(const ir::Kernel& k, const ConfigSpec& spec,
+                         std::vector<ShapedConfig>& entries) {
+  std::optional<AttentionRules> rules = AttentionRules::of(k);
+  const ir::TemplateTiles t = ir::templateTiles(k);
+  const Config def = spec.defaultConfig();
+  if (!rules || !t.grid || !t.headDim || t.headDim->kind == ir::ExprKind::Const ||
+      rules->rowsConfigIndex(def) < 0 ||
+      ir::findExpr(*t.grid, [](const ir::Expr& e) { return e.kind == ir::ExprKind::TileIndex; }))
+    return;
+  std::set<int> qkv;
+  ir::walkExprs(t.grid->body, [&](const ir::Expr& e) {
+    if (e.kind == ir::ExprKind::Load && e.indices.size() == 3 &&
+        e.indices[2].kind == ir::Index::Kind::All && e.param >= 0 &&
+        e.param < static_cast<int>(k.params.size()) && !k.params[e.param].captured &&
+        k.params[e.param].rank == 3)
+      qkv.insert(e.param);
+  });
+  if (qkv.empty()) // q at least (k and v may be of unknown rank: then not keyed)
+    return;
+  for (int64_t d : {64, 128}) {
+    Shapes shapes;
+    for (int param : qkv)
+      shapes[k.params[param].name] = {kNominal, kNominal, d};
+    Config c = def;
+    if (d == 64)
+      rules->setConsumers(c, 16);
+    if (!validate(c, spec).empty())
+      return;
+    entries.push_back({shapes, c});
+  }
+}
+
 } // namespace
 
 const std::vector<int64_t>& defaultRowLengths() {
@@ -38,6 +81,8 @@ const std::vector<int64_t>& defaultRowLengths() {
 std::vector<ShapedConfig> defaultEntries(const ir::Kernel& k) {
   const ConfigSpec unhinted = ConfigSpec::fromKernel(k);
   std::vector<ShapedConfig> entries = {{{}, unhinted.defaultConfig()}};
+  if (unhinted.attention)
+    addAttentionEntries(k, unhinted, entries);
   if (unhinted.hasDot || unhinted.generalDot)
     return entries;
   std::set<std::pair<int, int>> rows = rowDims(k, unhinted);

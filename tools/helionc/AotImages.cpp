@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "DeviceCompile.h"
 
+#include "helion/IR/DotShape.h"
+
 #include <algorithm>
 #include <set>
 #include <tuple>
@@ -108,6 +110,65 @@ std::vector<std::vector<int64_t>> entrySizes(const std::vector<const codegen::Ho
   return out;
 }
 
+/// Flash attention's entries are keyed by the head dim, q's innermost dim, which is the
+/// value of its hl::specialize'd scalar (config::defaultEntries, or a tuned file's
+/// shapes): each --specialize value goes to the entry the launcher picks for tensors of
+/// the first key's sizes with that innermost dim and `signature`'s dtypes; with
+/// `ownShapes` an entry of those dtypes also takes its own keys' innermost dims that are
+/// among the values. Other kernels: every entry takes every value.
+std::vector<std::vector<int64_t>>
+entrySpecialized(const std::vector<const codegen::HostKernel*>& entries,
+                 const std::vector<int64_t>& values, bool ownShapes,
+                 const std::vector<ir::ScalarType>& signature) {
+  std::vector<std::vector<int64_t>> out(entries.size(), values);
+  const ir::Kernel& k = *entries.front()->kernel;
+  if (entries.size() == 1 || ir::templateTiles(k).family != ir::DotTemplate::Attention)
+    return out;
+  const codegen::ShapeTable table = codegen::shapeTable(entries);
+  auto dtypeOf = [&](int t) { return static_cast<int>(signature.at(table.tensors.at(t))); };
+  for (std::vector<int64_t>& v : out)
+    v.clear();
+  auto add = [](std::vector<int64_t>& v, int64_t x) {
+    if (std::find(v.begin(), v.end(), x) == v.end())
+      v.push_back(x);
+  };
+  for (int64_t value : values) {
+    std::map<int, std::vector<int64_t>> query; // key tensor -> sizes
+    for (const rt::ShapeKey& key : table.keys)
+      if (!query.count(key.tensor) && key.rank > 0) {
+        std::vector<int64_t> sizes(table.sizes.begin() + key.offset,
+                                   table.sizes.begin() + key.offset + key.rank);
+        sizes.back() = value;
+        query[key.tensor] = std::move(sizes);
+      }
+    const int e = rt::pickShapeEntry(
+        table.entries.data(), static_cast<int>(table.entries.size()), table.keys.data(),
+        table.sizes.data(), table.dtypeKeys.data(),
+        [&](int t, int rank) -> const int64_t* {
+          auto it = query.find(t);
+          return it != query.end() && static_cast<int>(it->second.size()) == rank
+                     ? it->second.data()
+                     : nullptr;
+        },
+        dtypeOf);
+    add(out.at(static_cast<size_t>(e)), value);
+  }
+  if (ownShapes)
+    for (size_t e = 0; e < entries.size(); ++e) {
+      const rt::ShapeEntry& entry = table.entries[e];
+      bool match = true;
+      for (int d = entry.firstDtype; d < entry.firstDtype + entry.numDtypes; ++d)
+        match = match && dtypeOf(table.dtypeKeys[d].tensor) == table.dtypeKeys[d].dtype;
+      for (int key = entry.firstKey; match && key < entry.firstKey + entry.numKeys; ++key) {
+        const rt::ShapeKey& sk = table.keys[key];
+        const int64_t inner = sk.rank > 0 ? table.sizes[sk.offset + sk.rank - 1] : -1;
+        if (std::find(values.begin(), values.end(), inner) != values.end())
+          add(out[e], inner);
+      }
+    }
+  return out;
+}
+
 } // namespace
 
 AotPlan planAotImages(const std::vector<codegen::HostKernel>& hosts, const AotRequest& request,
@@ -128,10 +189,15 @@ AotPlan planAotImages(const std::vector<codegen::HostKernel>& hosts, const AotRe
     // none of them).
     std::vector<std::vector<ir::ScalarType>> signatures;
     std::vector<std::vector<std::vector<int64_t>>> sizes; // [spec][entry]
+    std::vector<std::vector<std::vector<int64_t>>> specialized; // [spec][entry]
+    const bool byHeadDim =
+        entries.size() > 1 && ir::templateTiles(k).family == ir::DotTemplate::Attention;
     for (const codegen::DtypeSpec& spec : request.dtypes) {
       signatures.push_back(codegen::signatureOf(k, spec));
       sizes.push_back(entrySizes(entries, request.hints.sizes, request.ownShapes,
                                  signatures.back()));
+      specialized.push_back(entrySpecialized(entries, request.hints.specialized,
+                                             request.ownShapes, signatures.back()));
     }
     for (size_t entry = 0; entry < entries.size(); ++entry) {
       const codegen::HostKernel& hk = *entries[entry];
@@ -145,6 +211,11 @@ AotPlan planAotImages(const std::vector<codegen::HostKernel>& hosts, const AotRe
       bool any = false, anyLong = false;
       for (size_t sp = 0; sp < signatures.size(); ++sp) {
         hints[sp].sizes = sizes[sp][entry];
+        if (byHeadDim) { // the head dim picks the entry, not a row length
+          hints[sp].specialized = specialized[sp][entry];
+          hints[sp].sizes = hints[sp].specialized.empty() ? std::vector<int64_t>{}
+                                                          : request.hints.sizes;
+        }
         longHints[sp].sizes.clear();
         for (int64_t size : hints[sp].sizes)
           if (codegen::takesLongRows(*hk.emitted, size))
