@@ -35,7 +35,7 @@ std::set<std::pair<int, int>> rowDims(const ir::Kernel& k, const ConfigSpec& spe
 /// not read the tile indices: entries keyed by head dim 64 and 128 on q, k and v (those
 /// of known rank 3 loaded as x[tb, t, hl::all]; [4096, 4096, d], so only d decides).
 /// At 64 the sm90 kernel runs 3 consumer warpgroups (192 x 128, 16 warps), at 128 the
-/// default's 2: H100, session 22, 1.11-1.12x the default at d = 64 and 1.01-1.02 of SDPA,
+/// default's 2: H100, session 22, 1.10-1.14x the default at d = 64 and 1.01-1.07 of SDPA,
 /// what `helionc tune` finds; at 128, 3 consumers spill (0.54x). A score that reads the
 /// indices (the causal mask) keeps the default alone: 3 consumers were 1-2 % slower
 /// there (session 14).

@@ -1,7 +1,8 @@
 //===- helion/Config/DefaultEntries.h - Defaults picked by shape at run time -*- C++ -*-===//
 //
 // With no config file, `helionc compile` cannot know the sizes a kernel will meet, and
-// the best default of a row kernel depends on its row length (rows per program, warps).
+// the best default of a row kernel depends on its row length (rows per program, warps),
+// that of flash attention on its head dim (consumer warpgroups).
 // So it compiles the default config at several representative row lengths as
 // shape-keyed entries, and the launcher picks the nearest by shape at each call
 // (helion/runtime/ShapeDispatch.h), as it does for a tuned file.
@@ -24,8 +25,10 @@ const std::vector<int64_t>& defaultRowLengths();
 /// reduction axis, or an inner tile loop whose block size tiles a tensor dim), one entry
 /// per defaultRowLengths() L: keyed by every tensor on those dims, with L on them and
 /// 4096 on the tensors' other dims (the same in every entry, so only the row length
-/// decides between them), and the default config for those sizes. Kernels with
-/// `hl::dot`, or with no such dims, get entry 0 alone.
+/// decides between them), and the default config for those sizes. Flash attention with
+/// a specialized head dim and a score that reads no tile index: entries keyed by head
+/// dim 64 (3 consumer warpgroups) and 128 (the default; DefaultEntries.cpp). Other
+/// kernels with `hl::dot`, or with no such dims, get entry 0 alone.
 std::vector<ShapedConfig> defaultEntries(const ir::Kernel& k);
 
 } // namespace helion::config
