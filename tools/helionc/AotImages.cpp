@@ -40,6 +40,52 @@ RowDims rowDims(const ir::Kernel& k, const codegen::EmittedKernel& ek,
   return out;
 }
 
+/// helion::rt::pickShapeEntry (as at run time) over one kernel's entry table, for one
+/// dtype signature (ScalarType and helion::DType list the dtypes in one order, which
+/// config::dtypeNames() follows).
+struct EntryPicker {
+  const codegen::ShapeTable& table;
+  const std::vector<ir::ScalarType>& signature;
+
+  int dtypeOf(int t) const { return static_cast<int>(signature.at(table.tensors.at(t))); }
+  /// Whether entry e's dtypes (if it names any) are the signature's.
+  bool dtypesMatch(size_t e) const {
+    const rt::ShapeEntry& entry = table.entries[e];
+    for (int d = entry.firstDtype; d < entry.firstDtype + entry.numDtypes; ++d)
+      if (dtypeOf(table.dtypeKeys[d].tensor) != table.dtypeKeys[d].dtype)
+        return false;
+    return true;
+  }
+  /// The entry picked for tensors of the first key's sizes of each keyed tensor, every
+  /// dim d of tensor t (a parameter index) edited by edit(t, d, size).
+  template <class Edit> int pick(Edit edit) const {
+    std::map<int, std::vector<int64_t>> query; // key tensor -> sizes
+    for (const rt::ShapeKey& key : table.keys)
+      if (!query.count(key.tensor)) {
+        std::vector<int64_t> sizes(table.sizes.begin() + key.offset,
+                                   table.sizes.begin() + key.offset + key.rank);
+        for (int d = 0; d < key.rank; ++d)
+          edit(table.tensors.at(key.tensor), d, key.rank, sizes[d]);
+        query[key.tensor] = std::move(sizes);
+      }
+    return rt::pickShapeEntry(
+        table.entries.data(), static_cast<int>(table.entries.size()), table.keys.data(),
+        table.sizes.data(), table.dtypeKeys.data(),
+        [&](int t, int rank) -> const int64_t* {
+          auto it = query.find(t);
+          return it != query.end() && static_cast<int>(it->second.size()) == rank
+                     ? it->second.data()
+                     : nullptr;
+        },
+        [&](int t) { return dtypeOf(t); });
+  }
+};
+
+void addOnce(std::vector<int64_t>& v, int64_t x) {
+  if (std::find(v.begin(), v.end(), x) == v.end())
+    v.push_back(x);
+}
+
 /// The row lengths each entry's launcher embeds: each hinted length goes to the entry
 /// the launcher picks (helion::rt::pickShapeEntry, as at run time) for tensors whose row
 /// dims have that length and whose other dims are the first key's, and whose dtypes are
@@ -56,57 +102,27 @@ std::vector<std::vector<int64_t>> entrySizes(const std::vector<const codegen::Ho
   }
   const ir::Kernel& k = *entries.front()->kernel;
   const codegen::ShapeTable table = codegen::shapeTable(entries);
-  // The tensors' dtype codes of this signature (ScalarType and helion::DType list the
-  // dtypes in one order, which config::dtypeNames() follows).
-  auto dtypeOf = [&](int t) { return static_cast<int>(signature.at(table.tensors.at(t))); };
-  auto dtypesMatch = [&](size_t e) {
-    const rt::ShapeEntry& entry = table.entries[e];
-    for (int d = entry.firstDtype; d < entry.firstDtype + entry.numDtypes; ++d)
-      if (dtypeOf(table.dtypeKeys[d].tensor) != table.dtypeKeys[d].dtype)
-        return false;
-    return true;
-  };
+  const EntryPicker picker{table, signature};
   const RowDims rows = rowDims(k, *entries.front()->emitted, table);
-  auto add = [](std::vector<int64_t>& v, int64_t size) {
-    if (std::find(v.begin(), v.end(), size) == v.end())
-      v.push_back(size);
-  };
-  for (int64_t h : hinted) {
-    std::map<int, std::vector<int64_t>> query; // key tensor -> sizes
-    for (const rt::ShapeKey& key : table.keys)
-      if (!query.count(key.tensor)) {
-        std::vector<int64_t> sizes(table.sizes.begin() + key.offset,
-                                   table.sizes.begin() + key.offset + key.rank);
-        for (int d = 0; d < key.rank; ++d)
-          if (rows.count({table.tensors.at(key.tensor), d}))
-            sizes[d] = h;
-        query[key.tensor] = std::move(sizes);
-      }
-    const int e = rt::pickShapeEntry(
-        table.entries.data(), static_cast<int>(table.entries.size()), table.keys.data(),
-        table.sizes.data(), table.dtypeKeys.data(),
-        [&](int t, int rank) -> const int64_t* {
-          auto it = query.find(t);
-          return it != query.end() && static_cast<int>(it->second.size()) == rank
-                     ? it->second.data()
-                     : nullptr;
-        },
-        dtypeOf);
-    add(out.at(e), h);
-  }
+  for (int64_t h : hinted)
+    addOnce(out.at(static_cast<size_t>(picker.pick([&](int t, int d, int, int64_t& size) {
+              if (rows.count({t, d}))
+                size = h;
+            }))),
+            h);
   if (ownShapes)
     for (size_t e = 0; e < entries.size(); ++e)
       for (const auto& [name, dims] : entries[e]->shapes)
-        if (dtypesMatch(e))
+        if (picker.dtypesMatch(e))
         for (size_t d = 0; d < dims.size(); ++d)
           for (int p = 0; p < static_cast<int>(k.params.size()); ++p)
             if (k.params[p].name == name && rows.count({p, static_cast<int>(d)}))
-              add(out[e], dims[d]);
+              addOnce(out[e], dims[d]);
   // The candidates of a "choose" entry run where its first one is picked.
   for (size_t e = 1; e < entries.size(); ++e)
     if (entries[e]->choice > 0)
       for (int64_t size : out[e - static_cast<size_t>(entries[e]->choice)])
-        add(out[e], size);
+        addOnce(out[e], size);
   return out;
 }
 
@@ -125,45 +141,23 @@ entrySpecialized(const std::vector<const codegen::HostKernel*>& entries,
   if (entries.size() == 1 || ir::templateTiles(k).family != ir::DotTemplate::Attention)
     return out;
   const codegen::ShapeTable table = codegen::shapeTable(entries);
-  auto dtypeOf = [&](int t) { return static_cast<int>(signature.at(table.tensors.at(t))); };
+  const EntryPicker picker{table, signature};
   for (std::vector<int64_t>& v : out)
     v.clear();
-  auto add = [](std::vector<int64_t>& v, int64_t x) {
-    if (std::find(v.begin(), v.end(), x) == v.end())
-      v.push_back(x);
-  };
-  for (int64_t value : values) {
-    std::map<int, std::vector<int64_t>> query; // key tensor -> sizes
-    for (const rt::ShapeKey& key : table.keys)
-      if (!query.count(key.tensor) && key.rank > 0) {
-        std::vector<int64_t> sizes(table.sizes.begin() + key.offset,
-                                   table.sizes.begin() + key.offset + key.rank);
-        sizes.back() = value;
-        query[key.tensor] = std::move(sizes);
-      }
-    const int e = rt::pickShapeEntry(
-        table.entries.data(), static_cast<int>(table.entries.size()), table.keys.data(),
-        table.sizes.data(), table.dtypeKeys.data(),
-        [&](int t, int rank) -> const int64_t* {
-          auto it = query.find(t);
-          return it != query.end() && static_cast<int>(it->second.size()) == rank
-                     ? it->second.data()
-                     : nullptr;
-        },
-        dtypeOf);
-    add(out.at(static_cast<size_t>(e)), value);
-  }
+  for (int64_t value : values)
+    addOnce(out.at(static_cast<size_t>(picker.pick([&](int, int d, int rank, int64_t& size) {
+              if (d == rank - 1)
+                size = value;
+            }))),
+            value);
   if (ownShapes)
     for (size_t e = 0; e < entries.size(); ++e) {
       const rt::ShapeEntry& entry = table.entries[e];
-      bool match = true;
-      for (int d = entry.firstDtype; d < entry.firstDtype + entry.numDtypes; ++d)
-        match = match && dtypeOf(table.dtypeKeys[d].tensor) == table.dtypeKeys[d].dtype;
-      for (int key = entry.firstKey; match && key < entry.firstKey + entry.numKeys; ++key) {
+      for (int key = entry.firstKey; key < entry.firstKey + entry.numKeys; ++key) {
         const rt::ShapeKey& sk = table.keys[key];
         const int64_t inner = sk.rank > 0 ? table.sizes[sk.offset + sk.rank - 1] : -1;
-        if (std::find(values.begin(), values.end(), inner) != values.end())
-          add(out[e], inner);
+        if (picker.dtypesMatch(e) && std::find(values.begin(), values.end(), inner) != values.end())
+          addOnce(out[e], inner);
       }
     }
   return out;
