@@ -267,19 +267,21 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
   if (spec.matmul())
     if (std::optional<MatmulRules> rules = MatmulRules::of(k))
       rules->narrow(spec.blockSizes);
+  if (spec.attention) // flash attention's query rows: 192 is off the powers of two
+    if (std::optional<AttentionRules> rules = AttentionRules::of(k))
+      if (const int i = rules->rowsConfigIndex(spec.defaultConfig()); i >= 0) {
+        BlockSizeSpec& rows = spec.blockSizes[static_cast<size_t>(i)];
+        for (int64_t v : AttentionRules::rowChoices())
+          if (v >= rows.min && v <= rows.max)
+            rows.choices.push_back(v);
+      }
   return spec;
 }
 
 std::vector<int64_t> ConfigSpec::blockSizeChoices(int i) const {
+  if (!blockSizes[i].choices.empty())
+    return blockSizes[i].choices;
   std::vector<int64_t> out;
-  if (attention && kernel) // flash attention's query rows: 192 is off the powers of two
-    if (std::optional<AttentionRules> rules = AttentionRules::of(*kernel))
-      if (rules->rowsConfigIndex(defaultConfig()) == i) {
-        for (int64_t v : AttentionRules::rowChoices())
-          if (v >= blockSizes[i].min && v <= blockSizes[i].max)
-            out.push_back(v);
-        return out;
-      }
   for (int64_t v = blockSizes[i].min; v <= blockSizes[i].max; v *= 2)
     out.push_back(v);
   return out;

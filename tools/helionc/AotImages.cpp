@@ -57,7 +57,8 @@ struct EntryPicker {
     return true;
   }
   /// The entry picked for tensors of the first key's sizes of each keyed tensor, every
-  /// dim d of tensor t (a parameter index) edited by edit(t, d, size).
+  /// dim d of tensor t (a parameter index, of rank `rank`) edited by
+  /// edit(t, d, rank, size).
   template <class Edit> int pick(Edit edit) const {
     std::map<int, std::vector<int64_t>> query; // key tensor -> sizes
     for (const rt::ShapeKey& key : table.keys)
@@ -131,19 +132,14 @@ std::vector<std::vector<int64_t>> entrySizes(const std::vector<const codegen::Ho
 /// shapes): each --specialize value goes to the entry the launcher picks for tensors of
 /// the first key's sizes with that innermost dim and `signature`'s dtypes; with
 /// `ownShapes` an entry of those dtypes also takes its own keys' innermost dims that are
-/// among the values. Other kernels: every entry takes every value.
+/// among the values.
 std::vector<std::vector<int64_t>>
 entrySpecialized(const std::vector<const codegen::HostKernel*>& entries,
                  const std::vector<int64_t>& values, bool ownShapes,
                  const std::vector<ir::ScalarType>& signature) {
-  std::vector<std::vector<int64_t>> out(entries.size(), values);
-  const ir::Kernel& k = *entries.front()->kernel;
-  if (entries.size() == 1 || ir::templateTiles(k).family != ir::DotTemplate::Attention)
-    return out;
+  std::vector<std::vector<int64_t>> out(entries.size());
   const codegen::ShapeTable table = codegen::shapeTable(entries);
   const EntryPicker picker{table, signature};
-  for (std::vector<int64_t>& v : out)
-    v.clear();
   for (int64_t value : values)
     addOnce(out.at(static_cast<size_t>(picker.pick([&](int, int d, int rank, int64_t& size) {
               if (d == rank - 1)
@@ -190,8 +186,9 @@ AotPlan planAotImages(const std::vector<codegen::HostKernel>& hosts, const AotRe
       signatures.push_back(codegen::signatureOf(k, spec));
       sizes.push_back(entrySizes(entries, request.hints.sizes, request.ownShapes,
                                  signatures.back()));
-      specialized.push_back(entrySpecialized(entries, request.hints.specialized,
-                                             request.ownShapes, signatures.back()));
+      if (byHeadDim)
+        specialized.push_back(entrySpecialized(entries, request.hints.specialized,
+                                               request.ownShapes, signatures.back()));
     }
     for (size_t entry = 0; entry < entries.size(); ++entry) {
       const codegen::HostKernel& hk = *entries[entry];

@@ -42,6 +42,9 @@ struct BlockSizeSpec {
   bool jagged = false;     ///< its loop's bounds are device values (`hl::tile(start, end)`)
   /// Why [min, max] is narrower than the source's ("a tensor-core matmul"), or "".
   std::string narrowedFor;
+  /// The tuner's values when they are not the powers of two in [min, max] (flash
+  /// attention's query rows: 192 is one; ConfigSpec::blockSizeChoices), else empty.
+  std::vector<int64_t> choices;
 };
 
 /// A tile loop with config entries.
