@@ -169,6 +169,29 @@ std::vector<int> hintableLoadSites(const ir::Kernel& k) {
   return out;
 }
 
+std::vector<int> streamedLoadSites(const ir::Kernel& k) {
+  std::set<int> jaggedDecls; // indices into k.blockSizes, as ir::Tile::blockSize
+  for (size_t i = 0; i < k.blockSizes.size(); ++i)
+    if (const ir::ExprRef& hint = k.blockSizes[i].sizeHint)
+      ir::walkExpr(*hint, [&](const ir::Expr& e) {
+        if (e.kind == ir::ExprKind::Var || e.kind == ir::ExprKind::Load)
+          jaggedDecls.insert(static_cast<int>(i));
+      });
+  const std::vector<int> hintable = hintableLoadSites(k);
+  std::vector<int> out;
+  for (const Site& site : loadStoreSites(k)) {
+    if (!site.load || !std::count(hintable.begin(), hintable.end(), site.loadIndex))
+      continue;
+    for (const ir::Index& ix : site.load->indices)
+      if ((ix.kind == ir::Index::Kind::Tile || ix.kind == ir::Index::Kind::Flat) &&
+          jaggedDecls.count(k.tiles.at(ix.tile).blockSize)) {
+        out.push_back(site.loadIndex);
+        break;
+      }
+  }
+  return out;
+}
+
 ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
   ConfigSpec spec;
   spec.kernelName = k.name;
@@ -250,6 +273,7 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
     if (!spec.generalDot)
       spec.stageableSites = stageableLoadSites(k);
     spec.hintableLoads = hintableLoadSites(k);
+    spec.streamedLoads = streamedLoadSites(k);
   }
 
   spec.pidTypes = {PidType::Flat};

@@ -107,7 +107,7 @@ public:
              "cache eviction hint of each load site (on loads read as vectors)",
              fmt::format("\"\" | first | last ({}; hintable: {})", entries(s_.numLoadSites),
                          list(s_.hintableLoads, "loads ")),
-             "\"\"");
+             evictionDefault());
     if (s_.hasVectorBytes())
       scalar("vector_bytes", "bytes per vector access (CUDA)", "0 (auto) | 4 | 8 | 16",
              std::to_string(d_.vectorBytes));
@@ -129,6 +129,17 @@ private:
 
   static std::string list(const std::vector<int>& v, const char* what) {
     return v.empty() ? std::string("none") : what + fmt::format("{}", fmt::join(v, ", "));
+  }
+
+  /// `""` on every load, or the default's hints by load (first on streamed loads).
+  std::string evictionDefault() const {
+    std::vector<std::string> hinted;
+    for (size_t i = 0; i < d_.loadEvictionPolicies.size(); ++i)
+      if (d_.loadEvictionPolicies[i] != EvictionPolicy::Default)
+        hinted.push_back(fmt::format("{} on load {}",
+                                     evictionPolicyName(d_.loadEvictionPolicies[i]), i));
+    return hinted.empty() ? std::string("\"\"")
+                          : fmt::format("\"\" but {}", fmt::join(hinted, ", "));
   }
 
   static std::string numbers(const std::vector<int>& v) {

@@ -110,6 +110,9 @@ struct ConfigSpec {
   /// innermost and element by element otherwise, with the hint either way (a gather, a
   /// masked load or a scalar subscript never takes one).
   std::vector<int> hintableLoads;
+  /// Hintable loads streamed by a jagged loop (streamedLoadSites): subscripted by a
+  /// tile whose bounds the kernel loads. The default config gives them evict_first.
+  std::vector<int> streamedLoads;
   std::vector<PidType> pidTypes; ///< legal pid_type values
   bool hasDot = false;  ///< the kernel's dots run a template (matmul or attention)
   bool attention = false; ///< a batched (3-D) hl::dot: flash attention (ir::dotTemplate)
@@ -178,6 +181,10 @@ bool isPowerOfTwo(int64_t v);
 /// The load sites of `k` that take `load_eviction_policies` (ConfigSpec::hintableLoads);
 /// apply-config hints the loads there and nowhere else.
 std::vector<int> hintableLoadSites(const ir::Kernel& k);
+/// The hintable load sites of `k` (indices into `load_eviction_policies`) subscripted by
+/// a tile of a jagged loop (`hl::tile(start, end)` with loaded bounds): data a program
+/// streams through once (ConfigSpec::streamedLoads).
+std::vector<int> streamedLoadSites(const ir::Kernel& k);
 int64_t nextPowerOfTwo(int64_t v); ///< smallest power of two >= v (1 for v <= 1)
 
 } // namespace helion::config
