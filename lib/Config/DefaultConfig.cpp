@@ -260,8 +260,9 @@ Config ConfigSpec::defaultConfig() const {
   c.loadEvictionPolicies.assign(numLoadSites, EvictionPolicy::Default);
   // Loads a jagged loop streams (streamedLoads) take evict_first: read once, and the
   // hinted form (a predicated ld.global.nc with an L2 policy) held jagged_sum's kernel
-  // to 48 registers against the plain form's 80 (10 programs per SM against 6): H200,
-  // 1.29-1.32x bf16 and 1.0-1.14x f32 (docs/language.md, session 23).
+  // to 48 registers against the plain form's 80 (10 programs per SM against 6). H200:
+  // bf16 1.24-1.34x torch's segment_reduce (0.98-1.02 without), f32 1.13-1.29x
+  // (docs/language.md, session 23).
   for (int i : streamedLoads)
     c.loadEvictionPolicies[static_cast<size_t>(i)] = EvictionPolicy::First;
   if (contendedAtomics && !hasDot && !pidTypes.empty() &&

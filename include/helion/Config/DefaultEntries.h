@@ -16,7 +16,7 @@
 
 namespace helion::config {
 
-/// The row lengths the default entries are made for (powers of four, 256 to 65536).
+/// The row lengths the default entries are made for (powers of two, 256 to 65536).
 const std::vector<int64_t>& defaultRowLengths();
 
 /// The entries `helionc compile` uses without a config file. Entry 0 is the default
