@@ -13,8 +13,40 @@ namespace {
 
 constexpr int64_t kNominal = 4096; ///< the size of every keyed dim that is not a row dim
 
+/// A block size whose extent is a host scalar (`auto [m, n] = x.shape<2>()` then
+/// `hl::tile(n)`): the (param, dim) of the first tensor a load subscripts with one of
+/// its tiles, the tensor dim that scalar most likely is; none when no load does.
+std::optional<std::pair<int, int>> scalarExtentDim(const ir::Kernel& k, int declId) {
+  const ir::BlockSizeDecl* decl = nullptr;
+  for (const ir::BlockSizeDecl& d : k.blockSizes)
+    if (d.id == declId)
+      decl = &d;
+  if (!decl || !decl->sizeHint || decl->sizeHint->kind != ir::ExprKind::Param)
+    return std::nullopt;
+  std::optional<std::pair<int, int>> found;
+  ir::walkExprs(k.body, [&](const ir::Expr& e) {
+    if (found || e.kind != ir::ExprKind::Load || e.gatherAll)
+      return;
+    int dim = 0;
+    for (const ir::Index& ix : e.indices) {
+      if (ix.kind == ir::Index::Kind::Flat)
+        return;
+      if (ix.kind == ir::Index::Kind::NewAxis)
+        continue;
+      if (ix.kind == ir::Index::Kind::Tile &&
+          k.blockSizes.at(static_cast<size_t>(k.tiles.at(ix.tile).blockSize)).id == declId) {
+        found = std::pair{e.param, dim};
+        return;
+      }
+      ++dim;
+    }
+  });
+  return found;
+}
+
 /// The (param, dim) pairs whose size is a row length: every tensor dim of a reduction
-/// axis, and the tensor dim an inner (non-grid) loop's block size tiles.
+/// axis, and the tensor dim an inner (non-grid) loop's block size tiles (its extent's
+/// tensor size, or for a host scalar extent, scalarExtentDim).
 std::set<std::pair<int, int>> rowDims(const ir::Kernel& k, const ConfigSpec& spec) {
   std::set<std::pair<int, int>> dims;
   for (const ir::Axis& axis : k.axes)
@@ -27,8 +59,23 @@ std::set<std::pair<int, int>> rowDims(const ir::Kernel& k, const ConfigSpec& spe
       if (decl.id == bs.declId && decl.sizeHint &&
           decl.sizeHint->kind == ir::ExprKind::TensorSize)
         dims.insert({decl.sizeHint->param, decl.sizeHint->dim});
+    if (std::optional<std::pair<int, int>> pd = scalarExtentDim(k, bs.declId))
+      dims.insert(*pd);
   }
   return dims;
+}
+
+/// sizeHintsFor(k, shapes), and each block size with a host scalar extent sized as
+/// its scalarExtentDim in `shapes` (that tensor keyed), which sizeHintsFor cannot know.
+SizeHints entryHints(const ir::Kernel& k, const Shapes& shapes) {
+  SizeHints hints = sizeHintsFor(k, shapes);
+  for (const ir::BlockSizeDecl& decl : k.blockSizes)
+    if (std::optional<std::pair<int, int>> pd = scalarExtentDim(k, decl.id)) {
+      auto it = shapes.find(k.params.at(static_cast<size_t>(pd->first)).name);
+      if (it != shapes.end() && pd->second < static_cast<int>(it->second.size()))
+        hints.blockSizes.emplace(decl.id, it->second[static_cast<size_t>(pd->second)]);
+    }
+  return hints;
 }
 
 /// Flash attention whose head dim is a parameter (hl::specialize) and whose score does
@@ -108,7 +155,7 @@ std::vector<ShapedConfig> defaultEntries(const ir::Kernel& k) {
           sizes[static_cast<size_t>(d)] = length;
       shapes[k.params[param].name] = sizes;
     }
-    ConfigSpec spec = ConfigSpec::fromKernel(k, sizeHintsFor(k, shapes));
+    ConfigSpec spec = ConfigSpec::fromKernel(k, entryHints(k, shapes));
     entries.push_back({shapes, spec.defaultConfig()});
   }
   return entries;

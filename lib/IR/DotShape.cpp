@@ -103,6 +103,46 @@ std::function<const Expr*(int)> letsOf(const std::map<int, const Expr*>& lets) {
   };
 }
 
+/// Whether `loop` adds its dot into an accumulator as the templates do: lets, then one
+/// `acc = hl::dot(a, b, acc)` or `acc = acc + hl::dot(a, b)` (seen through the lets),
+/// and nothing else. A dot scaled or transformed before it is added (a block-scaled
+/// fp8 product) is the general lowering's.
+bool accumulatesDot(const Stmt& loop, const std::map<int, const Expr*>& lets) {
+  const Stmt* assign = nullptr;
+  for (const StmtRef& s : loop.body) {
+    if (s->kind == StmtKind::Let)
+      continue;
+    if (s->kind != StmtKind::Assign || assign)
+      return false;
+    assign = s.get();
+  }
+  if (!assign || !assign->value)
+    return false;
+  auto resolve = [&](const Expr* e) {
+    for (int depth = 0; e && e->kind == ExprKind::Var && depth < 8; ++depth) {
+      auto it = lets.find(e->var);
+      if (it == lets.end())
+        break;
+      e = it->second;
+    }
+    return e;
+  };
+  auto isAcc = [&](const Expr* e) {
+    e = resolve(e);
+    return e && e->kind == ExprKind::Var && e->var == assign->var;
+  };
+  const Expr* v = resolve(assign->value.get());
+  if (v && v->kind == ExprKind::Dot && v->operands.size() == 3)
+    return isAcc(v->operands[2].get());
+  if (v && v->kind == ExprKind::Binary && v->binary == BinaryOp::Add && v->operands.size() == 2)
+    for (int j = 0; j < 2; ++j) {
+      const Expr* d = resolve(v->operands[1 - j].get());
+      if (isAcc(v->operands[j].get()) && d && d->kind == ExprKind::Dot && d->operands.size() == 2)
+        return true;
+    }
+  return false;
+}
+
 /// Whether `body` (a grid loop's, or the grouped form's innermost output loop's) holds
 /// one inner loop with the kernel's one dot, of two tensor loads (A may be computed
 /// from its load when `allowPrologue`: prologueLoad).
@@ -114,7 +154,7 @@ bool bodyHasMatmulShape(const std::vector<StmtRef>& body, bool allowPrologue) {
     // are tensor loads (a dot of other computed blocks is the general lowering's).
     std::map<int, const Expr*> lets;
     const Expr* dot = loopDot(*s, lets);
-    return dot && dot->operands.size() >= 2 &&
+    return dot && dot->operands.size() >= 2 && accumulatesDot(*s, lets) &&
            (isLoadOperand(dot->operands[0].get(), lets) ||
             (allowPrologue && prologueLoad(*dot->operands[0], letsOf(lets)))) &&
            isLoadOperand(dot->operands[1].get(), lets);

@@ -324,3 +324,21 @@ HELION_KERNEL Tensor dot_nested_a(const Tensor& x, const Tensor& w) {
   }
   return out;
 }
+
+// out = the sum over K blocks of 64 of (x[:, kb] @ w[kb, :]) * s[kb]: each block's product
+// scaled before it is added (per-block scales, as block-scaled fp8 matmuls apply them),
+// not the templates' accumulate form, so the general lowering runs it.
+HELION_KERNEL Tensor dot_kscale(const Tensor& x, const Tensor& w, const Tensor& s) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  HELION_CHECK(k == k2, "dot_kscale: inner dimensions differ");
+  HELION_CHECK(s.dim() == 1 && s.size(0) == (k + 63) / 64, "dot_kscale: s must be [cdiv(k, 64)]");
+  Tensor out = helion::empty({m, n}, hl::f32, x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k, hl::block_size(64)))
+      acc = acc + hl::dot(x[tm, tk], w[tk, tn]) * s[tk.id()];
+    out[tm, tn] = acc;
+  }
+  return out;
+}

@@ -22,7 +22,8 @@ const std::vector<int64_t>& defaultRowLengths();
 /// The entries `helionc compile` uses without a config file. Entry 0 is the default
 /// config with no sizes known, tuned for no shape (what `--emit cuda` shows; the
 /// launcher's fallback). Then, for a kernel whose default depends on a row length (a
-/// reduction axis, or an inner tile loop whose block size tiles a tensor dim), one entry
+/// reduction axis, or an inner tile loop whose block size tiles a tensor dim: its extent
+/// that tensor's size, or a host scalar and the dim its tiles subscript), one entry
 /// per defaultRowLengths() L: keyed by every tensor on those dims, with L on them and
 /// 4096 on the tensors' other dims (the same in every entry, so only the row length
 /// decides between them), and the default config for those sizes. Flash attention with
