@@ -18,6 +18,7 @@ sys.path.insert(0, here)
 sys.path.insert(0, os.path.join(here, "..", "examples", "python"))
 sys.path.insert(0, os.path.join(here, "..", "scripts"))
 from helionc_ctypes import HelioncLibrary  # noqa: E402
+from lang3_gpu_check import jagged_case  # noqa: E402
 from lang_gpu_check import poisoned_call  # noqa: E402
 from timing import paired_us  # noqa: E402
 
@@ -38,16 +39,8 @@ def main():
     for dt, tol0 in ((torch.float32, 1e-5), (torch.bfloat16, 1.6e-2)):
         for nrows, maxlen, d in CASES:
             tol = tol0 * max(1, maxlen // 256)  # float error grows with the rows summed
-            lengths = torch.randint(0, maxlen + 1, (nrows,), device=DEV)
-            lengths[::7] = 0
-            offsets = torch.zeros(nrows + 1, device=DEV, dtype=torch.int64)
-            offsets[1:] = torch.cumsum(lengths, 0)
-            total = int(offsets[-1].item())
-            values = torch.randn(total, d, device=DEV).to(dt)
-            cs = torch.zeros(total + 1, d, device=DEV, dtype=torch.float64)
-            cs[1:] = values.double().cumsum(0)
-            want = cs[offsets[1:]] - cs[offsets[:-1]]
-            del cs
+            lengths, offsets, values, want = jagged_case(nrows, maxlen, d, dt)
+            total = values.shape[0]
             fns, names, errs = [], [], {}
             eager = lambda v=values, n=lengths: torch.segment_reduce(  # noqa: E731
                 v, "sum", lengths=n, axis=0, unsafe=True)

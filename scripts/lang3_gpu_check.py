@@ -108,6 +108,20 @@ def triton_rand(seed, n):
         return None
 
 
+def jagged_case(nrows, maxlen, d, dt):
+    """jagged_sum's inputs (rows of random lengths up to maxlen, every 7th empty) and
+    their float64 row sums: (lengths, offsets, values, want)."""
+    lengths = torch.randint(0, maxlen + 1, (nrows,), device=DEV)
+    lengths[::7] = 0
+    offsets = torch.zeros(nrows + 1, device=DEV, dtype=torch.int64)
+    offsets[1:] = torch.cumsum(lengths, 0)
+    total = int(offsets[-1].item())
+    values = torch.randn(total, d, device=DEV).to(dt)
+    cs = torch.zeros(total + 1, d, device=DEV, dtype=torch.float64)
+    cs[1:] = values.double().cumsum(0)
+    return lengths, offsets, values, cs[offsets[1:]] - cs[offsets[:-1]]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--libdir", required=True)
@@ -141,16 +155,9 @@ def main():
     # jagged_sum: rows of random lengths (some empty), sums against float64 prefix sums.
     for dt, tol in ((torch.float32, 1e-5), (torch.bfloat16, 1.6e-2)):
         for nrows, maxlen, d in ((4096, 256, 256), (16384, 64, 128)):
-            lengths = torch.randint(0, maxlen + 1, (nrows,), device=DEV)
-            lengths[::7] = 0
-            offsets = torch.zeros(nrows + 1, device=DEV, dtype=torch.int64)
-            offsets[1:] = torch.cumsum(lengths, 0)
-            total = int(offsets[-1].item())
-            values = torch.randn(total, d, device=DEV).to(dt)
+            lengths, offsets, values, want = jagged_case(nrows, maxlen, d, dt)
+            total = values.shape[0]
             got, pz = poisoned_call(lambda: lib["jagged_sum"].call("jagged_sum", values, offsets))
-            cs = torch.zeros(total + 1, d, device=DEV, dtype=torch.float64)
-            cs[1:] = values.double().cumsum(0)
-            want = cs[offsets[1:]] - cs[offsets[:-1]]
             err = ((got.double() - want).abs() / (want.abs() + 1)).max().item()
             lens = lengths
 
