@@ -61,6 +61,17 @@ std::string loopName(const ir::Kernel& k, const std::vector<int>& tiles) {
   return name;
 }
 
+/// Whether a block size tiles a jagged loop: its extent reads device values (a local
+/// variable or a load, `hl::tile(start, end)` with loaded bounds).
+bool jaggedExtent(const ir::BlockSizeDecl& decl) {
+  bool jagged = false;
+  if (decl.sizeHint)
+    ir::walkExpr(*decl.sizeHint, [&](const ir::Expr& e) {
+      jagged |= e.kind == ir::ExprKind::Var || e.kind == ir::ExprKind::Load;
+    });
+  return jagged;
+}
+
 BlockSizeSpec blockSizeSpec(const ir::Kernel& k, const ir::BlockSizeDecl& decl,
                             const SizeHints& hints) {
   BlockSizeSpec spec;
@@ -70,10 +81,7 @@ BlockSizeSpec blockSizeSpec(const ir::Kernel& k, const ir::BlockSizeDecl& decl,
     spec.hint = it->second;
   else
     spec.hint = constHint(decl.sizeHint);
-  if (decl.sizeHint)
-    ir::walkExpr(*decl.sizeHint, [&](const ir::Expr& e) {
-      spec.jagged |= e.kind == ir::ExprKind::Var || e.kind == ir::ExprKind::Load;
-    });
+  spec.jagged = jaggedExtent(decl);
   spec.min = nextPowerOfTwo(std::max<int64_t>(1, decl.min));
   spec.max = prevPowerOfTwo(std::max<int64_t>(1, decl.max));
   if (spec.hint)
@@ -172,11 +180,8 @@ std::vector<int> hintableLoadSites(const ir::Kernel& k) {
 std::vector<int> streamedLoadSites(const ir::Kernel& k) {
   std::set<int> jaggedDecls; // indices into k.blockSizes, as ir::Tile::blockSize
   for (size_t i = 0; i < k.blockSizes.size(); ++i)
-    if (const ir::ExprRef& hint = k.blockSizes[i].sizeHint)
-      ir::walkExpr(*hint, [&](const ir::Expr& e) {
-        if (e.kind == ir::ExprKind::Var || e.kind == ir::ExprKind::Load)
-          jaggedDecls.insert(static_cast<int>(i));
-      });
+    if (jaggedExtent(k.blockSizes[i]))
+      jaggedDecls.insert(static_cast<int>(i));
   const std::vector<int> hintable = hintableLoadSites(k);
   std::vector<int> out;
   for (const Site& site : loadStoreSites(k)) {
