@@ -33,9 +33,16 @@ public:
       for (const Site& site : loadStoreSites(*s_.kernel))
         loads += site.kind == Site::Kind::Load;
     }
-    line(0, fmt::format("config spec of kernel '{}' ({} load/store site{}, {} load site{})",
+    // Which lowering runs the kernel's dots: a slow general lowering where a template
+    // was meant shows here first.
+    const char* lowering = s_.attention          ? ": its dots run the flash attention template"
+                           : s_.groupedMatmul    ? ": its dot runs the grouped GEMM template"
+                           : s_.matmul()         ? ": its dot runs the GEMM templates"
+                           : s_.generalDot       ? ": its dots run the general hl::dot lowering"
+                                                 : "";
+    line(0, fmt::format("config spec of kernel '{}' ({} load/store site{}, {} load site{}){}",
                         s_.kernelName, s_.numSites, s_.numSites == 1 ? "" : "s", loads,
-                        loads == 1 ? "" : "s"));
+                        loads == 1 ? "" : "s", lowering));
     key("block_sizes", "tile sizes, one per tunable block size (fixed ones are not listed)");
     for (size_t i = 0; i < s_.blockSizes.size(); ++i) {
       const BlockSizeSpec& b = s_.blockSizes[i];
