@@ -2,6 +2,10 @@
 // A K loop that does more than accumulate its dot is not the templates' form: the
 // general lowering compiles it (it used to be an error).
 // RUN: %helionc compile %s --kernel extra_stmt --emit cuda 2>&1 | FileCheck %s --check-prefix=EXTRA
+// RUN: %helionc spec %s --kernel extra_stmt | FileCheck %s --check-prefix=EXTRA-SPEC
+// RUN: %helionc spec %s --kernel ok | FileCheck %s --check-prefix=OK-SPEC
+// EXTRA-SPEC: config spec of kernel 'extra_stmt' ({{.*}}): its dots run the general hl::dot lowering
+// OK-SPEC: config spec of kernel 'ok' ({{.*}}): its dot runs the GEMM templates
 // RUN: not %helionc compile %s --kernel epilogue_reduce --emit cuda 2>&1 | FileCheck %s --check-prefix=REDUCE
 // RUN: not %helionc compile %s --kernel batched --emit cuda 2>&1 | FileCheck %s --check-prefix=BATCHED
 // The template's rules are config errors with the JSON path (Validate.cpp), before
