@@ -121,9 +121,11 @@ void Emitter::emitDotStaging() {
   if (dots.empty())
     return;
   std::string bytes;
+  std::vector<const Expr*> staged;
   for (const Expr* d : dots) {
     if (!checkDot(*d))
       continue;
+    staged.push_back(d);
     const int site = static_cast<int>(dotSite_.size());
     dotSite_[d] = site;
     const BlockType &a = *d->operands[0]->type, &b = *d->operands[1]->type;
@@ -135,17 +137,32 @@ void Emitter::emitDotStaging() {
          matDim(a, 1).size + ">;");
     bytes = bytes.empty() ? name + "::kBytes" : "hmax(" + bytes + ", " + name + "::kBytes)";
   }
-  emitDotSmem(bytes, "blocks");
+  emitDotSmem(bytes, "blocks", staged);
 }
 
 /// The staging area of the kernel's dots: `bytes` (a C++ expression, empty: no dot).
-void Emitter::emitDotSmem(const std::string& bytes, const std::string& what) {
+/// Its static_assert names the dots' source lines: the block sizes that overflow may be
+/// the source's own (`hl::block_size(128)`), and only the instantiation knows the
+/// dtypes (operands other than two bf16 or two f16 are staged as f32).
+void Emitter::emitDotSmem(const std::string& bytes, const std::string& what,
+                          const std::vector<const Expr*>& dots) {
   if (bytes.empty())
     return;
+  std::string where;
+  for (const Expr* d : dots) {
+    if (!d->loc.valid())
+      continue;
+    const std::string file = d->loc.file.substr(d->loc.file.find_last_of('/') + 1);
+    where += (where.empty() ? " at " : ", ") + file + ":" + std::to_string(d->loc.line);
+  }
+  std::string quoted; // inside a C++ string literal
+  for (char c : where)
+    quoted += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
   line("constexpr int DOT_SMEM = " + bytes + ";");
   line("static_assert(DOT_SMEM <= " + std::to_string(config::kDotStagingLimit) +
-       ", \"helionc: the " + what + " of a general hl::dot need more than 48 KB of shared "
-       "memory; use smaller block sizes\");");
+       ", \"helionc: the " + what + " of the general hl::dot" + quoted +
+       " need more than 48 KB of shared memory in these dtypes (operands other than two "
+       "bf16 or two f16 are staged as f32); use smaller block sizes\");");
   // 1024: the swizzled B operands of the mma layout's wgmma form (dot.cuh).
   line("__shared__ __align__(1024) hd::uint8 dot_smem[DOT_SMEM];");
 }

@@ -61,6 +61,7 @@ void Emitter::emitMmaStaging() {
   std::string bytes;
   int site = 0;
   std::vector<std::string> early; // the early dots' sites, in order
+  std::vector<const Expr*> staged;
   // A register cap (launch bounds, maxnreg) can leave too few for a wgmma's accumulators.
   if (!regCap_.empty())
     line("constexpr int REG_CAP = " + regCap_ + "; // registers per thread (launch bounds)");
@@ -71,6 +72,7 @@ void Emitter::emitMmaStaging() {
     const Expr& d = *s.value;
     if (!checkDot(d))
       return;
+    staged.push_back(&d);
     const MmaDotPlan& p = mmaDots_.at(&d);
     const std::string name = "D" + std::to_string(site);
     dotSite_[&d] = site++;
@@ -120,7 +122,7 @@ void Emitter::emitMmaStaging() {
   }
   if (!early.empty())
     bytes = "hmax(" + bytes + ", " + end + ")";
-  emitDotSmem(bytes, "operands");
+  emitDotSmem(bytes, "operands", staged);
 }
 
 void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {

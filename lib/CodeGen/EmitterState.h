@@ -120,7 +120,8 @@ private:
   DotDim matDim(const ir::BlockType& t, int i) const { return dotDim(t.dims[t.rank() - 2 + i]); }
   bool checkDot(const ir::Expr& dot);
   void emitDotStaging(); ///< the BlockDot types and the staging area, at the kernel's top
-  void emitDotSmem(const std::string& bytes, const std::string& what);
+  void emitDotSmem(const std::string& bytes, const std::string& what,
+                   const std::vector<const ir::Expr*>& dots);
   void stageDotOperand(const ir::Expr& op, const std::string& site, const char* setter);
   void emitDot(const ir::Stmt& s, const ir::Expr& dot, bool declare);
   // MmaLayout.cpp, EmitMmaDot.cpp: dots on register fragments (the mma layout)
