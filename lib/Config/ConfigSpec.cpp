@@ -177,12 +177,11 @@ std::vector<int> hintableLoadSites(const ir::Kernel& k) {
   return out;
 }
 
-std::vector<int> streamedLoadSites(const ir::Kernel& k) {
+std::vector<int> streamedLoadSites(const ir::Kernel& k, const std::vector<int>& hintable) {
   std::set<int> jaggedDecls; // indices into k.blockSizes, as ir::Tile::blockSize
   for (size_t i = 0; i < k.blockSizes.size(); ++i)
     if (jaggedExtent(k.blockSizes[i]))
       jaggedDecls.insert(static_cast<int>(i));
-  const std::vector<int> hintable = hintableLoadSites(k);
   std::vector<int> out;
   for (const Site& site : loadStoreSites(k)) {
     if (!site.load || !std::count(hintable.begin(), hintable.end(), site.loadIndex))
@@ -278,7 +277,7 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
     if (!spec.generalDot)
       spec.stageableSites = stageableLoadSites(k);
     spec.hintableLoads = hintableLoadSites(k);
-    spec.streamedLoads = streamedLoadSites(k);
+    spec.streamedLoads = streamedLoadSites(k, spec.hintableLoads);
   }
 
   spec.pidTypes = {PidType::Flat};

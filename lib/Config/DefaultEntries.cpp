@@ -6,6 +6,7 @@
 #include "helion/IR/DotShape.h"
 #include "helion/IR/Visitor.h"
 
+#include <map>
 #include <set>
 
 namespace helion::config {
@@ -13,19 +14,19 @@ namespace {
 
 constexpr int64_t kNominal = 4096; ///< the size of every keyed dim that is not a row dim
 
-/// A block size whose extent is a host scalar (`auto [m, n] = x.shape<2>()` then
-/// `hl::tile(n)`): the (param, dim) of the first tensor a load subscripts with one of
-/// its tiles, the tensor dim that scalar most likely is; none when no load does.
-std::optional<std::pair<int, int>> scalarExtentDim(const ir::Kernel& k, int declId) {
-  const ir::BlockSizeDecl* decl = nullptr;
-  for (const ir::BlockSizeDecl& d : k.blockSizes)
-    if (d.id == declId)
-      decl = &d;
-  if (!decl || !decl->sizeHint || decl->sizeHint->kind != ir::ExprKind::Param)
-    return std::nullopt;
-  std::optional<std::pair<int, int>> found;
+/// (param, dim) of a tensor dim, by BlockSizeDecl id.
+using ExtentDims = std::map<int, std::pair<int, int>>;
+
+/// The block sizes whose extent is a host scalar (`auto [m, n] = x.shape<2>()` then
+/// `hl::tile(n)`): for each, the (param, dim) of the first tensor a load subscripts with
+/// one of its tiles, the tensor dim that scalar most likely is (none when no load does).
+ExtentDims scalarExtentDims(const ir::Kernel& k) {
+  ExtentDims out;
+  auto declOf = [&](int tile) -> const ir::BlockSizeDecl& {
+    return k.blockSizes.at(static_cast<size_t>(k.tiles.at(tile).blockSize));
+  };
   ir::walkExprs(k.body, [&](const ir::Expr& e) {
-    if (found || e.kind != ir::ExprKind::Load || e.gatherAll)
+    if (e.kind != ir::ExprKind::Load || e.gatherAll)
       return;
     int dim = 0;
     for (const ir::Index& ix : e.indices) {
@@ -33,21 +34,20 @@ std::optional<std::pair<int, int>> scalarExtentDim(const ir::Kernel& k, int decl
         return;
       if (ix.kind == ir::Index::Kind::NewAxis)
         continue;
-      if (ix.kind == ir::Index::Kind::Tile &&
-          k.blockSizes.at(static_cast<size_t>(k.tiles.at(ix.tile).blockSize)).id == declId) {
-        found = std::pair{e.param, dim};
-        return;
-      }
+      if (ix.kind == ir::Index::Kind::Tile && declOf(ix.tile).sizeHint &&
+          declOf(ix.tile).sizeHint->kind == ir::ExprKind::Param)
+        out.emplace(declOf(ix.tile).id, std::pair{e.param, dim}); // the first load's only
       ++dim;
     }
   });
-  return found;
+  return out;
 }
 
 /// The (param, dim) pairs whose size is a row length: every tensor dim of a reduction
 /// axis, and the tensor dim an inner (non-grid) loop's block size tiles (its extent's
-/// tensor size, or for a host scalar extent, scalarExtentDim).
-std::set<std::pair<int, int>> rowDims(const ir::Kernel& k, const ConfigSpec& spec) {
+/// tensor size, or for a host scalar extent, its entry of `scalarDims`).
+std::set<std::pair<int, int>> rowDims(const ir::Kernel& k, const ConfigSpec& spec,
+                                      const ExtentDims& scalarDims) {
   std::set<std::pair<int, int>> dims;
   for (const ir::Axis& axis : k.axes)
     for (const auto& pd : axis.tensorDims)
@@ -59,22 +59,22 @@ std::set<std::pair<int, int>> rowDims(const ir::Kernel& k, const ConfigSpec& spe
       if (decl.id == bs.declId && decl.sizeHint &&
           decl.sizeHint->kind == ir::ExprKind::TensorSize)
         dims.insert({decl.sizeHint->param, decl.sizeHint->dim});
-    if (std::optional<std::pair<int, int>> pd = scalarExtentDim(k, bs.declId))
-      dims.insert(*pd);
+    if (auto it = scalarDims.find(bs.declId); it != scalarDims.end())
+      dims.insert(it->second);
   }
   return dims;
 }
 
-/// sizeHintsFor(k, shapes), and each block size with a host scalar extent sized as
-/// its scalarExtentDim in `shapes` (that tensor keyed), which sizeHintsFor cannot know.
-SizeHints entryHints(const ir::Kernel& k, const Shapes& shapes) {
+/// sizeHintsFor(k, shapes), and each block size with a host scalar extent sized as its
+/// tensor dim (`scalarDims`) in `shapes` (that tensor keyed), which sizeHintsFor cannot
+/// know.
+SizeHints entryHints(const ir::Kernel& k, const Shapes& shapes, const ExtentDims& scalarDims) {
   SizeHints hints = sizeHintsFor(k, shapes);
-  for (const ir::BlockSizeDecl& decl : k.blockSizes)
-    if (std::optional<std::pair<int, int>> pd = scalarExtentDim(k, decl.id)) {
-      auto it = shapes.find(k.params.at(static_cast<size_t>(pd->first)).name);
-      if (it != shapes.end() && pd->second < static_cast<int>(it->second.size()))
-        hints.blockSizes.emplace(decl.id, it->second[static_cast<size_t>(pd->second)]);
-    }
+  for (const auto& [declId, pd] : scalarDims) {
+    auto it = shapes.find(k.params.at(static_cast<size_t>(pd.first)).name);
+    if (it != shapes.end() && pd.second < static_cast<int>(it->second.size()))
+      hints.blockSizes.emplace(declId, it->second[static_cast<size_t>(pd.second)]);
+  }
   return hints;
 }
 
@@ -136,7 +136,8 @@ std::vector<ShapedConfig> defaultEntries(const ir::Kernel& k) {
     addAttentionEntries(k, unhinted, entries);
   if (unhinted.hasDot || unhinted.generalDot)
     return entries;
-  std::set<std::pair<int, int>> rows = rowDims(k, unhinted);
+  const ExtentDims scalarDims = scalarExtentDims(k);
+  std::set<std::pair<int, int>> rows = rowDims(k, unhinted, scalarDims);
   // Only tensors of known rank, not captured (the launcher's shape key names parameters).
   std::set<int> keyed;
   for (const auto& [param, dim] : rows)
@@ -155,7 +156,7 @@ std::vector<ShapedConfig> defaultEntries(const ir::Kernel& k) {
           sizes[static_cast<size_t>(d)] = length;
       shapes[k.params[param].name] = sizes;
     }
-    ConfigSpec spec = ConfigSpec::fromKernel(k, entryHints(k, shapes));
+    ConfigSpec spec = ConfigSpec::fromKernel(k, entryHints(k, shapes, scalarDims));
     entries.push_back({shapes, spec.defaultConfig()});
   }
   return entries;

@@ -152,7 +152,8 @@ entrySpecialized(const std::vector<const codegen::HostKernel*>& entries,
       for (int key = entry.firstKey; key < entry.firstKey + entry.numKeys; ++key) {
         const rt::ShapeKey& sk = table.keys[key];
         const int64_t inner = sk.rank > 0 ? table.sizes[sk.offset + sk.rank - 1] : -1;
-        if (picker.dtypesMatch(e) && std::find(values.begin(), values.end(), inner) != values.end())
+        if (picker.dtypesMatch(e) &&
+            std::find(values.begin(), values.end(), inner) != values.end())
           addOnce(out[e], inner);
       }
     }
@@ -184,8 +185,10 @@ AotPlan planAotImages(const std::vector<codegen::HostKernel>& hosts, const AotRe
         entries.size() > 1 && ir::templateTiles(k).family == ir::DotTemplate::Attention;
     for (const codegen::DtypeSpec& spec : request.dtypes) {
       signatures.push_back(codegen::signatureOf(k, spec));
-      sizes.push_back(entrySizes(entries, request.hints.sizes, request.ownShapes,
-                                 signatures.back()));
+      // Head-dim-keyed entries take their sizes from `specialized` below.
+      sizes.push_back(byHeadDim ? std::vector<std::vector<int64_t>>(entries.size())
+                                : entrySizes(entries, request.hints.sizes, request.ownShapes,
+                                             signatures.back()));
       if (byHeadDim)
         specialized.push_back(entrySpecialized(entries, request.hints.specialized,
                                                request.ownShapes, signatures.back()));

@@ -181,10 +181,11 @@ bool isPowerOfTwo(int64_t v);
 /// The load sites of `k` that take `load_eviction_policies` (ConfigSpec::hintableLoads);
 /// apply-config hints the loads there and nowhere else.
 std::vector<int> hintableLoadSites(const ir::Kernel& k);
-/// The hintable load sites of `k` (indices into `load_eviction_policies`) subscripted by
-/// a tile of a jagged loop (`hl::tile(start, end)` with loaded bounds): data a program
-/// streams through once (ConfigSpec::streamedLoads).
-std::vector<int> streamedLoadSites(const ir::Kernel& k);
+/// The load sites among `hintable` (hintableLoadSites(k), indices into
+/// `load_eviction_policies`) subscripted by a tile of a jagged loop (`hl::tile(start,
+/// end)` with loaded bounds): data a program streams through once
+/// (ConfigSpec::streamedLoads).
+std::vector<int> streamedLoadSites(const ir::Kernel& k, const std::vector<int>& hintable);
 int64_t nextPowerOfTwo(int64_t v); ///< smallest power of two >= v (1 for v <= 1)
 
 } // namespace helion::config
