@@ -204,22 +204,6 @@ def main():
     # test/gpu/dot_kernels.cpp: a transposed load as B, a computed B, a computed A.
     for v in dk_variants:
         dl = lib[f"dk_{v}"]
-        # dot_kscale of 8-bit floats: the general lowering stages them as f32 (tf32 mma,
-        # exact for e4m3 values). Default config only.
-        for (m, k, n), timed in (((4096, 1024, 1024), True), ((333, 72, 200), False)):
-            if v != "default" or not selected("dot_kscale"):
-                break
-            f8 = torch.float8_e4m3fn
-            x8 = (torch.randn(m, k, device=DEV) * 4).to(f8)
-            w8 = (torch.randn(k, n, device=DEV) * 4).to(f8)
-            sk = torch.rand((k + 63) // 64, device=DEV, dtype=torch.float32) + 0.5
-            srow = sk.repeat_interleave(64)[:k]
-            call = lambda: dl.call("dot_kscale", x8, w8, sk)  # noqa: E731
-            got, pz = checked(f"dot_kscale.{v}", f8, [m, k, n], call)
-            if got is not None:
-                record(f"dot_kscale.{v}", f8, [m, k, n], 2.0 * m * n * k,
-                       rel_err(got, x8.double() @ (w8.double() * srow.double()[:, None])), pz,
-                       call, lambda: x8.float() @ (w8.float() * srow[:, None]), timed, True)
         for dt in (torch.bfloat16, torch.float32):
             # Batched chained dots (the chain template on sm_90a for bf16 and K 64, 128 or
             # 256, else the general lowering): over [tb, tm, te] tiles, and over [tb, tm]
@@ -332,9 +316,9 @@ def main():
                            rel_err(got, want), pz, call,
                            lambda: (torch.tril(x) @ w).float(),
                            timed and dt != torch.float32 and v == "default", v == "default")
-                # Each 64-wide K block's product scaled by s[kb] before it is added (not
-                # the templates' accumulate form): the general lowering. Eager scales w's
-                # rows instead (the same sum).
+                # Each 64-wide K block's product scaled by s[kb] before it is added: the
+                # GEMM templates' K-scale mainloop (a part accumulator per block). Eager
+                # scales w's rows instead (the same sum).
                 sk = torch.rand((k + 63) // 64, device=DEV, dtype=torch.float32) + 0.5
                 call = lambda: dl.call("dot_kscale", x, w, sk)  # noqa: E731
                 got, pz = checked(f"dot_kscale.{v}", dt, [m, k, n], call)

@@ -33,6 +33,9 @@ void MatmulEmitter::collectArgs() {
       if (e.kind == ExprKind::Param || (e.kind == ExprKind::Load && e.param != p_.a))
         see(e);
     });
+  for (const ExprRef& f : {p_.kScaleRow, p_.kScaleCol}) // a product scaled per K block
+    if (f)
+      walkExpr(*f, see);
   for (const StmtRef& s : p_.epilogue) {
     walkExpr(*s->value, see);
     if (s->kind == StmtKind::Store) {
@@ -129,6 +132,46 @@ std::string MatmulEmitter::ex(const Expr& e) const {
   });
 }
 
+std::string MatmulEmitter::kScaleEx(const Expr& e) const {
+  // The source's blocks: tm and tn are the config's BM and BN, tk the scales' block.
+  auto block = [&](int t) {
+    return std::to_string(t == p_.tileM   ? p_.gemm.bm
+                          : t == p_.tileN ? p_.gemm.bn
+                                          : p_.gemm.kScaleBlock);
+  };
+  auto coord = [&](int t) { return std::string(t == p_.tileM ? "row" : "col"); };
+  return cudaElement(e, k_, [&](const Expr& x, const auto& op) -> std::optional<std::string> {
+    switch (x.kind) {
+    case ExprKind::TileIndex: return coord(x.tile);
+    case ExprKind::TileAttr: {
+      const std::string id = x.tile == p_.tileK ? "kb" : "(" + coord(x.tile) + " / " +
+                                                             block(x.tile) + ")";
+      switch (x.attr) {
+      case TileAttr::Id: return id;
+      case TileAttr::Begin: return "(" + id + " * " + block(x.tile) + ")";
+      case TileAttr::BlockSize: return "int64(" + block(x.tile) + ")";
+      default: return std::nullopt; // End: not a factor (ScaledDot.cpp)
+      }
+    }
+    case ExprKind::Full: return ctype(x.type->elem) + "(" + op(*x.operands[0]) + ")";
+    case ExprKind::Load: {
+      std::string off;
+      int d = 0;
+      for (const Index& i : x.indices) {
+        if (i.kind == Index::Kind::NewAxis)
+          continue;
+        const std::string c = i.kind == Index::Kind::Tile ? coord(i.tile)
+                                                          : "int64(" + op(*i.value) + ")";
+        off += (off.empty() ? "" : " + ") + c + " * stride_" + name(x.param) + "_" +
+               std::to_string(d++);
+      }
+      return "hd::to_compute(" + name(x.param) + "[" + (off.empty() ? "0" : off) + "])";
+    }
+    default: return std::nullopt;
+    }
+  });
+}
+
 void MatmulEmitter::body(std::ostringstream& os, const std::function<void(const Stmt&)>& store) const {
   os << "    float v" << p_.accVar << " = acc;\n";
   cudaEpilogueStmts(os, p_.epilogue, k_, [&](const Expr& e) { return ex(e); }, store);
@@ -188,6 +231,19 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
       os << "  __device__ __forceinline__ float prologue_ay(int64 row, int64 k, float a_elem, "
             "float y_elem) const {\n    return float("
          << element(true) << ");\n  }\n";
+  }
+  if (p_.kScaled) {
+    // A product scaled per K block (gemm_tiles.cuh, has_kscale): the factors of block kb
+    // at a row and a column of C (the kernels read rows and columns past M and N at M - 1
+    // and N - 1, and only blocks below K).
+    os << "  static constexpr bool kKScale = true;\n";
+    os << "  static constexpr int kKScaleBlock = " << p_.gemm.kScaleBlock << ";\n";
+    os << "  static constexpr int kKScaleColBlock = " << (p_.kScaleColPerTile ? p_.gemm.bn : 1)
+       << ";\n";
+    os << "  __device__ __forceinline__ float kscale_row(int64 row, int64 kb) const {\n"
+       << "    return float(" << (p_.kScaleRow ? kScaleEx(*p_.kScaleRow) : "1.f") << ");\n  }\n";
+    os << "  __device__ __forceinline__ float kscale_col(int64 col, int64 kb) const {\n"
+       << "    return float(" << (p_.kScaleCol ? kScaleEx(*p_.kScaleCol) : "1.f") << ");\n  }\n";
   }
   if (p_.tmaStoreParam >= 0) {
     os << "  __device__ __forceinline__ float transform(" << coordParams()

@@ -68,6 +68,9 @@ private:
                      const std::string& row = "row") const;
   /// An epilogue expression for one element.
   std::string ex(const Expr& e) const;
+  /// A factor of a product scaled per K block (MatmulMatch::kScaleRow / kScaleCol) at
+  /// (row or col, kb): loads at tm / tn and scalar subscripts, tile ids and begins.
+  std::string kScaleEx(const Expr& e) const;
   /// The epilogue statements for one element; `store` renders each store.
   void body(std::ostringstream& os, const std::function<void(const Stmt&)>& store) const;
   /// The functor: apply (stores), operator() (pairs), transform (tma_store).

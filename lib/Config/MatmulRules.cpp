@@ -30,6 +30,9 @@ namespace helion::config {
 namespace {
 
 constexpr int64_t kSmem = 227 * 1024; ///< shared memory of one CTA on sm_90
+/// A product scaled per K block: its K tile (the scales' block) is any power of two in
+/// this range (32 bytes of 8-bit operands, one wgmma / mma.sync k-step, at least).
+constexpr int64_t kMinScaleBlock = 32, kMaxScaleBlock = 1024;
 
 } // namespace
 
@@ -97,7 +100,10 @@ void MatmulRules::narrow(std::vector<BlockSizeSpec>& blockSizes) const {
   range(t_.b, 1, 1, "the batch tile of a batched tensor-core matmul");
   range(t_.m, 64, 256);
   range(t_.n, t_.bTransposed ? 16 : 64, 256);
-  range(t_.k, 64, 64);
+  if (t_.kScaled)
+    range(t_.k, kMinScaleBlock, kMaxScaleBlock, "the scale block of a product scaled per K block");
+  else
+    range(t_.k, 64, 64);
 }
 
 RuleLines MatmulRules::describe(bool grouped) const {
@@ -125,6 +131,11 @@ RuleLines MatmulRules::describe(bool grouped) const {
   out.push_back("block_sizes             sm90: tm a multiple of 64 x consumer warpgroups, at "
                 "most 128 accumulator registers per thread (tm / consumers / 64 x tn / 2); "
                 "sm80: tn a multiple of 64");
+  if (t_.kScaled)
+    out.push_back("block_sizes             a product scaled per K block: tk is the scales' "
+                  "block (a power of two from 32 to 1024, default 128); sm90: at most 64 "
+                  "accumulator registers per thread (each K block's part takes as many again); "
+                  "sm80: tiles of at most 128 x 128");
   if (!grouped)
     out.push_back("l2_groupings            groupM of the tile order");
   out.push_back("indexing                tensor_descriptor everywhere = sm90 (TMA + wgmma, "
@@ -136,8 +147,8 @@ RuleLines MatmulRules::describe(bool grouped) const {
 void MatmulRules::defaults(const ConfigSpec& spec, Config& c) const {
   setTileDefault(*k_, spec, c, t_.b, 1);
   setTileDefault(*k_, spec, c, t_.m, 128);
-  setTileDefault(*k_, spec, c, t_.n, 256);
-  setTileDefault(*k_, spec, c, t_.k, 64);
+  setTileDefault(*k_, spec, c, t_.n, t_.kScaled ? 128 : 256);
+  setTileDefault(*k_, spec, c, t_.k, t_.kScaled ? 128 : 64);
   c.numWarps = 12;
   c.numStages = 4;
   c.pidType = PidType::PersistentInterleaved;
@@ -194,11 +205,13 @@ std::vector<ConfigError> MatmulRules::check(const Config& c, ir::GemmParams* out
             "expected a multiple of {} rows of {} for the sm90 matmul with num_warps {} (64 per "
             "consumer warpgroup), got {}",
             64 * consumers, m.quoted(), c.numWarps, bm)));
-      else if (bm / consumers / 64 * bn / 2 > 128)
+      else if (bm / consumers / 64 * bn / 2 > (t_.kScaled ? 64 : 128))
         errs.push_back(n.error(fmt::format(
             "expected at most {} columns of {} for the sm90 matmul with {} rows and num_warps {} "
-            "(at most 128 accumulator registers per thread), got {}",
-            128 * 2 * 64 * consumers / bm, n.quoted(), bm, c.numWarps, bn)));
+            "(at most {} accumulator registers per thread{}), got {}",
+            (t_.kScaled ? 64 : 128) * 2 * 64 * consumers / bm, n.quoted(), bm, c.numWarps,
+            t_.kScaled ? 64 : 128,
+            t_.kScaled ? ", as many again for each K block's part" : "", bn)));
       const int64_t smem = smemOf(stages, bm + bn);
       if (smem > kSmem)
         add("num_stages",
@@ -215,8 +228,10 @@ std::vector<ConfigError> MatmulRules::check(const Config& c, ir::GemmParams* out
       --p.stages;
   // The sm80 kernel (the fallback off Hopper, or the kernel without TMA): 8 warps in a
   // 2 x 4 grid, warp tiles multiples of 16 x 16, one CTA per tile.
-  p.sm80Bm = static_cast<int>(std::min<int64_t>(bm, 256));
-  p.sm80Bn = static_cast<int>(std::max<int64_t>(64, bn));
+  // A product scaled per K block holds a part beside the accumulator: tiles of at most
+  // 128 x 128 (64 + 64 registers per thread).
+  p.sm80Bm = static_cast<int>(std::min<int64_t>(bm, t_.kScaled ? 128 : 256));
+  p.sm80Bn = static_cast<int>(std::max<int64_t>(64, t_.kScaled ? std::min<int64_t>(bn, 128) : bn));
   p.sm80Stages = p.stages;
   while (p.sm80Stages > 2 && 128 + p.sm80Stages * (p.sm80Bm + p.sm80Bn) * 128 > kSmem)
     --p.sm80Stages;
@@ -250,7 +265,15 @@ std::vector<ConfigError> MatmulRules::check(const Config& c, ir::GemmParams* out
           "the source: hl::block_size({{1, hl::tunable, hl::tunable}})",
           b.quoted(), b.size)));
   }
-  if (withRanges && k.known && k.size != 64)
+  if (t_.kScaled) {
+    p.kScaleBlock = static_cast<int>(k.size);
+    if (withRanges && k.known &&
+        (k.size < kMinScaleBlock || k.size > kMaxScaleBlock || (k.size & (k.size - 1)) != 0))
+      errs.push_back(k.error(fmt::format(
+          "expected a power of two from {} to {} for {} of a product scaled per K block (the "
+          "scales' block), got {}",
+          kMinScaleBlock, kMaxScaleBlock, k.quoted(), k.size)));
+  } else if (withRanges && k.known && k.size != 64)
     errs.push_back(k.error(fmt::format(
         "expected 64 for {} of a tensor-core matmul (one 128-byte swizzle row of 16-bit "
         "elements; the kernels take one such row per k-block whatever the dtype: 32 f32 or 128 "

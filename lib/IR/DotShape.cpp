@@ -1,5 +1,6 @@
 //===- DotShape.cpp - Which lowering a kernel's hl::dot takes --------------===//
 #include "helion/IR/DotShape.h"
+#include "helion/IR/ScaledDot.h"
 #include "helion/IR/Visitor.h"
 
 #include <algorithm>
@@ -105,9 +106,12 @@ std::function<const Expr*(int)> letsOf(const std::map<int, const Expr*>& lets) {
 
 /// Whether `loop` adds its dot into an accumulator as the templates do: lets, then one
 /// `acc = hl::dot(a, b, acc)` or `acc = acc + hl::dot(a, b)` (seen through the lets),
-/// and nothing else. A dot scaled or transformed before it is added (a block-scaled
-/// fp8 product) is the general lowering's.
-bool accumulatesDot(const Stmt& loop, const std::map<int, const Expr*>& lets) {
+/// and nothing else; or, when the output tiles `tileM` and `tileN` are given (a 2-D
+/// matmul), `acc = acc + hl::dot(a, b) * S` with S split by kBlockScale (ScaledDot.h:
+/// `scaled` is set). A dot transformed otherwise before it is added is the general
+/// lowering's.
+bool accumulatesDot(const Stmt& loop, const std::map<int, const Expr*>& lets, int tileM = -1,
+                    int tileN = -1, bool* scaled = nullptr) {
   const Stmt* assign = nullptr;
   for (const StmtRef& s : loop.body) {
     if (s->kind == StmtKind::Let)
@@ -137,16 +141,27 @@ bool accumulatesDot(const Stmt& loop, const std::map<int, const Expr*>& lets) {
   if (v && v->kind == ExprKind::Binary && v->binary == BinaryOp::Add && v->operands.size() == 2)
     for (int j = 0; j < 2; ++j) {
       const Expr* d = resolve(v->operands[1 - j].get());
-      if (isAcc(v->operands[j].get()) && d && d->kind == ExprKind::Dot && d->operands.size() == 2)
+      if (!isAcc(v->operands[j].get()) || !d)
+        continue;
+      if (d->kind == ExprKind::Dot && d->operands.size() == 2)
         return true;
+      if (tileM >= 0 && loop.tiles.size() == 1 &&
+          kBlockScale(*d, tileM, tileN, loop.tiles[0], letsOf(lets))) {
+        if (scaled)
+          *scaled = true;
+        return true;
+      }
     }
   return false;
 }
 
 /// Whether `body` (a grid loop's, or the grouped form's innermost output loop's) holds
 /// one inner loop with the kernel's one dot, of two tensor loads (A may be computed
-/// from its load when `allowPrologue`: prologueLoad).
-bool bodyHasMatmulShape(const std::vector<StmtRef>& body, bool allowPrologue) {
+/// from its load when `allowPrologue`: prologueLoad). `tileM`, `tileN`: the output
+/// tiles of a 2-D matmul, whose dot may be scaled per K block (accumulatesDot; then
+/// `scaled` is set and A must be its load), else -1.
+bool bodyHasMatmulShape(const std::vector<StmtRef>& body, bool allowPrologue, int tileM = -1,
+                        int tileN = -1, bool* scaled = nullptr) {
   for (const StmtRef& s : body) {
     if (s->kind != StmtKind::For || countDots(s->body) != 1)
       continue;
@@ -154,12 +169,24 @@ bool bodyHasMatmulShape(const std::vector<StmtRef>& body, bool allowPrologue) {
     // are tensor loads (a dot of other computed blocks is the general lowering's).
     std::map<int, const Expr*> lets;
     const Expr* dot = loopDot(*s, lets);
-    return dot && dot->operands.size() >= 2 && accumulatesDot(*s, lets) &&
-           (isLoadOperand(dot->operands[0].get(), lets) ||
-            (allowPrologue && prologueLoad(*dot->operands[0], letsOf(lets)))) &&
-           isLoadOperand(dot->operands[1].get(), lets);
+    bool kScaled = false;
+    const bool ok =
+        dot && dot->operands.size() >= 2 && accumulatesDot(*s, lets, tileM, tileN, &kScaled) &&
+        (isLoadOperand(dot->operands[0].get(), lets) ||
+         (allowPrologue && !kScaled && prologueLoad(*dot->operands[0], letsOf(lets)))) &&
+        isLoadOperand(dot->operands[1].get(), lets);
+    if (ok && scaled)
+      *scaled = kScaled;
+    return ok;
   }
   return false;
+}
+
+/// The output tiles (tm, tn) of a 2-D grid loop, else (-1, -1).
+std::pair<int, int> outputTiles(const Stmt& grid) {
+  if (grid.tiles.size() != 2)
+    return {-1, -1};
+  return {grid.tiles[0], grid.tiles[1]};
 }
 
 } // namespace
@@ -270,7 +297,16 @@ bool isBatchedMatmulLoop(const Kernel& k) {
 bool dotHasMatmulShape(const Kernel& k) {
   if (k.body.size() != 1 || k.body[0]->kind != StmtKind::For || countDots(k.body) != 1)
     return false;
-  return bodyHasMatmulShape(k.body[0]->body, /*allowPrologue=*/true);
+  const auto [m, n] = outputTiles(*k.body[0]);
+  return bodyHasMatmulShape(k.body[0]->body, /*allowPrologue=*/true, m, n);
+}
+
+bool dotIsKBlockScaled(const Kernel& k) {
+  if (k.body.size() != 1 || k.body[0]->kind != StmtKind::For || countDots(k.body) != 1)
+    return false;
+  const auto [m, n] = outputTiles(*k.body[0]);
+  bool scaled = false;
+  return bodyHasMatmulShape(k.body[0]->body, /*allowPrologue=*/true, m, n, &scaled) && scaled;
 }
 
 const Stmt* groupedMatmulRowLoop(const Kernel& k) {
@@ -360,6 +396,7 @@ TemplateTiles templateTiles(const Kernel& k) {
       t.k = loop->tiles[0];
       t.bTransposed = secondOperandTransposed(*loop);
     }
+    t.kScaled = !t.grouped && dotIsKBlockScaled(k);
     return t;
   }
   if (grid.size() != 2)

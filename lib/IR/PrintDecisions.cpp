@@ -47,11 +47,13 @@ std::string printLaunch(const Launch& l) {
 
 std::string printGemmParams(const GemmParams& p) {
   std::string sm80 = "sm80 " + dims(p.sm80Bm, p.sm80Bn) + " stages " + std::to_string(p.sm80Stages);
+  const std::string kScale =
+      p.kScaleBlock ? "; k-scale block " + std::to_string(p.kScaleBlock) : "";
   if (!p.sm90)
-    return "gemm " + sm80 + " group_m " + std::to_string(p.groupM);
+    return "gemm " + sm80 + " group_m " + std::to_string(p.groupM) + kScale;
   return "gemm sm90 " + dims(p.bm, p.bn) + " stages " + std::to_string(p.stages) + " consumers " +
          std::to_string(p.consumers) + (p.persistent ? " persistent" : "") + " group_m " +
-         std::to_string(p.groupM) + (p.tmaStore ? " tma_store" : "") + "; " + sm80;
+         std::to_string(p.groupM) + (p.tmaStore ? " tma_store" : "") + "; " + sm80 + kScale;
 }
 
 std::string printAttentionParams(const AttentionParams& p) {
@@ -74,6 +76,10 @@ std::string printMatmulMatch(const Kernel& k, const MatmulMatch& m) {
     s += ", a prologue " + printExpr(k, *m.aPrologue);
   if (m.aStaged >= 0)
     s += ", staged " + n.param(m.aStaged);
+  if (m.kScaled)
+    s += ", k-scale rows " + (m.kScaleRow ? printExpr(k, *m.kScaleRow) : "1") + " columns " +
+         (m.kScaleCol ? printExpr(k, *m.kScaleCol) : "1") +
+         (m.kScaleColPerTile ? " (per column tile)" : "");
   if (m.tileG >= 0)
     s += ", groups " + n.tile(m.tileG) + " offsets " + n.param(m.offsets);
   s += ", epilogue " + std::to_string(m.epilogue.size());

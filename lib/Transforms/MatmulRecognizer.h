@@ -104,6 +104,10 @@ private:
 
   bool kLoop(const Stmt& loop);
 
+  /// The dot of an addend `hl::dot(a, b) * S` scaled per K block (ScaledDot.h), after
+  /// recording S's row and column factors; null when it is not that form.
+  ExprRef scaledDot(const Expr& addend);
+
   bool epilogueExpr(const Expr& e);
 
   /// out[tm, tn], or batched out[tb, tm, tn].

@@ -8,6 +8,7 @@
 #include "MatmulRecognizer.h"
 
 #include "helion/IR/DotShape.h"
+#include "helion/IR/ScaledDot.h"
 
 #include <functional>
 
@@ -164,19 +165,65 @@ bool Planner::kLoop(const Stmt& loop) {
     if (acc->kind == ExprKind::Var && acc->var == p_.accVar)
       dot = v;
   } else if (v->kind == ExprKind::Binary && v->binary == BinaryOp::Add) {
-    for (int j = 0; j < 2; ++j) {
+    for (int j = 0; j < 2 && !dot; ++j) {
       ExprRef acc = resolve(v->operands[j]), d = resolve(v->operands[1 - j]);
-      if (acc->kind == ExprKind::Var && acc->var == p_.accVar && d->kind == ExprKind::Dot &&
-          d->operands.size() == 2)
+      if (acc->kind != ExprKind::Var || acc->var != p_.accVar)
+        continue;
+      if (d->kind == ExprKind::Dot && d->operands.size() == 2)
         dot = d;
+      else if (!batched() && !grouped())
+        dot = scaledDot(*d);
     }
   }
   if (!dot)
     return fail(accumulate->value->loc,
                 "unsupported matrix product: expected acc = hl::addmm(acc, a, b), "
-                "acc = hl::dot(a, b, acc) or acc += hl::dot(a, b)"),
+                "acc = hl::dot(a, b, acc), acc += hl::dot(a, b) or acc = acc + hl::dot(a, b) "
+                "* S (S a row scale times a column scale per K block)"),
            false;
-  return operand(dot->operands[0], true) && operand(dot->operands[1], false);
+  if (!operand(dot->operands[0], true) || !operand(dot->operands[1], false))
+    return false;
+  if (p_.kScaled && p_.aPrologue)
+    return fail(dot->operands[0]->loc, "a product scaled per K block needs A as its load "
+                                       "x[tm, tk] (not computed from it)"),
+           false;
+  return true;
+}
+
+ExprRef Planner::scaledDot(const Expr& addend) {
+  const std::function<const Expr*(int)> let = [&](int var) -> const Expr* {
+    auto it = lets_.find(var);
+    return it == lets_.end() ? nullptr : it->second.get();
+  };
+  std::optional<KBlockScale> s = kBlockScale(addend, p_.tileM, p_.tileN, p_.tileK, let);
+  if (!s)
+    return nullptr;
+  // The factors' product, lets substituted (a copy: the IR's nodes stay shared).
+  auto product = [&](const std::vector<const Expr*>& fs) -> ExprRef {
+    ExprRef out;
+    for (const Expr* f : fs) {
+      ExprRef e = substituted(std::make_shared<Expr>(*f));
+      if (!out) {
+        out = e;
+        continue;
+      }
+      auto mul = std::make_shared<Expr>(*f);
+      mul->kind = ExprKind::Binary;
+      mul->binary = BinaryOp::Mul;
+      mul->indices.clear();
+      mul->operands = {out, e};
+      mul->type = f->type;
+      if (mul->type)
+        mul->type->elem = ElemType::concrete(ScalarType::F32);
+      out = mul;
+    }
+    return out;
+  };
+  p_.kScaled = true;
+  p_.kScaleRow = product(s->rowFactors);
+  p_.kScaleCol = product(s->colFactors);
+  p_.kScaleColPerTile = s->colPerTile;
+  return std::make_shared<Expr>(*s->dot);
 }
 
 bool Planner::epilogueExpr(const Expr& e) {

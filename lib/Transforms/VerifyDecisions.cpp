@@ -63,7 +63,8 @@ void templateParams(const Kernel& k, const VerifyFail& fail) {
       fail(k.loc, "matmul template parameters on a kernel the matmul template does not print");
     if (g->bm < 1 || g->bn < 1 || g->stages < 2 || g->consumers < 1 || g->consumers > 2 ||
         g->groupM < 1 || g->sm80Bm < 1 || g->sm80Bn < 1 || g->sm80Stages < 2 ||
-        g->sm80Stages > g->stages)
+        g->sm80Stages > g->stages || g->kScaleBlock < 0 ||
+        (g->kScaleBlock > 0) != (k.matmul && k.matmul->kScaled))
       fail(k.loc, "matmul template parameters out of range (tiles " + std::to_string(g->bm) +
                       " x " + std::to_string(g->bn) + ", " + std::to_string(g->stages) +
                       " stages, " + std::to_string(g->consumers) + " consumers)");

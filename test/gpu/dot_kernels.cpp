@@ -326,8 +326,9 @@ HELION_KERNEL Tensor dot_nested_a(const Tensor& x, const Tensor& w) {
 }
 
 // out = the sum over K blocks of 64 of (x[:, kb] @ w[kb, :]) * s[kb]: each block's product
-// scaled before it is added (per-block scales, as block-scaled fp8 matmuls apply them),
-// not the templates' accumulate form, so the general lowering runs it.
+// scaled before it is added (per-block scales, as block-scaled fp8 matmuls apply them).
+// The GEMM templates run it with their K-scale mainloop: each block into a part
+// accumulator, added times s[kb] (a row factor that reads neither tm nor tn).
 HELION_KERNEL Tensor dot_kscale(const Tensor& x, const Tensor& w, const Tensor& s) {
   auto [m, k] = x.shape<2>();
   auto [k2, n] = w.shape<2>();

@@ -90,6 +90,11 @@ bool isBatchedMatmulLoop(const Kernel& k);
 /// Whether `k`'s dots have the matmul template's loop shape (above).
 bool dotHasMatmulShape(const Kernel& k);
 
+/// Whether `k`'s dot has the matmul shape with its product scaled per K block before it
+/// is added (`acc = acc + hl::dot(a, b) * S`, helion/IR/ScaledDot.h): the templates'
+/// K-scale mainloops run it.
+bool dotIsKBlockScaled(const Kernel& k);
+
 /// The row loop (`for tm in tile(start, end)`) of `k` when its dots have the grouped
 /// GEMM's loop shape (above), else null.
 const Stmt* groupedMatmulRowLoop(const Kernel& k);
@@ -112,6 +117,9 @@ struct TemplateTiles {
   int b = -1, m = -1, n = -1, k = -1;
   bool grouped = false;
   bool bTransposed = false; ///< matmul: B read through a transpose (`y[tn, tk].T`)
+  /// matmul: the product is scaled per K block before it is added (dotIsKBlockScaled):
+  /// the K tile's block size is the scales' block, not free.
+  bool kScaled = false;
   ExprRef headDim;
 };
 TemplateTiles templateTiles(const Kernel& k);

@@ -8,7 +8,8 @@
 // statements. The template emitters print from them; they recognize nothing.
 //
 //   matmul: a %x[tm, tk], b %y[tk, tn], acc %acc.0, k loop tk, epilogue 1, tma_store %out
-//   (a computed A adds `, a prologue <F of %x's load>`)
+//   (a computed A adds `, a prologue <F of %x's load>`; a product scaled per K block
+//   `, k-scale rows <R> columns <C>`)
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -35,6 +36,14 @@ struct MatmulMatch {
   /// reads its element from registers. -1: none (or several, read per element).
   int aStaged = -1;
   int accVar = -1;
+  /// A product scaled per K block before it is added, `acc = acc + hl::dot(a, b) * S`
+  /// (helion/IR/ScaledDot.h): S = kScaleRow * kScaleCol, each the product of its factors
+  /// with the K loop's lets substituted, or null (1). kScaled: the form was found (the
+  /// templates' K-scale mainloops). kScaleColPerTile: kScaleCol reads tn only by its id
+  /// (one value per column tile).
+  bool kScaled = false;
+  ExprRef kScaleRow, kScaleCol;
+  bool kScaleColPerTile = true;
   /// Grouped GEMM: the group tile g (hl::grid), the tensor of group offsets, and the
   /// group loop's lets (the row loop's bounds, not usable elsewhere). tileG is -1 else.
   int tileG = -1, offsets = -1;

@@ -27,6 +27,9 @@ struct GemmParams {
   /// BN is a multiple of 64: tma_store's 128-byte column boxes (64 16-bit elements)
   /// tile the output tile, so a single store may go through it (else pairs).
   bool tmaStore = true;
+  /// A product scaled per K block (MatmulMatch::kScaled): the K tile's block size, the
+  /// scales' block, which the K-scale mainloops promote each part at; 0 otherwise.
+  int kScaleBlock = 0;
 };
 
 /// AttentionSm80<TIn, D, bn, warps, mt> (with sm90: the fallback off Hopper) and, when

@@ -281,13 +281,69 @@ struct GemmSm80 {
     };
 
     float acc[kMt][kNt][4];
+    // A product scaled per K block (gemm_tiles.cuh, has_kscale): the mma.sync steps of a
+    // block add into `part`, which is then added to acc times the block's row and column
+    // factors and zeroed (promote). Else the steps add into acc itself.
+    constexpr bool kKScale = has_kscale<Epi>;
+    float part[kMt][kNt][4];
+    float (&dst)[kMt][kNt][4] = kKScale ? part : acc;
 #pragma unroll
     for (int i = 0; i < kMt; ++i)
 #pragma unroll
       for (int j = 0; j < kNt; ++j)
 #pragma unroll
         for (int r = 0; r < 4; ++r)
-          acc[i][j][r] = 0.f;
+          acc[i][j][r] = part[i][j][r] = 0.f;
+    auto promote = [&](int blk) {
+      if constexpr (kKScale) {
+        constexpr bool kColUniform = Epi::kKScaleColBlock % BN == 0;
+        if (blk * Epi::kKScaleBlock < K) { // a block wholly past K adds nothing
+          float rs[kMt][2], cs[kNt][2];
+#pragma unroll
+          for (int mt = 0; mt < kMt; ++mt)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+              const int64 row = m0 + wm * kWarpM + 16 * mt + lane / 4 + 8 * h;
+              rs[mt][h] = epi.kscale_row(row < M ? row : M - 1, blk);
+            }
+#pragma unroll
+          for (int nt = 0; nt < (kColUniform ? 1 : kNt); ++nt)
+#pragma unroll
+            for (int e = 0; e < (kColUniform ? 1 : 2); ++e) {
+              const int64 col = n0 + (kColUniform ? 0 : wn * kWarpN + 8 * nt + 2 * (lane % 4) + e);
+              cs[nt][e] = epi.kscale_col(col < N ? col : N - 1, blk);
+            }
+#pragma unroll
+          for (int mt = 0; mt < kMt; ++mt)
+#pragma unroll
+            for (int nt = 0; nt < kNt; ++nt)
+#pragma unroll
+              for (int r = 0; r < 4; ++r)
+                acc[mt][nt][r] = fmaf(part[mt][nt][r],
+                                      rs[mt][r / 2] *
+                                          (kColUniform ? cs[0][0] : cs[nt][r % 2]),
+                                      acc[mt][nt][r]);
+        }
+#pragma unroll
+        for (int mt = 0; mt < kMt; ++mt)
+#pragma unroll
+          for (int nt = 0; nt < kNt; ++nt)
+#pragma unroll
+            for (int r = 0; r < 4; ++r)
+              part[mt][nt][r] = 0.f;
+      }
+    };
+    // k-steps (32 bytes of K each) per scale block.
+    constexpr int kStepsPerStage = BK / kMmaK;
+    constexpr int kScaleSteps = [] {
+      if constexpr (kKScale) {
+        static_assert(Epi::kKScaleBlock % kMmaK == 0 && Epi::kKScaleBlock >= kMmaK,
+                      "GemmSm80: the scale block must be a multiple of one 32-byte k-step");
+        return Epi::kKScaleBlock / kMmaK;
+      } else {
+        return 1;
+      }
+    }();
 
 #pragma unroll
     for (int s = 0; s < Stages - 1; ++s) {
@@ -367,21 +423,30 @@ struct GemmSm80 {
           }
         }
         if constexpr (kF8) {
-          mma_f8(acc, af, bf);
-          continue;
+          mma_f8(dst, af, bf);
+        } else {
+#pragma unroll
+          for (int mt = 0; mt < kMt; ++mt)
+#pragma unroll
+            for (int nt = 0; nt < kNt; ++nt) {
+              if constexpr (kTf32)
+                mma_m16n8k8_tf32(dst[mt][nt], af[mt], bf[nt][0], bf[nt][1]);
+              else
+                mma_m16n8k16<TIn>(dst[mt][nt], af[mt], bf[nt][0], bf[nt][1]);
+            }
         }
-#pragma unroll
-        for (int mt = 0; mt < kMt; ++mt)
-#pragma unroll
-          for (int nt = 0; nt < kNt; ++nt) {
-            if constexpr (kTf32)
-              mma_m16n8k8_tf32(acc[mt][nt], af[mt], bf[nt][0], bf[nt][1]);
-            else
-              mma_m16n8k16<TIn>(acc[mt][nt], af[mt], bf[nt][0], bf[nt][1]);
-          }
+        if constexpr (kKScale && kScaleSteps < kStepsPerStage) // blocks inside a stage
+          if ((kk + 1) % kScaleSteps == 0)
+            promote((kb * kStepsPerStage + kk) / kScaleSteps);
       }
+      if constexpr (kKScale && kScaleSteps >= kStepsPerStage) // blocks of whole stages
+        if ((kb + 1) % (kScaleSteps / kStepsPerStage) == 0)
+          promote((kb + 1) * kStepsPerStage / kScaleSteps - 1);
     }
     cp_async_wait<0>();
+    if constexpr (kKScale) // the last block, when it ends inside a stage
+      if ((kBlocks * kStepsPerStage) % kScaleSteps != 0)
+        promote(kBlocks * kStepsPerStage / kScaleSteps);
 
     const int64 rowBase = static_cast<int64>(m0) + wm * kWarpM + lane / 4;
     const int64 colBase = static_cast<int64>(n0) + wn * kWarpN + 2 * (lane % 4);

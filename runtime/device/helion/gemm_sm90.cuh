@@ -352,7 +352,10 @@ private:
 #pragma unroll
         for (int r = 0; r < BN / 2; ++r)
           acc[mi][r] = 0.f;
-      if constexpr (has_prologue_a<Epi>) {
+      if constexpr (has_kscale<Epi>) {
+        mainloop_kscale(acc, epi, tm * BM + consumer * kWgM, tn * BN, M, N, K, kBlocks, tid,
+                        base, full, empty, s, phase);
+      } else if constexpr (has_prologue_a<Epi>) {
         mainloop_prologue_a(acc, epi, tm * BM + consumer * kWgM, K, kBlocks, tid, consumer,
                             base, full, empty, s, phase);
       } else {
@@ -478,6 +481,130 @@ private:
     fence_acc(acc);
     if (kBlocks > 0 && tid % 32 == 0)
       release(&empty[prev]);
+  }
+
+  /// The K loop of a product scaled per K block (gemm_tiles.cuh, has_kscale): each block
+  /// of Epi::kKScaleBlock elements runs into `part` (its first k-step's wgmmas overwrite
+  /// it: scale-d 0), which is waited for and added to acc times the block's row and
+  /// column factors, loaded before the wait so that their latency hides behind the
+  /// wgmmas. Blocks of whole stages keep one wgmma group in flight between their stages,
+  /// as the plain loop does; smaller blocks (several per stage) wait for each. While one
+  /// consumer warpgroup adds its part, the other's wgmmas keep the tensor cores busy.
+  template <class Epi>
+  __device__ static __forceinline__ void
+  mainloop_kscale(float (&acc)[kMmaM][BN / 2], const Epi& epi, int row0, int col0, int M,
+                  int N, int K, int kBlocks, int tid, uint8* base, uint64* full, uint64* empty,
+                  int& s, uint32& phase) {
+    using namespace sm90;
+    static_assert(!StagedA, "Gemm: a product scaled per K block has no A prologue");
+    constexpr int kStepK = 32 / static_cast<int>(sizeof(TIn)); ///< elements of one k-step
+    constexpr int kBlock = Epi::kKScaleBlock;
+    constexpr int S = kBlock / kStepK; ///< k-steps per scale block
+    static_assert(kBlock % kStepK == 0 && S > 0 && (S % kKSteps == 0 || kKSteps % S == 0),
+                  "Gemm: the scale block must be a power-of-two multiple of one 32-byte k-step");
+    constexpr bool kColUniform = Epi::kKScaleColBlock % BN == 0;
+    constexpr int kCols = kColUniform ? 1 : BN / 4;
+    const int consumer = threadIdx.x / 128 - 1;
+    float part[kMmaM][BN / 2];
+    float rs[kMmaM][2], cs[kCols];
+    auto loadScales = [&](int kb) {
+#pragma unroll
+      for (int mi = 0; mi < kMmaM; ++mi)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int64 row = row0 + 64 * mi + WgmmaAcc::row(tid, 2 * h);
+          rs[mi][h] = epi.kscale_row(row < M ? row : M - 1, kb);
+        }
+#pragma unroll
+      for (int c = 0; c < kCols; ++c) { // register pairs (c / 2) * 4 + c % 2: 8 columns apart
+        const int64 col = col0 + (kColUniform ? 0 : WgmmaAcc::col(tid, (c / 2) * 4 + c % 2));
+        cs[c] = epi.kscale_col(col < N ? col : N - 1, kb);
+      }
+    };
+    auto promote = [&] {
+#pragma unroll
+      for (int mi = 0; mi < kMmaM; ++mi)
+#pragma unroll
+        for (int r = 0; r < BN / 2; ++r)
+          acc[mi][r] = fmaf(part[mi][r],
+                            rs[mi][(r / 2) % 2] * cs[kColUniform ? 0 : (r / 4) * 2 + r % 2],
+                            acc[mi][r]);
+    };
+    // The wgmmas of k-step kk of stage s into `part`; scale-d 0 starts a block.
+    auto issue = [&](int kk, int scaleD) {
+      const uint32 a = smem_addr(base + s * kStageBytes) + consumer * kWgM * 128;
+      const uint64 descA = desc_sw128(a, 16, 1024);
+      const uint64 descB = descOfB(smem_addr(base + s * kStageBytes + kStageBytesA));
+#pragma unroll
+      for (int mi = 0; mi < kMmaM; ++mi) {
+        const uint64 dA = descA + ((mi * 64 * 128 + kk * 32) >> 4);
+        if constexpr (is_float8_v<TIn>)
+          wgmma_m64k32_f8<BN, TIn>(part[mi], dA, descB + stepOfB(kk), scaleD);
+        else
+          wgmma_m64k16<BN, BTransposed ? 0 : 1, TIn>(part[mi], dA, descB + stepOfB(kk), scaleD);
+      }
+    };
+    if constexpr (S >= kKSteps) {
+      constexpr int P = S / kKSteps; // stages per scale block
+      int prev = -1;                 // a stage whose group may still run
+      for (int kb = 0; kb < kBlocks; ++kb) {
+        mbarrier_wait(&full[s], phase);
+        fence_acc(part);
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < kKSteps; ++kk)
+          issue(kk, kk == 0 && kb % P == 0 ? 0 : 1);
+        const bool ends = (kb + 1) % P == 0 || kb + 1 == kBlocks;
+        if (ends)
+          loadScales(kb / P);
+        wgmma_commit();
+        fence_acc(part);
+        if (ends) {
+          wgmma_wait<0>();
+          fence_acc(part);
+          if (tid % 32 == 0) {
+            if (prev >= 0)
+              release(&empty[prev]);
+            release(&empty[s]);
+          }
+          prev = -1;
+          promote();
+        } else {
+          wgmma_wait<1>(); // the previous stage's group is done: free its stage
+          fence_acc(part);
+          if (prev >= 0 && tid % 32 == 0)
+            release(&empty[prev]);
+          prev = s;
+        }
+        advance(s, phase);
+      }
+    } else {
+      for (int kb = 0; kb < kBlocks; ++kb) {
+        mbarrier_wait(&full[s], phase);
+#pragma unroll
+        for (int kk = 0; kk < kKSteps; ++kk) {
+          if (kk % S == 0) {
+            fence_acc(part);
+            wgmma_fence();
+          }
+          issue(kk, kk % S == 0 ? 0 : 1);
+          if ((kk + 1) % S == 0) {
+            const int blk = (kb * kKSteps + kk) / S;
+            const bool inK = blk * kBlock < K; // a block wholly past K adds nothing
+            if (inK)
+              loadScales(blk);
+            wgmma_commit();
+            wgmma_wait<0>();
+            fence_acc(part);
+            if (inK)
+              promote();
+          }
+        }
+        if (tid % 32 == 0)
+          release(&empty[s]);
+        advance(s, phase);
+      }
+    }
   }
 
   /// B's descriptor at stage address b, and its k16 (8-bit: k32) step kk: K-major,

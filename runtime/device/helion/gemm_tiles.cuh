@@ -47,6 +47,24 @@ template <class E> struct prologue_a_of<E, decltype(void(E::kPrologueA))> {
 };
 template <class E> inline constexpr bool has_prologue_a = prologue_a_of<E>::value;
 
+/// A product scaled per K block (`acc = acc + hl::dot(a, b) * S`, S a row factor times a
+/// column factor per K block, as block-scaled fp8 GEMMs do): an epilogue functor with
+/// `static constexpr bool kKScale = true`, `int kKScaleBlock` (the scales' block along K,
+/// a multiple of one 32-byte k-step of the operand type), `int kKScaleColBlock` (the
+/// columns over which kscale_col is one value: the source's column tile when it reads tn
+/// by its id only, else 1) and `float kscale_row(int64 row, int64 kb)`,
+/// `float kscale_col(int64 col, int64 kb)` has the GEMMs run each block of K into a part
+/// accumulator of its own (zeroed) and add it to the accumulator as
+/// acc += part * kscale_row(row, kb) * kscale_col(col, kb), kb the block's number
+/// (below K). Rows and columns past M and N are read at M - 1 and N - 1.
+template <class E, class = void> struct kscale_of {
+  static constexpr bool value = false;
+};
+template <class E> struct kscale_of<E, decltype(void(E::kKScale))> {
+  static constexpr bool value = E::kKScale;
+};
+template <class E> inline constexpr bool has_kscale = kscale_of<E>::value;
+
 /// The A prologue's walk over one m16 x k16 A fragment of a warp (mma.sync m16n8k16 and
 /// the register-A wgmma share it) whose first row is `row0`: register i holds row row0 +
 /// lane / 4 + 8 (i % 2), k = k0 + (i / 2) 8 + 2 (lane % 4) and the next k (16-bit A),

@@ -1,18 +1,43 @@
 // REQUIRES: frontend
 // A block-scaled product (each 128-wide K block's product scaled by its row and column
-// block scales before it is added, as fp8 GEMMs with per-block scales do) is not the
-// templates' accumulate form: the general lowering takes it. Its block sizes are the
-// source's (128 x 128 operand blocks), which the general lowering stages as f32 for
-// 8-bit operands: more than its 48 KB, an error of the instantiation that names the dot's
-// line. Blocks of 64 fit.
+// block scales before it is added, as fp8 GEMMs with per-block scales do) runs on the
+// GEMM templates' K-scale mainloops: the recognizer records the scale's row and column
+// factors, template-plan the scales' block (the K tile's 128), and the epilogue functor
+// prints the factors as kscale_row / kscale_col for hd::Gemm and hd::GemmSm80.
 // RUN: %helionc spec %s --kernel scaled128 | FileCheck %s --check-prefix=SPEC
-// RUN: not %helionc compile %s --kernel scaled128 --emit cubin --arch sm_90a --dtype x=f8e4m3,w=f8e4m3,sx=f32,sw=f32,out=bf16 -o %t 2>&1 | FileCheck %s --check-prefix=BIG
-// RUN: rm -rf %t && %helionc compile %s --kernel scaled64 --emit cubin --arch sm_90a --dtype x=f8e4m3,w=f8e4m3,sx=f32,sw=f32,out=bf16 -o %t | FileCheck %s --check-prefix=FITS
+// RUN: %helionc compile %s --kernel scaled128 --stop-after template-plan 2>&1 | FileCheck %s --check-prefix=IR
+// RUN: %helionc compile %s --kernel scaled128 --emit cuda | FileCheck %s --check-prefix=CUDA
+// RUN: rm -rf %t && %helionc compile %s --kernel scaled128 --emit cubin --arch sm_90a --dtype x=f8e4m3,w=f8e4m3,sx=f32,sw=f32,out=bf16 -o %t/90 | FileCheck %s --check-prefix=FITS90
+// RUN: %helionc compile %s --kernel scaled128 --emit cubin --arch sm_80 --dtype x=f8e4m3,w=f8e4m3,sx=f32,sw=f32,out=bf16 -o %t/80 | FileCheck %s --check-prefix=FITS80
+// Blocks of 64 (two per 8-bit stage on sm90) and a per-element column factor:
+// RUN: %helionc compile %s --kernel scaled64 --emit cuda | FileCheck %s --check-prefix=CUDA64
+// RUN: %helionc compile %s --kernel scaled64 --emit cubin --arch sm_90a --dtype x=f8e4m3,w=f8e4m3,sx=f32,sw=f32,out=bf16 -o %t/64 | FileCheck %s --check-prefix=FITS64
+// A scale that reads both tm and tn is no row factor times a column factor: the general
+// lowering takes it, which stages 8-bit operands as f32: 128-wide blocks fixed in the
+// source need more than its 48 KB, an error of the instantiation that names the dot's line.
+// RUN: %helionc spec %s --kernel scaled2d | FileCheck %s --check-prefix=SPEC2D
+// RUN: not %helionc compile %s --kernel scaled2d --emit cubin --arch sm_90a --dtype x=f8e4m3,w=f8e4m3,s=f32,out=bf16 -o %t/2d 2>&1 | FileCheck %s --check-prefix=BIG
+// A K tile the config may set is the scales' block: a power of two from 32 to 1024.
+// RUN: echo '{"block_sizes": [128, 128, 16]}' > %t.bk.json
+// RUN: not %helionc compile %s --kernel tunable_k --config %t.bk.json --emit cuda 2>&1 | FileCheck %s --check-prefix=BK
+// RUN: %helionc spec %s --kernel tunable_k | FileCheck %s --check-prefix=SPECK
 #include <helion/hl.h>
 
 using helion::Tensor;
 
-// SPEC: config spec of kernel 'scaled128' ({{.*}}): its dots run the general hl::dot lowering
+// SPEC: config spec of kernel 'scaled128' ({{.*}}): its dot runs the GEMM templates
+// SPEC: a product scaled per K block: tk is the scales' block
+// IR: matmul: a %x, b %w transposed, acc %acc.0, tiles [tm, tn], k loop tk, k-scale rows load %sx[%tm, %tk.id][:, newaxis] columns load %sw[%tn.id, %tk.id] (per column tile)
+// IR: template: gemm sm90 128x128 {{.*}}; k-scale block 128
+// CUDA: static constexpr bool kKScale = true;
+// CUDA-NEXT: static constexpr int kKScaleBlock = 128;
+// CUDA-NEXT: static constexpr int kKScaleColBlock = 128;
+// CUDA-NEXT: float kscale_row(int64 row, int64 kb) const {
+// CUDA-NEXT: return float(hd::to_compute(sx[row * stride_sx_0 + int64(kb) * stride_sx_1]));
+// CUDA: float kscale_col(int64 col, int64 kb) const {
+// CUDA-NEXT: return float(hd::to_compute(sw[int64((col / 128)) * stride_sw_0 + int64(kb) * stride_sw_1]));
+// FITS90: scaled128_kernel<hd::f8e4m3, hd::f8e4m3, float, float, hd::bf16, 1> (sm_90a
+// FITS80: scaled128_kernel_sm80<hd::f8e4m3, hd::f8e4m3, float, float, hd::bf16, 0> (sm_80
 HELION_KERNEL Tensor scaled128(const Tensor& x, const Tensor& w, const Tensor& sx,
                                const Tensor& sw) {
   auto [m, k] = x.shape<2>();
@@ -21,7 +46,6 @@ HELION_KERNEL Tensor scaled128(const Tensor& x, const Tensor& w, const Tensor& s
   for (auto [tm, tn] : hl::tile({m, n}, hl::block_size({hl::tunable, 128}))) {
     auto acc = hl::zeros({tm, tn}, hl::f32);
     for (auto tk : hl::tile(k, hl::block_size(128)))
-      // BIG: static assertion failed with "helionc: the blocks of the general hl::dot at dot-block-scaled.cpp:[[@LINE+1]] need more than 48 KB of shared memory in these dtypes
       acc = acc + hl::dot(x[tm, tk], w[tn, tk].transpose(0, 1)) *
                       sx[tm, tk.id()][hl::all, hl::newaxis] * sw[tn.id(), tk.id()];
     out[tm, tn] = acc;
@@ -29,7 +53,10 @@ HELION_KERNEL Tensor scaled128(const Tensor& x, const Tensor& w, const Tensor& s
   return out;
 }
 
-// FITS: scaled64_kernel<hd::f8e4m3, hd::f8e4m3, float, float, hd::bf16, {{[0-9]+}}, 0> (sm_90a
+// CUDA64: static constexpr int kKScaleBlock = 64;
+// CUDA64-NEXT: static constexpr int kKScaleColBlock = 1;
+// CUDA64: return float(hd::to_compute(sw[col * stride_sw_0 + int64(kb) * stride_sw_1]));
+// FITS64: scaled64_kernel<hd::f8e4m3, hd::f8e4m3, float, float, hd::bf16, 1> (sm_90a
 HELION_KERNEL Tensor scaled64(const Tensor& x, const Tensor& w, const Tensor& sx,
                               const Tensor& sw) {
   auto [m, k] = x.shape<2>();
@@ -39,7 +66,37 @@ HELION_KERNEL Tensor scaled64(const Tensor& x, const Tensor& w, const Tensor& sx
     auto acc = hl::zeros({tm, tn}, hl::f32);
     for (auto tk : hl::tile(k, hl::block_size(64)))
       acc = acc + hl::dot(x[tm, tk], w[tn, tk].transpose(0, 1)) *
-                      sx[tm, tk.id()][hl::all, hl::newaxis] * sw[tn.id(), tk.id()];
+                      sx[tm, tk.id()][hl::all, hl::newaxis] * sw[tn, tk.id()];
+    out[tm, tn] = acc;
+  }
+  return out;
+}
+
+// SPEC2D: config spec of kernel 'scaled2d' ({{.*}}): its dots run the general hl::dot lowering
+HELION_KERNEL Tensor scaled2d(const Tensor& x, const Tensor& w, const Tensor& s) {
+  auto [m, k] = x.shape<2>();
+  auto [n, k2] = w.shape<2>();
+  Tensor out = helion::empty({m, n}, hl::bf16, x.device());
+  for (auto [tm, tn] : hl::tile({m, n}, hl::block_size({hl::tunable, 128}))) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k, hl::block_size(128)))
+      // BIG: static assertion failed with "helionc: the blocks of the general hl::dot at dot-block-scaled.cpp:[[@LINE+1]] need more than 48 KB of shared memory in these dtypes
+      acc = acc + hl::dot(x[tm, tk], w[tn, tk].transpose(0, 1)) * s[tm, tn];
+    out[tm, tn] = acc;
+  }
+  return out;
+}
+
+// BK: block_sizes[2]: expected at least 32 (the minimum of 'tk' for the scale block of a product scaled per K block), got 16
+// SPECK: [2] tk {{.*}}powers of two in [32, 1024]{{.*}}default 128
+HELION_KERNEL Tensor tunable_k(const Tensor& x, const Tensor& w, const Tensor& s) {
+  auto [m, k] = x.shape<2>();
+  auto [n, k2] = w.shape<2>();
+  Tensor out = helion::empty({m, n}, hl::bf16, x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k))
+      acc = acc + hl::dot(x[tm, tk], w[tn, tk].transpose(0, 1)) * s[tk.id()];
     out[tm, tn] = acc;
   }
   return out;

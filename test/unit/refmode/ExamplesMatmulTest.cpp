@@ -3,6 +3,7 @@
 #include "examples/attention.cpp"
 #include "examples/matmul.cpp"
 #include "examples/scaled_mm.cpp"
+#include "examples/scaled_mm_block.cpp"
 
 #include "RefTestUtil.h"
 
@@ -91,6 +92,45 @@ TEST_CASE("example scaled_mm matches a double reference of the dequantized opera
   REQUIRE_THROWS_WITH(scaled_mm(x, helion::zeros({3, 8}, DType::f8e4m3),
                                 helion::zeros({3}, DType::f32), helion::zeros({3}, DType::f32)),
                       Catch::Contains("scale_x must be [m]"));
+}
+
+TEST_CASE("example scaled_mm_block matches a double reference of the dequantized operands",
+          "[refmode][examples]") {
+  uint64_t seed = reftest::freshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  // Three K blocks and three column blocks of 128, the last ones partial.
+  const int64_t m = 37, k = 300, n = 290, kb = (k + 127) / 128, nb = (n + 127) / 128;
+  for (DType dtype : {DType::f8e4m3, DType::f8e5m2}) {
+    INFO("dtype " << reftest::name(dtype));
+    helion::Tensor x = reftest::randomTensor({m, k}, dtype, rng, -400.0, 400.0);
+    helion::Tensor w = reftest::randomTensor({n, k}, dtype, rng, -400.0, 400.0);
+    helion::Tensor sx = reftest::randomTensor({m, kb}, DType::f32, rng, 1e-4, 1e-2);
+    helion::Tensor sw = reftest::randomTensor({nb, kb}, DType::f32, rng, 1e-4, 1e-2);
+    std::vector<double> xs = values(x), ws = values(w), sxs = values(sx), sws = values(sw);
+    std::vector<double> expected(m * n, 0.0);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t kk = 0; kk < k; ++kk)
+          expected[i * n + j] += xs[i * k + kk] * sxs[i * kb + kk / 128] * ws[j * k + kk] *
+                                 sws[(j / 128) * kb + kk / 128];
+    for (int64_t bs : {16, 64, 7, 1}) {
+      INFO("block size " << bs);
+      helion::ref::ScopedBlockSize scoped(bs);
+      helion::Tensor out = scaled_mm_block(x, w, sx, sw);
+      REQUIRE(out.dtype() == DType::bf16);
+      REQUIRE(out.sizes() == std::vector<int64_t>{m, n});
+      reftest::requireClose(values(out), expected, reftest::toleranceFor(DType::bf16));
+    }
+  }
+  helion::Tensor x = helion::zeros({4, 256}, DType::f8e4m3);
+  helion::Tensor w = helion::zeros({3, 256}, DType::f8e4m3);
+  REQUIRE_THROWS_WITH(scaled_mm_block(x, w, helion::zeros({4, 1}, DType::f32),
+                                      helion::zeros({1, 2}, DType::f32)),
+                      Catch::Contains("scale_x must be [m, cdiv(k, 128)]"));
+  REQUIRE_THROWS_WITH(scaled_mm_block(x, w, helion::zeros({4, 2}, DType::f32),
+                                      helion::zeros({2, 2}, DType::f32)),
+                      Catch::Contains("scale_w must be [cdiv(n, 128), cdiv(k, 128)]"));
 }
 
 TEST_CASE("example attention matches a double reference", "[refmode][examples]") {
