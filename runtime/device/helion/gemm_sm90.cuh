@@ -115,6 +115,7 @@
 #include "helion/attention_sm90_ops.cuh"  // wgmma_m64k16_rs: the register-A wgmma
 #include "helion/gemm_tiles.cuh"         // GemmTiles: the tile order
 #include "helion/types.cuh"
+#include "helion/warpgroup_pipeline.cuh" // PingPong: the K-scale mainloop's turns
 
 namespace helion::dev {
 
@@ -340,6 +341,9 @@ private:
     float acc[kMmaM][BN / 2];
     int s = 0;
     uint32 phase = 0;
+    if constexpr (kscaleTurns<Epi>())
+      if (first < total && kBlocks > 0) // every turn of the kernel is taken
+        KScaleTurn::start(consumer);
     for (int t = first; t < total; t += step) {
       int tb = 0, tm, tn;
       if constexpr (Batched)
@@ -354,7 +358,7 @@ private:
           acc[mi][r] = 0.f;
       if constexpr (has_kscale<Epi>) {
         mainloop_kscale(acc, epi, tm * BM + consumer * kWgM, tn * BN, M, N, K, kBlocks, tid,
-                        base, full, empty, s, phase);
+                        base, full, empty, s, phase, t + step >= total);
       } else if constexpr (has_prologue_a<Epi>) {
         mainloop_prologue_a(acc, epi, tm * BM + consumer * kWgM, K, kBlocks, tid, consumer,
                             base, full, empty, s, phase);
@@ -483,23 +487,40 @@ private:
       release(&empty[prev]);
   }
 
+  /// The k-steps (32 bytes of K each) of one scale block of a functor with has_kscale.
+  template <class Epi> __device__ static constexpr int kscaleSteps() {
+    return Epi::kKScaleBlock / (32 / static_cast<int>(sizeof(TIn)));
+  }
+  /// Whether the K-scale mainloop's consumers take turns (blocks of whole stages, two or
+  /// more consumers): consumer w issues a stage's wgmmas only after consumer w - 1 issued
+  /// its own (named barriers 8.., the epilogue's are 1..Consumers), so that the tensor
+  /// cores run one consumer's group while the other adds its part.
+  template <class Epi> __device__ static constexpr bool kscaleTurns() {
+    if constexpr (has_kscale<Epi>)
+      return Consumers > 1 && kscaleSteps<Epi>() >= kKSteps;
+    else
+      return false;
+  }
+  using KScaleTurn = PingPong<Consumers, 8>;
+
   /// The K loop of a product scaled per K block (gemm_tiles.cuh, has_kscale): each block
   /// of Epi::kKScaleBlock elements runs into `part` (its first k-step's wgmmas overwrite
   /// it: scale-d 0), which is waited for and added to acc times the block's row and
   /// column factors, loaded before the wait so that their latency hides behind the
-  /// wgmmas. Blocks of whole stages keep one wgmma group in flight between their stages,
-  /// as the plain loop does; smaller blocks (several per stage) wait for each. While one
-  /// consumer warpgroup adds its part, the other's wgmmas keep the tensor cores busy.
+  /// wgmmas. Blocks of whole stages: each stage's group is issued in the consumer's turn
+  /// (kscaleTurns), which passes on at once, and waited for, so that one consumer adds
+  /// its part while the other's group runs. Smaller blocks (several per stage) wait for
+  /// each. `lastTile`: this consumer's last tile (its final turn).
   template <class Epi>
   __device__ static __forceinline__ void
   mainloop_kscale(float (&acc)[kMmaM][BN / 2], const Epi& epi, int row0, int col0, int M,
                   int N, int K, int kBlocks, int tid, uint8* base, uint64* full, uint64* empty,
-                  int& s, uint32& phase) {
+                  int& s, uint32& phase, bool lastTile) {
     using namespace sm90;
     static_assert(!StagedA, "Gemm: a product scaled per K block has no A prologue");
     constexpr int kStepK = 32 / static_cast<int>(sizeof(TIn)); ///< elements of one k-step
     constexpr int kBlock = Epi::kKScaleBlock;
-    constexpr int S = kBlock / kStepK; ///< k-steps per scale block
+    constexpr int S = kscaleSteps<Epi>(); ///< k-steps per scale block
     static_assert(kBlock % kStepK == 0 && S > 0 && (S % kKSteps == 0 || kKSteps % S == 0),
                   "Gemm: the scale block must be a power-of-two multiple of one 32-byte k-step");
     constexpr bool kColUniform = Epi::kKScaleColBlock % BN == 0;
@@ -546,36 +567,26 @@ private:
     };
     if constexpr (S >= kKSteps) {
       constexpr int P = S / kKSteps; // stages per scale block
-      int prev = -1;                 // a stage whose group may still run
       for (int kb = 0; kb < kBlocks; ++kb) {
         mbarrier_wait(&full[s], phase);
+        KScaleTurn::await(consumer);
         fence_acc(part);
         wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < kKSteps; ++kk)
           issue(kk, kk == 0 && kb % P == 0 ? 0 : 1);
+        wgmma_commit();
+        KScaleTurn::pass(consumer, lastTile && kb + 1 == kBlocks);
         const bool ends = (kb + 1) % P == 0 || kb + 1 == kBlocks;
         if (ends)
           loadScales(kb / P);
-        wgmma_commit();
         fence_acc(part);
-        if (ends) {
-          wgmma_wait<0>();
-          fence_acc(part);
-          if (tid % 32 == 0) {
-            if (prev >= 0)
-              release(&empty[prev]);
-            release(&empty[s]);
-          }
-          prev = -1;
+        wgmma_wait<0>();
+        fence_acc(part);
+        if (tid % 32 == 0)
+          release(&empty[s]);
+        if (ends)
           promote();
-        } else {
-          wgmma_wait<1>(); // the previous stage's group is done: free its stage
-          fence_acc(part);
-          if (prev >= 0 && tid % 32 == 0)
-            release(&empty[prev]);
-          prev = s;
-        }
         advance(s, phase);
       }
     } else {

@@ -11,7 +11,8 @@
 //   tma_load_panels<Panels, Rows>(dst, map, bar, col, row[, b])
 //                         a tile as Panels panels of Rows 128-byte rows (64
 //                         columns, TMA's 128-byte swizzle), one box each
-//   PingPong<C>           named barriers 1 .. C: consumer w issues only in its turn
+//   PingPong<C, First>    named barriers First .. First + C - 1 (default 1): consumer
+//                         w issues only in its turn
 //   fence_operands(r)     keeps the compiler from moving a register array (an
 //                         accumulator, or the A fragments of a register wgmma)
 //                         across a wgmma fence or wait
@@ -134,25 +135,25 @@ __device__ __forceinline__ void tma_load_panels(uint8* dst, const TensorMap* map
 }
 
 /// Ping-pong between consumer warpgroups: consumer w issues its wgmmas only in its
-/// turn (named barrier 1 + w, 128 threads waiting + the previous consumer's 128
+/// turn (named barrier First + w, 128 threads waiting + the previous consumer's 128
 /// arriving) and then passes the turn on, so one's softmax or activation runs while
 /// the tensor cores do the other's products. The last consumer passes consumer 0
 /// its first turn up front (start) and so skips its final pass: every barrier sees
 /// as many arrivals as waits. One consumer: no barriers.
-template <int Consumers> struct PingPong {
+template <int Consumers, int First = 1> struct PingPong {
   __device__ static __forceinline__ void start(int w) {
     if constexpr (Consumers > 1)
       if (w == Consumers - 1)
-        sm90::named_barrier_arrive(1, 256); // consumer 0 goes first
+        sm90::named_barrier_arrive(First, 256); // consumer 0 goes first
   }
   __device__ static __forceinline__ void await(int w) {
     if constexpr (Consumers > 1)
-      sm90::named_barrier_sync(1 + w, 256);
+      sm90::named_barrier_sync(First + w, 256);
   }
   __device__ static __forceinline__ void pass(int w, bool final) {
     if constexpr (Consumers > 1)
       if (!(final && w == Consumers - 1))
-        sm90::named_barrier_arrive(1 + (w + 1) % Consumers, 256);
+        sm90::named_barrier_arrive(First + (w + 1) % Consumers, 256);
   }
 };
 
