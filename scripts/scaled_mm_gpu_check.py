@@ -11,6 +11,9 @@ tensor-wise when this torch has no row-wise scales, said in the `scaled_mm_scale
 column), torch eager (dequantize to bf16, then matmul) and torch.compile of that.
 `--lib80` is the same kernel built with an indexing-pointer config: the sm80 kernel
 (fp8 widened to f16 for mma.sync), checked at every shape and timed at the smallest.
+scaled_mm_f8 (the same product times an output scale, stored as f8e4m3) is checked on
+both kernels and timed on the sm90 one next to eager (dequantize, bf16 matmul, scale,
+cast) and torch.compile of that.
 
     python3 scripts/scaled_mm_gpu_check.py --lib L.so --lib80 L80.so [--json OUT.json]
 """
@@ -30,6 +33,7 @@ from lang_gpu_check import bench_us, compiled, poisoned_call  # noqa: E402
 
 DEV = "cuda"
 TOL = 1e-2  # bf16 output: one rounding (2^-9 relative) of each element
+TOL_F8 = 0.07  # f8e4m3 output: one rounding to 3 mantissa bits (2^-4 relative)
 FMAX = {torch.float8_e4m3fn: 448.0, torch.float8_e5m2: 57344.0}
 
 
@@ -119,6 +123,43 @@ def main():
                         row["compile_us"] = bench_us(comp) if comp is not None else None
                     except Exception as e:  # noqa: BLE001
                         row["compile_error"] = str(e).splitlines()[0][:200]
+            rows.append(row)
+            del got
+
+    # scaled_mm_f8: the same product times 1 / the output's scale, stored as f8e4m3 (the
+    # sm90 kernel writes 1-byte outputs with its pairs epilogue). Checked against the
+    # float64 product: one rounding to 3 mantissa bits, within 2^-4 relative (TOL_F8).
+    for (m, n, k), dt in (((4096, 4096, 4096), torch.float8_e4m3fn),
+                          ((333, 200, 80), torch.float8_e5m2)):
+        x, w = torch.randn(m, k, device=DEV), torch.randn(n, k, device=DEV)
+        xq, sx = quantize(x, dt)
+        wq, sw = quantize(w, dt)
+        want = (xq.double() @ wq.double().t()) * sx.double()[:, None] * sw.double()[None, :]
+        inv = float(448.0 / want.abs().max().item())
+        want = want * inv
+        eager = lambda: ((xq.float() * sx[:, None]).to(torch.bfloat16)  # noqa: E731
+                         @ (wq.float() * sw[:, None]).to(torch.bfloat16).t() * inv).to(
+                             torch.float8_e4m3fn)
+        for kind, lib in libs.items():
+            call = lambda: lib.call("scaled_mm_f8", xq, wq, sx, sw, inv)  # noqa: E731
+            got, pz = poisoned_call(call)
+            g = got.double()
+            bad = torch.isnan(g).any().item() or got.dtype != torch.float8_e4m3fn
+            err = float("inf") if bad else (
+                (g - want).abs() / (want.abs() + 2.0**-9)).max().item()
+            timed = m * n * k == 4096**3 and kind == "sm90"
+            row = {"kernel": f"scaled_mm_f8/{kind}", "dtype": str(dt).replace("torch.", ""),
+                   "shape": [m, n, k], "max_rel_err": err, "tol": TOL_F8,
+                   "ok": err <= TOL_F8, "poison": pz, "flops": 2.0 * m * n * k,
+                   "helionc_us": bench_us(call) if timed else None, "scaled_mm_us": None,
+                   "scaled_mm_fast_us": None, "scaled_mm_scales": None,
+                   "eager_us": bench_us(eager) if timed else None, "compile_us": None}
+            if timed:
+                comp = compiled(eager)
+                try:
+                    row["compile_us"] = bench_us(comp) if comp is not None else None
+                except Exception as e:  # noqa: BLE001
+                    row["compile_error"] = str(e).splitlines()[0][:200]
             rows.append(row)
             del got
 

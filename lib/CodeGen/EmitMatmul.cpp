@@ -129,7 +129,8 @@ void MatmulEmitter::emitSm90(std::ostringstream& os) {
                   std::to_string(p_.gemm.stages) + ", " +
                   std::to_string(p_.gemm.consumers) + ", " + (p_.bTransposed ? "true" : "false") +
                   ", " + (p_.gemm.persistent ? "true" : "false") +
-                  ", TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs" +
+                  ", TMA_STORE && sizeof(" + tout +
+                  ") >= 2 ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs" +
                   (batched() ? ", 1, true>"
                    : staged() ? ", 1, false, hd::is_same_v<T_" + name(p_.a) + ", T_" +
                                     name(p_.aStaged) + ">>"

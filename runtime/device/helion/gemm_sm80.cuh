@@ -44,6 +44,9 @@
 //   MinBlocks    CTAs per SM asked of __launch_bounds__ (2 caps registers at
 //                128 and needs 2 * kSmemBytes of shared memory per SM)
 //
+// A product scaled per K block (gemm_tiles.cuh has_kscale): the steps of each block of
+// kKScaleBlock elements add into a part, added to acc times kscale_row * kscale_col.
+//
 // Epilogue: epi(int64 row, int64 col, float v0, float v1) for each pair of
 // adjacent columns (col even) a thread owns, only for row < M and col < N
 // (col + 1 < N unless N is odd), exactly as EpilogueForm::pairs of the sm90

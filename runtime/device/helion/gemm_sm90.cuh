@@ -61,6 +61,11 @@
 // stage (ldmatrix), apply prologue_a in registers (elements past K zeroed) and issue
 // register-A wgmmas (mainloop_prologue_a); the plain loop is unchanged.
 //
+// A product scaled per K block (gemm_tiles.cuh has_kscale: an epilogue functor with
+// kKScale, kscale_row(row, kb) and kscale_col(col, kb)) runs mainloop_kscale: each K block
+// of kKScaleBlock elements into a part accumulator, added to acc times its row and column
+// factors; with two consumers they take turns per stage (PingPong, named barriers 8, 9).
+//
 // Epilogue (the finished f32 accumulator tile goes to a user functor `epi`):
 //   pairs:     epi(int64 row, int64 col, float v0, float v1) for each pair of
 //              adjacent columns (col even, v1 is at col + 1) a thread owns,

@@ -94,6 +94,40 @@ TEST_CASE("example scaled_mm matches a double reference of the dequantized opera
                       Catch::Contains("scale_x must be [m]"));
 }
 
+TEST_CASE("example scaled_mm_f8 rounds the scaled product to f8e4m3", "[refmode][examples]") {
+  uint64_t seed = reftest::freshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  const int64_t m = 23, k = 70, n = 31;
+  helion::Tensor x = reftest::randomTensor({m, k}, DType::f8e4m3, rng, -400.0, 400.0);
+  helion::Tensor w = reftest::randomTensor({n, k}, DType::f8e4m3, rng, -400.0, 400.0);
+  helion::Tensor sx = reftest::randomTensor({m}, DType::f32, rng, 1e-4, 1e-2);
+  helion::Tensor sw = reftest::randomTensor({n}, DType::f32, rng, 1e-4, 1e-2);
+  std::vector<double> xs = values(x), ws = values(w), sxs = values(sx), sws = values(sw);
+  std::vector<double> expected(m * n, 0.0);
+  double amax = 0;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double dot = 0;
+      for (int64_t kk = 0; kk < k; ++kk)
+        dot += xs[i * k + kk] * ws[j * k + kk];
+      expected[i * n + j] = dot * sxs[i] * sws[j];
+      amax = std::max(amax, std::abs(expected[i * n + j]));
+    }
+  const float inv = static_cast<float>(448.0 / amax); // the largest output maps to 448
+  for (double& e : expected)
+    e *= inv;
+  for (int64_t bs : {16, 64, 7}) {
+    INFO("block size " << bs);
+    helion::ref::ScopedBlockSize scoped(bs);
+    helion::Tensor out = scaled_mm_f8(x, w, sx, sw, inv);
+    REQUIRE(out.dtype() == DType::f8e4m3);
+    REQUIRE(out.sizes() == std::vector<int64_t>{m, n});
+    // One rounding to 3 mantissa bits: within 2^-4 relative (and the subnormal step).
+    reftest::requireClose(values(out), expected, {0.0625, std::ldexp(1.0, -9)});
+  }
+}
+
 TEST_CASE("example scaled_mm_block matches a double reference of the dequantized operands",
           "[refmode][examples]") {
   uint64_t seed = reftest::freshSeed();
