@@ -16,7 +16,6 @@ timed at 4096^3.
     python3 scripts/scaled_mm_block_gpu_check.py --lib L.so --lib80 L80.so [--json OUT.json]
 """
 import argparse
-import json
 import os
 import sys
 
@@ -27,7 +26,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(here), "examples", "python"))
 sys.path.insert(0, here)
 from helionc_ctypes import HelioncLibrary  # noqa: E402
 from lang_gpu_check import bench_us, compiled, poisoned_call  # noqa: E402
-from scaled_mm_gpu_check import FMAX, TOL, rel_err  # noqa: E402
+from scaled_mm_gpu_check import FMAX, TOL, finish, fmt_us, ratio, rel_err  # noqa: E402
 
 DEV = "cuda"
 B = 128  # the scales' block
@@ -38,7 +37,9 @@ def cdiv(a, b):
 
 
 def quantize_blocks(v, dt, rows_per_block):
-    """v [R, K] quantized per (rows_per_block x 128) block: (q, scale [cdiv(R, rpb), cdiv(K, 128)])."""
+    """v [R, K] quantized per (rows_per_block x 128) block.
+
+    Returns (q, scale) with scale [cdiv(R, rows_per_block), cdiv(K, 128)]."""
     r, k = v.shape
     pad = torch.zeros(cdiv(r, rows_per_block) * rows_per_block, cdiv(k, B) * B, device=DEV)
     pad[:r, :k] = v.float()
@@ -129,8 +130,7 @@ def main():
            f"{'bl/h':>5} {'eag/h':>5} {'cmp/h':>5}")
     print(hdr)
     print("-" * len(hdr))
-    fmt = lambda v: f"{v:8.1f}" if v else "     n/a"  # noqa: E731
-    ratio = lambda a, h: f"{a / h:5.2f}" if a and h else "  n/a"  # noqa: E731
+    fmt = fmt_us
     for r in rows:
         h = r["helionc_us"]
         tf = f"{r['flops'] / h / 1e6:7.1f}" if h else "    n/a"
@@ -139,14 +139,7 @@ def main():
               f"{fmt(h)} {fmt(r['blockwise_us'])} {fmt(r['eager_us'])} {fmt(r['compile_us'])} "
               f"{tf} {ratio(r['blockwise_us'], h)} {ratio(r['eager_us'], h)} "
               f"{ratio(r['compile_us'], h)}")
-    ok = all(r["ok"] for r in rows)
-    print("all checks passed" if ok else "SOME CHECKS FAILED")
-    if args.json:
-        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-        with open(args.json, "w") as f:
-            json.dump({"device": dev, "torch": torch.__version__, "rows": rows, "ok": ok}, f,
-                      indent=1)
-    return 0 if ok else 1
+    return finish(rows, dev, args.json)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,26 @@ def quantize(rows, dt):
     return (rows.float() / scale[:, None]).to(dt), scale.contiguous()
 
 
+def fmt_us(v):
+    return f"{v:8.1f}" if v else "     n/a"
+
+
+def ratio(a, h):
+    return f"{a / h:5.2f}" if a and h else "  n/a"
+
+
+def finish(rows, dev, json_path):
+    """Prints whether every row's check passed, writes the JSON; the exit status."""
+    ok = all(r["ok"] for r in rows)
+    print("all checks passed" if ok else "SOME CHECKS FAILED")
+    if json_path:
+        os.makedirs(os.path.dirname(os.path.abspath(json_path)), exist_ok=True)
+        with open(json_path, "w") as f:
+            json.dump({"device": dev, "torch": torch.__version__, "rows": rows, "ok": ok}, f,
+                      indent=1)
+    return 0 if ok else 1
+
+
 def rel_err(got, want):
     if torch.isnan(got).any():
         return float("inf")
@@ -186,8 +206,7 @@ def main():
            f"{'sc/h':>5} {'fst/h':>5} {'eag/h':>5} {'cmp/h':>5}")
     print(hdr)
     print("-" * len(hdr))
-    fmt = lambda v: f"{v:8.1f}" if v else "     n/a"  # noqa: E731
-    ratio = lambda a, h: f"{a / h:5.2f}" if a and h else "  n/a"  # noqa: E731
+    fmt = fmt_us
     for r in rows:
         h = r["helionc_us"]
         tf = f"{r['flops'] / h / 1e6:7.1f}" if h else "    n/a"
@@ -202,14 +221,7 @@ def main():
     scales = {r["scaled_mm_scales"] for r in rows if r["scaled_mm_us"]}
     if "tensorwise" in scales:
         print("note: this torch's _scaled_mm took no row-wise scales; timed with tensor-wise ones")
-    ok = all(r["ok"] for r in rows)
-    print("all checks passed" if ok else "SOME CHECKS FAILED")
-    if args.json:
-        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-        with open(args.json, "w") as f:
-            json.dump({"device": dev, "torch": torch.__version__, "rows": rows, "ok": ok}, f,
-                      indent=1)
-    return 0 if ok else 1
+    return finish(rows, dev, args.json)
 
 
 if __name__ == "__main__":

@@ -71,22 +71,10 @@ bool prologueTree(const Expr& e, const std::function<const Expr*(int)>& let,
         return false;
     loads.push_back(&e);
     return true;
-  case ExprKind::Full:
-    return e.operands.size() == 1 && (e.operands[0]->kind == ExprKind::Const ||
-                                      e.operands[0]->kind == ExprKind::Param);
-  case ExprKind::Unary:
-  case ExprKind::Binary:
-  case ExprKind::Where:
-  case ExprKind::Cast:
-  case ExprKind::View:
-    for (const Index& ix : e.indices)
-      if (ix.kind != Index::Kind::All && ix.kind != Index::Kind::NewAxis)
-        return false;
-    for (const ExprRef& op : e.operands)
-      if (!op || !prologueTree(*op, let, loads, nodes))
-        return false;
-    return true;
-  default: return false;
+  case ExprKind::Full: return isConstantTile(e);
+  default:
+    return pointwiseOperands(
+        e, [&](const Expr& op) { return prologueTree(op, let, loads, nodes); });
   }
 }
 
@@ -190,6 +178,29 @@ std::pair<int, int> outputTiles(const Stmt& grid) {
 }
 
 } // namespace
+
+bool isConstantTile(const Expr& e) {
+  return e.kind == ExprKind::Full && e.operands.size() == 1 &&
+         (e.operands[0]->kind == ExprKind::Const || e.operands[0]->kind == ExprKind::Param);
+}
+
+bool pointwiseOperands(const Expr& e, const std::function<bool(const Expr&)>& operand) {
+  switch (e.kind) {
+  case ExprKind::Unary:
+  case ExprKind::Binary:
+  case ExprKind::Where:
+  case ExprKind::Cast:
+  case ExprKind::View:
+    for (const Index& ix : e.indices)
+      if (ix.kind != Index::Kind::All && ix.kind != Index::Kind::NewAxis)
+        return false;
+    for (const ExprRef& op : e.operands)
+      if (!op || !operand(*op))
+        return false;
+    return true;
+  default: return false;
+  }
+}
 
 const Expr* prologueLoad(const Expr& operand, const std::function<const Expr*(int)>& let) {
   const Expr* e = &operand;

@@ -1,6 +1,8 @@
 //===- ScaledDot.cpp - A dot scaled per K block before it is added ---------===//
 #include "helion/IR/ScaledDot.h"
 
+#include "helion/IR/DotShape.h"
+
 namespace helion::ir {
 namespace {
 
@@ -47,22 +49,8 @@ public:
         }
       }
       return true;
-    case ExprKind::Full:
-      return e.operands.size() == 1 && (e.operands[0]->kind == ExprKind::Const ||
-                                        e.operands[0]->kind == ExprKind::Param);
-    case ExprKind::Unary:
-    case ExprKind::Binary:
-    case ExprKind::Where:
-    case ExprKind::Cast:
-    case ExprKind::View:
-      for (const Index& ix : e.indices)
-        if (ix.kind != Index::Kind::All && ix.kind != Index::Kind::NewAxis)
-          return false;
-      for (const ExprRef& op : e.operands)
-        if (!op || !tree(*op, r))
-          return false;
-      return true;
-    default: return false;
+    case ExprKind::Full: return isConstantTile(e);
+    default: return pointwiseOperands(e, [&](const Expr& op) { return tree(op, r); });
     }
   }
 

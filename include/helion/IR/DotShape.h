@@ -42,6 +42,14 @@
 
 namespace helion::ir {
 
+/// Whether `e` is a constant tile: hl::full / hl::zeros of a constant or a scalar.
+bool isConstantTile(const Expr& e);
+
+/// For a pointwise node (unary, binary, where, cast, a view by all and newaxis only):
+/// whether `operand` holds for each of its operands; false for any other node. The
+/// element-wise trees the dot lowerings take (prologueLoad, kBlockScale) walk with it.
+bool pointwiseOperands(const Expr& e, const std::function<bool(const Expr&)>& operand);
+
 /// A dot of 3-D operands (`k[tb, tn, :].transpose(1, 2)`, `v[tb, tn, :]`): attention's
 /// q @ k^T and p @ v, or a bmm's.
 bool isBatchedDot(const Expr& e);

@@ -192,6 +192,17 @@ struct GemmSm80 {
     return (thread / 32) % WarpsN * kWarpN + 8 * nt + Mma16x8Acc::col(thread % 32, reg);
   }
 
+  /// f(mt, nt, r) for each accumulator register acc[mt][nt][r] of a thread.
+  template <class F> __device__ static __forceinline__ void each_acc(F&& f) {
+#pragma unroll
+    for (int mt = 0; mt < kMt; ++mt)
+#pragma unroll
+      for (int nt = 0; nt < kNt; ++nt)
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+          f(mt, nt, r);
+  }
+
   /// The whole kernel body; every thread calls it. `smem`: kSmemBytes of
   /// dynamic shared memory.
   template <class Epi>
@@ -290,13 +301,7 @@ struct GemmSm80 {
     constexpr bool kKScale = has_kscale<Epi>;
     float part[kMt][kNt][4];
     float (&dst)[kMt][kNt][4] = kKScale ? part : acc;
-#pragma unroll
-    for (int i = 0; i < kMt; ++i)
-#pragma unroll
-      for (int j = 0; j < kNt; ++j)
-#pragma unroll
-        for (int r = 0; r < 4; ++r)
-          acc[i][j][r] = part[i][j][r] = 0.f;
+    each_acc([&](int mt, int nt, int r) { acc[mt][nt][r] = part[mt][nt][r] = 0.f; });
     auto promote = [&](int blk) {
       if constexpr (kKScale) {
         constexpr bool kColUniform = Epi::kKScaleColBlock % BN == 0;
@@ -316,24 +321,13 @@ struct GemmSm80 {
               const int64 col = n0 + (kColUniform ? 0 : wn * kWarpN + 8 * nt + 2 * (lane % 4) + e);
               cs[nt][e] = epi.kscale_col(col < N ? col : N - 1, blk);
             }
-#pragma unroll
-          for (int mt = 0; mt < kMt; ++mt)
-#pragma unroll
-            for (int nt = 0; nt < kNt; ++nt)
-#pragma unroll
-              for (int r = 0; r < 4; ++r)
-                acc[mt][nt][r] = fmaf(part[mt][nt][r],
-                                      rs[mt][r / 2] *
-                                          (kColUniform ? cs[0][0] : cs[nt][r % 2]),
-                                      acc[mt][nt][r]);
+          each_acc([&](int mt, int nt, int r) {
+            acc[mt][nt][r] = fmaf(part[mt][nt][r],
+                                  rs[mt][r / 2] * (kColUniform ? cs[0][0] : cs[nt][r % 2]),
+                                  acc[mt][nt][r]);
+          });
         }
-#pragma unroll
-        for (int mt = 0; mt < kMt; ++mt)
-#pragma unroll
-          for (int nt = 0; nt < kNt; ++nt)
-#pragma unroll
-            for (int r = 0; r < 4; ++r)
-              part[mt][nt][r] = 0.f;
+        each_acc([&](int mt, int nt, int r) { part[mt][nt][r] = 0.f; });
       }
     };
     // k-steps (32 bytes of K each) per scale block.
