@@ -368,6 +368,14 @@ def main():
                         record("bmm_half_a", dt, [4, m, k, n], 8.0 * m * n * k,
                                rel_err(got, want), pz, call, lambda: (xb * 0.5) @ yb,
                                timed and dt != torch.float32, True)
+                # The bias read before the K loop: an epilogue value on the templates.
+                call = lambda: dl.call("dot_bias_early", x, w, bias)  # noqa: E731
+                got, pz = checked(f"dot_bias_early.{v}", dt, [m, k, n], call)
+                if got is not None:
+                    record(f"dot_bias_early.{v}", dt, [m, k, n], 2.0 * m * n * k,
+                           rel_err(got, x.double() @ w.double() + bias.double()), pz, call,
+                           lambda: torch.addmm(bias, x, w), timed and dt != torch.float32,
+                           v == "default")
                 call = lambda: dl.call("dot_half_a", x, w, bias)  # noqa: E731
                 got, pz = checked(f"dot_half_a.{v}", dt, [m, k, n], call)
                 want = (x.double() * 0.5).to(dt).double() @ w.double() + bias.double()

@@ -102,7 +102,7 @@ bool accumulatesDot(const Stmt& loop, const std::map<int, const Expr*>& lets, in
                     int tileN = -1, bool* scaled = nullptr) {
   const Stmt* assign = nullptr;
   for (const StmtRef& s : loop.body) {
-    if (s->kind == StmtKind::Let)
+    if (s->kind == StmtKind::Let && !assign) // lets before the accumulate only
       continue;
     if (s->kind != StmtKind::Assign || assign)
       return false;

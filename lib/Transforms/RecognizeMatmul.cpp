@@ -47,20 +47,44 @@ std::optional<MatmulMatch> Planner::run() {
     return fail(d->loc, std::string("a dot in a grid loop over ") +
                             (batched() ? "[tb, tm, tn] must be batched (3-D)"
                                        : "[tm, tn] must be 2-D"));
+  // Lets, then the K loop. One let is the accumulator, `let %acc = full([tm, tn], 0, f32)`
+  // (batched: [tb, tm, tn]), the variable the K loop assigns; the others (`auto bias =
+  // b[tn];` before the loop) are values of the epilogue: they read nothing the K loop
+  // writes, so they run first in the epilogue.
   size_t i = 0;
-  // let %acc = full([tm, tn], 0, f32) (batched: [tb, tm, tn])
-  if (i >= grid.body.size() || grid.body[i]->kind != StmtKind::Let ||
-      grid.body[i]->value->kind != ExprKind::Full || !isZero(grid.body[i]->value->operands[0]))
-    return fail(grid.body.empty() ? grid.loc : grid.body[0]->loc,
-                std::string("a tensor-core matmul starts with its accumulator, ") +
+  std::vector<StmtRef> before;
+  for (; i < grid.body.size() && grid.body[i]->kind == StmtKind::Let; ++i)
+    before.push_back(grid.body[i]);
+  if (i >= grid.body.size() || grid.body[i]->kind != StmtKind::For)
+    return fail(i < grid.body.size() ? grid.body[i]->loc : grid.loc,
+                "expected the K loop (for tk in hl::tile(k)) after the accumulator of a "
+                "tensor-core matmul (and lets only before it)");
+  const Stmt& loop = *grid.body[i];
+  const Stmt* assign = nullptr;
+  for (const StmtRef& s : loop.body)
+    if (s->kind == StmtKind::Assign)
+      assign = s.get();
+  for (const StmtRef& s : before)
+    if (assign && s->var == assign->var && s->value->kind == ExprKind::Full &&
+        isZero(s->value->operands[0]))
+      p_.accVar = s->var;
+  if (p_.accVar < 0)
+    return fail(before.empty() ? loop.loc : before[0]->loc,
+                std::string("a tensor-core matmul needs its accumulator before the K loop, ") +
                     (batched() ? "hl::zeros({tb, tm, tn}, hl::f32)"
                                : "hl::zeros({tm, tn}, hl::f32)"));
-  p_.accVar = grid.body[i]->var;
-  ++i;
-  if (i >= grid.body.size() || grid.body[i]->kind != StmtKind::For)
-    return fail(grid.body[i - 1]->loc, "expected the K loop (for tk in hl::tile(k)) after the "
-                                       "accumulator of a tensor-core matmul");
-  if (!kLoop(*grid.body[i]))
+  for (const StmtRef& s : before) {
+    if (s->var == p_.accVar)
+      continue;
+    const int var = s->var;
+    if (findExpr(loop, [var](const Expr& e) { return e.kind == ExprKind::Var && e.var == var; }))
+      return fail(s->loc, "a value computed before the K loop of a tensor-core matmul may be "
+                          "used only after it (in the epilogue)");
+    if (!epilogueStmt(*s))
+      return std::nullopt;
+    p_.epilogue.push_back(s);
+  }
+  if (!kLoop(loop))
     return std::nullopt;
   for (++i; i < grid.body.size(); ++i) {
     if (!epilogueStmt(*grid.body[i]))

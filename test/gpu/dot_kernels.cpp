@@ -66,6 +66,24 @@ HELION_KERNEL Tensor dot_half_a(const Tensor& x, const Tensor& w, const Tensor& 
   return out;
 }
 
+// out = x @ w + bias[None, :] with the bias read before the K loop (`auto b = bias[tn];`
+// between the accumulator and the loop, as users load epilogue operands early): a value
+// of the epilogue, which the GEMM templates evaluate after the loop.
+HELION_KERNEL Tensor dot_bias_early(const Tensor& x, const Tensor& w, const Tensor& bias) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  HELION_CHECK(k == k2, "dot_bias_early: inner dimensions differ");
+  Tensor out = helion::empty({m, n}, x.dtype(), x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    auto b = bias[tn];
+    for (auto tk : hl::tile(k))
+      acc = hl::dot(x[tm, tk], w[tk, tn], acc);
+    out[tm, tn] = acc + b;
+  }
+  return out;
+}
+
 // out = (1 / x).to(x's dtype) @ w: an A prologue whose value at 0 is infinite, so the
 // templates must zero A's elements past K (not apply it to the zero padding).
 HELION_KERNEL Tensor dot_recip_a(const Tensor& x, const Tensor& w) {
