@@ -56,6 +56,10 @@ void DiagnosticEngine::report(Severity severity, const ir::SourceLoc& loc,
                               const std::string& message) {
   if (severity == Severity::Error)
     ++errors_;
+  if (capture_) {
+    capture_->push_back({severity, loc, message});
+    return;
+  }
   const char* bold = color_ ? "\033[1m" : "";
   const char* reset = color_ ? "\033[0m" : "";
   out_ << bold;

@@ -19,6 +19,8 @@
 #include "helion/IR/DotShape.h"
 #include "helion/Transforms/Passes.h"
 
+#include <sstream>
+
 namespace helion::ir {
 
 Kernel recognizeTemplates(const Kernel& kernel, PassContext& ctx) {
@@ -41,6 +43,18 @@ Kernel recognizeTemplates(const Kernel& kernel, PassContext& ctx) {
     break;
   }
   return k;
+}
+
+bool matmulTemplateTakes(const Kernel& kernel, Diagnostic* why) {
+  std::ostringstream unused;
+  DiagnosticEngine quiet(unused);
+  std::vector<Diagnostic> said;
+  quiet.capture(&said);
+  if (recognizeMatmul(kernel, quiet))
+    return true;
+  if (why && !said.empty())
+    *why = said.front();
+  return false;
 }
 
 } // namespace helion::ir

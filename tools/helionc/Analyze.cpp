@@ -1,5 +1,6 @@
 //===- Analyze.cpp - Parse and run the analysis passes ---------------------===//
 #include "Driver.h"
+#include "helion/IR/DotShape.h"
 #include "helion/IR/Printer.h"
 #include "helion/Support/InstallPaths.h"
 #include "helion/Transforms/Passes.h"
@@ -101,6 +102,19 @@ std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
     // so one compile reports the errors of every kernel.
     bool stoppedHere = false;
     std::optional<ir::Kernel> k = ir::runPipeline(pk.kernel, false, ctx, pipeline, &stoppedHere);
+    // A loop that has the matmul's shape but that the GEMM templates do not take in every
+    // detail (an epilogue with a reduction, ...) runs its dots on the general lowering,
+    // with a warning that says why, rather than failing.
+    Diagnostic notTaken{};
+    if (k && !stoppedHere && !k->generalDots && ir::dotTemplate(*k) == ir::DotTemplate::Matmul &&
+        !ir::matmulTemplateTakes(*k, &notTaken)) {
+      diags.warning(notTaken.loc, "the GEMM templates do not take this matmul (" +
+                                      notTaken.message +
+                                 "): its dots run on the general hl::dot lowering, which is "
+                                 "slower");
+      pk.kernel.generalDots = true;
+      k = ir::runPipeline(pk.kernel, false, ctx, pipeline, &stoppedHere);
+    }
     stopped |= stoppedHere;
     if (!k || stoppedHere)
       continue;

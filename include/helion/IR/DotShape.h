@@ -26,8 +26,10 @@
 //     }
 //   }
 //
-// Whether the loop then fits the template in every detail is the recognize-templates pass's to
-// say, with located errors; kernels of any other shape with dots (two chained
+// Whether the loop then fits the template in every detail is the recognizer's to say
+// (matmulTemplateTakes, helion/Transforms/Passes.h): the driver asks it once the kernel is
+// analyzed, and a kernel it does not take runs its dots on the general lowering
+// (Kernel::generalDots) with a warning at the recognizer's reason; kernels of any other shape with dots (two chained
 // dots, a dot of computed blocks outside a K loop, dots in nested loops that carry
 // values) take the general lowering; nested loops that carry nothing were made one grid
 // loop by flatten-grid before any of this is asked. dotTemplate() is the one dispatch:

@@ -14,10 +14,18 @@
 #include <iosfwd>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace helion {
 
 enum class Severity { Error, Warning, Note };
+
+/// One report, as DiagnosticEngine::capture keeps it.
+struct Diagnostic {
+  Severity severity;
+  ir::SourceLoc loc;
+  std::string message;
+};
 
 class DiagnosticEngine {
 public:
@@ -40,6 +48,11 @@ public:
   /// An error with no location (`helionc: error: ...`).
   void error(const std::string& message);
 
+  /// From now on, reports go to `sink` (counted, not printed); null prints again. For a
+  /// question asked silently whose reason may be shown later (lib/Transforms'
+  /// matmulTemplateTakes).
+  void capture(std::vector<Diagnostic>* sink) { capture_ = sink; }
+
   int errorCount() const { return errors_; }
   bool hasErrors() const { return errors_ > 0; }
   void setColor(bool on) { color_ = on; }
@@ -51,6 +64,7 @@ private:
   std::map<std::string, std::string> files_;
   int errors_ = 0;
   bool color_ = false;
+  std::vector<Diagnostic>* capture_ = nullptr;
 };
 
 /// True when stderr is a terminal and NO_COLOR is unset.

@@ -103,6 +103,12 @@ Kernel rematerialize(const Kernel& kernel, PassContext& ctx);
 /// the match (Kernel::matmul, Kernel::attention; RecognizeTemplates.cpp).
 Kernel recognizeTemplates(const Kernel& kernel, PassContext& ctx);
 
+/// Whether the matmul template takes `kernel`, a kernel ir::dotTemplate sends to it: its
+/// recognizer (MatmulRecognizer.h) matches the loop. Asked silently; when it does not,
+/// `why` (if given) gets the recognizer's first error. A kernel it does not take runs
+/// its dots on the general lowering instead (Kernel::generalDots, set by the driver).
+bool matmulTemplateTakes(const Kernel& kernel, Diagnostic* why = nullptr);
+
 /// For a kernel a tensor-core template prints (ir::dotTemplate): checks the config by
 /// the family's rules (helion/Config/TemplateRules.h) and stores the template's
 /// parameters (Kernel::gemm, Kernel::flash); a broken rule is an error at the grid loop
