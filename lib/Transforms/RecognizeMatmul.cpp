@@ -222,11 +222,24 @@ ExprRef Planner::scaledDot(const Expr& addend) {
   std::optional<KBlockScale> s = kBlockScale(addend, p_.tileM, p_.tileN, p_.tileK, let);
   if (!s)
     return nullptr;
-  // The factors' product, lets substituted (a copy: the IR's nodes stay shared).
+  // The factors' product with the K loop's lets substituted, also in subscripts
+  // (`auto kb = tk.id(); sx[tm, kb]`): the functor prints it alone (a copy: the IR's
+  // nodes stay shared).
+  std::function<ExprRef(const Expr&)> sub = [&](const Expr& e) -> ExprRef {
+    if (e.kind == ExprKind::Var && lets_.count(e.var))
+      return sub(*lets_.at(e.var));
+    auto out = std::make_shared<Expr>(e);
+    for (ExprRef& op : out->operands)
+      op = sub(*op);
+    for (Index& ix : out->indices)
+      if (ix.value)
+        ix.value = sub(*ix.value);
+    return out;
+  };
   auto product = [&](const std::vector<const Expr*>& fs) -> ExprRef {
     ExprRef out;
     for (const Expr* f : fs) {
-      ExprRef e = substituted(std::make_shared<Expr>(*f));
+      ExprRef e = sub(*f);
       if (!out) {
         out = e;
         continue;

@@ -17,6 +17,8 @@
 // source need more than its 48 KB, an error of the instantiation that names the dot's line.
 // RUN: %helionc spec %s --kernel scaled2d | FileCheck %s --check-prefix=SPEC2D
 // RUN: not %helionc compile %s --kernel scaled2d --emit cubin --arch sm_90a --dtype x=f8e4m3,w=f8e4m3,s=f32,out=bf16 -o %t/2d 2>&1 | FileCheck %s --check-prefix=BIG
+// The factors through the K loop's lets, also in subscripts (`auto kb = tk.id()`):
+// RUN: %helionc compile %s --kernel kb_let --emit cuda | FileCheck %s --check-prefix=KBLET
 // A K tile the config may set is the scales' block: a power of two from 32 to 1024.
 // RUN: echo '{"block_sizes": [128, 128, 16]}' > %t.bk.json
 // RUN: not %helionc compile %s --kernel tunable_k --config %t.bk.json --emit cuda 2>&1 | FileCheck %s --check-prefix=BK
@@ -82,6 +84,25 @@ HELION_KERNEL Tensor scaled2d(const Tensor& x, const Tensor& w, const Tensor& s)
     for (auto tk : hl::tile(k, hl::block_size(128)))
       // BIG: static assertion failed with "helionc: the blocks of the general hl::dot at dot-block-scaled.cpp:[[@LINE+1]] need more than 48 KB of shared memory in these dtypes
       acc = acc + hl::dot(x[tm, tk], w[tn, tk].transpose(0, 1)) * s[tm, tn];
+    out[tm, tn] = acc;
+  }
+  return out;
+}
+
+// KBLET: return float(hd::to_compute(sx[row * stride_sx_0 + int64(kb) * stride_sx_1]));
+// KBLET: return float(hd::to_compute(sw[int64((col / 128)) * stride_sw_0 + int64(kb) * stride_sw_1]));
+HELION_KERNEL Tensor kb_let(const Tensor& x, const Tensor& w, const Tensor& sx,
+                            const Tensor& sw) {
+  auto [m, k] = x.shape<2>();
+  auto [n, k2] = w.shape<2>();
+  Tensor out = helion::empty({m, n}, hl::bf16, x.device());
+  for (auto [tm, tn] : hl::tile({m, n}, hl::block_size({hl::tunable, 128}))) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k, hl::block_size(128))) {
+      auto kb = tk.id();
+      auto s = sx[tm, kb][hl::all, hl::newaxis] * sw[tn.id(), kb];
+      acc = acc + hl::dot(x[tm, tk], w[tn, tk].transpose(0, 1)) * s;
+    }
     out[tm, tn] = acc;
   }
   return out;
