@@ -205,12 +205,11 @@ std::vector<ConfigError> MatmulRules::check(const Config& c, ir::GemmParams* out
             "expected a multiple of {} rows of {} for the sm90 matmul with num_warps {} (64 per "
             "consumer warpgroup), got {}",
             64 * consumers, m.quoted(), c.numWarps, bm)));
-      else if (bm / consumers / 64 * bn / 2 > (t_.kScaled ? 64 : 128))
+      else if (const int64_t regs = t_.kScaled ? 64 : 128; bm / consumers / 64 * bn / 2 > regs)
         errs.push_back(n.error(fmt::format(
             "expected at most {} columns of {} for the sm90 matmul with {} rows and num_warps {} "
             "(at most {} accumulator registers per thread{}), got {}",
-            (t_.kScaled ? 64 : 128) * 2 * 64 * consumers / bm, n.quoted(), bm, c.numWarps,
-            t_.kScaled ? 64 : 128,
+            regs * 2 * 64 * consumers / bm, n.quoted(), bm, c.numWarps, regs,
             t_.kScaled ? ", as many again for each K block's part" : "", bn)));
       const int64_t smem = smemOf(stages, bm + bn);
       if (smem > kSmem)

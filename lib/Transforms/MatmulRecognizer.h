@@ -94,9 +94,9 @@ private:
     return ix.kind == Index::Kind::Tile && ix.tile == tile;
   }
 
-  /// `e` with the K loop's lets substituted (a computed A's F, bounded by
-  /// kMaxPrologueNodes).
-  ExprRef substituted(const ExprRef& e) const;
+  /// A copy of `e` with the K loop's lets substituted, in subscripts too (a computed A's
+  /// F, bounded by kMaxPrologueNodes; a K-block scale's factors).
+  ExprRef substituted(const Expr& e) const;
 
   /// `x[tm, tk]` (A) or F(x[tm, tk]) (an A prologue), `y[tk, tn]` (B) or `y[tn, tk].transpose(0, 1)` (B as [N, K]);
   /// batched: `x[tb, tm, tk]`, `y[tb, tk, tn]`, `y[tb, tn, tk].transpose(1, 2)`.

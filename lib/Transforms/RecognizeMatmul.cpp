@@ -108,13 +108,15 @@ std::optional<MatmulMatch> Planner::run() {
   return p_;
 }
 
-ExprRef Planner::substituted(const ExprRef& e) const {
-  ExprRef r = resolve(e);
-  if (r->operands.empty())
-    return r;
-  auto out = std::make_shared<Expr>(*r);
+ExprRef Planner::substituted(const Expr& e) const {
+  if (e.kind == ExprKind::Var && lets_.count(e.var))
+    return substituted(*lets_.at(e.var));
+  auto out = std::make_shared<Expr>(e);
   for (ExprRef& op : out->operands)
-    op = substituted(op);
+    op = substituted(*op);
+  for (Index& ix : out->indices)
+    if (ix.value)
+      ix.value = substituted(*ix.value);
   return out;
 }
 
@@ -133,7 +135,7 @@ bool Planner::operand(const ExprRef& raw, bool isA) {
           auto it = lets_.find(var);
           return it == lets_.end() ? nullptr : it->second.get();
         })) {
-      p_.aPrologue = substituted(raw);
+      p_.aPrologue = substituted(*raw);
       p_.aStaged = prologueStagedTensor(*p_.aPrologue, load->param);
       e = load;
     }
@@ -223,23 +225,11 @@ ExprRef Planner::scaledDot(const Expr& addend) {
   if (!s)
     return nullptr;
   // The factors' product with the K loop's lets substituted, also in subscripts
-  // (`auto kb = tk.id(); sx[tm, kb]`): the functor prints it alone (a copy: the IR's
-  // nodes stay shared).
-  std::function<ExprRef(const Expr&)> sub = [&](const Expr& e) -> ExprRef {
-    if (e.kind == ExprKind::Var && lets_.count(e.var))
-      return sub(*lets_.at(e.var));
-    auto out = std::make_shared<Expr>(e);
-    for (ExprRef& op : out->operands)
-      op = sub(*op);
-    for (Index& ix : out->indices)
-      if (ix.value)
-        ix.value = sub(*ix.value);
-    return out;
-  };
+  // (`auto kb = tk.id(); sx[tm, kb]`): the functor prints it alone.
   auto product = [&](const std::vector<const Expr*>& fs) -> ExprRef {
     ExprRef out;
     for (const Expr* f : fs) {
-      ExprRef e = sub(*f);
+      ExprRef e = substituted(*f);
       if (!out) {
         out = e;
         continue;

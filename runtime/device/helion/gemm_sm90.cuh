@@ -14,6 +14,8 @@
 //   gemm_sm90_epilogue.cuh   EpilogueForm, IdentityTransform, sm90::stmatrix_x4,
 //                            epilogue_store_pairs, epilogue_store_tma
 //   gemm_sm90.cuh (this)     Gemm: the producer/consumer kernel, gemm_kernel
+//   gemm_sm90_mainloops.cuh  Gemm's other K loops: a computed A (mainloop_prologue_a),
+//                            a product scaled per K block (mainloop_kscale)
 //   gemm_sm80.cuh            GemmSm80: the mma.sync fallback (and tf32 for f32)
 //
 // How it runs. One CTA = 1 producer warpgroup + `Consumers` consumer warpgroups
@@ -378,17 +380,8 @@ private:
           fence_acc(acc);
           wgmma_fence();
 #pragma unroll
-          for (int kk = 0; kk < kKSteps; ++kk) {
-            const uint64 stepB = stepOfB(kk);
-#pragma unroll
-            for (int mi = 0; mi < kMmaM; ++mi) {
-              const uint64 dA = descA + ((mi * 64 * 128 + kk * 32) >> 4);
-              if constexpr (is_float8_v<TIn>)
-                wgmma_m64k32_f8<BN, TIn>(acc[mi], dA, descB + stepB, 1);
-              else
-                wgmma_m64k16<BN, BTransposed ? 0 : 1, TIn>(acc[mi], dA, descB + stepB, 1);
-            }
-          }
+          for (int kk = 0; kk < kKSteps; ++kk)
+            wgmma_k_step(acc, descA, descB, kk, 1);
           wgmma_commit();
           fence_acc(acc);
           // One group stays in flight: the previous k-block's is done, free its stage.
@@ -425,72 +418,10 @@ private:
   /// waited for (one group stays in flight, as in the plain loop) and its stage
   /// freed, then block kb + 1's fragments load into the buffer that group read.
   template <class Epi>
-  __device__ static __forceinline__ void
+  __device__ static void
   mainloop_prologue_a(float (&acc)[kMmaM][BN / 2], const Epi& epi, int64 row0, int K,
                       int kBlocks, int tid, int consumer, uint8* base, uint64* full,
-                      uint64* empty, int& s, uint32& phase) {
-    using namespace sm90;
-    static_assert(!is_float8_v<TIn>, "Gemm: an A prologue needs 16-bit operands");
-    const int lane = tid % 32, q = lane / 8;
-    const int row = 16 * (tid / 32) + 8 * (q % 2) + lane % 8; // ldmatrix.x4 row of this lane
-    using Frags = uint32[kMmaM][kKSteps][4];
-    Frags f0, f1;
-    auto load = [&](Frags& f, int kb) { // block kb's fragments from stage s
-      mbarrier_wait(&full[s], phase);
-      const uint32 a = smem_addr(base + s * kStageBytes) + consumer * kWgM * 128;
-#pragma unroll
-      for (int mi = 0; mi < kMmaM; ++mi)
-#pragma unroll
-        for (int kk = 0; kk < kKSteps; ++kk) {
-          const uint32 at = sm80::swizzle128(64 * mi + row, 2 * kk + q / 2);
-          sm80::ldmatrix_x4(f[mi][kk], a + at);
-          if constexpr (StagedA) { // y's fragment, at the same place in its block
-            uint32 y[4];
-            sm80::ldmatrix_x4(y, a + kStageBytesA + kStageBytesB + at);
-            prologue_fragment_staged<TIn>(epi, f[mi][kk], y, row0 + 64 * mi + 16 * (tid / 32),
-                                          kb * BK + 16 * kk, K, lane);
-          } else {
-            prologue_fragment<TIn>(epi, f[mi][kk], row0 + 64 * mi + 16 * (tid / 32),
-                                   kb * BK + 16 * kk, K, lane);
-          }
-        }
-    };
-    int prev = 0;
-    auto step = [&](Frags& cur, Frags& next, int kb) {
-      const uint64 descB = descOfB(smem_addr(base + s * kStageBytes + kStageBytesA));
-      fence_acc(acc);
-      fence_frags(cur);
-      wgmma_fence();
-#pragma unroll
-      for (int kk = 0; kk < kKSteps; ++kk)
-#pragma unroll
-        for (int mi = 0; mi < kMmaM; ++mi)
-          wgmma_m64k16_rs<BN, TIn, BTransposed ? 0 : 1>(acc[mi], cur[mi][kk],
-                                                        descB + stepOfB(kk), 1);
-      wgmma_commit();
-      fence_acc(acc);
-      wgmma_wait<1>(); // block kb - 1's group, which read `next`
-      fence_acc(acc);
-      fence_frags(next);
-      if (kb > 0 && tid % 32 == 0)
-        release(&empty[prev]);
-      prev = s;
-      advance(s, phase);
-      if (kb + 1 < kBlocks)
-        load(next, kb + 1);
-    };
-    if (kBlocks > 0)
-      load(f0, 0);
-    for (int kb = 0; kb < kBlocks; kb += 2) {
-      step(f0, f1, kb);
-      if (kb + 1 < kBlocks)
-        step(f1, f0, kb + 1);
-    }
-    wgmma_wait<0>();
-    fence_acc(acc);
-    if (kBlocks > 0 && tid % 32 == 0)
-      release(&empty[prev]);
-  }
+                      uint64* empty, int& s, uint32& phase);
 
   /// The k-steps (32 bytes of K each) of one scale block of a functor with has_kscale.
   template <class Epi> __device__ static constexpr int kscaleSteps() {
@@ -517,109 +448,22 @@ private:
   /// its part while the other's group runs. Smaller blocks (several per stage) wait for
   /// each. `lastTile`: this consumer's last tile (its final turn).
   template <class Epi>
-  __device__ static __forceinline__ void
+  __device__ static void
   mainloop_kscale(float (&acc)[kMmaM][BN / 2], const Epi& epi, int row0, int col0, int M,
                   int N, int K, int kBlocks, int tid, uint8* base, uint64* full, uint64* empty,
-                  int& s, uint32& phase, bool lastTile) {
-    using namespace sm90;
-    static_assert(!StagedA, "Gemm: a product scaled per K block has no A prologue");
-    constexpr int kStepK = 32 / static_cast<int>(sizeof(TIn)); ///< elements of one k-step
-    constexpr int kBlock = Epi::kKScaleBlock;
-    constexpr int S = kscaleSteps<Epi>(); ///< k-steps per scale block
-    static_assert(kBlock % kStepK == 0 && S > 0 && (S % kKSteps == 0 || kKSteps % S == 0),
-                  "Gemm: the scale block must be a power-of-two multiple of one 32-byte k-step");
-    constexpr bool kColUniform = Epi::kKScaleColBlock % BN == 0;
-    constexpr int kCols = kColUniform ? 1 : BN / 4;
-    const int consumer = threadIdx.x / 128 - 1;
-    float part[kMmaM][BN / 2];
-    float rs[kMmaM][2], cs[kCols];
-    auto loadScales = [&](int kb) {
+                  int& s, uint32& phase, bool lastTile);
+
+  /// The wgmmas of k-step kk (of kKSteps) of a stage into `d`, A and B from their stage
+  /// descriptors (A: this warpgroup's rows); scale-d 0 overwrites `d`.
+  __device__ static __forceinline__ void wgmma_k_step(float (&d)[kMmaM][BN / 2], uint64 descA,
+                                                      uint64 descB, int kk, int scaleD) {
 #pragma unroll
-      for (int mi = 0; mi < kMmaM; ++mi)
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int64 row = row0 + 64 * mi + WgmmaAcc::row(tid, 2 * h);
-          rs[mi][h] = epi.kscale_row(row < M ? row : M - 1, kb);
-        }
-#pragma unroll
-      for (int c = 0; c < kCols; ++c) { // register pairs (c / 2) * 4 + c % 2: 8 columns apart
-        const int64 col = col0 + (kColUniform ? 0 : WgmmaAcc::col(tid, (c / 2) * 4 + c % 2));
-        cs[c] = epi.kscale_col(col < N ? col : N - 1, kb);
-      }
-    };
-    auto promote = [&] {
-#pragma unroll
-      for (int mi = 0; mi < kMmaM; ++mi)
-#pragma unroll
-        for (int r = 0; r < BN / 2; ++r)
-          acc[mi][r] = fmaf(part[mi][r],
-                            rs[mi][(r / 2) % 2] * cs[kColUniform ? 0 : (r / 4) * 2 + r % 2],
-                            acc[mi][r]);
-    };
-    // The wgmmas of k-step kk of stage s into `part`; scale-d 0 starts a block.
-    auto issue = [&](int kk, int scaleD) {
-      const uint32 a = smem_addr(base + s * kStageBytes) + consumer * kWgM * 128;
-      const uint64 descA = desc_sw128(a, 16, 1024);
-      const uint64 descB = descOfB(smem_addr(base + s * kStageBytes + kStageBytesA));
-#pragma unroll
-      for (int mi = 0; mi < kMmaM; ++mi) {
-        const uint64 dA = descA + ((mi * 64 * 128 + kk * 32) >> 4);
-        if constexpr (is_float8_v<TIn>)
-          wgmma_m64k32_f8<BN, TIn>(part[mi], dA, descB + stepOfB(kk), scaleD);
-        else
-          wgmma_m64k16<BN, BTransposed ? 0 : 1, TIn>(part[mi], dA, descB + stepOfB(kk), scaleD);
-      }
-    };
-    if constexpr (S >= kKSteps) {
-      constexpr int P = S / kKSteps; // stages per scale block
-      for (int kb = 0; kb < kBlocks; ++kb) {
-        mbarrier_wait(&full[s], phase);
-        KScaleTurn::await(consumer);
-        fence_acc(part);
-        wgmma_fence();
-#pragma unroll
-        for (int kk = 0; kk < kKSteps; ++kk)
-          issue(kk, kk == 0 && kb % P == 0 ? 0 : 1);
-        wgmma_commit();
-        KScaleTurn::pass(consumer, lastTile && kb + 1 == kBlocks);
-        const bool ends = (kb + 1) % P == 0 || kb + 1 == kBlocks;
-        if (ends)
-          loadScales(kb / P);
-        fence_acc(part);
-        wgmma_wait<0>();
-        fence_acc(part);
-        if (tid % 32 == 0)
-          release(&empty[s]);
-        if (ends)
-          promote();
-        advance(s, phase);
-      }
-    } else {
-      for (int kb = 0; kb < kBlocks; ++kb) {
-        mbarrier_wait(&full[s], phase);
-#pragma unroll
-        for (int kk = 0; kk < kKSteps; ++kk) {
-          if (kk % S == 0) {
-            fence_acc(part);
-            wgmma_fence();
-          }
-          issue(kk, kk % S == 0 ? 0 : 1);
-          if ((kk + 1) % S == 0) {
-            const int blk = (kb * kKSteps + kk) / S;
-            const bool inK = blk * kBlock < K; // a block wholly past K adds nothing
-            if (inK)
-              loadScales(blk);
-            wgmma_commit();
-            wgmma_wait<0>();
-            fence_acc(part);
-            if (inK)
-              promote();
-          }
-        }
-        if (tid % 32 == 0)
-          release(&empty[s]);
-        advance(s, phase);
-      }
+    for (int mi = 0; mi < kMmaM; ++mi) {
+      const uint64 dA = descA + ((mi * 64 * 128 + kk * 32) >> 4);
+      if constexpr (is_float8_v<TIn>)
+        sm90::wgmma_m64k32_f8<BN, TIn>(d[mi], dA, descB + stepOfB(kk), scaleD);
+      else
+        sm90::wgmma_m64k16<BN, BTransposed ? 0 : 1, TIn>(d[mi], dA, descB + stepOfB(kk), scaleD);
     }
   }
 
@@ -694,3 +538,5 @@ __global__ void __launch_bounds__(G::kThreads, 1)
 }
 
 } // namespace helion::dev
+
+#include "helion/gemm_sm90_mainloops.cuh" // Gemm::mainloop_prologue_a, mainloop_kscale
