@@ -111,7 +111,7 @@ Config longRowsConfig(const Kernel& kernel, const Config& config, int numThreads
 
 namespace {
 
-/// Whether every 2-D dot's staging area fits for f32 operands (the largest), and
+/// Whether every dot's staging area fits for f32 operands (the largest), and
 /// none is over a looped reduction axis (the general lowering takes none): dims of
 /// a tile count its block size; a whole (persistent) reduction dim is sized at run
 /// time and not counted here.
@@ -130,14 +130,19 @@ bool dotsFitStaging(const Kernel& kernel, const Config& config) {
   // Otherwise every dot goes through shared memory whole. (A kernel whose dots do
   // not fit fails at compile time: a skipped candidate.)
   const std::optional<ir::MmaPlan> mma = planMmaFor(kernel, config);
+  // A batched dot (rank 3, its batch tile of block size 1: one matrix per program)
+  // stages its last two dims, as the emitter's check counts them (EmitDot.cpp).
   walkExprs(kernel.body, [&](const Expr& e) {
     if (e.kind != ExprKind::Dot || e.operands.size() < 2 || !e.operands[0]->type ||
-        !e.operands[1]->type || e.operands[0]->type->rank() != 2 ||
-        e.operands[1]->type->rank() != 2)
+        !e.operands[1]->type || e.operands[0]->type->rank() < 2 ||
+        e.operands[1]->type->rank() != e.operands[0]->type->rank())
       return;
     const BlockType &a = *e.operands[0]->type, &b = *e.operands[1]->type;
-    const int64_t m = size(a.dims[0]), n = size(b.dims[1]), k = size(a.dims[1]);
-    const int64_t bytes = mma ? mmaDotBytes(m, n, k, 4, !mma->dots.at(&e).registerA)
+    const size_t r = a.rank();
+    const int64_t m = size(a.dims[r - 2]), n = size(b.dims[r - 1]), k = size(a.dims[r - 1]);
+    const auto planned = mma ? mma->dots.find(&e) : decltype(mma->dots.end()){};
+    const int64_t bytes = mma && planned != mma->dots.end()
+                              ? mmaDotBytes(m, n, k, 4, !planned->second.registerA)
                               : dotStagingBytes(m, n, k, 4);
     fits = fits && bytes <= kDotStagingLimit;
   });

@@ -4,6 +4,10 @@
 // RUN: %helionc compile %s --kernel bmm_tunable_batch --emit cuda 2>&1 | FileCheck %s --check-prefix=TB1
 // RUN: %helionc compile %s --kernel bmm_bad_store --emit cuda 2>&1 | FileCheck %s --check-prefix=STORE
 // RUN: %helionc compile %s --kernel bmm_bad_operand --emit cuda 2>&1 | FileCheck %s --check-prefix=OPERAND
+// The fallback's default blocks fit 48 KB with f32 operands too (the batched dot's last two
+// dims count, UnrolledSize.cpp), so the f32 instantiation compiles:
+// RUN: %helionc compile %s --kernel bmm_bad_store --emit cubin --arch sm_90a --dtype f32 -o %t.f32 2>&1 | FileCheck %s --check-prefix=STORE-F32
+// STORE-F32: bmm_bad_store_kernel<float, float, float, {{.*}}> (sm_90a,
 // RUN: echo '{"block_sizes": [16], "reduction_loops": [32, null]}' > %t.looped.json
 // RUN: not %helionc compile %s --kernel dot_rows --config %t.looped.json --emit cuda 2>&1 | FileCheck %s --check-prefix=LOOPED
 // RUN: not %helionc compile %s --kernel dot_f64 --emit cuda 2>&1 | FileCheck %s --check-prefix=F64
