@@ -61,17 +61,22 @@ def naive(q, k, v):
 
 
 def main():
+    global SHAPES
     ap = argparse.ArgumentParser()
     ap.add_argument("lib")
     ap.add_argument("--json")
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--plain", help="examples/attention.cpp's library: its non-causal kernel "
                                     "checked and timed next to SDPA too (the template path)")
+    ap.add_argument("--shapes", help="timed shapes, 'b,h,s,d;b,h,s,d' (default: "
+                    + ";".join(",".join(map(str, t)) for t in SHAPES) + ")")
     ap.add_argument("--turns", type=int, default=6,
                     help="turns of the in-turn timing (each kind's median of its turns)")
     ap.add_argument("--alt", help="the causal library built by another helionc")
     ap.add_argument("--alt-plain", help="the non-causal library built by another helionc")
     args = ap.parse_args()
+    if args.shapes:
+        SHAPES = [tuple(int(x) for x in t.split(",")) for t in args.shapes.split(";")]
     lib = HelioncLibrary(args.lib)
     plain_lib = HelioncLibrary(args.plain) if args.plain else None
     alt_lib = HelioncLibrary(args.alt) if args.alt else None

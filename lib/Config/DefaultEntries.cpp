@@ -83,17 +83,17 @@ SizeHints entryHints(const ir::Kernel& k, const Shapes& shapes, const ExtentDims
 /// of known rank 3 loaded as x[tb, t, hl::all]; [4096, 4096, d], so only d decides).
 /// At 64 the sm90 kernel runs 3 consumer warpgroups (192 x 128, 16 warps), at 128 the
 /// default's 2: H100, session 22, 1.10-1.14x the default at d = 64 and 1.01-1.07 of SDPA,
-/// what `helionc tune` finds; at 128, 3 consumers spill (0.54x). A score that reads the
-/// indices (the causal mask) keeps the default alone: 3 consumers were 1-2 % slower
-/// there (session 14).
+/// what `helionc tune` finds; at 128, 3 consumers spill (0.54x). Scores that read the tile
+/// indices too: with the causal mask each consumer warpgroup reads the key blocks up to
+/// its own diagonal (AttentionSm90::consumerBlocks), and 3 consumers ran causal d = 64
+/// 1.08-1.09x the 2 of before (H200, session 25; 1.02x at s = 1024).
 void addAttentionEntries(const ir::Kernel& k, const ConfigSpec& spec,
                          std::vector<ShapedConfig>& entries) {
   std::optional<AttentionRules> rules = AttentionRules::of(k);
   const ir::TemplateTiles t = ir::templateTiles(k);
   const Config def = spec.defaultConfig();
   if (!rules || !t.grid || !t.headDim || t.headDim->kind == ir::ExprKind::Const ||
-      rules->rowsConfigIndex(def) < 0 ||
-      ir::findExpr(*t.grid, [](const ir::Expr& e) { return e.kind == ir::ExprKind::TileIndex; }))
+      rules->rowsConfigIndex(def) < 0)
     return;
   std::set<int> qkv;
   ir::walkExprs(t.grid->body, [&](const ir::Expr& e) {

@@ -149,6 +149,17 @@ struct AttentionSm90 {
     const int all = (N + BN - 1) / BN;
     return Score::kCausal ? min(all, (m0 + BM + BN - 1) / BN) : all;
   }
+  /// The key blocks consumer rows [rowLo, rowLo + 64) read, of a tile's nBlocks: with a
+  /// causal mask those up to its own diagonal (rows past M: block 0 only), so that
+  /// with 3 consumers (BM 192, BN 128) the first does a block less than the last in
+  /// two of every three tiles; at BM 128, BN 128 every consumer reads them all.
+  template <class Score> __device__ static int consumerBlocks(int rowLo, int M, int nBlocks) {
+    if constexpr (!Score::kCausal)
+      return nBlocks;
+    if (rowLo >= M)
+      return 1;
+    return max(1, min(nBlocks, (min(rowLo + 64, M) + BN - 1) / BN));
+  }
   /// Tiles (b, row block), b-major: tile t is b = t / mBlocks(M), row block t % mBlocks(M).
   __host__ __device__ static constexpr int numTiles(int M, int B) { return mBlocks(M) * B; }
 
@@ -387,6 +398,7 @@ private:
       const int nBlocks = keyBlocks<Score>(m0, N);
       const int warp = tid / 32, lane = tid % 32;
       const int rowLo = m0 + 64 * w, row0 = rowLo + 16 * warp + lane / 4;
+      const int nMine = consumerBlocks<Score>(rowLo, M, nBlocks);
       float o[D / 2], s[BN / 2], rowMax[2] = {kNegInf, kNegInf}, rowSum[2] = {0.f, 0.f}, alpha[2];
       uint32 p[BN / 16][4];
 #pragma unroll
@@ -404,13 +416,13 @@ private:
       wgmma_wait<0>();
       fence_operands(s);
       // The tile's last S: Q is free.
-      release_stage(leader, &bars[kKEmpty + ring.slot], nBlocks == 1, &bars[kQEmpty]);
+      release_stage(leader, &bars[kKEmpty + ring.slot], nMine == 1, &bars[kQEmpty]);
       softmaxOf<Fold>(s, rowMax, rowSum, alpha, 0, N, row0, rowLo, score, f);
       rescaleAndPack(o, alpha, s, p);
 
       Ring prev = ring;
       ring.advance();
-      for (int j = 1; j < nBlocks; ++j) {
+      for (int j = 1; j < nMine; ++j) {
         Turn::await(w);
         mbarrier_wait(&bars[kKFull + ring.slot], ring.phase);
         fence_operands(o);
@@ -425,7 +437,7 @@ private:
         Turn::pass(w, false);
         wgmma_wait<1>(); // S = Q K[j]^T is done
         fence_operands(s);
-        release_stage(leader, &bars[kKEmpty + ring.slot], j == nBlocks - 1, &bars[kQEmpty]);
+        release_stage(leader, &bars[kKEmpty + ring.slot], j == nMine - 1, &bars[kQEmpty]);
         softmaxOf<Fold>(s, rowMax, rowSum, alpha, j * BN, N, row0, rowLo, score, f);
         wgmma_rs_retire(o, p, leader, &bars[kVEmpty + prev.slot]); // O += P V[j - 1] is done
         rescaleAndPack(o, alpha, s, p);
@@ -435,14 +447,30 @@ private:
       // The last block's P V.
       Turn::await(w);
       mbarrier_wait(&bars[kVFull + prev.slot], prev.phase);
-      // Written before the arrive this wait saw. Passed through a shuffle so that
-      // ptxas sees one value per warp: with a plain shared load it keeps the loop's
-      // addresses out of uniform registers (non-causal d 128: 6 % slower, SASS).
-      const int next = __shfl_sync(0xffffffffu, *nextSlot(bars, qPhase), 0);
-      const bool lastTile = next >= tiles;
+      // The next tile is written before the arrive of the tile's last V. Passed through
+      // a shuffle so that ptxas sees one value per warp: with a plain shared load it
+      // keeps the loop's addresses out of uniform registers (non-causal d 128: 6 %
+      // slower, SASS).
+      int next = tiles;
+      if (nMine == nBlocks)
+        next = __shfl_sync(0xffffffffu, *nextSlot(bars, qPhase), 0);
       wgmma_rs_issue<D, BN, TIn>(o, p, sV, prev.slot);
-      Turn::pass(w, lastTile);
+      Turn::pass(w, nMine == nBlocks && next >= tiles);
       wgmma_rs_retire(o, p, leader, &bars[kVEmpty + prev.slot]);
+      // Blocks past this consumer's diagonal: a turn each (the turns stay in step),
+      // in which it frees the stages once they are loaded (an arrive before the full
+      // wait could count toward the slot's previous use).
+      for (int j = nMine; j < nBlocks; ++j) {
+        Turn::await(w);
+        mbarrier_wait(&bars[kKFull + ring.slot], ring.phase);
+        release_stage(leader, &bars[kKEmpty + ring.slot], false, &bars[kQEmpty]);
+        mbarrier_wait(&bars[kVFull + ring.slot], ring.phase);
+        release_stage(leader, &bars[kVEmpty + ring.slot], false, &bars[kQEmpty]);
+        if (j == nBlocks - 1)
+          next = __shfl_sync(0xffffffffu, *nextSlot(bars, qPhase), 0);
+        Turn::pass(w, j == nBlocks - 1 && next >= tiles);
+        ring.advance();
+      }
 
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
