@@ -35,6 +35,9 @@
 // With two or three consumers they take turns issuing their wgmmas (named
 // barriers 1 + w: consumer w waits for its turn, issues, passes the turn on):
 // one's softmax runs while the tensor cores do the other's products ("ping-pong").
+// With a causal mask each consumer reads the key blocks up to its own diagonal; in
+// the tile's blocks past it (BM 192: the first consumer's last block in two tiles of
+// three) it only keeps its turn and frees the stages once they are loaded.
 //
 // Register layouts (WgmmaAcc of gemm_sm90_pipeline.cuh): thread t of a consumer
 // holds S[r] at row 16 (t / 32) + (t % 32) / 4 + 8 h, column 8 c + 2 (t % 4) + e
