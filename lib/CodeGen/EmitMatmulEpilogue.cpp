@@ -101,7 +101,7 @@ std::string MatmulEmitter::templateNames() const {
 }
 
 std::string MatmulEmitter::offset(int param, const std::vector<Index>& ix,
-                                  const std::string& row) const {
+                                  const std::string& row, const std::string& col) const {
   std::string off;
   int d = 0;
   for (const Index& i : ix) {
@@ -109,6 +109,7 @@ std::string MatmulEmitter::offset(int param, const std::vector<Index>& ix,
       continue;
     std::string coord = i.kind == Index::Kind::Scalar ? "batch" // g
                         : i.tile == p_.tileM          ? row
+                        : i.tile == p_.tileN          ? col
                         : i.tile == p_.tileK          ? "k" // the A prologue's
                                                       : coordOf(i.tile);
     off += (off.empty() ? "" : " + ") + coord + " * stride_" + name(param) + "_" +
@@ -122,11 +123,13 @@ std::string MatmulEmitter::ex(const Expr& e) const {
     switch (x.kind) {
     case ExprKind::TileIndex: return coordOf(x.tile);
     case ExprKind::Full: return ctype(x.type->elem) + "(" + op(*x.operands[0]) + ")"; // a constant tile
-    case ExprKind::Load: {
-      std::string ct = "hd::compute_t<T_" + name(x.param) + ">";
-      return "(row < M && col < N ? hd::to_compute(" + name(x.param) + "[" +
-             offset(x.param, x.indices) + "]) : " + ct + "(0))";
-    }
+    case ExprKind::Load:
+      // Unconditional, rows and columns past M and N read at M - 1 and N - 1 (their
+      // values are never stored): bias[col] is then one load per column a thread holds,
+      // shared by its rows, where a branch per element kept a load per element (PTX).
+      return "hd::to_compute(" + name(x.param) + "[" +
+             offset(x.param, x.indices, "(row < M ? row : M - 1)", "(col < N ? col : N - 1)") +
+             "])";
     default: return std::nullopt;
     }
   });

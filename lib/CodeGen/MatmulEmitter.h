@@ -63,9 +63,9 @@ private:
   std::string templateParams() const; ///< "class T_a, ..., int TMA_STORE"
   std::string templateNames() const;  ///< "T_a, ..." (no TMA_STORE)
   /// Offset of element (row, col) in a tensor subscripted by [tm, tn] / [tn] / [tm]
-  /// (the A prologue's [tk]: element k); `row` names the row coordinate.
-  std::string offset(int param, const std::vector<Index>& ix,
-                     const std::string& row = "row") const;
+  /// (the A prologue's [tk]: element k); `row` and `col` name the coordinates.
+  std::string offset(int param, const std::vector<Index>& ix, const std::string& row = "row",
+                     const std::string& col = "col") const;
   /// An epilogue expression for one element.
   std::string ex(const Expr& e) const;
   /// A factor of a product scaled per K block (MatmulMatch::kScaleRow / kScaleCol) at

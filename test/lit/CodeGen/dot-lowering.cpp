@@ -283,7 +283,7 @@
 // RUN: %helionc compile %s --kernel bmm_bt --emit cubin --dtype bf16 -o %t/bt
 // RUN: %helionc compile %s --kernel bmm_bt --emit cubin --dtype bf16 --arch sm_80 -o %t/bt80
 // BT: tensor-core batched matmul: A = x [B, M, K], B = y [B, N, K]
-// BT: (row < M && col < N ? hd::to_compute(bias[batch * stride_bias_0 + col * stride_bias_1])
+// BT: hd::to_compute(bias[batch * stride_bias_0 + (col < N ? col : N - 1) * stride_bias_1])
 // BT: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, true, true,
 // BT-HOST: CUtensorMap mapB = map(y, N, K, 256, 64);
 #include <helion/hl.h>
