@@ -118,17 +118,20 @@ std::string MatmulEmitter::offset(int param, const std::vector<Index>& ix,
   return off.empty() ? "0" : off;
 }
 
-std::string MatmulEmitter::ex(const Expr& e) const {
+std::string MatmulEmitter::ex(const Expr& e, bool clamped) const {
   return cudaElement(e, k_, [&](const Expr& x, const auto& op) -> std::optional<std::string> {
     switch (x.kind) {
     case ExprKind::TileIndex: return coordOf(x.tile);
     case ExprKind::Full: return ctype(x.type->elem) + "(" + op(*x.operands[0]) + ")"; // a constant tile
     case ExprKind::Load:
-      // Unconditional, rows and columns past M and N read at M - 1 and N - 1 (their
-      // values are never stored): bias[col] is then one load per column a thread holds,
-      // shared by its rows, where a branch per element kept a load per element (PTX).
+      // No branch: in transform rows and columns past M and N read at M - 1 and N - 1
+      // (their values are never stored), so bias[col] is one load per column a thread
+      // holds, shared by its rows, where a branch per element kept a load per element
+      // (PTX). apply runs below M and N only.
       return "hd::to_compute(" + name(x.param) + "[" +
-             offset(x.param, x.indices, "(row < M ? row : M - 1)", "(col < N ? col : N - 1)") +
+             (clamped ? offset(x.param, x.indices, "(row < M ? row : M - 1)",
+                               "(col < N ? col : N - 1)")
+                      : offset(x.param, x.indices)) +
              "])";
     default: return std::nullopt;
     }
@@ -175,9 +178,10 @@ std::string MatmulEmitter::kScaleEx(const Expr& e) const {
   });
 }
 
-void MatmulEmitter::body(std::ostringstream& os, const std::function<void(const Stmt&)>& store) const {
+void MatmulEmitter::body(std::ostringstream& os, const std::function<void(const Stmt&)>& store,
+                         bool clamped) const {
   os << "    float v" << p_.accVar << " = acc;\n";
-  cudaEpilogueStmts(os, p_.epilogue, k_, [&](const Expr& e) { return ex(e); }, store);
+  cudaEpilogueStmts(os, p_.epilogue, k_, [&](const Expr& e) { return ex(e, clamped); }, store);
 }
 
 void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
@@ -251,7 +255,9 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
   if (p_.tmaStoreParam >= 0) {
     os << "  __device__ __forceinline__ float transform(" << coordParams()
        << ", float acc) const {\n";
-    body(os, [&](const Stmt& s) { os << "    return float(" << ex(*s.value) << ");\n"; });
+    body(
+        os, [&](const Stmt& s) { os << "    return float(" << ex(*s.value, true) << ");\n"; },
+        true);
     os << "  }\n";
   }
   os << "};\n\n";

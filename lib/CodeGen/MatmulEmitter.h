@@ -66,13 +66,16 @@ private:
   /// (the A prologue's [tk]: element k); `row` and `col` name the coordinates.
   std::string offset(int param, const std::vector<Index>& ix, const std::string& row = "row",
                      const std::string& col = "col") const;
-  /// An epilogue expression for one element.
-  std::string ex(const Expr& e) const;
+  /// An epilogue expression for one element. `clamped`: its loads read rows and columns
+  /// past M and N at M - 1 and N - 1 (transform, which the template calls on the whole
+  /// tile); else as subscripted (apply, called only below M and N).
+  std::string ex(const Expr& e, bool clamped = false) const;
   /// A factor of a product scaled per K block (MatmulMatch::kScaleRow / kScaleCol) at
   /// (row or col, kb): loads at tm / tn and scalar subscripts, tile ids and begins.
   std::string kScaleEx(const Expr& e) const;
   /// The epilogue statements for one element; `store` renders each store.
-  void body(std::ostringstream& os, const std::function<void(const Stmt&)>& store) const;
+  void body(std::ostringstream& os, const std::function<void(const Stmt&)>& store,
+            bool clamped = false) const;
   /// The functor: apply (stores), operator() (pairs), transform (tma_store).
   void emitEpilogue(std::ostringstream& os);
   /// The statement that makes the functor `epi` from the kernel's arguments.

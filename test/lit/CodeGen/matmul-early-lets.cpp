@@ -19,6 +19,10 @@ using helion::Tensor;
 // IR: matmul: a %x, b %y, acc %acc.0, tiles [tm, tn], k loop tk, epilogue 2, single store %out
 // CUDA: tensor-core matmul: A = x [M, K], B = y [K, N]
 // CUDA: float v0 = acc;
+// CUDA-NEXT: hd::compute_t<T_bias> v1 = hd::to_compute(bias[col * stride_bias_0])
+// The tma_store transform runs on the whole tile: columns past N read at N - 1, no branch.
+// CUDA: float transform(int64 row, int64 col, float acc) const {
+// CUDA-NEXT: float v0 = acc;
 // CUDA-NEXT: hd::compute_t<T_bias> v1 = hd::to_compute(bias[(col < N ? col : N - 1) * stride_bias_0])
 // CUBIN: bias_between_kernel<hd::bf16, hd::bf16, hd::bf16, hd::bf16, 1> (sm_90a
 HELION_KERNEL Tensor bias_between(const Tensor& x, const Tensor& y, const Tensor& bias) {
