@@ -33,8 +33,7 @@ void emitGroupedSm90(std::ostream& os, const GroupedKernelParts& k) {
                         std::to_string(p.gemm.bm) + ", " + std::to_string(p.gemm.bn) + ", " +
                         std::to_string(p.gemm.stages) + ", " + std::to_string(p.gemm.consumers) + ", " +
                         (p.bTransposed ? "true" : "false") +
-                        ", TMA_STORE && sizeof(" + k.tOut +
-                        ") >= 2 ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>";
+                        ", " + tmaStoreForm(k.tOut, p.gemm.bn) + ">";
   os << "/// sm_90a: TMA + wgmma over the tiles of all groups, " << p.gemm.consumers
      << " consumer warpgroup(s) + 1 producer, persistent.\n";
   os << "template <" << k.templateParams << ">\n__global__ void __launch_bounds__("

@@ -129,8 +129,7 @@ void MatmulEmitter::emitSm90(std::ostringstream& os) {
                   std::to_string(p_.gemm.stages) + ", " +
                   std::to_string(p_.gemm.consumers) + ", " + (p_.bTransposed ? "true" : "false") +
                   ", " + (p_.gemm.persistent ? "true" : "false") +
-                  ", TMA_STORE && sizeof(" + tout +
-                  ") >= 2 ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs" +
+                  ", " + tmaStoreForm(tout, p_.gemm.bn) +
                   (batched() ? ", 1, true>"
                    : staged() ? ", 1, false, hd::is_same_v<T_" + name(p_.a) + ", T_" +
                                     name(p_.aStaged) + ">>"

@@ -80,16 +80,18 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   }
   if (mm.tmaStoreParam >= 0) {
     std::string c = pname(mm.tmaStoreParam);
-    // tma_store writes 2- and 4-byte elements (an 8-bit output takes the pairs form).
+    // tma_store writes 2- and 4-byte elements, 8-bit ones at BN 256 (else pairs).
+    std::string sized = tmaStoreSizeTest(c + ".element_size()", mm.gemm.bn);
+    sized += sized.empty() ? "" : " && ";
     if (batched)
-      os << "  const bool tmaStore = sm90 && " << c << ".element_size() >= 2 && " << c
+      os << "  const bool tmaStore = sm90 && " << sized << c
          << ".dim() == 3 && " << c
          << ".stride(2) == 1 && " << c << ".stride(1) == N && (N * int64_t(" << c
          << ".element_size())) % 16 == 0 && (" << c << ".stride(0) * int64_t(" << c
          << ".element_size())) % 16 == 0 && reinterpret_cast<uintptr_t>(" << c
          << ".data_ptr()) % 16 == 0;\n";
     else
-      os << "  const bool tmaStore = sm90 && " << c << ".element_size() >= 2 && " << c
+      os << "  const bool tmaStore = sm90 && " << sized << c
          << ".dim() == 2 && " << c
          << ".stride(1) == 1 && " << c << ".stride(0) == N && (N * int64_t(" << c
          << ".element_size())) % 16 == 0 && "

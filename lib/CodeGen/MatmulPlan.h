@@ -14,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace helion::codegen {
@@ -36,6 +37,21 @@ struct Tf32Tile {
 };
 inline Tf32Tile tf32Tile(int sm80Bm, int sm80Bn) {
   return {std::min(sm80Bm, 128), std::min(sm80Bn, 128), 4};
+}
+
+/// The C++ test (of the device's `sizeof(T_out)` or the host's `out.element_size()`,
+/// `bytes`) for an output element tma_store writes at BN columns, "" when every one:
+/// 2- and 4-byte elements always; 8-bit ones (128 to a 128-byte box, st.shared of pairs,
+/// gemm_sm90_epilogue.cuh) at BN 256, which any C tile fitting beside the ring splits
+/// into at most 2 slices of whole boxes. The kernel and its launcher must decide alike.
+inline std::string tmaStoreSizeTest(const std::string& bytes, int bn) {
+  return bn % 256 == 0 ? "" : bytes + " >= 2";
+}
+/// "TMA_STORE" and the size test: the kernel's epilogue form argument.
+inline std::string tmaStoreForm(const std::string& tOut, int bn) {
+  const std::string t = tmaStoreSizeTest("sizeof(" + tOut + ")", bn);
+  return "TMA_STORE" + (t.empty() ? "" : " && " + t) +
+         " ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs";
 }
 
 /// The plan of a kernel the passes recognized as a matmul; nullopt after reporting an

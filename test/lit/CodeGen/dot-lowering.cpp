@@ -45,7 +45,7 @@
 // BMM: void apply(int64 batch, int64 row, int64 col, float acc) const {
 // BMM: out[batch * stride_out_0 + row * stride_out_1 + col * stride_out_2] =
 // BMM: int K, int groupM, int batches, T_out* __restrict__ out,
-// BMM: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, false, true, TMA_STORE && sizeof(T_out) >= 2 ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, 1, true>;
+// BMM: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, 1, true>;
 // BMM: G::run(&map_a, &map_b, &map_c, M, N, K, groupM, epi, smem, batches);
 // BMM: int64 lda, int64 ldb, int64 stride_a, int64 stride_b, int groupM,
 // BMM: G::run_batched(a, b, M, N, K, lda, ldb, stride_a, stride_b, groupM, epi, smem);
@@ -63,7 +63,7 @@
 // BMM-HOST: x.dim() == 3, "bmm: tensor 'x' must be a 3-D CUDA tensor");
 // BMM-HOST: HELION_CHECK(y.size(0) >= B, "bmm: tensor 'y' holds {} batches, the kernel's batch loop runs {}", y.size(0), B);
 // BMM-HOST: (t.stride(1) * es) % 16 == 0 && (t.stride(0) * es) % 16 == 0;
-// BMM-HOST: const bool tmaStore = sm90 && out.element_size() >= 2 && out.dim() == 3 && out.stride(2) == 1 && out.stride(1) == N
+// BMM-HOST: const bool tmaStore = sm90 && out.dim() == 3 && out.stride(2) == 1 && out.stride(1) == N
 // BMM-HOST: d.sizes = {B, rows, cols};
 // BMM-HOST: d.strides = {t.stride(0), t.stride(1), 1};
 // BMM-HOST: d.box = {1, boxRows, boxCols};
@@ -78,7 +78,7 @@
 // RELU: tensor-core matmul: A = x [M, K], B = y [K, N]; epilogue tma_store
 // RELU: float v{{[0-9]+}} = float(0.0f);
 // RELU: hd::maximum<
-// RELU: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, false, true, TMA_STORE && sizeof(T_out) >= 2 ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
+// RELU: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
 
 // Chained dots: one BlockDot per dot and one staging area; each dot stages its
 // operands (zeros past the tile ends), multiplies between barriers and reads back.
@@ -186,7 +186,7 @@
 // PRO-Y: prologue_ay(int64 row, int64 k, float a_elem, float y_elem) const {
 // PRO-Y-NEXT: (a_elem) * {{.*}}(y_elem)
 // PRO-Y: const __grid_constant__ hd::TensorMap map_c, const __grid_constant__ hd::TensorMap map_y, int M
-// PRO-Y: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 3, 2, false, true, TMA_STORE && sizeof(T_out) >= 2 ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, 1, false, hd::is_same_v<T_x, T_y>>;
+// PRO-Y: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 3, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, 1, false, hd::is_same_v<T_x, T_y>>;
 // PRO-Y: G::run(&map_a, &map_b, &map_c, M, N, K, groupM, epi, smem, 1, &map_y);
 // The spec says what num_stages does with the staged block.
 // PRO-Y-SPEC: num_stages              2 or more, as many as fit in 227 KB

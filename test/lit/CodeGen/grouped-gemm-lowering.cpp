@@ -20,7 +20,7 @@
 // CUDA: int K, int groupM,
 // CUDA-NEXT: const T_offsets* __restrict__ group_offsets, int groups, hd::uint8* sk_workspace, T_out* __restrict__ out,
 // CUDA: static_assert(hd::is_same_v<T_offsets, hd::int32> || hd::is_same_v<T_offsets, hd::int64>, "helionc: the offsets of a grouped matmul must be int32 or int64");
-// CUDA: using G = hd::GemmGroupedSm90<T_a, T_out, 128, 256, 4, 2, false, TMA_STORE && sizeof(T_out) >= 2 ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
+// CUDA: using G = hd::GemmGroupedSm90<T_a, T_out, 128, 256, 4, 2, false, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
 // CUDA: G::run(&map_a, &map_b, &map_c, M, N, K, groupM, group_offsets, groups, sk_workspace, epi,
 // CUDA-NEXT: smem);
 // CUDA: int64 lda, int64 ldb, int64 stride_b,
@@ -50,7 +50,7 @@
 // HOST: b.dim() == 3, "grouped_gemm: tensor 'b' must be a 3-D CUDA tensor");
 // HOST: HELION_CHECK(b.size(0) >= G, "grouped_gemm: tensor 'b' holds {} groups, the kernel's group loop runs {}", b.size(0), G);
 // HOST: offsets.dim() == 1 && offsets.size(0) >= G + 1 && offsets.stride(0) == 1 && (offsets.dtype() == helion::DType::i32 || offsets.dtype() == helion::DType::i64)
-// HOST: const bool tmaStore = sm90 && out.element_size() >= 2 && out.dim() == 2 && out.stride(1) == 1 && out.stride(0) == N
+// HOST: const bool tmaStore = sm90 && out.dim() == 2 && out.stride(1) == 1 && out.stride(0) == N
 // HOST: static_cast<std::int64_t>(offsets.dtype()),
 // HOST: if (t.dim() == 3) {
 // HOST-NEXT: d.sizes = {G, rows, cols};

@@ -8,15 +8,22 @@
 // RUN: not %helionc compile %s --kernel mm_f8_kn --emit cubin --dtype f8e4m3 -o %t.d 2>&1 | FileCheck %s --check-prefix=KN
 // RUN: not %helionc compile %examples/scaled_mm.cpp --kernel scaled_mm --emit cubin --dtype x=f8e4m3,w=bf16,scale_x=f32,scale_w=f32,out=bf16 -o %t.d 2>&1 | FileCheck %s --check-prefix=MIXED
 // RUN: %helionc compile %s --kernel mm_f8_kn --emit cubin --dtype bf16 -o %t.ok | FileCheck %s --check-prefix=KNBF16
-// An fp8 output (scaled_mm_f8): the sm90 kernel's TMA_STORE instantiation writes 1-byte
-// elements with the pairs form (tma_store takes 2- and 4-byte ones), and so does the
-// launcher, which asks tma_store only of outputs of 2 bytes or more.
+// An fp8 output (scaled_mm_f8): at BN 256 the sm90 kernel's TMA_STORE instantiation
+// stages 1-byte elements in pairs (st.shared.u16) and stores them with TMA, and the
+// launcher asks tma_store of any element size; at BN 128 an 8-bit output takes the pairs
+// form (a 128-column box per slice), in the kernel and the launcher alike.
 // RUN: %helionc compile %examples/scaled_mm.cpp --kernel scaled_mm_f8 --emit ptx --dtype f8e4m3,scale_x=f32,scale_w=f32,out=f8e4m3 | FileCheck %s --check-prefix=F8OUT
 // RUN: %helionc compile %examples/scaled_mm.cpp --kernel scaled_mm_f8 --emit host | FileCheck %s --check-prefix=F8HOST
 // F8OUT: // scaled_mm_f8_kernel<hd::f8e4m3, hd::f8e4m3, float, float, hd::f8e4m3, 1> (sm_90a)
 // F8OUT: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
-// F8OUT-NOT: cp.async.bulk.tensor.2d.global.shared
-// F8HOST: const bool tmaStore = sm90 && out.element_size() >= 2 &&
+// F8OUT: st.shared.u16
+// F8OUT: cp.async.bulk.tensor.2d.global.shared
+// F8HOST: const bool tmaStore = sm90 && out.dim() == 2 &&
+// RUN: echo '{"block_sizes": [128, 128, 64], "num_warps": 12, "num_stages": 6, "pid_type": "flat", "indexing": "tensor_descriptor"}' > %t.bn128.json
+// RUN: %helionc compile %examples/scaled_mm.cpp --kernel scaled_mm_f8 --config %t.bn128.json --emit cuda | FileCheck %s --check-prefix=F8BN128
+// RUN: %helionc compile %examples/scaled_mm.cpp --kernel scaled_mm_f8 --config %t.bn128.json --emit host | FileCheck %s --check-prefix=F8BN128HOST
+// F8BN128: TMA_STORE && sizeof(T_out) >= 2 ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs
+// F8BN128HOST: const bool tmaStore = sm90 && out.element_size() >= 2 && out.dim() == 2 &&
 // fp8 operands of the tensor-core matmul (docs/gemm.md, "fp8 operands"): wgmma
 // m64nNk32 e4m3/e5m2 on sm_90a with both operands K-major, the K block one 128-byte
 // row of 128 elements; on sm_80 the 8-bit fragments are widened to f16 for mma.sync.

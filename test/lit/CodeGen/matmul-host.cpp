@@ -26,7 +26,7 @@
 // CHECK: HELION_CHECK(tmaReady(x), "matmul: tensor 'x' must have unit column stride, 16-byte aligned data and a row stride that is a multiple of 16 bytes
 // CHECK: const bool tf32 = x.dtype() == helion::DType::f32;
 // CHECK: const bool sm90 = dev.major == 9 && !tf32;
-// CHECK: const bool tmaStore = sm90 && out.element_size() >= 2 && out.dim() == 2 && out.stride(1) == 1 && out.stride(0) == N && (N * int64_t(out.element_size())) % 16 == 0
+// CHECK: const bool tmaStore = sm90 && out.dim() == 2 && out.stride(1) == 1 && out.stride(0) == N && (N * int64_t(out.element_size())) % 16 == 0
 // CHECK: const int64_t bm80 = tf32 ? 128 : 128, bn80 = tf32 ? 128 : 256, stages80 = tf32 ? 4 : 4;
 // CHECK: int64_t smem = 128 + stages80 * (bm80 + bn80) * 128;
 // CHECK: const int64_t ring = 1024 + int64_t(4) * 49152 + 16 * 4, maxSmem = 227 * 1024;

@@ -18,7 +18,7 @@ using helion::Tensor;
 // Default config: the fastest measured sm90 GEMM, tma_store when the output allows.
 // DEFAULT: tensor-core matmul: A = x [M, K], B = y [K, N]; epilogue tma_store (TMA_STORE = 1) or pairs
 // DEFAULT: __global__ void __launch_bounds__(384, 1) mm_addmm_kernel(
-// DEFAULT: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, false, true, TMA_STORE && sizeof(T_out) >= 2 ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
+// DEFAULT: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
 // DEFAULT: __global__ void __launch_bounds__(256, 1) mm_addmm_kernel_sm80(
 // DEFAULT: constexpr bool kTf32 = hd::is_same_v<T_x, float>;
 // DEFAULT: using G = hd::GemmSm80<T_x, 128, kTf32 ? 128 : 256, 128 / int(sizeof(T_x)), 4, false>;
