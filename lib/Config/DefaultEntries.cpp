@@ -78,8 +78,8 @@ SizeHints entryHints(const ir::Kernel& k, const Shapes& shapes, const ExtentDims
   return hints;
 }
 
-/// Flash attention whose head dim is a parameter (hl::specialize) and whose score does
-/// not read the tile indices: entries keyed by head dim 64 and 128 on q, k and v (those
+/// Flash attention whose head dim is a parameter (hl::specialize): entries keyed by head
+/// dim 64 and 128 on q, k and v (those
 /// of known rank 3 loaded as x[tb, t, hl::all]; [4096, 4096, d], so only d decides).
 /// At 64 the sm90 kernel runs 3 consumer warpgroups (192 x 128, 16 warps), at 128 the
 /// default's 2: H100, session 22, 1.10-1.14x the default at d = 64 and 1.01-1.07 of SDPA,

@@ -140,10 +140,12 @@ bool dotsFitStaging(const Kernel& kernel, const Config& config) {
     const BlockType &a = *e.operands[0]->type, &b = *e.operands[1]->type;
     const size_t r = a.rank();
     const int64_t m = size(a.dims[r - 2]), n = size(b.dims[r - 1]), k = size(a.dims[r - 1]);
-    const auto planned = mma ? mma->dots.find(&e) : decltype(mma->dots.end()){};
-    const int64_t bytes = mma && planned != mma->dots.end()
-                              ? mmaDotBytes(m, n, k, 4, !planned->second.registerA)
-                              : dotStagingBytes(m, n, k, 4);
+    const ir::MmaPlan::Dot* planned = nullptr;
+    if (mma)
+      if (auto it = mma->dots.find(&e); it != mma->dots.end())
+        planned = &it->second;
+    const int64_t bytes = planned ? mmaDotBytes(m, n, k, 4, !planned->registerA)
+                                  : dotStagingBytes(m, n, k, 4);
     fits = fits && bytes <= kDotStagingLimit;
   });
   return fits;

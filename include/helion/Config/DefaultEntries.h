@@ -27,7 +27,7 @@ const std::vector<int64_t>& defaultRowLengths();
 /// per defaultRowLengths() L: keyed by every tensor on those dims, with L on them and
 /// 4096 on the tensors' other dims (the same in every entry, so only the row length
 /// decides between them), and the default config for those sizes. Flash attention with
-/// a specialized head dim and a score that reads no tile index: entries keyed by head
+/// a specialized head dim (causal or not): entries keyed by head
 /// dim 64 (3 consumer warpgroups) and 128 (the default; DefaultEntries.cpp). Other
 /// kernels with `hl::dot`, or with no such dims, get entry 0 alone.
 std::vector<ShapedConfig> defaultEntries(const ir::Kernel& k);

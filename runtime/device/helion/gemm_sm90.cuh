@@ -38,7 +38,7 @@
 //                8-bit wgmma reads both operands K-major only; m64nNk32, a k32 step
 //                is 32 bytes as a k16 step of 16-bit elements is)
 //   TOut         the element type of C for EpilogueForm::tma_store (bf16, f16,
-//                float); unused by EpilogueForm::pairs
+//                float; 8-bit at BN 256); unused by EpilogueForm::pairs
 //   BM, BN       the CTA tile; BM = 64 * kMmaM * Consumers, BN in {16, 32, 64,
 //                96, 128, 192, 256} (and a multiple of 64 unless BTransposed)
 //   BK           one 128-byte swizzle row: 64 (16-bit TIn) or 128 (8-bit TIn); the
