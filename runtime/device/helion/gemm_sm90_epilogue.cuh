@@ -113,32 +113,13 @@ __device__ __forceinline__ void epilogue_store_tma(float (&acc)[MmaM][BN / 2], i
           stmatrix_x4(addr, pack2_rn<TOut>(v[0], v[1]), pack2_rn<TOut>(v[2], v[3]),
                       pack2_rn<TOut>(v[4], v[5]), pack2_rn<TOut>(v[6], v[7]));
         }
-    } else if constexpr (sizeof(TOut) == 1) {
-      // 8-bit (stmatrix has no 8-bit form): a thread's two adjacent columns as one
-      // 16-bit store, bytes 8 (j % 2) + 2 (lane % 4) of 16-byte chunk (j % 16) / 2 of its
-      // row (128 columns to a box).
-#pragma unroll
-      for (int mi = 0; mi < MmaM; ++mi)
-#pragma unroll
-        for (int j = part * kJ; j < (part + 1) * kJ; ++j)
-#pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            const int64 row = rowT + 64 * mi + 8 * h;
-            const int64 col = colT + 8 * j;
-            const TOut o0 = from_compute<TOut>(epi.transform(row, col, acc[mi][4 * j + 2 * h]));
-            const TOut o1 =
-                from_compute<TOut>(epi.transform(row, col + 1, acc[mi][4 * j + 2 * h + 1]));
-            const unsigned short pair = static_cast<unsigned short>(
-                *reinterpret_cast<const unsigned char*>(&o0) |
-                (*reinterpret_cast<const unsigned char*>(&o1) << 8));
-            const int rowIn = 64 * mi + 16 * warp + lane / 4 + 8 * h;
-            const int chunk = (j % 16) / 2;
-            const uint32 addr = bufAddr + (j / 16 - part * kBoxes) * kBoxBytes + rowIn * 128 +
-                                ((chunk ^ (lane / 4)) << 4) + (j % 2) * 8 + 2 * (lane % 4);
-            asm volatile("st.shared.u16 [%0], %1;" ::"r"(addr), "h"(pair) : "memory");
-          }
     } else {
-      static_assert(sizeof(TOut) == 4, "Gemm: tma_store writes 1-, 2- or 4-byte elements");
+      // 8- and 32-bit: a thread's two adjacent columns of a row as one store, 8 bytes
+      // (st.shared.v2.f32: chunk 2 (j % 4) + (lane % 4) / 2, 32 columns to a box) or 2
+      // (stmatrix has no 8-bit form; st.shared.u16: bytes 8 (j % 2) + 2 (lane % 4) of
+      // chunk (j % 16) / 2, 128 columns to a box).
+      static_assert(sizeof(TOut) == 1 || sizeof(TOut) == 4,
+                    "Gemm: tma_store writes 1-, 2- or 4-byte elements");
 #pragma unroll
       for (int mi = 0; mi < MmaM; ++mi)
 #pragma unroll
@@ -150,11 +131,22 @@ __device__ __forceinline__ void epilogue_store_tma(float (&acc)[MmaM][BN / 2], i
             const float v0 = epi.transform(row, col, acc[mi][4 * j + 2 * h]);
             const float v1 = epi.transform(row, col + 1, acc[mi][4 * j + 2 * h + 1]);
             const int rowIn = 64 * mi + 16 * warp + lane / 4 + 8 * h;
-            const int chunk = 2 * (j % 4) + (lane % 4) / 2;
-            const uint32 addr = bufAddr + (j / 4 - part * kBoxes) * kBoxBytes + rowIn * 128 +
-                                ((chunk ^ (lane / 4)) << 4) + (lane % 2) * 8;
-            asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(addr), "f"(v0), "f"(v1)
-                         : "memory");
+            if constexpr (sizeof(TOut) == 4) {
+              const int chunk = 2 * (j % 4) + (lane % 4) / 2;
+              const uint32 addr = bufAddr + (j / 4 - part * kBoxes) * kBoxBytes + rowIn * 128 +
+                                  ((chunk ^ (lane / 4)) << 4) + (lane % 2) * 8;
+              asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(addr), "f"(v0), "f"(v1)
+                           : "memory");
+            } else {
+              const TOut o0 = from_compute<TOut>(v0), o1 = from_compute<TOut>(v1);
+              const unsigned short pair = static_cast<unsigned short>(
+                  *reinterpret_cast<const unsigned char*>(&o0) |
+                  (*reinterpret_cast<const unsigned char*>(&o1) << 8));
+              const int chunk = (j % 16) / 2;
+              const uint32 addr = bufAddr + (j / 16 - part * kBoxes) * kBoxBytes + rowIn * 128 +
+                                  ((chunk ^ (lane / 4)) << 4) + (j % 2) * 8 + 2 * (lane % 4);
+              asm volatile("st.shared.u16 [%0], %1;" ::"r"(addr), "h"(pair) : "memory");
+            }
           }
     }
     fence_proxy_async_shared();
