@@ -25,8 +25,9 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(here), "examples", "python"))
 sys.path.insert(0, here)
 from helionc_ctypes import HelioncLibrary  # noqa: E402
-from lang_gpu_check import bench_us, compiled, poisoned_call  # noqa: E402
-from scaled_mm_gpu_check import FMAX, TOL, finish, fmt_us, ratio, rel_err  # noqa: E402
+from lang_gpu_check import bench_us, poisoned_call  # noqa: E402
+from scaled_mm_gpu_check import (FMAX, TOL, finish, fmt_us, ratio, rel_err,  # noqa: E402
+                                 time_compiled)
 
 DEV = "cuda"
 B = 128  # the scales' block
@@ -113,11 +114,7 @@ def main():
                     if block is not None:
                         row["blockwise_us"] = bench_us(block)
                     row["eager_us"] = bench_us(eager)
-                    comp = compiled(eager)
-                    try:
-                        row["compile_us"] = bench_us(comp) if comp is not None else None
-                    except Exception as e:  # noqa: BLE001
-                        row["compile_error"] = str(e).splitlines()[0][:200]
+                    time_compiled(row, eager)
             rows.append(row)
             del got
 

@@ -65,6 +65,16 @@ def finish(rows, dev, json_path):
     return 0 if ok else 1
 
 
+def time_compiled(row, eager):
+    """row["compile_us"]: torch.compile of `eager` timed (None where it does not compile),
+    or row["compile_error"]: the first line of its error."""
+    comp = compiled(eager)
+    try:
+        row["compile_us"] = bench_us(comp) if comp is not None else None
+    except Exception as e:  # noqa: BLE001
+        row["compile_error"] = str(e).splitlines()[0][:200]
+
+
 def rel_err(got, want):
     if torch.isnan(got).any():
         return float("inf")
@@ -147,11 +157,7 @@ def main():
                     if smf is not None:
                         row["scaled_mm_fast_us"] = bench_us(smf)
                     row["eager_us"] = bench_us(eager)
-                    comp = compiled(eager)
-                    try:
-                        row["compile_us"] = bench_us(comp) if comp is not None else None
-                    except Exception as e:  # noqa: BLE001
-                        row["compile_error"] = str(e).splitlines()[0][:200]
+                    time_compiled(row, eager)
             rows.append(row)
             del got
 
@@ -190,11 +196,7 @@ def main():
                    "scaled_mm_fast_us": None, "scaled_mm_scales": None,
                    "eager_us": bench_us(eager) if timed else None, "compile_us": None}
             if timed:
-                comp = compiled(eager)
-                try:
-                    row["compile_us"] = bench_us(comp) if comp is not None else None
-                except Exception as e:  # noqa: BLE001
-                    row["compile_error"] = str(e).splitlines()[0][:200]
+                time_compiled(row, eager)
             rows.append(row)
             del got
 
