@@ -70,9 +70,11 @@
 // needs __launch_bounds__(kThreads, 1) (setmaxnreg) and its maps as
 // `const __grid_constant__ hd::TensorMap`.
 //
-// Tile scheduling (persistent grids). Tile t is tileAt(t): b-major without a
-// causal mask; with one, the batches in groups whose keys and values take about
-// kL2GroupBytes together, each group's longest row blocks first. CTA c starts
+// Tile scheduling (persistent grids). Tile t is tileAt(t) (attention_tiles.cuh):
+// b-major without a causal mask; with one, the batches in groups whose keys and
+// values take about kL2GroupBytes together, each group's longest row blocks first,
+// the row blocks shifted so that the ragged one is the first (rows before 0 are
+// read as zeros by TMA and not stored). CTA c starts
 // with tile c. Given a `counter` (an int that is 0 at launch, owned by the
 // launch's stream: helion::rt::tileCounter), its producer thread takes the next
 // tile with atomicAdd when it comes to the last key block of the current one,
@@ -86,6 +88,7 @@
 #pragma once
 #include "helion/async.cuh"
 #include "helion/attention_sm90_ops.cuh"
+#include "helion/attention_tiles.cuh"
 #include "helion/gemm_sm90_pipeline.cuh"
 #include "helion/types.cuh"
 #include "helion/warpgroup_pipeline.cuh" // ring, ping-pong, fences, wgmma issue, TMA panels
@@ -121,50 +124,19 @@ struct AttentionSm90 {
                                       kThreads * (65536 / kThreads / 8 * 8),
                 "AttentionSm90: setmaxnreg asks for more registers than the CTA has (a hang)");
 
-  __host__ __device__ static constexpr int mBlocks(int M) { return (M + BM - 1) / BM; }
-  /// Causal tiles are ordered in groups of batches whose keys and values take
-  /// about this many bytes of L2 together (at least one batch).
-  static constexpr int64 kL2GroupBytes = 8ll << 20;
-  /// Tile t's batch and first row. Without a causal mask b-major: b = t / mBlocks(M),
-  /// row block t % mBlocks(M). With one (Score::kCausal: s is -inf wherever key >
-  /// row) a tile reads the key blocks up to its diagonal only, so the last row
-  /// block is the longest: the batches go in groups of G (kL2GroupBytes of keys and
-  /// values), and a group's tiles longest first, the G batches of one row block
-  /// after another. Example: M = N = 512, BM = 128, G = 2: tiles 0..7 of the first
-  /// group are (b 0, row block 3), (1, 3), (0, 2), (1, 2), ..., (1, 0).
+  using Tiles = AttentionTiles<BM, BN>; // the schedule (attention_tiles.cuh)
+  __host__ __device__ static constexpr int mBlocks(int M) { return Tiles::mBlocks(M); }
+  __host__ __device__ static constexpr int numTiles(int M, int B) { return Tiles::numTiles(M, B); }
   template <class Score>
   __device__ static void tileAt(int t, int M, int N, int B, int& b, int& m0) {
-    const int mb = mBlocks(M);
-    if constexpr (!Score::kCausal) {
-      b = t / mb;
-      m0 = t % mb * BM;
-    } else {
-      const int64 kvBytes = 4ll * D * max(N, 1); // k and v of one batch, 2 bytes each
-      const int64 fit = kL2GroupBytes / kvBytes;
-      const int G = fit < 1 ? 1 : fit > B ? B : static_cast<int>(fit);
-      const int g = t / (G * mb), w = t % (G * mb);
-      const int inGroup = min(G, B - g * G);
-      b = g * G + w % inGroup;
-      m0 = (mb - 1 - w / inGroup) * BM;
-    }
+    Tiles::template tileAt<Score::kCausal>(t, D, M, N, B, b, m0);
   }
   template <class Score> __device__ static int keyBlocks(int m0, int N) {
-    const int all = (N + BN - 1) / BN;
-    return Score::kCausal ? min(all, (m0 + BM + BN - 1) / BN) : all;
+    return Tiles::template keyBlocks<Score::kCausal>(m0, N);
   }
-  /// The key blocks consumer rows [rowLo, rowLo + 64) read, of a tile's nBlocks: with a
-  /// causal mask those up to its own diagonal (rows past M: block 0 only), so that
-  /// with 3 consumers (BM 192, BN 128) the first does a block less than the last in
-  /// two of every three tiles; at BM 128, BN 128 every consumer reads them all.
   template <class Score> __device__ static int consumerBlocks(int rowLo, int M, int nBlocks) {
-    if constexpr (!Score::kCausal)
-      return nBlocks;
-    if (rowLo >= M)
-      return 1;
-    return max(1, min(nBlocks, (min(rowLo + 64, M) + BN - 1) / BN));
+    return Tiles::template consumerBlocks<Score::kCausal>(rowLo, M, nBlocks);
   }
-  /// Tiles (b, row block), b-major: tile t is b = t / mBlocks(M), row block t % mBlocks(M).
-  __host__ __device__ static constexpr int numTiles(int M, int B) { return mBlocks(M) * B; }
 
   /// The whole kernel body; every thread of the CTA calls it. CTA c runs tile c,
   /// then (persistent grids, fewer CTAs than tiles) the tiles the schedule above
@@ -481,7 +453,7 @@ private:
         l += __shfl_xor_sync(0xffffffffu, l, 1);
         l += __shfl_xor_sync(0xffffffffu, l, 2);
         const int row = row0 + 8 * h;
-        if (row >= M)
+        if (row < 0 || row >= M) // rows of a shifted causal row block before row 0
           continue;
 #pragma unroll
         for (int c = 0; c < D / 8; ++c)
