@@ -18,6 +18,14 @@ through the {"kernels": {...}} config form). A case is one kernel x config.
                   harness per batch comparing the compiled kernels with ref mode on
                   the GPU machine: scripts/fuzz_gpu.sh builds and runs them there.
 
+Kernels of the attention template (gen_attention.py) take q [B, M, D] and k, v
+[B, N, D] in bf16 or f16 (one dtype): their shapes are (M, N, V, B, D) with D 64 or
+128 (small on the CPU, ragged and up to 1100 x 1100 for the GPU), one tolerance per
+output (out 2e-2 bf16 / 1e-2 f16, lse 1e-3), configs mostly by the attention rules
+(gen_attention.sample_config); in cubin mode a batch holding one compiles with
+q, k, v in f16 or bf16 (--dtype f32,q=..,k=..,v=.. when the draw is f32) and
+--specialize 64 or 128.
+
 Seeds: --seeds A..B (inclusive) gives the kernels k_A .. k_B; --seeds 3,8,20..22 a list.
 """
 import argparse
@@ -36,6 +44,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import gen  # noqa: E402
+import gen_attention  # noqa: E402
 
 DTYPES = {"f32": "DType::f32", "f16": "DType::f16", "bf16": "DType::bf16"}
 
@@ -53,6 +62,8 @@ def parse_seeds(s):
 def case_plan(k, variant_seed, gpu):
     """Input dtypes, scalar values and shapes for kernel k (deterministic)."""
     rng = random.Random(k.seed * 7919 + variant_seed)
+    if "attention" in k.templates:
+        return gen_attention.case_plan(k, rng, gpu)
     base = rng.choice(["f32", "f32", "f16", "bf16"])
     dts = {}
     for p in k.params:
@@ -89,9 +100,12 @@ def harness_case(k, plan, ref_ns, targets, gpu):
     """C++ of one kernel's checks: inputs per shape, the reference, then each target
     (namespace, case id)."""
     lines = [f"void run_{k.name}(fuzz::Runner& R) {{"]
-    lines.append("  for (auto [M, N, V] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{"
-                 + ", ".join(f"{{{m}, {n}, {v}}}" for m, n, v in plan["shapes"]) + "}) {")
-    lines.append("    std::string shape = fuzz::shapeStr(M, N, V);")
+    # (M, N, V), or (M, N, V, B, D) for the attention template's [B, M|N, D] tensors.
+    vars_ = ["M", "N", "V", "B", "D"][:len(plan["shapes"][0])]
+    lines.append(f"  for (auto [{', '.join(vars_)}] : std::vector<std::tuple<"
+                 + ", ".join(["int64_t"] * len(vars_)) + ">>{"
+                 + ", ".join("{" + ", ".join(map(str, s)) + "}" for s in plan["shapes"]) + "}) {")
+    lines.append(f"    std::string shape = fuzz::shapeStr({', '.join(vars_)});")
     lines.append("    [[maybe_unused]] const int64_t G = 1 + (M + V) % 4;")
     args, gargs = [], []
     for p in k.params:
@@ -112,6 +126,9 @@ def harness_case(k, plan, ref_ns, targets, gpu):
         else:
             gargs.append(n)
     call = ", ".join(args)
+    # One tolerance, or one per output (the attention template: out and lse).
+    tol = plan["tol"]
+    tol = "std::vector<double>{" + ", ".join(map(repr, tol)) + "}" if isinstance(tol, list) else tol
     gcall = ", ".join(gargs)
     lines.append("    std::vector<Tensor> want;")
     lines.append("    bool have = false;")
@@ -123,10 +140,10 @@ def harness_case(k, plan, ref_ns, targets, gpu):
     lines.append("    if (!have) continue;")
     for ns, cid in targets:
         if gpu:
-            lines.append(f'    R.guard("{cid}", shape, [&] {{ R.compare("{cid}", shape, want, fuzz::outs({ns}::{k.name}({gcall})), {plan["tol"]}); }});')
+            lines.append(f'    R.guard("{cid}", shape, [&] {{ R.compare("{cid}", shape, want, fuzz::outs({ns}::{k.name}({gcall})), {tol}); }});')
         else:
             lines.append(f'    {{ helion::ref::ScopedBlockSize bs({ns});')
-            lines.append(f'      R.guard("{cid}", shape, [&] {{ R.compare("{cid}", shape, want, fuzz::outs({ref_ns}::{k.name}({call})), {plan["tol"]}); }}); }}')
+            lines.append(f'      R.guard("{cid}", shape, [&] {{ R.compare("{cid}", shape, want, fuzz::outs({ref_ns}::{k.name}({call})), {tol}); }}); }}')
     lines.append("  }")
     lines.append("}")
     return "\n".join(lines)
@@ -199,6 +216,17 @@ def write(path, text):
         f.write(text)
 
 
+def batch_extra(kernels, extra):
+    """`extra` for these kernels: a --dtype naming q, k, v (for attention kernels) loses
+    those names when no attention kernel is left (helionc rejects a name no kernel has)."""
+    if "--dtype" not in extra or any("attention" in k.templates for k in kernels):
+        return extra
+    e = list(extra)
+    i = e.index("--dtype") + 1
+    e[i] = e[i].split(",")[0]
+    return e
+
+
 def compile_batch(helionc, kernels, configs, d, extra, timeout, stats, failures, label):
     """Compiles `kernels` (each with configs[name]) in one helionc call; on an
     acceptable exit 1 drops the kernels the diagnostics point into (or, for a
@@ -211,7 +239,8 @@ def compile_batch(helionc, kernels, configs, d, extra, timeout, stats, failures,
         cfile = os.path.join(d, "config.json")
         write(kfile, b.text)
         write(cfile, json.dumps({"kernels": {k.name: configs[k.name] for k in kernels}}, indent=1))
-        rc, text, secs = run([helionc, "compile", kfile, "--config", cfile, "-o", d] + extra, timeout)
+        rc, text, secs = run([helionc, "compile", kfile, "--config", cfile, "-o", d]
+                             + batch_extra(kernels, extra), timeout)
         stats["helionc_calls"] += 1
         stats["helionc_seconds"] += secs
         why = classify(rc, text, kfile, cfile)
@@ -228,7 +257,8 @@ def compile_batch(helionc, kernels, configs, d, extra, timeout, stats, failures,
                 kf, cf_ = os.path.join(sub, "batch.cpp"), os.path.join(sub, "config.json")
                 write(kf, Batch([k]).text)
                 write(cf_, json.dumps({"kernels": {k.name: configs[k.name]}}))
-                rc2, text2, _ = run([helionc, "compile", kf, "--config", cf_, "-o", sub] + extra, timeout)
+                rc2, text2, _ = run([helionc, "compile", kf, "--config", cf_, "-o", sub]
+                                    + batch_extra([k], extra), timeout)
                 stats["helionc_calls"] += 1
                 why2 = classify(rc2, text2, kf, cf_)
                 if why2:
@@ -243,7 +273,8 @@ def compile_batch(helionc, kernels, configs, d, extra, timeout, stats, failures,
                 write(os.path.join(keep, "k.cpp"), Batch([k]).text)
                 write(os.path.join(keep, "config.json"), json.dumps(configs[k.name]))
                 failures.append({"label": label, "kernel": k.name, "seed": k.seed, "why": w,
-                                 "rc": str(rc2), "extra": extra, "dir": keep, "output": t2[-3000:]})
+                                 "rc": str(rc2), "extra": batch_extra([k], extra), "dir": keep,
+                                 "output": t2[-3000:]})
                 stats["failed"] += 1
             bad = {c[0].name for c in culprits}
             kernels = [k for k in kernels if k.name not in bad]
@@ -338,13 +369,26 @@ def do_batch(args, bi, seeds, mode):
         cfgs = {}
         for k in kernels:
             spec = specs.get(k.name)
-            cfgs[k.name] = gen.sample_config(spec, rng) if spec and j > 0 else {}
+            if not spec or j == 0:
+                cfgs[k.name] = {}
+            elif "attention" in k.templates:
+                cfgs[k.name] = gen_attention.sample_config(spec, rng, gen.sample_config)
+            else:
+                cfgs[k.name] = gen.sample_config(spec, rng)
         dtype = rng.choice(["f32", "f16", "bf16"])
+        attention = any("attention" in k.templates for k in kernels)
         vd = os.path.join(d, f"c{j}")
         stats["cases"] += len(kernels)
         if mode == "cubin":
             extra = ["--emit", "cubin", "--dtype", dtype,
                      "--size-hint", str(rng.choice([64, 128, 256]))]
+            if attention:
+                # Flash attention takes bf16 or f16 q, k, v (one dtype) and head dim 64 or
+                # 128 (hl::specialize); the batch's other kernels keep `dtype`.
+                if dtype == "f32":
+                    qkv = rng.choice(["f16", "bf16"])
+                    extra[3] = f"f32,q={qkv},k={qkv},v={qkv}"
+                extra += ["--specialize", str(rng.choice([64, 128]))]
         else:
             extra = []
         ok, kfile = compile_batch(args.helionc, kernels, cfgs, vd, extra, args.timeout, stats, failures,

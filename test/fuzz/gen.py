@@ -4,12 +4,16 @@
 A kernel is built from top-level loop templates (row reductions over hl::all,
 2-D tiles with broadcasts, gathers and masks, looped reductions over an inner
 tile loop with an optional second pass, column reductions, hl::grid rows,
-tiles over x.sizes()), each writing its own outputs, filled with random
-pointwise expressions. Values stay tame: inputs lie in [-2, 2], every
-expression carries a bound on its magnitude and is rescaled by a power of two
-when the bound grows, log/sqrt/rsqrt see abs(.) + 1, divisors are abs(.) + 1,
-and comparisons only see exact values (loaded inputs, indices, constants), so a
-last-bit difference between the CPU and the GPU cannot flip a branch.
+tiles over x.sizes(), chained and single hl::dot GEMMs, a grouped GEMM), each
+writing its own outputs, filled with random pointwise expressions. A kernel that
+draws the attention template is a flash-attention kernel alone (gen_attention.py:
+q [B, M, D], k and v [B, N, D], head dim from hl::specialize, an online softmax over
+key tiles with a random score scale, causal mask, epilogue and lse output).
+Values stay tame: inputs lie in [-2, 2], every expression carries a bound on its
+magnitude and is rescaled by a power of two when the bound grows, log/sqrt/rsqrt
+see abs(.) + 1, divisors are abs(.) + 1, and comparisons only see exact values
+(loaded inputs, indices, constants), so a last-bit difference between the CPU and
+the GPU cannot flip a branch.
 
     gen.py SEED            prints kernel k_SEED and its metadata (JSON) for a look
 
@@ -20,6 +24,8 @@ import json
 import random
 import re
 import sys
+
+import gen_attention
 
 # Tensor inputs a kernel may take, in parameter order: name -> (dims, kind).
 # M, N, V are the sizes the harness picks; idx holds integers in [0, V).
@@ -563,22 +569,28 @@ class Gen:
 
 
 TEMPLATES = ["rows", "tiles2d", "looped", "columns", "grid_rows", "flat", "dots", "matmul",
-             "grouped"]
-TEMPLATE_WEIGHTS = [3, 3, 3, 1.5, 1.5, 1, 1.5, 1.5, 1]
+             "grouped", "attention"]
+# attention, when drawn, is the kernel's only loop (gen_attention.py).
+TEMPLATE_WEIGHTS = [3, 3, 3, 1.5, 1.5, 1, 1.5, 1.5, 1, 1.2]
 
 
 class Kernel:
     """One generated kernel: its source (a function) and what the harness needs."""
 
-    def __init__(self, seed, name, source, params, outputs, templates, half, mask_load):
+    def __init__(self, seed, name, source, params, outputs, templates, half, mask_load,
+                 variant=None):
         self.seed, self.name, self.source = seed, name, source
         self.params, self.outputs, self.templates = params, outputs, templates
         self.half, self.mask_load = half, mask_load
+        self.variant = variant  # the attention template's choices (gen_attention.source)
 
     def meta(self):
-        return {"seed": self.seed, "name": self.name, "params": self.params,
-                "outputs": self.outputs, "templates": self.templates, "half": self.half,
-                "mask_load": self.mask_load}
+        m = {"seed": self.seed, "name": self.name, "params": self.params,
+             "outputs": self.outputs, "templates": self.templates, "half": self.half,
+             "mask_load": self.mask_load}
+        if self.variant:
+            m["attention"] = self.variant
+        return m
 
 
 def kernel(seed, name=None):
@@ -586,6 +598,9 @@ def kernel(seed, name=None):
     name = name or f"k_{seed}"
     nloops = g.rng.choices([1, 2, 3], [5, 3, 1])[0]
     templates = g.rng.choices(TEMPLATES, TEMPLATE_WEIGHTS, k=nloops)
+    if "attention" in templates:
+        src, params, outputs, variant = gen_attention.source(g, name)
+        return Kernel(seed, name, src, params, outputs, ["attention"], True, False, variant)
     g.use("x0")
     for t in templates:
         getattr(g, t)()

@@ -5,7 +5,8 @@
 // sizes and checks that the results agree (ref mode's results must not depend on
 // block sizes). With HELION_FUZZ_GPU it runs the ref-mode kernel (the original
 // source) and the compiled one (the .helion.cpp of each config) on the same fresh
-// random inputs, outputs poisoned (NaN), and compares with a tolerance by dtype.
+// random inputs, outputs poisoned (NaN), and compares with a tolerance by dtype
+// (or one per output: the attention template's out and lse).
 // Each line printed is `ok|FAIL CASE SHAPE detail`; main returns 1 on a failure.
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -24,6 +25,7 @@
 #include <type_traits>
 #endif
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -100,10 +102,17 @@ struct Runner {
   /// Both NaN (an element neither side wrote) is a match; one NaN is not.
   void compare(const std::string& id, const std::string& shape, const std::vector<Tensor>& want,
                const std::vector<Tensor>& got, double tol) {
+    compare(id, shape, want, got, std::vector<double>(want.size(), tol));
+  }
+
+  /// As above with a tolerance per output (tols[o]; the last one for the rest).
+  void compare(const std::string& id, const std::string& shape, const std::vector<Tensor>& want,
+               const std::vector<Tensor>& got, const std::vector<double>& tols) {
     std::string detail;
     if (want.size() != got.size())
       detail = "different number of outputs";
     for (size_t o = 0; o < want.size() && detail.empty(); ++o) {
+      const double tol = tols.empty() ? 0.0 : tols[std::min(o, tols.size() - 1)];
       Tensor w = want[o].cpu(), g = got[o].cpu();
       if (w.sizes() != g.sizes() || w.dtype() != g.dtype()) {
         detail = "output " + std::to_string(o) + ": shape or dtype differs";
@@ -184,6 +193,11 @@ inline void poisonDeviceAllocations() {
 
 inline std::string shapeStr(int64_t m, int64_t n, int64_t v) {
   return std::to_string(m) + "x" + std::to_string(n) + "/v" + std::to_string(v);
+}
+/// The attention template's shapes: q [b, m, d], k and v [b, n, d].
+inline std::string shapeStr(int64_t m, int64_t n, int64_t, int64_t b, int64_t d) {
+  return std::to_string(b) + "x" + std::to_string(m) + "x" + std::to_string(n) + "/d" +
+         std::to_string(d);
 }
 
 } // namespace fuzz
