@@ -36,6 +36,7 @@ private:
   FunctorFields kernel_;      ///< the kernel's parameters after the fixed ones: both, once
   int stores_ = 0;    // stores to out[tb, tm, :]
   int rowStores_ = 0; // stores to per-row results, lse[tb, tm]
+  int outParam_ = -1; // the param of the (last) store to out[tb, tm, :]
 
   const std::string& name(int param) const { return k_.params.at(param).name; }
 

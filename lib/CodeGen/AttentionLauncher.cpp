@@ -32,6 +32,16 @@
 namespace helion::codegen {
 using namespace ir;
 
+namespace {
+/// `(outBytes == 1 ? f(1) : outBytes == 2 ? f(2) : outBytes == 4 ? f(4) : f(8))`: a value
+/// of the output's element size, printed for each.
+std::string bySize(const std::function<int64_t(int64_t)>& f) {
+  return "(outBytes == 1 ? " + std::to_string(f(1)) + " : outBytes == 2 ? " +
+         std::to_string(f(2)) + " : outBytes == 4 ? " + std::to_string(f(4)) + " : " +
+         std::to_string(f(8)) + ")";
+}
+} // namespace
+
 std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
                               const std::function<std::string(const Expr&)>& hostExpr,
                            const std::string& launcherName) {
@@ -95,10 +105,21 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
     nameHead = "sm90 ? " + nameHead + " : \"" + at.sm80KernelName + "<\"";
   }
   if (at.flash.sm90) {
-    // attentionSm90SmemBytes(D, ...) = c0 + c1 * D for the two head dims.
-    const int64_t s64 = config::attentionSm90SmemBytes(64, at.flash.sm90Bn, at.flash.consumers, at.flash.stages);
-    const int64_t s128 = config::attentionSm90SmemBytes(128, at.flash.sm90Bn, at.flash.consumers, at.flash.stages);
-    os << "  const int64_t smem = sm90 ? (D == 64 ? " << s64 << " : " << s128
+    // attentionSm90SmemBytes(D, ...) for the two head dims, plus the output's staging for
+    // TMA stores (attentionSm90OutStagingBytes) by its element size: 1, 2 or 4 bytes.
+    const AttentionParams& f = at.flash;
+    auto smem = [&](int64_t d) {
+      const int64_t base = config::attentionSm90SmemBytes(d, f.sm90Bn, f.consumers, f.stages);
+      if (at.out < 0)
+        return std::to_string(base);
+      return bySize([&](int64_t eb) {
+        return base + config::attentionSm90OutStagingBytes(d, f.sm90Bn, f.consumers, f.stages, eb);
+      });
+    };
+    if (at.out >= 0)
+      os << "  const int64_t outBytes = static_cast<int64_t>(" << pname(at.out)
+         << ".element_size());\n";
+    os << "  const int64_t smem = sm90 ? (D == 64 ? " << smem(64) << " : " << smem(128)
        << ") : 128 + int64_t(" << at.flash.bm + 2 * at.flash.bn << ") * D * 2;\n";
   } else {
     os << "  const int64_t smem = 128 + int64_t(" << at.flash.bm + 2 * at.flash.bn << ") * D * 2;\n";
@@ -141,7 +162,35 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
       os << "    const int64_t ctas = tiles;\n";
       os << "    CUdeviceptr counter = 0;  // one CTA per tile: nothing to hand out\n";
     }
-    os << "    void* args[] = {&mapQ, &mapK, &mapV, &iM, &iN, &iB, &counter" << args << "};\n";
+    // The output by TMA (the kernel's staging is in smem): when it is dense, 16-byte
+    // aligned with rows and batches of whole 16 bytes; else the kernel stores from
+    // registers and the map is not read.
+    os << "    CUtensorMap mapO{};\n    int tmaO = 0;\n";
+    if (at.out >= 0) {
+      const std::string o = pname(at.out), f = "static_cast<int64_t>(outBytes)";
+      auto staging = [&](int64_t d) {
+        const AttentionParams& fl = at.flash;
+        return bySize([&](int64_t eb) {
+          return config::attentionSm90OutStagingBytes(d, fl.sm90Bn, fl.consumers, fl.stages, eb);
+        });
+      };
+      os << "    const int64_t staging = D == 64 ? " << staging(64) << " : " << staging(128)
+         << ";\n";
+      os << "    if (staging > 0 && " << o << ".stride(2) == 1 && (" << o << ".stride(1) * " << f
+         << ") % 16 == 0 && (" << o << ".stride(0) * " << f
+         << ") % 16 == 0 &&\n        reinterpret_cast<std::uintptr_t>(" << o
+         << ".data_ptr()) % 16 == 0) {\n"
+         << "      helion::rt::TensorMapDesc m;\n"
+         << "      m.base = const_cast<void*>(static_cast<const void*>(" << o << ".data_ptr()));\n"
+         << "      m.elementBytes = static_cast<int>(outBytes);\n"
+         << "      m.sizes = {B, M, D};\n      m.strides = {" << o << ".stride(0), " << o
+         << ".stride(1), 1};\n"
+         << "      m.box = {1, 64, static_cast<int32_t>(128 / outBytes)};\n"
+         << "      m.swizzle = helion::rt::Swizzle::b128;\n"
+         << "      mapO = helion::rt::makeTensorMap(m);\n      tmaO = 1;\n    }\n";
+    }
+    os << "    void* args[] = {&mapQ, &mapK, &mapV, &iM, &iN, &iB, &counter, &mapO, &tmaO" << args
+       << "};\n";
     os << "    helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), "
           "helion::rt::Dim3("
        << 128 * (at.flash.consumers + 1) << "), static_cast<unsigned>(smem), args, "

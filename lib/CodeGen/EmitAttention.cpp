@@ -65,6 +65,7 @@ EmittedKernel AttentionEmitter::run() {
   a.q = p_.q;
   a.k = p_.k;
   a.v = p_.v;
+  a.out = stores_ == 1 ? outParam_ : -1;
   a.b = k_.tiles[p_.tileB].end;
   a.m = k_.tiles[p_.tileM].end;
   a.n = k_.tiles[p_.tileN].end;
@@ -91,6 +92,8 @@ void AttentionEmitter::collectArgs() {
       const int rank = static_cast<int>(s->indices.size());
       stored[s->param] = rank;
       ++(rank == 3 ? stores_ : rowStores_);
+      if (rank == 3)
+        outParam_ = s->param;
     }
   }
   out_.templateArgs = sig_.args;
@@ -141,23 +144,27 @@ void AttentionEmitter::functors(std::ostringstream& os) const {
 }
 
 void AttentionEmitter::emitSm90(std::ostringstream& os) {
+  // The output's type when it is the epilogue's one [b, seq, d] store (TMA stores of it
+  // where it fits and the launcher finds it dense), else void.
+  const std::string tOut = stores_ == 1 ? "T_" + name(outParam_) : "void";
   const std::string a = "hd::AttentionSm90<T_" + name(p_.q) + ", " + headDim() + ", " +
                         std::to_string(p_.flash.sm90Bn) + ", " + std::to_string(p_.flash.consumers) + ", " +
-                        std::to_string(p_.flash.stages) + ">";
+                        std::to_string(p_.flash.stages) + ", " + tOut + ">";
   os << "/// sm_90a: TMA + wgmma, " << p_.flash.consumers
      << " consumer warpgroup(s) + 1 producer (FlashAttention-3's structure).\n";
   os << "template <" << sig_.params(k_) << ">\n__global__ void __launch_bounds__("
      << 128 * (p_.flash.consumers + 1) << ", 1) " << out_.kernelName
      << "(\n    const __grid_constant__ hd::TensorMap map_q, const __grid_constant__ "
         "hd::TensorMap map_k,\n    const __grid_constant__ hd::TensorMap map_v, int M, int N, "
-        "int B, int* tile_counter"
+        "int B, int* tile_counter,\n    const __grid_constant__ hd::TensorMap map_o, int tma_o"
      << kernel_.parameters() << ") {\n";
   prologue(os);
   os << "  using A = " << a << ";\n";
   os << "  extern __shared__ __align__(1024) hd::uint8 smem[];\n";
   os << "  hd::check_dynamic_smem(A::kSmemBytes); // the launcher sized it on its own\n";
   functors(os);
-  os << "  A::run(&map_q, &map_k, &map_v, M, N, B, score, epi, smem, tile_counter);\n}\n\n";
+  os << "  A::run(&map_q, &map_k, &map_v, M, N, B, score, epi, smem, tile_counter,\n"
+        "         tma_o ? &map_o : nullptr);\n}\n\n";
 }
 
 void AttentionEmitter::emitSm80(std::ostringstream& os, const std::string& kernelName) {

@@ -113,7 +113,28 @@ void AttentionEmitter::emitEpilogue(std::ostringstream& os) {
        << "      *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(p) = w;\n"
        << "    } else {\n      p[0] = r0;\n      p[stride_" << n << "_2] = r1;\n    }\n"
        << (rowStores_ ? "    if (col == 0)\n      rows(b, row, l, m);\n" : "") << "  }\n";
+    // The sm90 kernel's fast path (AttentionSm90's epilogue): when every pair of
+    // adjacent columns is one aligned 2-element store, a row's address once and its
+    // pairs at constant offsets from it.
+    os << "  static constexpr bool kRowPointers = true;\n"
+       << "  static constexpr bool kRowStores = " << (rowStores_ ? "true" : "false") << ";\n"
+       << "  __device__ __forceinline__ bool dense() const {\n"
+       << "    return stride_" << n << "_2 == 1 && stride_" << n << "_1 % 2 == 0 && stride_" << n
+       << "_0 % 2 == 0 &&\n           reinterpret_cast<hd::uint64>(" << n
+       << ") % (2 * sizeof(T_" << n << ")) == 0;\n  }\n"
+       << "  __device__ __forceinline__ T_" << n
+       << "* rowPtr(int64 b, int64 row) const {\n    return " << n << " + (b * stride_" << n
+       << "_0 + row * stride_" << n << "_1);\n  }\n"
+       << "  __device__ __forceinline__ void pair(T_" << n
+       << "* p, int64 b, int64 row, int64 col, float o0, float o1, float l, float m) const {\n"
+       << "    hd::vec<T_" << n << ", 2> w;\n"
+       << "    w[0] = hd::from_compute<T_" << n << ">(value(b, row, col, o0, l, m));\n"
+       << "    w[1] = hd::from_compute<T_" << n << ">(value(b, row, col + 1, o1, l, m));\n"
+       << "    *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(p + col) = w;\n"
+       << (rowStores_ ? "    if (col == 0)\n      rows(b, row, l, m);\n" : "") << "  }\n";
   } else {
+    os << "  static constexpr bool kRowPointers = false;\n"
+       << "  static constexpr bool kRowStores = " << (rowStores_ ? "true" : "false") << ";\n";
     os << "  __device__ __forceinline__ void apply" << args;
     body(os, [&](const Stmt& s) {
       if (!isRowStore(s))

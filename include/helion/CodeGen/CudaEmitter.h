@@ -108,6 +108,8 @@ struct ExactAxis {
 /// of q, k, v, M, N) and the sm80 one is the fallback off compute capability 9.x.
 struct AttentionLaunch {
   int q = -1, k = -1, v = -1;     ///< tensor params, [b, seq, d]
+  /// The epilogue's one [b, seq, d] store (the sm90 kernel may store it by TMA), or -1.
+  int out = -1;
   ir::ExprRef b, m, n, headDim;   ///< extents (ends of tb, tm, tn; acc's last dim)
   AttentionParams flash;          ///< the template parameters (AttentionPlan's)
   std::string sm80KernelName;

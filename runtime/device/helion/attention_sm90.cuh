@@ -61,6 +61,9 @@
 // `Score::kCausal`, and `epi(int64 b, int64
 // row, int64 col, float o0, float o1, float l, float m)` per pair of adjacent
 // head-dim columns of each row < M a thread owns (o unnormalized, l = sum p).
+// With `Epi::kRowPointers` and `epi.dense()` (every such pair one aligned 2-element
+// store) the kernel takes `p = epi.rowPtr(b, row)` once per row and calls
+// `epi.pair(p, b, row, col, o0, o1, l, m)` instead (the same values and stores).
 //
 // Host: three tensor maps (helion::rt::makeTensorMap, Swizzle::b128) of q, k, v as
 // {b, seq, d} (strides {batch, row, 1}, 16-byte multiples), boxes {1, kBoxRowsQ,
@@ -89,13 +92,18 @@
 #include "helion/async.cuh"
 #include "helion/attention_sm90_ops.cuh"
 #include "helion/attention_tiles.cuh"
+#include "helion/gemm_sm90_epilogue.cuh" // epilogue_store_tma (the output through TMA)
 #include "helion/gemm_sm90_pipeline.cuh"
 #include "helion/types.cuh"
 #include "helion/warpgroup_pipeline.cuh" // ring, ping-pong, fences, wgmma issue, TMA panels
 
 namespace helion::dev {
 
-template <class TIn, int D, int BN = 128, int Consumers = 2, int Stages = 2>
+/// sizeof(T), 0 for void (AttentionSm90's TOut).
+template <class T> struct OutElemBytes { static constexpr int value = sizeof(T); };
+template <> struct OutElemBytes<void> { static constexpr int value = 0; };
+
+template <class TIn, int D, int BN = 128, int Consumers = 2, int Stages = 2, class TOut = void>
 struct AttentionSm90 {
   static_assert(is_same_v<TIn, bf16> || is_same_v<TIn, f16>, "AttentionSm90: bf16 or f16");
   static_assert(D == 64 || D == 128, "AttentionSm90: head dim 64 or 128");
@@ -110,7 +118,19 @@ struct AttentionSm90 {
   /// 1024 bytes of alignment slack, Q, the K and V rings, the mbarriers (q full,
   /// q empty, then k full, v full, k empty, v empty per stage)
   /// and the next tile's index (two 4-byte slots).
-  static constexpr int kSmemBytes = 1024 + kBytesQ + 2 * Stages * kBytesKV + 8 * (3 + 4 * Stages);
+  static constexpr int kBaseSmem = 1024 + kBytesQ + 2 * Stages * kBytesKV + 8 * (3 + 4 * Stages);
+  /// The output's staging for TMA stores (TOut not void): each consumer's 64 x D tile
+  /// of TOut, after the K and V rings, when TOut has 1, 2 or 4 bytes, a row fills whole
+  /// 128-byte boxes and it fits beside the rest (else 0: the epilogue stores from
+  /// registers). config::attentionSm90OutStagingBytes spells it
+  /// for the launcher.
+  static constexpr int kOutElem = OutElemBytes<TOut>::value;
+  static constexpr int kBytesOut =
+      (kOutElem == 1 || kOutElem == 2 || kOutElem == 4) && D * kOutElem >= 128 &&
+              kBaseSmem + Consumers * 64 * D * kOutElem <= kMaxSmem
+          ? Consumers * 64 * D * kOutElem
+          : 0;
+  static constexpr int kSmemBytes = kBaseSmem + kBytesOut;
   static_assert(kSmemBytes <= kMaxSmem, "AttentionSm90: over the 227 KB of shared memory of a CTA");
   static constexpr int kBoxRowsQ = BM, kBoxRowsKV = BN, kBoxCols = 64;
   /// setmaxnreg moves registers within what the CTA was launched with: kThreads x
@@ -143,14 +163,17 @@ struct AttentionSm90 {
   /// gives it; the producer loads the next tile's Q and first K / V blocks while
   /// the consumers finish this one. `counter`: the stream's tile counter, or null
   /// (static schedule; required null when gridDim.x > tiles). `smem` is the dynamic
-  /// shared memory (kSmemBytes). Uses named barriers 1..Consumers.
+  /// shared memory (kSmemBytes). `mapO`: the output as a 3-D map {b, seq, d} of TOut
+  /// (box {1, 64, 128 bytes}, 128-byte swizzle) when kBytesOut > 0 and the epilogue's
+  /// one store is a dense [b, row, col] (Epi::kRowPointers), else null. Uses named
+  /// barriers 1..Consumers (and Consumers + 1..2 Consumers with mapO).
   template <class Score, class Epi>
   __device__ static void run(const TensorMap* mapQ, const TensorMap* mapK, const TensorMap* mapV,
                              int M, int N, int B, const Score& score, const Epi& epi, void* smem,
-                             int* counter = nullptr) {
+                             int* counter = nullptr, const TensorMap* mapO = nullptr) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 1023) & ~1023ull);
-    uint64* bars = reinterpret_cast<uint64*>(base + kBytesQ + 2 * Stages * kBytesKV);
+    uint64* bars = reinterpret_cast<uint64*>(base + kOffOut + kBytesOut);
     // q full, k full, v full: the producer's expect_tx; q, k, v empty: each consumer warp.
     pipeline_start<Consumers>(bars, kQEmpty, kNumBars, mapQ, mapK, mapV);
     if (threadIdx.x < 128) {
@@ -166,11 +189,11 @@ struct AttentionSm90 {
       if constexpr (Score::kLinear) {
         const float f = score.factor();
         if (f > 0.f && f < __int_as_float(0x7f800000)) {
-          consume<true>(M, N, B, score, epi, base, bars, f);
+          consume<true>(M, N, B, score, epi, base, bars, f, mapO);
           return;
         }
       }
-      consume<false>(M, N, B, score, epi, base, bars, 1.f);
+      consume<false>(M, N, B, score, epi, base, bars, 1.f, mapO);
     }
 #endif
   }
@@ -178,7 +201,8 @@ struct AttentionSm90 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 private:
   // Shared layout: Q at 0, K slot s at kOffK + s kBytesKV, V slot s at kOffV + ...
-  static constexpr int kOffK = kBytesQ, kOffV = kBytesQ + Stages * kBytesKV;
+  static constexpr int kOffK = kBytesQ, kOffV = kBytesQ + Stages * kBytesKV,
+                       kOffOut = kBytesQ + 2 * Stages * kBytesKV;
   // mbarrier indices in `bars`.
   static constexpr int kQFull = 0, kKFull = 1, kVFull = 1 + Stages, kQEmpty = 1 + 2 * Stages,
                        kKEmpty = 2 + 2 * Stages, kVEmpty = 2 + 3 * Stages,
@@ -353,9 +377,21 @@ private:
     softmax<false, true, Fold>(s, rowMax, rowSum, alpha, n0, N, row0, score, f);
   }
 
+  /// epilogue_store_tma's transform: the epilogue's value of o at (row, col) of this
+  /// thread's two rows (rowT and rowT + 8), as the pairs would store it.
+  template <class Epi> struct OutValue {
+    const Epi& epi;
+    int b, rowT;
+    float l0, l1, m0, m1;
+    __device__ __forceinline__ float transform(int64 row, int64 col, float v) const {
+      const bool h = row != rowT;
+      return epi.value(static_cast<int64>(b), row, col, v, h ? l1 : l0, h ? m1 : m0);
+    }
+  };
+
   template <bool Fold, class Score, class Epi>
   __device__ static void consume(int M, int N, int B, const Score& score, const Epi& epi,
-                                 uint8* base, uint64* bars, float f) {
+                                 uint8* base, uint64* bars, float f, const TensorMap* mapO) {
     const int tiles = numTiles(M, B);
     using namespace sm90;
     const int w = threadIdx.x / 128 - 1, tid = threadIdx.x % 128;
@@ -367,6 +403,10 @@ private:
 
     Ring ring; // K[j] / V[j] of this CTA's running block count
     uint32 qPhase = 0;
+    bool dense = false; // the epilogue's pairs are aligned 2-element stores (Epi::dense)
+    if constexpr (Epi::kRowPointers)
+      dense = epi.dense();
+    const bool tmaOut = kBytesOut > 0 && mapO != nullptr;
     for (int tile = blockIdx.x; tile < tiles; qPhase ^= 1) {
       int b, m0;
       tileAt<Score>(tile, M, N, B, b, m0);
@@ -447,14 +487,47 @@ private:
         ring.advance();
       }
 
+      float lRow[2];
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        float l = rowSum[h];
-        l += __shfl_xor_sync(0xffffffffu, l, 1);
-        l += __shfl_xor_sync(0xffffffffu, l, 2);
+        lRow[h] = rowSum[h];
+        lRow[h] += __shfl_xor_sync(0xffffffffu, lRow[h], 1);
+        lRow[h] += __shfl_xor_sync(0xffffffffu, lRow[h], 2);
+      }
+      if constexpr (kBytesOut > 0)
+        if (tmaOut) {
+          // The consumer's 64 rows through shared memory, one TMA store per 64-column
+          // box (rows past M clipped by the map; a consumer without rows stores none).
+          if (rowLo < M && rowLo + 64 > 0)
+            sm90::epilogue_store_tma<TOut, 1, D, 64, 1, true, 1 + Consumers>(
+                o, rowLo, 0, D, tid, w, mapO, base + kOffOut,
+                OutValue<Epi>{epi, b, row0, lRow[0], lRow[1], rowMax[0], rowMax[1]}, b);
+          if constexpr (Epi::kRowStores)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+              const int row = row0 + 8 * h;
+              if (lane % 4 == 0 && row >= 0 && row < M)
+                epi.rows(static_cast<int64>(b), static_cast<int64>(row), lRow[h], rowMax[h]);
+            }
+          tile = next;
+          continue;
+        }
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const float l = lRow[h];
         const int row = row0 + 8 * h;
         if (row < 0 || row >= M) // rows of a shifted causal row block before row 0
           continue;
+        if constexpr (Epi::kRowPointers)
+          if (dense) { // the row's address once, its pairs at constant offsets
+            auto* ptr = epi.rowPtr(static_cast<int64>(b), static_cast<int64>(row));
+#pragma unroll
+            for (int c = 0; c < D / 8; ++c)
+              epi.pair(ptr, static_cast<int64>(b), static_cast<int64>(row),
+                       static_cast<int64>(8 * c + 2 * (lane % 4)), o[4 * c + 2 * h],
+                       o[4 * c + 2 * h + 1], l, rowMax[h]);
+            continue;
+          }
 #pragma unroll
         for (int c = 0; c < D / 8; ++c)
           epi(static_cast<int64>(b), static_cast<int64>(row),
@@ -463,6 +536,9 @@ private:
       }
       tile = next;
     }
+    if constexpr (kBytesOut > 0)
+      if (tmaOut && tid == 0)
+        tma_store_wait<0>(); // the last boxes have read shared memory
   }
 #endif // __CUDA_ARCH__ >= 900
 };

@@ -38,6 +38,15 @@ __device__ __forceinline__ void stmatrix_x4(uint32 addr, uint32 r0, uint32 r1, u
 }
 
 
+/// Element r of m64 row block mi of an accumulator: acc[mi][r] of a GEMM's
+/// float[MmaM][BN / 2], acc[r] of one float[BN / 2] (attention's O; mi is 0).
+template <int M, int C> __device__ __forceinline__ float accAt(float (&acc)[M][C], int mi, int r) {
+  return acc[mi][r];
+}
+template <int C> __device__ __forceinline__ float accAt(float (&acc)[C], int, int r) {
+  return acc[r];
+}
+
 /// EpilogueForm::pairs: epi(row, col, v0, v1) for each pair of adjacent columns
 /// this thread owns in its warpgroup's WgM x BN slice of the tile at (row0, col0),
 /// only where row < M && col < N. `acc` holds MmaM m64nBNk16 results (WgmmaAcc).
@@ -66,15 +75,16 @@ __device__ __forceinline__ void epilogue_store_pairs(float (&acc)[MmaM][BN / 2],
 /// conflict-free), then one thread stores the boxes with TMA. The buffer is
 /// rewritten only after the previous slice's stores have read it.
 /// `tid` is the thread (0..127) in consumer warpgroup `consumer`, which uses named
-/// barrier 1 + consumer and the buffer at cBase + consumer * WgM * BN / Parts elements;
-/// mapC's box is {WgM, 128 / sizeof(TOut)}. The caller waits for the last stores
-/// (tma_store_wait<0>, thread 0) before its shared memory goes away. Batched: mapC
-/// is 3-D {batches, M, N} (box one batch deep) and the boxes go to batch `batch`.
-template <class TOut, int MmaM, int BN, int WgM, int Parts, bool Batched = false, class Epi>
-__device__ __forceinline__ void epilogue_store_tma(float (&acc)[MmaM][BN / 2], int row0, int col0,
-                                                   int N, int tid, int consumer,
-                                                   const TensorMap* mapC, uint8* cBase,
-                                                   const Epi& epi, int batch = 0) {
+/// barrier Barrier + consumer and the buffer at cBase + consumer * WgM * BN / Parts
+/// elements; mapC's box is {WgM, 128 / sizeof(TOut)}. The caller waits for the last
+/// stores (tma_store_wait<0>, thread 0) before its shared memory goes away. Batched: mapC
+/// is 3-D {batches, M, N} (box one batch deep) and the boxes go to batch `batch`. `acc`:
+/// float[MmaM][BN / 2] or, with MmaM 1, float[BN / 2] (accAt).
+template <class TOut, int MmaM, int BN, int WgM, int Parts, bool Batched = false,
+          int Barrier = 1, class Acc, class Epi>
+__device__ __forceinline__ void epilogue_store_tma(Acc& acc, int row0, int col0, int N, int tid,
+                                                   int consumer, const TensorMap* mapC,
+                                                   uint8* cBase, const Epi& epi, int batch = 0) {
   constexpr int kBoxCCols = 128 / static_cast<int>(sizeof(TOut));
   constexpr int kBoxBytes = WgM * 128;
   constexpr int kPartCols = BN / Parts;
@@ -88,7 +98,7 @@ __device__ __forceinline__ void epilogue_store_tma(float (&acc)[MmaM][BN / 2], i
   for (int part = 0; part < Parts; ++part) {
     if (tid == 0)
       tma_store_wait<0>();
-    named_barrier_sync(1 + consumer, 128);
+    named_barrier_sync(Barrier + consumer, 128);
     constexpr int kJ = kPartCols / 8; // 8-column groups per slice
     if constexpr (sizeof(TOut) == 2) {
       // stmatrix x4: matrices (rows 0-7, chunk j), (rows 8-15, chunk j),
@@ -104,7 +114,7 @@ __device__ __forceinline__ void epilogue_store_tma(float (&acc)[MmaM][BN / 2], i
           for (int e = 0; e < 8; ++e) {
             const int jj = j + e / 4, reg = 4 * jj + e % 4;
             v[e] = epi.transform(rowT + 64 * mi + 8 * ((e / 2) % 2), colT + 8 * jj + e % 2,
-                                 acc[mi][reg]);
+                                 accAt(acc, mi, reg));
           }
           const int rowIn = 64 * mi + 16 * warp + 8 * (q % 2) + lane % 8;
           const int chunk = (j % 8) + q / 2;
@@ -128,8 +138,8 @@ __device__ __forceinline__ void epilogue_store_tma(float (&acc)[MmaM][BN / 2], i
           for (int h = 0; h < 2; ++h) {
             const int64 row = rowT + 64 * mi + 8 * h;
             const int64 col = colT + 8 * j;
-            const float v0 = epi.transform(row, col, acc[mi][4 * j + 2 * h]);
-            const float v1 = epi.transform(row, col + 1, acc[mi][4 * j + 2 * h + 1]);
+            const float v0 = epi.transform(row, col, accAt(acc, mi, 4 * j + 2 * h));
+            const float v1 = epi.transform(row, col + 1, accAt(acc, mi, 4 * j + 2 * h + 1));
             const int rowIn = 64 * mi + 16 * warp + lane / 4 + 8 * h;
             if constexpr (sizeof(TOut) == 4) {
               const int chunk = 2 * (j % 4) + (lane % 4) / 2;
@@ -150,7 +160,7 @@ __device__ __forceinline__ void epilogue_store_tma(float (&acc)[MmaM][BN / 2], i
           }
     }
     fence_proxy_async_shared();
-    named_barrier_sync(1 + consumer, 128);
+    named_barrier_sync(Barrier + consumer, 128);
     if (tid == 0) {
 #pragma unroll
       for (int b = 0; b < kBoxes; ++b) {

@@ -8,7 +8,8 @@
 
 using helion::Tensor;
 
-// CHECK: int M, int N, int B, int* tile_counter, float gain, double scale, T_out* __restrict__ out,
+// CHECK: int M, int N, int B, int* tile_counter,
+// CHECK-NEXT: const __grid_constant__ hd::TensorMap map_o, int tma_o, float gain, double scale, T_out* __restrict__ out,
 // CHECK: score{gain, scale};
 // CHECK-NEXT: epi{gain, out, stride_out_0, stride_out_1, stride_out_2};
 // CHECK: int64 sqb, int64 sqm, int64 skb, int64 skn, int64 svb, int64 svn, float gain, double scale, T_out* __restrict__ out,

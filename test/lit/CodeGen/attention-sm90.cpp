@@ -28,28 +28,34 @@
 // C2: struct attention_epilogue {
 // C2: __global__ void __launch_bounds__(384, 1) attention_kernel(
 // C2-NEXT: const __grid_constant__ hd::TensorMap map_q, const __grid_constant__ hd::TensorMap map_k,
-// C2-NEXT: const __grid_constant__ hd::TensorMap map_v, int M, int N, int B, int* tile_counter, double scale, T_out* __restrict__ out,
-// C2: using A = hd::AttentionSm90<T_q, d, 128, 2, 2>;
+// C2-NEXT: const __grid_constant__ hd::TensorMap map_v, int M, int N, int B, int* tile_counter,
+// C2-NEXT: const __grid_constant__ hd::TensorMap map_o, int tma_o, double scale, T_out* __restrict__ out,
+// C2: using A = hd::AttentionSm90<T_q, d, 128, 2, 2, T_out>;
 // C2: hd::check_dynamic_smem(A::kSmemBytes);
-// C2: A::run(&map_q, &map_k, &map_v, M, N, B, score, epi, smem, tile_counter);
+// C2: A::run(&map_q, &map_k, &map_v, M, N, B, score, epi, smem, tile_counter,
+// C2-NEXT: tma_o ? &map_o : nullptr);
 // C2: __global__ void __launch_bounds__(128, 1) attention_kernel_sm80(
 // C2: using A = hd::AttentionSm80<T_q, d, 64, 4, 2>;
 
 // C1: // sm_90a: AttentionSm90 BM 64, BN 64, 1 consumer warpgroup(s) + 1 producer, 4 k/v stages
 // C1: __global__ void __launch_bounds__(256, 1) attention_kernel(
-// C1: using A = hd::AttentionSm90<T_q, d, 64, 1, 4>;
+// C1: using A = hd::AttentionSm90<T_q, d, 64, 1, 4, T_out>;
 // DEFAULT: // sm_90a: AttentionSm90 BM 128, BN 128, 2 consumer warpgroup(s) + 1 producer, 2 k/v stages, persistent
 
 // Three consumers: 192 rows (the one block size off the powers of two), 16 warps.
 // C3: // sm_90a: AttentionSm90 BM 192, BN 128, 3 consumer warpgroup(s) + 1 producer, 2 k/v stages, persistent
 // C3: __global__ void __launch_bounds__(512, 1) attention_kernel(
-// C3: using A = hd::AttentionSm90<T_q, d, 128, 3, 2>;
+// C3: using A = hd::AttentionSm90<T_q, d, 128, 3, 2, T_out>;
 
 // The launcher: sm90 only on a 9.x device; 3-D tensor maps [b, seq, d] with boxes
 // {1, rows, 64}; shared memory AttentionSm90::kSmemBytes per head dim (d 64:
-// 1024 + 128 x 64 x 2 + 2 x 2 x 128 x 64 x 2 + 8 x 11 = 83032).
+// 1024 + 128 x 64 x 2 + 2 x 2 x 128 x 64 x 2 + 8 x 11 = 83032), plus the output's
+// staging for TMA stores by its element size (2 consumers x 64 rows x d: at d 64, none
+// for 1-byte elements, whose 64 columns do not fill a 128-byte box; at d 128 with
+// 4-byte elements 164952 + 65536 = 230488 still fits 227 KB).
 // HOST: const bool sm90 = dev.major == 9;
-// HOST: const int64_t smem = sm90 ? (D == 64 ? 83032 : 164952) : 128 + int64_t(256) * D * 2;
+// HOST: const int64_t outBytes = static_cast<int64_t>(out.element_size());
+// HOST: const int64_t smem = sm90 ? (D == 64 ? (outBytes == 1 ? 83032 : outBytes == 2 ? 99416 : outBytes == 4 ? 115800 : 83032) : (outBytes == 1 ? 181336 : outBytes == 2 ? 197720 : outBytes == 4 ? 230488 : 164952)) : 128 + int64_t(256) * D * 2;
 // HOST-NEXT: const std::int64_t kernelKey[] = {helion::rt::currentDevice(),
 // HOST-NEXT:     std::int64_t(sm90),
 // HOST: std::string name = sm90 ? "attention_kernel<" : "attention_kernel_sm80<";
@@ -60,7 +66,14 @@
 // HOST: const int64_t tiles = B * helion::rt::cdiv(M, int64_t(128));
 // HOST-NEXT: const int64_t ctas = tiles;
 // HOST-NEXT: CUdeviceptr counter = 0;
-// HOST-NEXT: void* args[] = {&mapQ, &mapK, &mapV, &iM, &iN, &iB, &counter, &e0, &e1, &e2, &e3, &e4};
+// The output by TMA when it is dense (else the kernel stores from registers).
+// HOST-NEXT: CUtensorMap mapO{};
+// HOST-NEXT: int tmaO = 0;
+// HOST-NEXT: const int64_t staging = D == 64 ? (outBytes == 1 ? 0 : outBytes == 2 ? 16384 : outBytes == 4 ? 32768 : 0) : (outBytes == 1 ? 16384 : outBytes == 2 ? 32768 : outBytes == 4 ? 65536 : 0);
+// HOST-NEXT: if (staging > 0 && out.stride(2) == 1 && (out.stride(1) * static_cast<int64_t>(outBytes)) % 16 == 0 && (out.stride(0) * static_cast<int64_t>(outBytes)) % 16 == 0 &&
+// HOST: m.box = {1, 64, static_cast<int32_t>(128 / outBytes)};
+// HOST: tmaO = 1;
+// HOST: void* args[] = {&mapQ, &mapK, &mapV, &iM, &iN, &iB, &counter, &mapO, &tmaO, &e0, &e1, &e2, &e3, &e4};
 // HOST: helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), helion::rt::Dim3(384), static_cast<unsigned>(smem), args, helion::rt::currentStream());
 // HOST: void* args[] = {&pq, &pk, &pv, &iM, &iN, &sqb, &sqm, &skb, &skn, &svb, &svn, &e0, &e1, &e2, &e3, &e4};
 // HOST: helion::rt::Dim3(128), static_cast<unsigned>(smem), args, helion::rt::currentStream());
@@ -69,11 +82,13 @@
 // PERSISTENT: const int64_t tiles = B * helion::rt::cdiv(M, int64_t(128));
 // PERSISTENT-NEXT: const int64_t ctas = std::min<int64_t>(tiles, dev.smCount);
 // PERSISTENT-NEXT: CUdeviceptr counter = helion::rt::tileCounter(helion::rt::currentStream());
-// PERSISTENT-NEXT: void* args[] = {&mapQ, &mapK, &mapV, &iM, &iN, &iB, &counter,
+// PERSISTENT: void* args[] = {&mapQ, &mapK, &mapV, &iM, &iN, &iB, &counter, &mapO, &tmaO,
 
 // NVRTC: sm_90a gets the wgmma kernel, sm_80 the mma.sync one.
 // PTX90: attention_kernel<hd::bf16, hd::bf16, hd::bf16, 128, hd::bf16> (sm_90a)
 // PTX90-DAG: cp.async.bulk.tensor.3d
+// PTX90-DAG: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX90-DAG: cp.async.bulk.tensor.3d.global.shared::cta.bulk_group
 // PTX90-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // PTX90-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 // PTX80: attention_kernel_sm80<hd::f16, hd::f16, hd::f16, 64, hd::f16> (sm_80)
