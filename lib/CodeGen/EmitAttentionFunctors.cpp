@@ -24,8 +24,8 @@ bool AttentionEmitter::alongHeadDim(const Expr& e) const {
 std::string AttentionEmitter::ex(const Expr& e) const {
   return cudaElement(e, k_, [&](const Expr& x, const auto& op) -> std::optional<std::string> {
     switch (x.kind) {
-    case ExprKind::Dot: return std::string("x");
-    case ExprKind::TileIndex: return std::string(x.tile == p_.tileM ? "row" : "col");
+    case ExprKind::Dot: return std::string("x__");
+    case ExprKind::TileIndex: return std::string(x.tile == p_.tileM ? "row__" : "col__");
     case ExprKind::Binary: {
       // A divisor the same along the head dim (li: one per row) is a broadcast
       // divisor, as in every other kernel: one reciprocal per row, then products.
@@ -48,7 +48,8 @@ void AttentionEmitter::emitScore(std::ostringstream& os) {
   os << "  static constexpr bool kCausal = "
      << (p_.causal ? "true; // -inf wherever col > row: keys past the diagonal are not read\n"
                    : "false;\n");
-  os << "  __device__ __forceinline__ float operator()(float x, int64 row, int64 col) const {\n"
+  os << "  __device__ __forceinline__ float operator()(float x__, int64 row__, "
+        "int64 col__) const {\n"
      << "    return float(" << ex(*p_.score) << ");\n  }\n";
   // A score dot * f (unmasked): the kernel may take the max of the raw products and
   // fold f into the exponent when f > 0 (AttentionMatch::scoreFactor).
@@ -57,15 +58,16 @@ void AttentionEmitter::emitScore(std::ostringstream& os) {
     os << "  __device__ __forceinline__ float factor() const { return float("
        << ex(*p_.scoreFactor) << "); }\n";
   if (p_.causal) // the score without its mask, for key blocks below the diagonal
-    os << "  __device__ __forceinline__ float unmasked(float x, int64 row, int64 col) const {\n"
+    os << "  __device__ __forceinline__ float unmasked(float x__, int64 row__, "
+          "int64 col__) const {\n"
        << "    return float(" << ex(*p_.score->operands[1]) << ");\n  }\n";
   os << "};\n\n";
 }
 
 std::string AttentionEmitter::offset(const Stmt& s) const {
   const std::string& n = name(s.param);
-  return "b * stride_" + n + "_0 + row * stride_" + n + "_1" +
-         (s.indices.size() == 3 ? " + col * stride_" + n + "_2" : "");
+  return "b__ * stride_" + n + "_0 + row__ * stride_" + n + "_1" +
+         (s.indices.size() == 3 ? " + col__ * stride_" + n + "_2" : "");
 }
 
 bool AttentionEmitter::isRowStore(const Stmt& s) {
@@ -73,8 +75,8 @@ bool AttentionEmitter::isRowStore(const Stmt& s) {
 }
 
 void AttentionEmitter::body(std::ostringstream& os, const std::function<void(const Stmt&)>& store) const {
-  os << "    float v" << p_.accVar << " = o;\n    float v" << p_.sumVar << " = l;\n    float v"
-     << p_.maxVar << " = m;\n";
+  os << "    float v" << p_.accVar << " = o__;\n    float v" << p_.sumVar << " = l__;\n    float v"
+     << p_.maxVar << " = m__;\n";
   cudaEpilogueStmts(os, p_.epilogue, k_, [&](const Expr& e) { return ex(e); }, store);
 }
 
@@ -84,7 +86,14 @@ void AttentionEmitter::storeLine(std::ostringstream& os, const Stmt& s) const {
 }
 
 void AttentionEmitter::emitEpilogue(std::ostringstream& os) {
-  const char* args = "(int64 b, int64 row, int64 col, float o, float l, float m) const {\n";
+  // The functors' own names end in "__" (reserved in C++): the fields, the kernel's
+  // tensors and scalars as the source names them, are never shadowed by them.
+  const char* args = "(int64 b__, int64 row__, int64 col__, float o__, float l__, "
+                     "float m__) const {\n";
+  const char* pairArgs = "(int64 b__, int64 row__, int64 col__, float o0__, float o1__, "
+                         "float l__, float m__) const {\n";
+  const std::string rowsCall =
+      rowStores_ ? "    if (col__ == 0)\n      rows(b__, row__, l__, m__);\n" : "";
   os << "/// The epilogue of '" << k_.name << "' for one element: o = sum p v, l = sum p, "
         "m = max s.\n";
   os << "template <" << sig_.params(k_) << ">\nstruct " << k_.name << "_epilogue {\n"
@@ -101,18 +110,18 @@ void AttentionEmitter::emitEpilogue(std::ostringstream& os) {
         os << "    return float(" << ex(*s.value) << ");\n";
     });
     os << "  }\n";
-    os << "  __device__ __forceinline__ void operator()(int64 b, int64 row, int64 col, float o0, "
-          "float o1, float l, float m) const {\n"
-       << "    T_" << n << " r0 = hd::from_compute<T_" << n << ">(value(b, row, col, o0, l, m));\n"
-       << "    T_" << n << " r1 = hd::from_compute<T_" << n
-       << ">(value(b, row, col + 1, o1, l, m));\n"
-       << "    T_" << n << "* p = " << n << " + (" << offset(*st) << ");\n"
-       << "    if (stride_" << n << "_2 == 1 && reinterpret_cast<hd::uint64>(p) % (2 * sizeof(T_"
+    os << "  __device__ __forceinline__ void operator()" << pairArgs
+       << "    T_" << n << " r0__ = hd::from_compute<T_" << n
+       << ">(value(b__, row__, col__, o0__, l__, m__));\n"
+       << "    T_" << n << " r1__ = hd::from_compute<T_" << n
+       << ">(value(b__, row__, col__ + 1, o1__, l__, m__));\n"
+       << "    T_" << n << "* p__ = " << n << " + (" << offset(*st) << ");\n"
+       << "    if (stride_" << n << "_2 == 1 && reinterpret_cast<hd::uint64>(p__) % (2 * sizeof(T_"
        << n << ")) == 0) {\n"
-       << "      hd::vec<T_" << n << ", 2> w;\n      w[0] = r0;\n      w[1] = r1;\n"
-       << "      *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(p) = w;\n"
-       << "    } else {\n      p[0] = r0;\n      p[stride_" << n << "_2] = r1;\n    }\n"
-       << (rowStores_ ? "    if (col == 0)\n      rows(b, row, l, m);\n" : "") << "  }\n";
+       << "      hd::vec<T_" << n << ", 2> w__;\n      w__[0] = r0__;\n      w__[1] = r1__;\n"
+       << "      *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(p__) = w__;\n"
+       << "    } else {\n      p__[0] = r0__;\n      p__[stride_" << n << "_2] = r1__;\n    }\n"
+       << rowsCall << "  }\n";
     // The sm90 kernel's fast path (AttentionSm90's epilogue): when every pair of
     // adjacent columns is one aligned 2-element store, a row's address once and its
     // pairs at constant offsets from it.
@@ -123,15 +132,18 @@ void AttentionEmitter::emitEpilogue(std::ostringstream& os) {
        << "_0 % 2 == 0 &&\n           reinterpret_cast<hd::uint64>(" << n
        << ") % (2 * sizeof(T_" << n << ")) == 0;\n  }\n"
        << "  __device__ __forceinline__ T_" << n
-       << "* rowPtr(int64 b, int64 row) const {\n    return " << n << " + (b * stride_" << n
-       << "_0 + row * stride_" << n << "_1);\n  }\n"
+       << "* rowPtr(int64 b__, int64 row__) const {\n    return " << n << " + (b__ * stride_" << n
+       << "_0 + row__ * stride_" << n << "_1);\n  }\n"
        << "  __device__ __forceinline__ void pair(T_" << n
-       << "* p, int64 b, int64 row, int64 col, float o0, float o1, float l, float m) const {\n"
-       << "    hd::vec<T_" << n << ", 2> w;\n"
-       << "    w[0] = hd::from_compute<T_" << n << ">(value(b, row, col, o0, l, m));\n"
-       << "    w[1] = hd::from_compute<T_" << n << ">(value(b, row, col + 1, o1, l, m));\n"
-       << "    *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(p + col) = w;\n"
-       << (rowStores_ ? "    if (col == 0)\n      rows(b, row, l, m);\n" : "") << "  }\n";
+       << "* p__, int64 b__, int64 row__, int64 col__, float o0__, float o1__, float l__, "
+          "float m__) const {\n"
+       << "    hd::vec<T_" << n << ", 2> w__;\n"
+       << "    w__[0] = hd::from_compute<T_" << n
+       << ">(value(b__, row__, col__, o0__, l__, m__));\n"
+       << "    w__[1] = hd::from_compute<T_" << n
+       << ">(value(b__, row__, col__ + 1, o1__, l__, m__));\n"
+       << "    *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(p__ + col__) = w__;\n"
+       << rowsCall << "  }\n";
   } else {
     os << "  static constexpr bool kRowPointers = false;\n"
        << "  static constexpr bool kRowStores = " << (rowStores_ ? "true" : "false") << ";\n";
@@ -141,16 +153,17 @@ void AttentionEmitter::emitEpilogue(std::ostringstream& os) {
         storeLine(os, s);
     });
     os << "  }\n";
-    os << "  __device__ __forceinline__ void operator()(int64 b, int64 row, int64 col, float o0, "
-          "float o1, float l, float m) const {\n"
-       << (stores_ ? "    apply(b, row, col, o0, l, m);\n    apply(b, row, col + 1, o1, l, m);\n"
+    os << "  __device__ __forceinline__ void operator()" << pairArgs
+       << (stores_ ? "    apply(b__, row__, col__, o0__, l__, m__);\n"
+                     "    apply(b__, row__, col__ + 1, o1__, l__, m__);\n"
                    : "")
-       << (rowStores_ ? "    if (col == 0)\n      rows(b, row, l, m);\n" : "") << "  }\n";
+       << rowsCall << "  }\n";
   }
   if (rowStores_) {
     // Per-row results read l and m only (the plan checked): acc is bound to 0.
-    os << "  __device__ __forceinline__ void rows(int64 b, int64 row, float l, float m) const {\n"
-       << "    const float o = 0.f;\n";
+    os << "  __device__ __forceinline__ void rows(int64 b__, int64 row__, float l__, "
+          "float m__) const {\n"
+       << "    const float o__ = 0.f;\n";
     body(os, [&](const Stmt& s) {
       if (isRowStore(s))
         storeLine(os, s);

@@ -145,13 +145,13 @@ private:
   /// The coordinate a tile subscript reads: the batch, the output row or column (E),
   /// the hidden column (F's loads at [th]).
   std::string coord(int tile) const {
-    return tile == m_.tileB ? "b" : tile == m_.tileM ? "row" : "col";
+    return tile == m_.tileB ? "b__" : tile == m_.tileM ? "row__" : "col__";
   }
 
   /// A subscript's coordinate: a tile's, or for a whole dim the output column (the
   /// recognizer takes whole dims in the epilogue only as the output columns).
   std::string coord(const Index& ix) const {
-    return ix.kind == Index::Kind::All ? "col" : coord(ix.tile);
+    return ix.kind == Index::Kind::All ? "col__" : coord(ix.tile);
   }
 
   std::string offset(int param, const std::vector<Index>& indices) const {
@@ -167,7 +167,7 @@ private:
       switch (x.kind) {
       case ExprKind::Var:
         if (x.var == m_.hiddenVar)
-          return std::string("x");
+          return std::string("x__");
         return std::nullopt;
       case ExprKind::TileIndex: return coord(x.tile);
       case ExprKind::Full: return ctype(x.type->elem) + "(" + op(*x.operands[0]) + ")";
@@ -184,7 +184,8 @@ private:
        << "the result to the second dot's dtype.\n";
     os << "template <" << sig_.params(k_) << ">\nstruct " << k_.name << "_act {\n"
        << act_.declarations()
-       << "  __device__ __forceinline__ float operator()(float x, int64 row, int64 col) const {\n"
+       << "  __device__ __forceinline__ float operator()(float x__, int64 row__, "
+          "int64 col__) const {\n"
        << "    return float(" << ex(*m_.act->operands[0]) << ");\n  }\n};\n\n";
   }
 
@@ -206,27 +207,31 @@ private:
            << "] = hd::from_compute<T_" << name(s.param) << ">(" << ex(*s.value) << ");\n";
     };
     os << "  __device__ __forceinline__ " << (single ? "float value" : "void apply")
-       << "(int64 b, int64 row, int64 col, float o) const {\n"
-       << "    float v" << m_.accVar << " = o;\n";
+       << "(int64 b__, int64 row__, int64 col__, float o__) const {\n"
+       << "    float v" << m_.accVar << " = o__;\n";
     cudaEpilogueStmts(os, m_.epilogue, k_, [&](const Expr& e) { return ex(e); }, store);
     os << "  }\n";
-    os << "  __device__ __forceinline__ void operator()(int64 b, int64 row, int64 col, float o0, "
-          "float o1) const {\n";
+    // The functors' own names end in "__" (reserved in C++), so that the fields (the
+    // kernel's tensors and scalars, named as in the source) are never shadowed.
+    os << "  __device__ __forceinline__ void operator()(int64 b__, int64 row__, int64 col__, "
+          "float o0__, float o1__) const {\n";
     if (single) { // the two adjacent columns as one 4-byte store where the output allows it
       const std::string& n = name(single->param);
       const std::string colStride =
           "stride_" + n + "_" + std::to_string(single->indices.size() - 1);
-      os << "    T_" << n << " r0 = hd::from_compute<T_" << n << ">(value(b, row, col, o0));\n"
-         << "    T_" << n << " r1 = hd::from_compute<T_" << n << ">(value(b, row, col + 1, o1));\n"
-         << "    T_" << n << "* p = " << n << " + (" << offset(single->param, single->indices)
+      os << "    T_" << n << " r0__ = hd::from_compute<T_" << n
+         << ">(value(b__, row__, col__, o0__));\n"
+         << "    T_" << n << " r1__ = hd::from_compute<T_" << n
+         << ">(value(b__, row__, col__ + 1, o1__));\n"
+         << "    T_" << n << "* p__ = " << n << " + (" << offset(single->param, single->indices)
          << ");\n"
-         << "    if (" << colStride << " == 1 && reinterpret_cast<hd::uint64>(p) % (2 * sizeof(T_"
+         << "    if (" << colStride << " == 1 && reinterpret_cast<hd::uint64>(p__) % (2 * sizeof(T_"
          << n << ")) == 0) {\n"
-         << "      hd::vec<T_" << n << ", 2> w;\n      w[0] = r0;\n      w[1] = r1;\n"
-         << "      *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(p) = w;\n"
-         << "    } else {\n      p[0] = r0;\n      p[" << colStride << "] = r1;\n    }\n";
+         << "      hd::vec<T_" << n << ", 2> w__;\n      w__[0] = r0__;\n      w__[1] = r1__;\n"
+         << "      *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(p__) = w__;\n"
+         << "    } else {\n      p__[0] = r0__;\n      p__[" << colStride << "] = r1__;\n    }\n";
     } else {
-      os << "    apply(b, row, col, o0);\n    apply(b, row, col + 1, o1);\n";
+      os << "    apply(b__, row__, col__, o0__);\n    apply(b__, row__, col__ + 1, o1__);\n";
     }
     os << "  }\n};\n\n";
   }

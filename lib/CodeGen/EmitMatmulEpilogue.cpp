@@ -107,10 +107,10 @@ std::string MatmulEmitter::offset(int param, const std::vector<Index>& ix,
   for (const Index& i : ix) {
     if (i.kind == Index::Kind::NewAxis)
       continue;
-    std::string coord = i.kind == Index::Kind::Scalar ? "batch" // g
+    std::string coord = i.kind == Index::Kind::Scalar ? "batch__" // g
                         : i.tile == p_.tileM          ? row
                         : i.tile == p_.tileN          ? col
-                        : i.tile == p_.tileK          ? "k" // the A prologue's
+                        : i.tile == p_.tileK          ? "k__" // the A prologue's
                                                       : coordOf(i.tile);
     off += (off.empty() ? "" : " + ") + coord + " * stride_" + name(param) + "_" +
            std::to_string(d++);
@@ -129,8 +129,8 @@ std::string MatmulEmitter::ex(const Expr& e, bool clamped) const {
       // holds, shared by its rows, where a branch per element kept a load per element
       // (PTX). apply runs below M and N only.
       return "hd::to_compute(" + name(x.param) + "[" +
-             (clamped ? offset(x.param, x.indices, "(row < M ? row : M - 1)",
-                               "(col < N ? col : N - 1)")
+             (clamped ? offset(x.param, x.indices, "(row__ < M ? row__ : M - 1)",
+                               "(col__ < N ? col__ : N - 1)")
                       : offset(x.param, x.indices)) +
              "])";
     default: return std::nullopt;
@@ -145,12 +145,12 @@ std::string MatmulEmitter::kScaleEx(const Expr& e) const {
                           : t == p_.tileN ? p_.gemm.bn
                                           : p_.gemm.kScaleBlock);
   };
-  auto coord = [&](int t) { return std::string(t == p_.tileM ? "row" : "col"); };
+  auto coord = [&](int t) { return std::string(t == p_.tileM ? "row__" : "col__"); };
   return cudaElement(e, k_, [&](const Expr& x, const auto& op) -> std::optional<std::string> {
     switch (x.kind) {
     case ExprKind::TileIndex: return coord(x.tile);
     case ExprKind::TileAttr: {
-      const std::string id = x.tile == p_.tileK ? "kb" : "(" + coord(x.tile) + " / " +
+      const std::string id = x.tile == p_.tileK ? "kb__" : "(" + coord(x.tile) + " / " +
                                                              block(x.tile) + ")";
       switch (x.attr) {
       case TileAttr::Id: return id;
@@ -180,7 +180,7 @@ std::string MatmulEmitter::kScaleEx(const Expr& e) const {
 
 void MatmulEmitter::body(std::ostringstream& os, const std::function<void(const Stmt&)>& store,
                          bool clamped) const {
-  os << "    float v" << p_.accVar << " = acc;\n";
+  os << "    float v" << p_.accVar << " = acc__;\n";
   cudaEpilogueStmts(os, p_.epilogue, k_, [&](const Expr& e) { return ex(e, clamped); }, store);
 }
 
@@ -190,15 +190,15 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
   os << "  int64 M, N;\n";
   for (const std::string& f : fields_)
     os << "  " << f << ";\n";
-  os << "  __device__ __forceinline__ void apply(" << coordParams() << ", float acc) const {\n";
+  os << "  __device__ __forceinline__ void apply(" << coordParams() << ", float acc__) const {\n";
   body(os, [&](const Stmt& s) {
     os << "    " << name(s.param) << "[" << offset(s.param, s.indices)
        << "] = hd::from_compute<T_" << name(s.param) << ">(" << ex(*s.value) << ");\n";
   });
   os << "  }\n";
   os << "  __device__ __forceinline__ void operator()(" << coordParams()
-     << ", float v0, float v1) const {\n    apply(" << coordArgs("col") << ", v0);\n"
-     << "    if (col + 1 < N) apply(" << coordArgs("col + 1") << ", v1);\n  }\n";
+     << ", float v0__, float v1__) const {\n    apply(" << coordArgs("col__") << ", v0__);\n"
+     << "    if (col__ + 1 < N) apply(" << coordArgs("col__ + 1") << ", v1__);\n  }\n";
   if (p_.aPrologue) {
     // The A prologue (gemm_tiles.cuh): F of one element of A, which the template
     // rounds to A's type; so F's own final cast to that type is left out (the same
@@ -207,8 +207,8 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
     if (f0->kind == ExprKind::Cast && f0->type && f0->operands.size() == 1 &&
         f0->type->elem == ElemType::ofParam(p_.a))
       f0 = f0->operands[0].get();
-    // F of one element: A's load is `a_elem`, the staged tensor's (when `staged`) is
-    // `y_elem`. A vector along A's rows, s[tm]: rows past M (the tile's padding, whose
+    // F of one element: A's load is `a_elem__`, the staged tensor's (when `staged`) is
+    // `y_elem__`. A vector along A's rows, s[tm]: rows past M (the tile's padding, whose
     // results no one stores; an A row meets only its own output row) read row M - 1, so
     // the load needs no branch and one row's loads are one. A vector along K, s[tk],
     // reads at k, which the template keeps below K; a tensor at A's own subscripts,
@@ -216,27 +216,28 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
     auto element = [&](bool stagedY) {
       return cudaElement(*f0, k_, [&](const Expr& x, const auto& op) -> std::optional<std::string> {
         if (x.kind == ExprKind::Load && x.param == p_.a) // A's element, in its compute type
-          return std::string("a_elem");
+          return std::string("a_elem__");
         if (x.kind == ExprKind::Load && stagedY && x.param == p_.aStaged)
-          return std::string("y_elem");
+          return std::string("y_elem__");
         if (x.kind == ExprKind::Load)
           return "hd::to_compute(" + name(x.param) + "[" +
-                 offset(x.param, x.indices, "(row < M ? row : M - 1)") + "])";
+                 offset(x.param, x.indices, "(row__ < M ? row__ : M - 1)") + "])";
         if (x.kind == ExprKind::Full) // a constant tile
           return ctype(x.type->elem) + "(" + op(*x.operands[0]) + ")";
         if (x.kind == ExprKind::TileIndex) // A's K or row tile: the element's k or row
-          return std::string(x.tile == p_.tileK ? "k" : "row");
+          return std::string(x.tile == p_.tileK ? "k__" : "row__");
         return std::nullopt;
       });
     };
     os << "  static constexpr bool kPrologueA = true;\n";
-    os << "  __device__ __forceinline__ float prologue_a(int64 row, int64 k, float a_elem) "
+    os << "  __device__ __forceinline__ float prologue_a(int64 row__, int64 k__, "
+          "float a_elem__) "
           "const {\n"
           "    return float("
        << element(false) << ");\n  }\n";
     if (staged()) // the sm90 kernel's staged form (gemm_tiles.cuh, prologue_fragment_staged)
-      os << "  __device__ __forceinline__ float prologue_ay(int64 row, int64 k, float a_elem, "
-            "float y_elem) const {\n    return float("
+      os << "  __device__ __forceinline__ float prologue_ay(int64 row__, int64 k__, "
+            "float a_elem__, float y_elem__) const {\n    return float("
          << element(true) << ");\n  }\n";
   }
   if (p_.kScaled) {
@@ -247,14 +248,14 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
     os << "  static constexpr int kKScaleBlock = " << p_.gemm.kScaleBlock << ";\n";
     os << "  static constexpr int kKScaleColBlock = " << (p_.kScaleColPerTile ? p_.gemm.bn : 1)
        << ";\n";
-    os << "  __device__ __forceinline__ float kscale_row(int64 row, int64 kb) const {\n"
+    os << "  __device__ __forceinline__ float kscale_row(int64 row__, int64 kb__) const {\n"
        << "    return float(" << (p_.kScaleRow ? kScaleEx(*p_.kScaleRow) : "1.f") << ");\n  }\n";
-    os << "  __device__ __forceinline__ float kscale_col(int64 col, int64 kb) const {\n"
+    os << "  __device__ __forceinline__ float kscale_col(int64 col__, int64 kb__) const {\n"
        << "    return float(" << (p_.kScaleCol ? kScaleEx(*p_.kScaleCol) : "1.f") << ");\n  }\n";
   }
   if (p_.tmaStoreParam >= 0) {
     os << "  __device__ __forceinline__ float transform(" << coordParams()
-       << ", float acc) const {\n";
+       << ", float acc__) const {\n";
     body(
         os, [&](const Stmt& s) { os << "    return float(" << ex(*s.value, true) << ");\n"; },
         true);

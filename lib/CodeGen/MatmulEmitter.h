@@ -38,21 +38,24 @@ private:
   bool grouped() const { return p_.tileG >= 0; }
   /// An A prologue with a staged second tensor (MatmulMatch::aStaged).
   bool staged() const { return p_.aStaged >= 0; }
-  /// The functor's leading coordinate parameters: "int64 row, int64 col", batched
-  /// "int64 batch, int64 row, int64 col" (and the same names as arguments); grouped
-  /// as batched, the group in `batch`.
+  /// The functor's leading coordinate parameters: "int64 row__, int64 col__", batched
+  /// "int64 batch__, int64 row__, int64 col__" (and the same names as arguments); grouped
+  /// as batched, the group in `batch__`. The functor's own names end in "__" (reserved in
+  /// C++), so that its fields (the kernel's tensors and scalars, named as in the source)
+  /// are never shadowed by them.
   std::string coordParams() const {
-    return batched() || grouped() ? "int64 batch, int64 row, int64 col" : "int64 row, int64 col";
+    return batched() || grouped() ? "int64 batch__, int64 row__, int64 col__"
+                                  : "int64 row__, int64 col__";
   }
   std::string coordArgs(const std::string& col) const {
-    return (batched() || grouped() ? "batch, row, " : "row, ") + col;
+    return (batched() || grouped() ? "batch__, row__, " : "row__, ") + col;
   }
   /// The K block of both kernels: one 128-byte shared row of the operand type
   /// (the config's tk = 64 is that row in 16-bit elements; f32 runs 32, 8-bit 128).
   static std::string bkOf(const std::string& t) { return "128 / int(sizeof(" + t + "))"; }
   /// The variable that holds tile `t`'s index inside the functor.
   std::string coordOf(int t) const {
-    return t == p_.tileM ? "row" : t == p_.tileN ? "col" : "batch";
+    return t == p_.tileM ? "row__" : t == p_.tileN ? "col__" : "batch__";
   }
 
   std::string ctype(const ElemType& t) const { return cudaComputeType(t, k_); }
@@ -64,8 +67,8 @@ private:
   std::string templateNames() const;  ///< "T_a, ..." (no TMA_STORE)
   /// Offset of element (row, col) in a tensor subscripted by [tm, tn] / [tn] / [tm]
   /// (the A prologue's [tk]: element k); `row` and `col` name the coordinates.
-  std::string offset(int param, const std::vector<Index>& ix, const std::string& row = "row",
-                     const std::string& col = "col") const;
+  std::string offset(int param, const std::vector<Index>& ix, const std::string& row = "row__",
+                     const std::string& col = "col__") const;
   /// An epilogue expression for one element. `clamped`: its loads read rows and columns
   /// past M and N at M - 1 and N - 1 (transform, which the template calls on the whole
   /// tile); else as subscripted (apply, called only below M and N).

@@ -23,21 +23,21 @@ using helion::Tensor;
 
 // CAUSAL: struct attention_causal_score {
 // CAUSAL: static constexpr bool kCausal = true;
-// CAUSAL-NEXT: __device__ __forceinline__ float operator()(float x, int64 row, int64 col) const {
-// CAUSAL-NEXT: return float(((row >= col) ? float((float(x) * float(scale))) : float((-__int_as_float(0x7f800000)))));
+// CAUSAL-NEXT: __device__ __forceinline__ float operator()(float x__, int64 row__, int64 col__) const {
+// CAUSAL-NEXT: return float(((row__ >= col__) ? float((float(x__) * float(scale))) : float((-__int_as_float(0x7f800000)))));
 // CAUSAL-NEXT: }
 // CAUSAL-NEXT: static constexpr bool kLinear = true;
 // CAUSAL-NEXT: __device__ __forceinline__ float factor() const { return float(scale); }
-// CAUSAL-NEXT: __device__ __forceinline__ float unmasked(float x, int64 row, int64 col) const {
-// CAUSAL-NEXT: return float((float(x) * float(scale)));
+// CAUSAL-NEXT: __device__ __forceinline__ float unmasked(float x__, int64 row__, int64 col__) const {
+// CAUSAL-NEXT: return float((float(x__) * float(scale)));
 // CAUSAL: struct attention_causal_epilogue {
 // CAUSAL: T_lse* __restrict__ lse;
 // CAUSAL-NEXT: int64 stride_lse_0;
 // CAUSAL-NEXT: int64 stride_lse_1;
-// CAUSAL: if (col == 0)
-// CAUSAL-NEXT: rows(b, row, l, m);
-// CAUSAL: void rows(int64 b, int64 row, float l, float m) const {
-// CAUSAL: lse[b * stride_lse_0 + row * stride_lse_1] = hd::from_compute<T_lse>((float(v0) + float(hd::log(float(v1)))));
+// CAUSAL: if (col__ == 0)
+// CAUSAL-NEXT: rows(b__, row__, l__, m__);
+// CAUSAL: void rows(int64 b__, int64 row__, float l__, float m__) const {
+// CAUSAL: lse[b__ * stride_lse_0 + row__ * stride_lse_1] = hd::from_compute<T_lse>((float(v0) + float(hd::log(float(v1)))));
 
 // The launcher checks the per-row output as [b, m].
 // HOST: HELION_CHECK(out.device().type == helion::DeviceType::CUDA && out.dim() == 3 && out.size(0) >= B && out.size(1) >= M && out.size(2) >= D,
@@ -70,8 +70,8 @@ using helion::Tensor;
 
 // A sliding window: uses both indices, is not the causal mask (every key block is read).
 // WINDOW: static constexpr bool kCausal = false;
-// WINDOW-NEXT: __device__ __forceinline__ float operator()(float x, int64 row, int64 col) const {
-// WINDOW-NEXT: return float(((bool(((int64(row) - int64(col)) < int64(256))) & bool((row >= col))) ? float(x) : float((-__int_as_float(0x7f800000)))));
+// WINDOW-NEXT: __device__ __forceinline__ float operator()(float x__, int64 row__, int64 col__) const {
+// WINDOW-NEXT: return float(((bool(((int64(row__) - int64(col__)) < int64(256))) & bool((row__ >= col__))) ? float(x__) : float((-__int_as_float(0x7f800000)))));
 HELION_KERNEL Tensor window(const Tensor& q, const Tensor& k, const Tensor& v) {
   ATTENTION_LOOP(hl::where((rows - cols < 256) & (rows >= cols), qk, -INFINITY))
 }

@@ -22,13 +22,13 @@ using helion::Tensor;
 // DEFAULT: struct attention_score {
 // DEFAULT-NEXT: double scale;
 // DEFAULT-NEXT: static constexpr bool kCausal = false;
-// DEFAULT-NEXT: __device__ __forceinline__ float operator()(float x, int64 row, int64 col) const {
-// DEFAULT-NEXT: return float((float(x) * float(scale)));
+// DEFAULT-NEXT: __device__ __forceinline__ float operator()(float x__, int64 row__, int64 col__) const {
+// DEFAULT-NEXT: return float((float(x__) * float(scale)));
 // DEFAULT: struct attention_epilogue {
-// DEFAULT: float value(int64 b, int64 row, int64 col, float o, float l, float m) const {
+// DEFAULT: float value(int64 b__, int64 row__, int64 col__, float o__, float l__, float m__) const {
 // The row sum divides as a broadcast divisor (one reciprocal per row).
 // DEFAULT: return float(hd::div_bcast(float(v2), float(v1)));
-// DEFAULT: *reinterpret_cast<hd::vec<T_out, 2>*>(p) = w;
+// DEFAULT: *reinterpret_cast<hd::vec<T_out, 2>*>(p__) = w__;
 // DEFAULT: __global__ void __launch_bounds__(128, 1) attention_kernel(
 // DEFAULT: using A = hd::AttentionSm80<T_q, d, 64, 4, 2>;
 // DEFAULT: A::run(q, k, v, M, N, sqb, sqm, skb, skn, svb, svn, score, epi, smem);
@@ -40,12 +40,12 @@ using helion::Tensor;
 // A soft-capped score (Gemma 2) and two outputs: both functors follow the IR.
 // SOFTCAP: struct softcap_score {
 // SOFTCAP-NEXT: double scale;
-// SOFTCAP: return float((float(hd::tanh(float((float((float(x) * float(scale))) * float(0.0199999996f))))) * float(50.0f)));
-// SOFTCAP: void apply(int64 b, int64 row, int64 col, float o, float l, float m) const {
+// SOFTCAP: return float((float(hd::tanh(float((float((float(x__) * float(scale))) * float(0.0199999996f))))) * float(50.0f)));
+// SOFTCAP: void apply(int64 b__, int64 row__, int64 col__, float o__, float l__, float m__) const {
 // SOFTCAP: float [[R:v[0-9]+]] = (float(1.0f) / float(
-// SOFTCAP: out[b * stride_out_0 + row * stride_out_1 + col * stride_out_2] = hd::from_compute<T_out>((float({{v[0-9]+}}) * float([[R]])));
-// SOFTCAP: unnormalized[b * stride_unnormalized_0 + row * stride_unnormalized_1 + col * stride_unnormalized_2] = hd::from_compute<T_unnormalized>({{v[0-9]+}});
-// SOFTCAP: apply(b, row, col + 1, o1, l, m);
+// SOFTCAP: out[b__ * stride_out_0 + row__ * stride_out_1 + col__ * stride_out_2] = hd::from_compute<T_out>((float({{v[0-9]+}}) * float([[R]])));
+// SOFTCAP: unnormalized[b__ * stride_unnormalized_0 + row__ * stride_unnormalized_1 + col__ * stride_unnormalized_2] = hd::from_compute<T_unnormalized>({{v[0-9]+}});
+// SOFTCAP: apply(b__, row__, col__ + 1, o1__, l__, m__);
 HELION_KERNEL Tensor softcap(const Tensor& q, const Tensor& k, const Tensor& v, Tensor& unnormalized) {
   auto [bh, m, dim] = q.shape<3>();
   int64_t d = hl::specialize(dim);

@@ -44,10 +44,10 @@ using helion::Tensor;
 // HOST: static bool helionc_launch_mlp_relu_chain(const helion::Tensor& x, const helion::Tensor& w1, const helion::Tensor& w2, int64_t m, int64_t n, int64_t h, int64_t k, const helion::Tensor& out) {
 // HOST: #include "helion/chain_sm90.cuh"
 // HOST: struct mlp_relu_act {
-// HOST: return float(hd::maximum<float>(x, float(0.0f)));
+// HOST: return float(hd::maximum<float>(x__, float(0.0f)));
 // HOST: struct mlp_relu_chain_epilogue {
-// HOST: __device__ __forceinline__ float value(int64 b, int64 row, int64 col, float o) const {
-// HOST: *reinterpret_cast<hd::vec<T_out, 2>*>(p) = w;
+// HOST: __device__ __forceinline__ float value(int64 b__, int64 row__, int64 col__, float o__) const {
+// HOST: *reinterpret_cast<hd::vec<T_out, 2>*>(p__) = w__;
 // HOST: template <class T_x, class T_w1, class T_w2, class T_out, int DK, int DV>
 // HOST: __global__ void __launch_bounds__(256, 1) mlp_relu_chain_kernel(
 // HOST: using C = hd::ChainSm90<T_x, DK, DV, 64, 1, kStages[DK / 128][DV / 128], false>;
@@ -78,7 +78,7 @@ using helion::Tensor;
 // BIAS: struct mlp_bias_act {
 // BIAS-NEXT: const T_b1* __restrict__ b1;
 // BIAS-NEXT: int64 stride_b1_0;
-// BIAS: (hd::to_compute(b1[col * stride_b1_0]))
+// BIAS: (hd::to_compute(b1[col__ * stride_b1_0]))
 // BIAS: int B, int M, int H, int N, const T_b1* __restrict__ b1, int64 stride_b1_0, const T_b2* __restrict__ b2, int64 stride_b2_0, T_out* __restrict__ out,
 // KT: chain: a %q, b1 %kt transposed, b2 %v
 // KT-HOST: using C = hd::ChainSm90<T_q, DK, DV, 64, 1, kStages[DK / 128][DV / 128], true>;
@@ -87,7 +87,7 @@ using helion::Tensor;
 // the batch first; B x row tiles x column tiles CTAs; the epilogue indexes the batch.
 // BMM: chain: a %q, b1 %kt transposed, b2 %v, acc %acc.0, tiles [tb, tm, te], hidden tn %s.1, k loop tk, act cast<dtype(%q)>(%s.1), epilogue 1
 // BMM: template: chain sm90 64x64 consumers 1
-// BMM-HOST: T_out* p = out + (b * stride_out_0 + row * stride_out_1 + col * stride_out_2);
+// BMM-HOST: T_out* p__ = out + (b__ * stride_out_0 + row__ * stride_out_1 + col__ * stride_out_2);
 // BMM-HOST: if (stride_out_2 == 1 &&
 // BMM-HOST: const int64_t hc_B = (b), hc_M = (m), hc_N = (e), hc_H = (n), hc_K = (d);
 // BMM-HOST: t.dim() == 3 &&
@@ -101,7 +101,7 @@ using helion::Tensor;
 // template (the default config's rows tile of 16 runs its 64-row tiles).
 // ALL: chain: a %q, b1 %kt transposed, b2 %v, acc %acc.0, tiles [tb, tm, :], hidden tn %s.1, k whole, act cast<dtype(%q)>(%s.1), epilogue 1
 // ALL: template: chain sm90 64x64 consumers 1
-// ALL-HOST: T_out* p = out + (b * stride_out_0 + row * stride_out_1 + col * stride_out_2);
+// ALL-HOST: T_out* p__ = out + (b__ * stride_out_0 + row__ * stride_out_1 + col__ * stride_out_2);
 // ALL-HOST: const int64_t hc_B = (b), hc_M = (m), hc_N = (d), hc_H = (n), hc_K = (q).size(2);
 
 // A gelu-like activation with a scalar, a bias in the epilogue, an f16 cast: the
@@ -110,8 +110,8 @@ using helion::Tensor;
 // LIT: chain: a %x, b1 %w1, b2 %w2, acc %acc.0, tiles [tm, tn], hidden th %s.1, k loop tk, act cast<f16>(mul(%s.1, sigmoid(mul(%s.1, %alpha)))), epilogue 2
 // LIT-HOST: struct mlp_gelu_bias_act {
 // LIT-HOST-NEXT: float alpha;
-// LIT-HOST: return float((x * hd::sigmoid(float((x * alpha)))));
-// LIT-HOST: (hd::to_compute(bias[col * stride_bias_0]))
+// LIT-HOST: return float((x__ * hd::sigmoid(float((x__ * alpha)))));
+// LIT-HOST: (hd::to_compute(bias[col__ * stride_bias_0]))
 // alpha is read by both functors and is one kernel parameter.
 // LIT-HOST: int B, int M, int H, int N, float alpha, const T_bias* __restrict__ bias, int64 stride_bias_0, T_out* __restrict__ out, int64 stride_out_0, int64 stride_out_1) {
 // LIT-HOST: const mlp_gelu_bias_act<T_x, T_w1, T_w2, T_bias, T_out> act{alpha};

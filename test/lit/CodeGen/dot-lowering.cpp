@@ -42,8 +42,8 @@
 // bmm: Gemm<..., Cluster 1, Batched>, the batch count after groupM; the sm80 kernel's
 // batch strides and run_batched (blockIdx.y).
 // BMM: tensor-core batched matmul: A = x [B, M, K], B = y [B, K, N]
-// BMM: void apply(int64 batch, int64 row, int64 col, float acc) const {
-// BMM: out[batch * stride_out_0 + row * stride_out_1 + col * stride_out_2] =
+// BMM: void apply(int64 batch__, int64 row__, int64 col__, float acc__) const {
+// BMM: out[batch__ * stride_out_0 + row__ * stride_out_1 + col__ * stride_out_2] =
 // BMM: int K, int groupM, int batches, T_out* __restrict__ out,
 // BMM: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, 1, true>;
 // BMM: G::run(&map_a, &map_b, &map_c, M, N, K, groupM, epi, smem, batches);
@@ -165,26 +165,26 @@
 // PRO: A computed from its load: the functor's prologue_a
 // PRO: struct dot_half_a_epilogue {
 // PRO: static constexpr bool kPrologueA = true;
-// PRO-NEXT: __device__ __forceinline__ float prologue_a(int64 row, int64 k, float a_elem) const {
-// PRO-NEXT: return float((hd::compute_t<T_x>(a_elem) * hd::compute_t<T_x>(0.5f)));
+// PRO-NEXT: __device__ __forceinline__ float prologue_a(int64 row__, int64 k__, float a_elem__) const {
+// PRO-NEXT: return float((hd::compute_t<T_x>(a_elem__) * hd::compute_t<T_x>(0.5f)));
 // PRO: using G = hd::Gemm<T_x, T_out, 128, 256,
 // PRO: using G = hd::GemmSm80<T_x,
 // Vectors in F are functor fields: one along A's rows is read at the element's row
 // (rows past M read row M - 1), one along K at its k (the template keeps k below K).
 // PRO-ROW: const T_s* __restrict__ s;
-// PRO-ROW: prologue_a(int64 row, int64 k, float a_elem) const {
-// PRO-ROW-NEXT: (hd::to_compute(s[(row < M ? row : M - 1) * stride_s_0]))));
+// PRO-ROW: prologue_a(int64 row__, int64 k__, float a_elem__) const {
+// PRO-ROW-NEXT: (hd::to_compute(s[(row__ < M ? row__ : M - 1) * stride_s_0]))));
 // PRO-K: const T_s* __restrict__ s;
-// PRO-K: prologue_a(int64 row, int64 k, float a_elem) const {
-// PRO-K-NEXT: (hd::to_compute(s[k * stride_s_0]))));
+// PRO-K: prologue_a(int64 row__, int64 k__, float a_elem__) const {
+// PRO-K-NEXT: (hd::to_compute(s[k__ * stride_s_0]))));
 // PRO-K: using G = hd::Gemm<T_x, T_out, 128, 256,
 // A second tensor at A's subscripts, read per element at the clamped row and k.
 // PRO-Y: const T_y* __restrict__ y;
-// PRO-Y: prologue_a(int64 row, int64 k, float a_elem) const {
-// PRO-Y-NEXT: (a_elem) * {{.*}}(hd::to_compute(y[(row < M ? row : M - 1) * stride_y_0 + k * stride_y_1]))
+// PRO-Y: prologue_a(int64 row__, int64 k__, float a_elem__) const {
+// PRO-Y-NEXT: (a_elem__) * {{.*}}(hd::to_compute(y[(row__ < M ? row__ : M - 1) * stride_y_0 + k__ * stride_y_1]))
 // On sm90 y is staged beside A by TMA when of A's dtype: its element comes in as y_elem.
-// PRO-Y: prologue_ay(int64 row, int64 k, float a_elem, float y_elem) const {
-// PRO-Y-NEXT: (a_elem) * {{.*}}(y_elem)
+// PRO-Y: prologue_ay(int64 row__, int64 k__, float a_elem__, float y_elem__) const {
+// PRO-Y-NEXT: (a_elem__) * {{.*}}(y_elem__)
 // PRO-Y: const __grid_constant__ hd::TensorMap map_c, const __grid_constant__ hd::TensorMap map_y, int M
 // PRO-Y: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 3, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, 1, false, hd::is_same_v<T_x, T_y>>;
 // PRO-Y: G::run(&map_a, &map_b, &map_c, M, N, K, groupM, epi, smem, 1, &map_y);
@@ -283,7 +283,7 @@
 // RUN: %helionc compile %s --kernel bmm_bt --emit cubin --dtype bf16 -o %t/bt
 // RUN: %helionc compile %s --kernel bmm_bt --emit cubin --dtype bf16 --arch sm_80 -o %t/bt80
 // BT: tensor-core batched matmul: A = x [B, M, K], B = y [B, N, K]
-// BT: hd::to_compute(bias[batch * stride_bias_0 + (col < N ? col : N - 1) * stride_bias_1])
+// BT: hd::to_compute(bias[batch__ * stride_bias_0 + (col__ < N ? col__ : N - 1) * stride_bias_1])
 // BT: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, true, true,
 // BT-HOST: CUtensorMap mapB = map(y, N, K, 256, 64);
 #include <helion/hl.h>

@@ -14,9 +14,9 @@
 
 // CUDA: tensor-core grouped matmul: A = a [M, K] (G groups of rows, offsets offsets), B = b [G, K, N]; epilogue tma_store (TMA_STORE = 1) or pairs
 // CUDA: #include "helion/gemm_grouped.cuh"
-// CUDA: void apply(int64 batch, int64 row, int64 col, float acc) const {
-// CUDA: out[row * stride_out_0 + col * stride_out_1] = hd::from_compute<T_out>(v{{[0-9]+}});
-// CUDA: float transform(int64 batch, int64 row, int64 col, float acc) const {
+// CUDA: void apply(int64 batch__, int64 row__, int64 col__, float acc__) const {
+// CUDA: out[row__ * stride_out_0 + col__ * stride_out_1] = hd::from_compute<T_out>(v{{[0-9]+}});
+// CUDA: float transform(int64 batch__, int64 row__, int64 col__, float acc__) const {
 // CUDA: int K, int groupM,
 // CUDA-NEXT: const T_offsets* __restrict__ group_offsets, int groups, hd::uint8* sk_workspace, T_out* __restrict__ out,
 // CUDA: static_assert(hd::is_same_v<T_offsets, hd::int32> || hd::is_same_v<T_offsets, hd::int64>, "helionc: the offsets of a grouped matmul must be int32 or int64");

@@ -33,8 +33,8 @@ using helion::Tensor;
 
 // The example: B as w[tn, tk].transpose(0, 1), the per-row scales in the epilogue.
 // CUDA: tensor-core matmul: A = x [M, K], B = w [N, K]; epilogue tma_store (TMA_STORE = 1) or pairs
-// CUDA: hd::to_compute(scale_x[(row < M ? row : M - 1) * stride_scale_x_0])
-// CUDA: hd::to_compute(scale_w[(col < N ? col : N - 1) * stride_scale_w_0])
+// CUDA: hd::to_compute(scale_x[(row__ < M ? row__ : M - 1) * stride_scale_x_0])
+// CUDA: hd::to_compute(scale_w[(col__ < N ? col__ : N - 1) * stride_scale_w_0])
 // CUDA: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, true, true,
 // CUDA: using G = hd::GemmSm80<T_x, 128, kTf32 ? 128 : 256, 128 / int(sizeof(T_x)), 4, true>;
 //

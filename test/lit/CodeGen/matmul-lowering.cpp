@@ -64,7 +64,7 @@ HELION_KERNEL Tensor mm_dot(const Tensor& x, const Tensor& y) {
 // indexing pointer: the sm80 kernel only; the epilogue scales and casts.
 // SM80-NOT: hd::Gemm<
 // SM80: mm_plus_epilogue
-// SM80: out[row * stride_out_0 + col * stride_out_1] = hd::from_compute<T_out>((float(v{{[0-9]+}}) * float(alpha)));
+// SM80: out[row__ * stride_out_0 + col__ * stride_out_1] = hd::from_compute<T_out>((float(v{{[0-9]+}}) * float(alpha)));
 // SM80: using G = hd::GemmSm80<T_x, 64, 128, 128 / int(sizeof(T_x)), kTf32 ? 4 : 3, false>;
 HELION_KERNEL Tensor mm_plus(const Tensor& x, const Tensor& y, float alpha) {
   auto [m, k] = x.shape<2>();

@@ -1,0 +1,66 @@
+// REQUIRES: frontend
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %helionc compile %s --kernel attn_names --emit cuda | FileCheck %s --check-prefix=ATTN
+// RUN: %helionc compile %s --kernel attn_names --emit cubin --arch sm_90a --dtype bf16 --specialize 64 -o %t | FileCheck %s --check-prefix=CUBIN
+// RUN: %helionc compile %s --kernel mm_names --emit cuda | FileCheck %s --check-prefix=MM
+// RUN: %helionc compile %s --kernel mm_names --emit cubin --arch sm_90a --dtype bf16 -o %t | FileCheck %s --check-prefix=MMCUBIN
+// The template functors' own parameters and locals end in "__", so that the kernel's
+// tensors and scalars, which are the functors' fields under their source names, are
+// never shadowed (found by the fuzzer's attention template: a scalar `x` read by the
+// score computed q.k * scale * q.k, and an output named o0 did not compile).
+#include <helion/hl.h>
+
+#include <cmath>
+
+using helion::Tensor;
+
+// ATTN: float operator()(float x__, int64 row__, int64 col__) const {
+// ATTN-NEXT: return float((float((float(x__) * float(scale))) * float(x)));
+// ATTN: void operator()(int64 b__, int64 row__, int64 col__, float o0__, float o1__, float l__, float m__) const {
+// ATTN: T_o0* p__ = o0 + (b__ * stride_o0_0 + row__ * stride_o0_1 + col__ * stride_o0_2);
+// CUBIN: attn_names_kernel<hd::bf16, hd::bf16, hd::bf16, 64, hd::bf16> (sm_90a
+HELION_KERNEL Tensor attn_names(const Tensor& q, const Tensor& k, const Tensor& v, double x) {
+  auto [bh, m, dim] = q.shape<3>();
+  int64_t d = hl::specialize(dim);
+  auto n = k.size(1);
+  Tensor o0 = helion::empty_like(q);
+  const double scale = 1.0 / std::sqrt(static_cast<double>(d));
+  for (auto [tb, tm] : hl::tile({bh, m}, hl::block_size({1, hl::tunable}))) {
+    auto mi = hl::full({tb, tm}, -INFINITY, hl::f32);
+    auto li = hl::zeros({tb, tm}, hl::f32);
+    auto acc = hl::zeros({tb, tm, d}, hl::f32);
+    auto qt = q[tb, tm, hl::all];
+    for (auto tn : hl::tile(n)) {
+      auto s = hl::dot(qt, k[tb, tn, hl::all].transpose(1, 2)) * scale * x;
+      auto mi_next = hl::maximum(mi, hl::amax(s, 2));
+      auto p = hl::exp(s - mi_next[hl::all, hl::all, hl::newaxis]);
+      auto alpha = hl::exp(mi - mi_next);
+      li = li * alpha + hl::sum(p, 2);
+      acc = acc * alpha[hl::all, hl::all, hl::newaxis];
+      acc = hl::dot(p.to(v.dtype()), v[tb, tn, hl::all], acc);
+      mi = mi_next;
+    }
+    o0[tb, tm, hl::all] = acc / li[hl::all, hl::all, hl::newaxis];
+  }
+  return o0;
+}
+
+// A matmul whose A prologue reads a scalar named k and whose epilogue reads one named row.
+// MM: float prologue_a(int64 row__, int64 k__, float a_elem__) const {
+// MM-NEXT: return float((hd::compute_t<T_x>(a_elem__) * hd::compute_t<T_x>(k)));
+// MM: float transform(int64 row__, int64 col__, float acc__) const {
+// MM: return float((float(v0) * float(row)));
+// MMCUBIN: mm_names_kernel<hd::bf16, hd::bf16, hd::bf16, 1> (sm_90a
+HELION_KERNEL Tensor mm_names(const Tensor& x, const Tensor& w, float k, float row) {
+  auto [m, kk] = x.shape<2>();
+  auto [kk2, n] = w.shape<2>();
+  HELION_CHECK(kk == kk2, "mm_names: inner dimensions differ");
+  Tensor out = helion::empty({m, n}, x.dtype(), x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(kk))
+      acc = hl::dot((x[tm, tk] * k).to(x.dtype()), w[tk, tn], acc);
+    out[tm, tn] = acc * row;
+  }
+  return out;
+}
