@@ -10,18 +10,10 @@
 #define __device__
 #define __host__
 #include "helion/attention_tiles.cuh"
+#include "expect.h"
 
 using helion::dev::AttentionTiles;
 
-static int bad = 0;
-#define EXPECT(c, ...)                                                                         \
-  do {                                                                                         \
-    if (!(c) && bad++ < 20) {                                                                  \
-      std::printf("FAIL %s:", #c);                                                             \
-      std::printf(__VA_ARGS__);                                                                \
-      std::printf("\n");                                                                       \
-    }                                                                                          \
-  } while (0)
 
 template <int BM, int BN, bool Causal> static void check(int M, int N, int B, int D) {
   using T = AttentionTiles<BM, BN>;

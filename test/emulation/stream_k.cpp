@@ -13,20 +13,12 @@
 #define __host__
 #define __forceinline__ inline
 #include "helion/stream_k.cuh"
+#include "expect.h"
 
 using helion::dev::StreamK;
 using helion::dev::StreamKUnit;
 using helion::dev::StreamKWalk;
 
-static int bad = 0;
-#define EXPECT(c, ...)                                                                         \
-  do {                                                                                         \
-    if (!(c) && bad++ < 20) {                                                                  \
-      std::printf("FAIL %s:", #c);                                                             \
-      std::printf(__VA_ARGS__);                                                                \
-      std::printf("\n");                                                                       \
-    }                                                                                          \
-  } while (0)
 
 static void check(int tiles, int ctas, int kb) {
   const StreamK s = StreamK::plan(tiles, ctas, kb, 2, true);
