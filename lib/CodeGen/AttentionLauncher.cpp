@@ -106,21 +106,25 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
   }
   if (at.flash.sm90) {
     // attentionSm90SmemBytes(D, ...) for the two head dims, plus the output's staging for
-    // TMA stores (attentionSm90OutStagingBytes) by its element size: 1, 2 or 4 bytes.
+    // TMA stores (attentionSm90OutStagingBytes) by its element size.
     const AttentionParams& f = at.flash;
-    auto smem = [&](int64_t d) {
-      const int64_t base = config::attentionSm90SmemBytes(d, f.sm90Bn, f.consumers, f.stages);
-      if (at.out < 0)
-        return std::to_string(base);
-      return bySize([&](int64_t eb) {
-        return base + config::attentionSm90OutStagingBytes(d, f.sm90Bn, f.consumers, f.stages, eb);
-      });
+    auto base = [&](int64_t d) {
+      return config::attentionSm90SmemBytes(d, f.sm90Bn, f.consumers, f.stages);
     };
-    if (at.out >= 0)
+    if (at.out >= 0) {
+      auto staging = [&](int64_t d) {
+        return bySize([&](int64_t eb) {
+          return config::attentionSm90OutStagingBytes(d, f.sm90Bn, f.consumers, f.stages, eb);
+        });
+      };
       os << "  const int64_t outBytes = static_cast<int64_t>(" << pname(at.out)
          << ".element_size());\n";
-    os << "  const int64_t smem = sm90 ? (D == 64 ? " << smem(64) << " : " << smem(128)
-       << ") : 128 + int64_t(" << at.flash.bm + 2 * at.flash.bn << ") * D * 2;\n";
+      os << "  const int64_t staging = D == 64 ? " << staging(64) << " : " << staging(128)
+         << ";\n";
+    }
+    os << "  const int64_t smem = sm90 ? (D == 64 ? " << base(64) << " : " << base(128) << ")"
+       << (at.out >= 0 ? " + staging" : "") << " : 128 + int64_t("
+       << at.flash.bm + 2 * at.flash.bn << ") * D * 2;\n";
   } else {
     os << "  const int64_t smem = 128 + int64_t(" << at.flash.bm + 2 * at.flash.bn << ") * D * 2;\n";
   }
@@ -168,14 +172,6 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
     os << "    CUtensorMap mapO{};\n    int tmaO = 0;\n";
     if (at.out >= 0) {
       const std::string o = pname(at.out), f = "static_cast<int64_t>(outBytes)";
-      auto staging = [&](int64_t d) {
-        const AttentionParams& fl = at.flash;
-        return bySize([&](int64_t eb) {
-          return config::attentionSm90OutStagingBytes(d, fl.sm90Bn, fl.consumers, fl.stages, eb);
-        });
-      };
-      os << "    const int64_t staging = D == 64 ? " << staging(64) << " : " << staging(128)
-         << ";\n";
       os << "    if (staging > 0 && " << o << ".stride(2) == 1 && (" << o << ".stride(1) * " << f
          << ") % 16 == 0 && (" << o << ".stride(0) * " << f
          << ") % 16 == 0 &&\n        reinterpret_cast<std::uintptr_t>(" << o

@@ -122,8 +122,7 @@ struct AttentionSm90 {
   /// The output's staging for TMA stores (TOut not void): each consumer's 64 x D tile
   /// of TOut, after the K and V rings, when TOut has 1, 2 or 4 bytes, a row fills whole
   /// 128-byte boxes and it fits beside the rest (else 0: the epilogue stores from
-  /// registers). config::attentionSm90OutStagingBytes spells it
-  /// for the launcher.
+  /// registers). config::attentionSm90OutStagingBytes spells it for the launcher.
   static constexpr int kOutElem = OutElemBytes<TOut>::value;
   static constexpr int kBytesOut =
       (kOutElem == 1 || kOutElem == 2 || kOutElem == 4) && D * kOutElem >= 128 &&

@@ -55,7 +55,8 @@
 // 4-byte elements 164952 + 65536 = 230488 still fits 227 KB).
 // HOST: const bool sm90 = dev.major == 9;
 // HOST: const int64_t outBytes = static_cast<int64_t>(out.element_size());
-// HOST: const int64_t smem = sm90 ? (D == 64 ? (outBytes == 1 ? 83032 : outBytes == 2 ? 99416 : outBytes == 4 ? 115800 : 83032) : (outBytes == 1 ? 181336 : outBytes == 2 ? 197720 : outBytes == 4 ? 230488 : 164952)) : 128 + int64_t(256) * D * 2;
+// HOST-NEXT: const int64_t staging = D == 64 ? (outBytes == 1 ? 0 : outBytes == 2 ? 16384 : outBytes == 4 ? 32768 : 0) : (outBytes == 1 ? 16384 : outBytes == 2 ? 32768 : outBytes == 4 ? 65536 : 0);
+// HOST-NEXT: const int64_t smem = sm90 ? (D == 64 ? 83032 : 164952) + staging : 128 + int64_t(256) * D * 2;
 // HOST-NEXT: const std::int64_t kernelKey[] = {helion::rt::currentDevice(),
 // HOST-NEXT:     std::int64_t(sm90),
 // HOST: std::string name = sm90 ? "attention_kernel<" : "attention_kernel_sm80<";
@@ -69,7 +70,6 @@
 // The output by TMA when it is dense (else the kernel stores from registers).
 // HOST-NEXT: CUtensorMap mapO{};
 // HOST-NEXT: int tmaO = 0;
-// HOST-NEXT: const int64_t staging = D == 64 ? (outBytes == 1 ? 0 : outBytes == 2 ? 16384 : outBytes == 4 ? 32768 : 0) : (outBytes == 1 ? 16384 : outBytes == 2 ? 32768 : outBytes == 4 ? 65536 : 0);
 // HOST-NEXT: if (staging > 0 && out.stride(2) == 1 && (out.stride(1) * static_cast<int64_t>(outBytes)) % 16 == 0 && (out.stride(0) * static_cast<int64_t>(outBytes)) % 16 == 0 &&
 // HOST: m.box = {1, 64, static_cast<int32_t>(128 / outBytes)};
 // HOST: tmaO = 1;
