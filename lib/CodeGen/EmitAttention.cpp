@@ -137,9 +137,9 @@ void AttentionEmitter::prologue(std::ostringstream& os) const {
 }
 
 void AttentionEmitter::functors(std::ostringstream& os) const {
-  os << "  const " << k_.name << "_score<" << sig_.names(k_) << "> score{" << score_.init(k_)
+  os << "  const " << k_.name << "_score<" << sig_.names(k_) << "> score__{" << score_.init(k_)
      << "};\n";
-  os << "  const " << k_.name << "_epilogue<" << sig_.names(k_) << "> epi{" << epi_.init(k_)
+  os << "  const " << k_.name << "_epilogue<" << sig_.names(k_) << "> epi__{" << epi_.init(k_)
      << "};\n";
 }
 
@@ -154,17 +154,18 @@ void AttentionEmitter::emitSm90(std::ostringstream& os) {
      << " consumer warpgroup(s) + 1 producer (FlashAttention-3's structure).\n";
   os << "template <" << sig_.params(k_) << ">\n__global__ void __launch_bounds__("
      << 128 * (p_.flash.consumers + 1) << ", 1) " << out_.kernelName
-     << "(\n    const __grid_constant__ hd::TensorMap map_q, const __grid_constant__ "
-        "hd::TensorMap map_k,\n    const __grid_constant__ hd::TensorMap map_v, int M, int N, "
-        "int B, int* tile_counter,\n    const __grid_constant__ hd::TensorMap map_o, int tma_o"
+     << "(\n    const __grid_constant__ hd::TensorMap map_q__, const __grid_constant__ "
+        "hd::TensorMap map_k__,\n    const __grid_constant__ hd::TensorMap map_v__, "
+        "int M__, int N__, int B__, int* tile_counter__,\n"
+        "    const __grid_constant__ hd::TensorMap map_o__, int tma_o__"
      << kernel_.parameters() << ") {\n";
   prologue(os);
-  os << "  using A = " << a << ";\n";
-  os << "  extern __shared__ __align__(1024) hd::uint8 smem[];\n";
-  os << "  hd::check_dynamic_smem(A::kSmemBytes); // the launcher sized it on its own\n";
+  os << "  using A__ = " << a << ";\n";
+  os << "  extern __shared__ __align__(1024) hd::uint8 smem__[];\n";
+  os << "  hd::check_dynamic_smem(A__::kSmemBytes); // the launcher sized it on its own\n";
   functors(os);
-  os << "  A::run(&map_q, &map_k, &map_v, M, N, B, score, epi, smem, tile_counter,\n"
-        "         tma_o ? &map_o : nullptr);\n}\n\n";
+  os << "  A__::run(&map_q__, &map_k__, &map_v__, M__, N__, B__, score__, epi__, smem__,\n"
+        "           tile_counter__, tma_o__ ? &map_o__ : nullptr);\n}\n\n";
 }
 
 void AttentionEmitter::emitSm80(std::ostringstream& os, const std::string& kernelName) {
@@ -172,16 +173,17 @@ void AttentionEmitter::emitSm80(std::ostringstream& os, const std::string& kerne
   os << "/// sm_80+ (also sm_90): cp.async + ldmatrix + mma.sync, FlashAttention-2's schedule.\n";
   os << "template <" << sig_.params(k_) << ">\n__global__ void __launch_bounds__("
      << 32 * p_.flash.warps << ", 1) " << kernelName << "(\n    const " << tq
-     << "* __restrict__ q, const " << tk << "* __restrict__ k, const " << tv
-     << "* __restrict__ v, int M, int N,\n    int64 sqb, int64 sqm, int64 skb, int64 skn, "
-        "int64 svb, int64 svn"
+     << "* __restrict__ q__, const " << tk << "* __restrict__ k__, const " << tv
+     << "* __restrict__ v__, int M__, int N__,\n    int64 sqb__, int64 sqm__, int64 skb__, "
+        "int64 skn__, int64 svb__, int64 svn__"
      << kernel_.parameters() << ") {\n";
   prologue(os);
-  os << "  using A = hd::AttentionSm80<" << tq << ", " << headDim() << ", " << p_.flash.bn << ", "
+  os << "  using A__ = hd::AttentionSm80<" << tq << ", " << headDim() << ", " << p_.flash.bn << ", "
      << p_.flash.warps << ", " << p_.flash.mt << ">;\n";
-  os << "  extern __shared__ __align__(128) hd::uint8 smem[];\n";
+  os << "  extern __shared__ __align__(128) hd::uint8 smem__[];\n";
   functors(os);
-  os << "  A::run(q, k, v, M, N, sqb, sqm, skb, skn, svb, svn, score, epi, smem);\n}\n";
+  os << "  A__::run(q__, k__, v__, M__, N__, sqb__, sqm__, skb__, skn__, svb__, svn__, score__, "
+        "epi__, smem__);\n}\n";
 }
 
 

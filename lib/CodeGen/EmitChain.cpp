@@ -245,9 +245,9 @@ private:
     os << "template <" << tparams << (tparams.empty() ? "" : ", ") << "int DK, int DV>\n"
        << "__global__ void __launch_bounds__(" << 128 * (p_.consumers + 1) << ", 1) "
        << out_.kernelName
-       << "(\n    const __grid_constant__ hd::TensorMap map_a, const __grid_constant__ "
-          "hd::TensorMap map_b1,\n    const __grid_constant__ hd::TensorMap map_b2, int B, int M, "
-          "int H, int N"
+       << "(\n    const __grid_constant__ hd::TensorMap map_a__, const __grid_constant__ "
+          "hd::TensorMap map_b1__,\n    const __grid_constant__ hd::TensorMap map_b2__, "
+          "int B__, int M__, int H__, int N__"
        << kernel_.parameters() << ") {\n";
     os << "  static_assert(hd::is_same_v<" << ta << ", " << tb1 << "> && hd::is_same_v<" << ta
        << ", " << tb2 << ">, \"helionc: the chain template needs one dtype for "
@@ -257,16 +257,19 @@ private:
       for (int j = 0; j < 3; ++j)
         os << (j ? ", " : i ? "}, {" : "{") << std::max(p_.stages[i][j], 2);
     os << "}};\n";
-    os << "  using C = hd::ChainSm90<" << ta
+    os << "  using C__ = hd::ChainSm90<" << ta
        << ", DK, DV, " << p_.bn << ", "
        << p_.consumers << ", kStages[DK / 128][DV / 128], " << (m_.b1KMajor ? "true" : "false")
        << ">;\n";
-    os << "  extern __shared__ __align__(1024) hd::uint8 smem[];\n";
-    os << "  hd::check_dynamic_smem(C::kSmemBytes); // the launcher sized it on its own\n";
-    os << "  const " << k_.name << "_act<" << sig_.names(k_) << "> act{" << act_.init(k_) << "};\n";
-    os << "  const " << k_.name << "_chain_epilogue<" << sig_.names(k_) << "> epi{" << epi_.init(k_)
+    os << "  extern __shared__ __align__(1024) hd::uint8 smem__[];\n";
+    os << "  hd::check_dynamic_smem(C__::kSmemBytes); // the launcher sized it on its own\n";
+    os << "  const " << k_.name << "_act<" << sig_.names(k_) << "> act__{" << act_.init(k_)
        << "};\n";
-    os << "  C::run(&map_a, &map_b1, &map_b2, B, M, H, N, act, epi, smem);\n}\n";
+    os << "  const " << k_.name << "_chain_epilogue<" << sig_.names(k_) << "> epi__{"
+       << epi_.init(k_)
+       << "};\n";
+    os << "  C__::run(&map_a__, &map_b1__, &map_b2__, B__, M__, H__, N__, act__, epi__, "
+          "smem__);\n}\n";
   }
 };
 

@@ -38,18 +38,18 @@ void emitGroupedSm90(std::ostream& os, const GroupedKernelParts& k) {
      << " consumer warpgroup(s) + 1 producer, persistent.\n";
   os << "template <" << k.templateParams << ">\n__global__ void __launch_bounds__("
      << 128 * (p.gemm.consumers + 1) << ", 1) " << k.sm90Name
-     << "(\n    const __grid_constant__ hd::TensorMap map_a, const __grid_constant__ "
-        "hd::TensorMap map_b,\n    const __grid_constant__ hd::TensorMap map_c, int M, int N, "
-        "int K, int groupM,\n    const "
-     << k.tOffsets << "* __restrict__ group_offsets, int groups, hd::uint8* sk_workspace"
+     << "(\n    const __grid_constant__ hd::TensorMap map_a__, const __grid_constant__ "
+        "hd::TensorMap map_b__,\n    const __grid_constant__ hd::TensorMap map_c__, "
+        "int M__, int N__, int K__, int groupM__,\n    const "
+     << k.tOffsets << "* __restrict__ group_offsets__, int groups__, hd::uint8* sk_workspace__"
      << k.args << ") {\n";
   os << k.asserts90 << offsetsAssert(k);
-  os << "  using G = " << g << ";\n";
-  os << "  extern __shared__ __align__(1024) hd::uint8 smem[];\n";
-  os << "  hd::check_dynamic_smem(G::kSmemBytes); // the launcher sized it on its own\n";
+  os << "  using G__ = " << g << ";\n";
+  os << "  extern __shared__ __align__(1024) hd::uint8 smem__[];\n";
+  os << "  hd::check_dynamic_smem(G__::kSmemBytes); // the launcher sized it on its own\n";
   os << k.epilogueInit;
-  os << "  G::run(&map_a, &map_b, &map_c, M, N, K, groupM, group_offsets, groups, sk_workspace, "
-        "epi,\n        smem);\n"
+  os << "  G__::run(&map_a__, &map_b__, &map_c__, M__, N__, K__, groupM__, group_offsets__, "
+        "groups__,\n        sk_workspace__, epi__, smem__);\n"
         "}\n\n";
 }
 
@@ -58,25 +58,26 @@ void emitGroupedSm80(std::ostream& os, const GroupedKernelParts& k) {
   const Tf32Tile t = tf32Tile(p.gemm.sm80Bm, p.gemm.sm80Bn);
   auto pick = [](int tf32, int other) {
     return tf32 == other ? std::to_string(other)
-                         : "kTf32 ? " + std::to_string(tf32) + " : " + std::to_string(other);
+                         : "kTf32__ ? " + std::to_string(tf32) + " : " + std::to_string(other);
   };
   const std::string g = "hd::GemmGroupedSm80<" + k.tIn + ", " + pick(t.bm, p.gemm.sm80Bm) + ", " +
-                        pick(t.bn, p.gemm.sm80Bn) + ", kTf32 ? 32 : 64, " +
+                        pick(t.bn, p.gemm.sm80Bn) + ", kTf32__ ? 32 : 64, " +
                         pick(t.stages, p.gemm.sm80Stages) + ", " +
                         (p.bTransposed ? "true" : "false") + ">";
   os << "/// sm_80+: cp.async + ldmatrix + mma.sync over the tiles of all groups (the fallback;\n"
         "/// epilogue form pairs), and f32 operands on every GPU as tf32 (mma.sync m16n8k8).\n";
   os << "template <" << k.templateParams << ">\n__global__ void __launch_bounds__(256, 1) "
-     << k.sm80Name << "(\n    const " << k.tIn << "* __restrict__ a, const " << k.tIn
-     << "* __restrict__ b, int M, int N, int K, int64 lda, int64 ldb, int64 stride_b,\n"
-        "    int groupM, const "
-     << k.tOffsets << "* __restrict__ group_offsets, int groups" << k.args << ") {\n";
+     << k.sm80Name << "(\n    const " << k.tIn << "* __restrict__ a__, const " << k.tIn
+     << "* __restrict__ b__, int M__, int N__, int K__, int64 lda__, int64 ldb__, "
+        "int64 stride_b__,\n    int groupM__, const "
+     << k.tOffsets << "* __restrict__ group_offsets__, int groups__" << k.args << ") {\n";
   os << k.asserts80 << offsetsAssert(k);
-  os << "  constexpr bool kTf32 = hd::is_same_v<" << k.tIn << ", float>;\n";
-  os << "  using G = " << g << ";\n";
-  os << "  extern __shared__ __align__(128) hd::uint8 smem[];\n";
+  os << "  constexpr bool kTf32__ = hd::is_same_v<" << k.tIn << ", float>;\n";
+  os << "  using G__ = " << g << ";\n";
+  os << "  extern __shared__ __align__(128) hd::uint8 smem__[];\n";
   os << k.epilogueInit;
-  os << "  G::run(a, b, M, N, K, lda, ldb, stride_b, groupM, group_offsets, groups, epi, smem);\n"
+  os << "  G__::run(a__, b__, M__, N__, K__, lda__, ldb__, stride_b__, groupM__, "
+        "group_offsets__, groups__, epi__, smem__);\n"
         "}\n\n";
 }
 

@@ -137,25 +137,26 @@ void MatmulEmitter::emitSm90(std::ostringstream& os) {
   os << "/// sm_90a: TMA + wgmma, " << p_.gemm.consumers << " consumer warpgroup(s) + 1 producer.\n";
   os << "template <" << templateParams() << ">\n__global__ void __launch_bounds__("
      << 128 * (p_.gemm.consumers + 1) << ", 1) " << out_.kernelName
-     << "(\n    const __grid_constant__ hd::TensorMap map_a, const __grid_constant__ "
-        "hd::TensorMap map_b,\n    const __grid_constant__ hd::TensorMap map_c, "
-     << (staged() ? "const __grid_constant__ hd::TensorMap map_y, " : "")
-     << "int M, int N, int K, int groupM" << (batched() ? ", int batches" : "") << argList()
+     << "(\n    const __grid_constant__ hd::TensorMap map_a__, const __grid_constant__ "
+        "hd::TensorMap map_b__,\n    const __grid_constant__ hd::TensorMap map_c__, "
+     << (staged() ? "const __grid_constant__ hd::TensorMap map_y__, " : "")
+     << "int M__, int N__, int K__, int groupM__" << (batched() ? ", int batches__" : "")
+     << argList()
      << ") {\n";
   os << dtypeAsserts(true);
-  os << "  using G = " << g << ";\n";
-  os << "  extern __shared__ __align__(1024) hd::uint8 smem[];\n";
-  os << "  hd::check_dynamic_smem(G::kSmemBytes); // the launcher sized it on its own\n";
+  os << "  using G__ = " << g << ";\n";
+  os << "  extern __shared__ __align__(1024) hd::uint8 smem__[];\n";
+  os << "  hd::check_dynamic_smem(G__::kSmemBytes); // the launcher sized it on its own\n";
   os << epilogueInit();
-  os << "  G::run(&map_a, &map_b, &map_c, M, N, K, groupM, epi, smem"
-     << (batched() ? ", batches" : staged() ? ", 1, &map_y" : "") << ");\n}\n\n";
+  os << "  G__::run(&map_a__, &map_b__, &map_c__, M__, N__, K__, groupM__, epi__, smem__"
+     << (batched() ? ", batches__" : staged() ? ", 1, &map_y__" : "") << ");\n}\n\n";
 }
 
 void MatmulEmitter::emitSm80(std::ostringstream& os) {
   const Tf32Tile t = tf32Tile(p_.gemm.sm80Bm, p_.gemm.sm80Bn);
   auto pick = [](int tf32, int other) {
     return tf32 == other ? std::to_string(other)
-                         : "kTf32 ? " + std::to_string(tf32) + " : " + std::to_string(other);
+                         : "kTf32__ ? " + std::to_string(tf32) + " : " + std::to_string(other);
   };
   std::string g = "hd::GemmSm80<T_" + name(p_.a) + ", " + pick(t.bm, p_.gemm.sm80Bm) + ", " +
                   pick(t.bn, p_.gemm.sm80Bn) + ", " + bkOf("T_" + name(p_.a)) + ", " +
@@ -164,19 +165,20 @@ void MatmulEmitter::emitSm80(std::ostringstream& os) {
   os << "/// sm_80+: cp.async + ldmatrix + mma.sync (the fallback; epilogue form pairs), and\n"
         "/// f32 operands on every GPU as tf32 (mma.sync m16n8k8).\n";
   os << "template <" << templateParams() << ">\n__global__ void __launch_bounds__(256, 1) "
-     << k_.name << "_kernel_sm80(\n    const T_" << name(p_.a) << "* __restrict__ a, const T_"
-     << name(p_.b) << "* __restrict__ b, int M, int N, int K, int64 lda, int64 ldb, "
-     << (batched() ? "int64 stride_a, int64 stride_b, " : "") << "int groupM" << argList()
+     << k_.name << "_kernel_sm80(\n    const T_" << name(p_.a) << "* __restrict__ a__, const T_"
+     << name(p_.b) << "* __restrict__ b__, int M__, int N__, int K__, int64 lda__, int64 ldb__, "
+     << (batched() ? "int64 stride_a__, int64 stride_b__, " : "") << "int groupM__" << argList()
      << ") {\n";
   os << dtypeAsserts(false);
-  os << "  constexpr bool kTf32 = hd::is_same_v<T_" << name(p_.a) << ", float>;\n";
-  os << "  using G = " << g << ";\n";
-  os << "  extern __shared__ __align__(128) hd::uint8 smem[];\n";
+  os << "  constexpr bool kTf32__ = hd::is_same_v<T_" << name(p_.a) << ", float>;\n";
+  os << "  using G__ = " << g << ";\n";
+  os << "  extern __shared__ __align__(128) hd::uint8 smem__[];\n";
   os << epilogueInit();
   if (batched())
-    os << "  G::run_batched(a, b, M, N, K, lda, ldb, stride_a, stride_b, groupM, epi, smem);\n}\n";
+    os << "  G__::run_batched(a__, b__, M__, N__, K__, lda__, ldb__, stride_a__, stride_b__, "
+          "groupM__, epi__, smem__);\n}\n";
   else
-    os << "  G::run(a, b, M, N, K, lda, ldb, groupM, epi, smem);\n}\n";
+    os << "  G__::run(a__, b__, M__, N__, K__, lda__, ldb__, groupM__, epi__, smem__);\n}\n";
 }
 
 } // namespace matmul

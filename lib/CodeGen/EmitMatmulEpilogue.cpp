@@ -129,8 +129,8 @@ std::string MatmulEmitter::ex(const Expr& e, bool clamped) const {
       // holds, shared by its rows, where a branch per element kept a load per element
       // (PTX). apply runs below M and N only.
       return "hd::to_compute(" + name(x.param) + "[" +
-             (clamped ? offset(x.param, x.indices, "(row__ < M ? row__ : M - 1)",
-                               "(col__ < N ? col__ : N - 1)")
+             (clamped ? offset(x.param, x.indices, "(row__ < M__ ? row__ : M__ - 1)",
+                               "(col__ < N__ ? col__ : N__ - 1)")
                       : offset(x.param, x.indices)) +
              "])";
     default: return std::nullopt;
@@ -187,7 +187,7 @@ void MatmulEmitter::body(std::ostringstream& os, const std::function<void(const 
 void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
   os << "/// The epilogue of '" << k_.name << "' for one element of the accumulator.\n";
   os << "template <" << templateParams() << ">\nstruct " << k_.name << "_epilogue {\n";
-  os << "  int64 M, N;\n";
+  os << "  int64 M__, N__;\n";
   for (const std::string& f : fields_)
     os << "  " << f << ";\n";
   os << "  __device__ __forceinline__ void apply(" << coordParams() << ", float acc__) const {\n";
@@ -198,7 +198,7 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
   os << "  }\n";
   os << "  __device__ __forceinline__ void operator()(" << coordParams()
      << ", float v0__, float v1__) const {\n    apply(" << coordArgs("col__") << ", v0__);\n"
-     << "    if (col__ + 1 < N) apply(" << coordArgs("col__ + 1") << ", v1__);\n  }\n";
+     << "    if (col__ + 1 < N__) apply(" << coordArgs("col__ + 1") << ", v1__);\n  }\n";
   if (p_.aPrologue) {
     // The A prologue (gemm_tiles.cuh): F of one element of A, which the template
     // rounds to A's type; so F's own final cast to that type is left out (the same
@@ -221,7 +221,7 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
           return std::string("y_elem__");
         if (x.kind == ExprKind::Load)
           return "hd::to_compute(" + name(x.param) + "[" +
-                 offset(x.param, x.indices, "(row__ < M ? row__ : M - 1)") + "])";
+                 offset(x.param, x.indices, "(row__ < M__ ? row__ : M__ - 1)") + "])";
         if (x.kind == ExprKind::Full) // a constant tile
           return ctype(x.type->elem) + "(" + op(*x.operands[0]) + ")";
         if (x.kind == ExprKind::TileIndex) // A's K or row tile: the element's k or row
@@ -265,7 +265,8 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
 }
 
 std::string MatmulEmitter::epilogueInit() const {
-  std::string init = "  " + k_.name + "_epilogue<" + templateNames() + ", TMA_STORE> epi{M, N";
+  std::string init =
+      "  " + k_.name + "_epilogue<" + templateNames() + ", TMA_STORE> epi__{M__, N__";
   for (const KernelArg& a : out_.args) {
     const std::string& p = name(a.param);
     switch (a.kind) {

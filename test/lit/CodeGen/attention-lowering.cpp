@@ -30,12 +30,12 @@ using helion::Tensor;
 // DEFAULT: return float(hd::div_bcast(float(v2), float(v1)));
 // DEFAULT: *reinterpret_cast<hd::vec<T_out, 2>*>(p__) = w__;
 // DEFAULT: __global__ void __launch_bounds__(128, 1) attention_kernel(
-// DEFAULT: using A = hd::AttentionSm80<T_q, d, 64, 4, 2>;
-// DEFAULT: A::run(q, k, v, M, N, sqb, sqm, skb, skn, svb, svn, score, epi, smem);
+// DEFAULT: using A__ = hd::AttentionSm80<T_q, d, 64, 4, 2>;
+// DEFAULT: A__::run(q__, k__, v__, M__, N__, sqb__, sqm__, skb__, skn__, svb__, svn__, score__, epi__, smem__);
 
 // W8: AttentionSm80 BM 128, BN 32, 8 warps x 1 m16 tiles
 // W8: __global__ void __launch_bounds__(256, 1) attention_kernel(
-// W8: using A = hd::AttentionSm80<T_q, d, 32, 8, 1>;
+// W8: using A__ = hd::AttentionSm80<T_q, d, 32, 8, 1>;
 
 // A soft-capped score (Gemma 2) and two outputs: both functors follow the IR.
 // SOFTCAP: struct softcap_score {

@@ -50,8 +50,8 @@ using helion::Tensor;
 // HOST: *reinterpret_cast<hd::vec<T_out, 2>*>(p__) = w__;
 // HOST: template <class T_x, class T_w1, class T_w2, class T_out, int DK, int DV>
 // HOST: __global__ void __launch_bounds__(256, 1) mlp_relu_chain_kernel(
-// HOST: using C = hd::ChainSm90<T_x, DK, DV, 64, 1, kStages[DK / 128][DV / 128], false>;
-// HOST: C::run(&map_a, &map_b1, &map_b2, B, M, H, N, act, epi, smem);
+// HOST: using C__ = hd::ChainSm90<T_x, DK, DV, 64, 1, kStages[DK / 128][DV / 128], false>;
+// HOST: C__::run(&map_a__, &map_b1__, &map_b2__, B__, M__, H__, N__, act__, epi__, smem__);
 // HOST: if (hc_dev.major != 9) return false;
 // HOST: const int64_t hc_B = 1, hc_M = (m), hc_N = (n), hc_H = (h), hc_K = (k);
 // HOST: if (hc_K != 64 && hc_K != 128 && hc_K != 256) return false;
@@ -79,9 +79,9 @@ using helion::Tensor;
 // BIAS-NEXT: const T_b1* __restrict__ b1;
 // BIAS-NEXT: int64 stride_b1_0;
 // BIAS: (hd::to_compute(b1[col__ * stride_b1_0]))
-// BIAS: int B, int M, int H, int N, const T_b1* __restrict__ b1, int64 stride_b1_0, const T_b2* __restrict__ b2, int64 stride_b2_0, T_out* __restrict__ out,
+// BIAS: int B__, int M__, int H__, int N__, const T_b1* __restrict__ b1, int64 stride_b1_0, const T_b2* __restrict__ b2, int64 stride_b2_0, T_out* __restrict__ out,
 // KT: chain: a %q, b1 %kt transposed, b2 %v
-// KT-HOST: using C = hd::ChainSm90<T_q, DK, DV, 64, 1, kStages[DK / 128][DV / 128], true>;
+// KT-HOST: using C__ = hd::ChainSm90<T_q, DK, DV, 64, 1, kStages[DK / 128][DV / 128], true>;
 // KT-HOST: hc_mapB1 = hc_map(kt, hc_H, hc_K, 64)
 // Batched ([tb, tm, te], tb of block size 1): every operand and the output are 3-D,
 // the batch first; B x row tiles x column tiles CTAs; the epilogue indexes the batch.
@@ -113,9 +113,9 @@ using helion::Tensor;
 // LIT-HOST: return float((x__ * hd::sigmoid(float((x__ * alpha)))));
 // LIT-HOST: (hd::to_compute(bias[col__ * stride_bias_0]))
 // alpha is read by both functors and is one kernel parameter.
-// LIT-HOST: int B, int M, int H, int N, float alpha, const T_bias* __restrict__ bias, int64 stride_bias_0, T_out* __restrict__ out, int64 stride_out_0, int64 stride_out_1) {
-// LIT-HOST: const mlp_gelu_bias_act<T_x, T_w1, T_w2, T_bias, T_out> act{alpha};
-// LIT-HOST-NEXT: const mlp_gelu_bias_chain_epilogue<T_x, T_w1, T_w2, T_bias, T_out> epi{alpha, bias, stride_bias_0, out, stride_out_0, stride_out_1};
+// LIT-HOST: int B__, int M__, int H__, int N__, float alpha, const T_bias* __restrict__ bias, int64 stride_bias_0, T_out* __restrict__ out, int64 stride_out_0, int64 stride_out_1) {
+// LIT-HOST: const mlp_gelu_bias_act<T_x, T_w1, T_w2, T_bias, T_out> act__{alpha};
+// LIT-HOST-NEXT: const mlp_gelu_bias_chain_epilogue<T_x, T_w1, T_w2, T_bias, T_out> epi__{alpha, bias, stride_bias_0, out, stride_out_0, stride_out_1};
 // LIT-HOST: if (x.dtype() != helion::DType::f16) return false;
 HELION_KERNEL Tensor mlp_gelu_bias(const Tensor& x, const Tensor& w1, const Tensor& w2,
                                    const Tensor& bias, float alpha) {

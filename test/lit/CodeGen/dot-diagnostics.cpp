@@ -25,7 +25,7 @@ using helion::Tensor;
 // (the matmul rules, TemplateRules.h), so the default config compiles.
 // TB: error: {{.*}}tb.json: block_sizes[0]: expected at most 1 (the maximum of 'tb' for the batch tile of a batched tensor-core matmul), got 64
 // TB1: // config: {"block_sizes": [1, 128, 256, 64],
-// TB1: G::run_batched(
+// TB1: G__::run_batched(
 HELION_KERNEL Tensor bmm_tunable_batch(const Tensor& x, const Tensor& y) {
   auto [b, m, k] = x.shape<3>();
   auto n = y.size(2);

@@ -44,11 +44,11 @@
 // BMM: tensor-core batched matmul: A = x [B, M, K], B = y [B, K, N]
 // BMM: void apply(int64 batch__, int64 row__, int64 col__, float acc__) const {
 // BMM: out[batch__ * stride_out_0 + row__ * stride_out_1 + col__ * stride_out_2] =
-// BMM: int K, int groupM, int batches, T_out* __restrict__ out,
-// BMM: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, 1, true>;
-// BMM: G::run(&map_a, &map_b, &map_c, M, N, K, groupM, epi, smem, batches);
-// BMM: int64 lda, int64 ldb, int64 stride_a, int64 stride_b, int groupM,
-// BMM: G::run_batched(a, b, M, N, K, lda, ldb, stride_a, stride_b, groupM, epi, smem);
+// BMM: int K__, int groupM__, int batches__, T_out* __restrict__ out,
+// BMM: using G__ = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, 1, true>;
+// BMM: G__::run(&map_a__, &map_b__, &map_c__, M__, N__, K__, groupM__, epi__, smem__, batches__);
+// BMM: int64 lda__, int64 ldb__, int64 stride_a__, int64 stride_b__, int groupM__,
+// BMM: G__::run_batched(a__, b__, M__, N__, K__, lda__, ldb__, stride_a__, stride_b__, groupM__, epi__, smem__);
 //
 // 3-D TMA loads and stores, wgmma; f32 as tf32 on the sm80 kernel, batch = blockIdx.y.
 // BMM-PTX: cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes
@@ -78,7 +78,7 @@
 // RELU: tensor-core matmul: A = x [M, K], B = y [K, N]; epilogue tma_store
 // RELU: float v{{[0-9]+}} = float(0.0f);
 // RELU: hd::maximum<
-// RELU: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
+// RELU: using G__ = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
 
 // Chained dots: one BlockDot per dot and one staging area; each dot stages its
 // operands (zeros past the tile ends), multiplies between barriers and reads back.
@@ -167,27 +167,27 @@
 // PRO: static constexpr bool kPrologueA = true;
 // PRO-NEXT: __device__ __forceinline__ float prologue_a(int64 row__, int64 k__, float a_elem__) const {
 // PRO-NEXT: return float((hd::compute_t<T_x>(a_elem__) * hd::compute_t<T_x>(0.5f)));
-// PRO: using G = hd::Gemm<T_x, T_out, 128, 256,
-// PRO: using G = hd::GemmSm80<T_x,
+// PRO: using G__ = hd::Gemm<T_x, T_out, 128, 256,
+// PRO: using G__ = hd::GemmSm80<T_x,
 // Vectors in F are functor fields: one along A's rows is read at the element's row
 // (rows past M read row M - 1), one along K at its k (the template keeps k below K).
 // PRO-ROW: const T_s* __restrict__ s;
 // PRO-ROW: prologue_a(int64 row__, int64 k__, float a_elem__) const {
-// PRO-ROW-NEXT: (hd::to_compute(s[(row__ < M ? row__ : M - 1) * stride_s_0]))));
+// PRO-ROW-NEXT: (hd::to_compute(s[(row__ < M__ ? row__ : M__ - 1) * stride_s_0]))));
 // PRO-K: const T_s* __restrict__ s;
 // PRO-K: prologue_a(int64 row__, int64 k__, float a_elem__) const {
 // PRO-K-NEXT: (hd::to_compute(s[k__ * stride_s_0]))));
-// PRO-K: using G = hd::Gemm<T_x, T_out, 128, 256,
+// PRO-K: using G__ = hd::Gemm<T_x, T_out, 128, 256,
 // A second tensor at A's subscripts, read per element at the clamped row and k.
 // PRO-Y: const T_y* __restrict__ y;
 // PRO-Y: prologue_a(int64 row__, int64 k__, float a_elem__) const {
-// PRO-Y-NEXT: (a_elem__) * {{.*}}(hd::to_compute(y[(row__ < M ? row__ : M - 1) * stride_y_0 + k__ * stride_y_1]))
+// PRO-Y-NEXT: (a_elem__) * {{.*}}(hd::to_compute(y[(row__ < M__ ? row__ : M__ - 1) * stride_y_0 + k__ * stride_y_1]))
 // On sm90 y is staged beside A by TMA when of A's dtype: its element comes in as y_elem.
 // PRO-Y: prologue_ay(int64 row__, int64 k__, float a_elem__, float y_elem__) const {
 // PRO-Y-NEXT: (a_elem__) * {{.*}}(y_elem__)
-// PRO-Y: const __grid_constant__ hd::TensorMap map_c, const __grid_constant__ hd::TensorMap map_y, int M
-// PRO-Y: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 3, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, 1, false, hd::is_same_v<T_x, T_y>>;
-// PRO-Y: G::run(&map_a, &map_b, &map_c, M, N, K, groupM, epi, smem, 1, &map_y);
+// PRO-Y: const __grid_constant__ hd::TensorMap map_c__, const __grid_constant__ hd::TensorMap map_y__, int M__
+// PRO-Y: using G__ = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 3, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, 1, false, hd::is_same_v<T_x, T_y>>;
+// PRO-Y: G__::run(&map_a__, &map_b__, &map_c__, M__, N__, K__, groupM__, epi__, smem__, 1, &map_y__);
 // The spec says what num_stages does with the staged block.
 // PRO-Y-SPEC: num_stages              2 or more, as many as fit in 227 KB
 // PRO-Y-SPEC-NEXT: (with its A prologue's tensor staged beside A on sm90, a third block per stage: the sm90 ring is as deep as fits, at most num_stages; 128 x 256: 3)
@@ -283,8 +283,8 @@
 // RUN: %helionc compile %s --kernel bmm_bt --emit cubin --dtype bf16 -o %t/bt
 // RUN: %helionc compile %s --kernel bmm_bt --emit cubin --dtype bf16 --arch sm_80 -o %t/bt80
 // BT: tensor-core batched matmul: A = x [B, M, K], B = y [B, N, K]
-// BT: hd::to_compute(bias[batch__ * stride_bias_0 + (col__ < N ? col__ : N - 1) * stride_bias_1])
-// BT: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, true, true,
+// BT: hd::to_compute(bias[batch__ * stride_bias_0 + (col__ < N__ ? col__ : N__ - 1) * stride_bias_1])
+// BT: using G__ = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, true, true,
 // BT-HOST: CUtensorMap mapB = map(y, N, K, 256, 64);
 #include <helion/hl.h>
 

@@ -4,10 +4,16 @@
 // RUN: %helionc compile %s --kernel attn_names --emit cubin --arch sm_90a --dtype bf16 --specialize 64 -o %t | FileCheck %s --check-prefix=CUBIN
 // RUN: %helionc compile %s --kernel mm_names --emit cuda | FileCheck %s --check-prefix=MM
 // RUN: %helionc compile %s --kernel mm_names --emit cubin --arch sm_90a --dtype bf16 -o %t | FileCheck %s --check-prefix=MMCUBIN
+// RUN: %helionc compile %s --kernel linear --emit cubin --arch sm_90a --dtype bf16 -o %t | FileCheck %s --check-prefix=LIN90
+// RUN: %helionc compile %s --kernel linear --emit cubin --arch sm_80 --dtype bf16 -o %t | FileCheck %s --check-prefix=LIN80
+// RUN: %helionc compile %s --kernel attn_n --emit cubin --arch sm_90a --dtype bf16 --specialize 64 -o %t | FileCheck %s --check-prefix=ATTN_N
 // The template functors' own parameters and locals end in "__", so that the kernel's
 // tensors and scalars, which are the functors' fields under their source names, are
 // never shadowed (found by the fuzzer's attention template: a scalar `x` read by the
-// score computed q.k * scale * q.k, and an output named o0 did not compile).
+// score computed q.k * scale * q.k, and an output named o0 did not compile). So do the
+// template kernels' own parameters (M, N, K, B, a, b, smem, ...): a bias named `b` (the
+// sm80 kernel's B operand was `b`) or a scalar named N failed at NVRTC with a duplicate
+// parameter.
 #include <helion/hl.h>
 
 #include <cmath>
@@ -61,6 +67,50 @@ HELION_KERNEL Tensor mm_names(const Tensor& x, const Tensor& w, float k, float r
     for (auto tk : hl::tile(kk))
       acc = hl::dot((x[tm, tk] * k).to(x.dtype()), w[tk, tn], acc);
     out[tm, tn] = acc * row;
+  }
+  return out;
+}
+
+// x @ w + b with the bias named b.
+// LIN90: linear_kernel<hd::bf16, hd::bf16, hd::bf16, hd::bf16, 1> (sm_90a
+// LIN80: linear_kernel_sm80<hd::bf16, hd::bf16, hd::bf16, hd::bf16, 0> (sm_80
+HELION_KERNEL Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b) {
+  auto [m, k] = x.shape<2>();
+  auto [k2, n] = w.shape<2>();
+  HELION_CHECK(k == k2, "linear: inner dimensions differ");
+  Tensor out = helion::empty({m, n}, x.dtype(), x.device());
+  for (auto [tm, tn] : hl::tile({m, n})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(k))
+      acc = hl::dot(x[tm, tk], w[tk, tn], acc);
+    out[tm, tn] = acc + b[tn];
+  }
+  return out;
+}
+
+// Attention whose score reads a scalar named N (a parameter of the kernel before).
+// ATTN_N: attn_n_kernel<hd::bf16, hd::bf16, hd::bf16, 64, hd::bf16> (sm_90a
+HELION_KERNEL Tensor attn_n(const Tensor& q, const Tensor& k, const Tensor& v, double N) {
+  auto [bh, m, dim] = q.shape<3>();
+  int64_t d = hl::specialize(dim);
+  auto n = k.size(1);
+  Tensor out = helion::empty_like(q);
+  for (auto [tb, tm] : hl::tile({bh, m}, hl::block_size({1, hl::tunable}))) {
+    auto mi = hl::full({tb, tm}, -INFINITY, hl::f32);
+    auto li = hl::zeros({tb, tm}, hl::f32);
+    auto acc = hl::zeros({tb, tm, d}, hl::f32);
+    auto qt = q[tb, tm, hl::all];
+    for (auto tn : hl::tile(n)) {
+      auto s = hl::dot(qt, k[tb, tn, hl::all].transpose(1, 2)) * N;
+      auto mi_next = hl::maximum(mi, hl::amax(s, 2));
+      auto p = hl::exp(s - mi_next[hl::all, hl::all, hl::newaxis]);
+      auto alpha = hl::exp(mi - mi_next);
+      li = li * alpha + hl::sum(p, 2);
+      acc = acc * alpha[hl::all, hl::all, hl::newaxis];
+      acc = hl::dot(p.to(v.dtype()), v[tb, tn, hl::all], acc);
+      mi = mi_next;
+    }
+    out[tb, tm, hl::all] = acc / li[hl::all, hl::all, hl::newaxis];
   }
   return out;
 }

@@ -17,16 +17,16 @@
 // CUDA: void apply(int64 batch__, int64 row__, int64 col__, float acc__) const {
 // CUDA: out[row__ * stride_out_0 + col__ * stride_out_1] = hd::from_compute<T_out>(v{{[0-9]+}});
 // CUDA: float transform(int64 batch__, int64 row__, int64 col__, float acc__) const {
-// CUDA: int K, int groupM,
-// CUDA-NEXT: const T_offsets* __restrict__ group_offsets, int groups, hd::uint8* sk_workspace, T_out* __restrict__ out,
+// CUDA: int K__, int groupM__,
+// CUDA-NEXT: const T_offsets* __restrict__ group_offsets__, int groups__, hd::uint8* sk_workspace__, T_out* __restrict__ out,
 // CUDA: static_assert(hd::is_same_v<T_offsets, hd::int32> || hd::is_same_v<T_offsets, hd::int64>, "helionc: the offsets of a grouped matmul must be int32 or int64");
-// CUDA: using G = hd::GemmGroupedSm90<T_a, T_out, 128, 256, 4, 2, false, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
-// CUDA: G::run(&map_a, &map_b, &map_c, M, N, K, groupM, group_offsets, groups, sk_workspace, epi,
-// CUDA-NEXT: smem);
-// CUDA: int64 lda, int64 ldb, int64 stride_b,
-// CUDA-NEXT: int groupM, const T_offsets* __restrict__ group_offsets, int groups,
-// CUDA: using G = hd::GemmGroupedSm80<T_a, 128, kTf32 ? 128 : 256, kTf32 ? 32 : 64, 4, false>;
-// CUDA: G::run(a, b, M, N, K, lda, ldb, stride_b, groupM, group_offsets, groups, epi, smem);
+// CUDA: using G__ = hd::GemmGroupedSm90<T_a, T_out, 128, 256, 4, 2, false, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
+// CUDA: G__::run(&map_a__, &map_b__, &map_c__, M__, N__, K__, groupM__, group_offsets__, groups__,
+// CUDA-NEXT: sk_workspace__, epi__, smem__);
+// CUDA: int64 lda__, int64 ldb__, int64 stride_b__,
+// CUDA-NEXT: int groupM__, const T_offsets* __restrict__ group_offsets__, int groups__,
+// CUDA: using G__ = hd::GemmGroupedSm80<T_a, 128, kTf32__ ? 128 : 256, kTf32__ ? 32 : 64, 4, false>;
+// CUDA: G__::run(a__, b__, M__, N__, K__, lda__, ldb__, stride_b__, groupM__, group_offsets__, groups__, epi__, smem__);
 //
 // sm_90a: A by 2-D TMA boxes, B by 3-D ones (one group deep), wgmma, C by 2-D TMA
 // stores (whole boxes inside a group) and st.global (the rows at a group's end).

@@ -23,7 +23,7 @@ using helion::Tensor;
 // The tma_store transform runs on the whole tile: columns past N read at N - 1, no branch.
 // CUDA: float transform(int64 row__, int64 col__, float acc__) const {
 // CUDA-NEXT: float v0 = acc__;
-// CUDA-NEXT: hd::compute_t<T_bias> v1 = hd::to_compute(bias[(col__ < N ? col__ : N - 1) * stride_bias_0])
+// CUDA-NEXT: hd::compute_t<T_bias> v1 = hd::to_compute(bias[(col__ < N__ ? col__ : N__ - 1) * stride_bias_0])
 // CUBIN: bias_between_kernel<hd::bf16, hd::bf16, hd::bf16, hd::bf16, 1> (sm_90a
 HELION_KERNEL Tensor bias_between(const Tensor& x, const Tensor& y, const Tensor& bias) {
   auto [m, k] = x.shape<2>();

@@ -33,10 +33,10 @@ using helion::Tensor;
 
 // The example: B as w[tn, tk].transpose(0, 1), the per-row scales in the epilogue.
 // CUDA: tensor-core matmul: A = x [M, K], B = w [N, K]; epilogue tma_store (TMA_STORE = 1) or pairs
-// CUDA: hd::to_compute(scale_x[(row__ < M ? row__ : M - 1) * stride_scale_x_0])
-// CUDA: hd::to_compute(scale_w[(col__ < N ? col__ : N - 1) * stride_scale_w_0])
-// CUDA: using G = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, true, true,
-// CUDA: using G = hd::GemmSm80<T_x, 128, kTf32 ? 128 : 256, 128 / int(sizeof(T_x)), 4, true>;
+// CUDA: hd::to_compute(scale_x[(row__ < M__ ? row__ : M__ - 1) * stride_scale_x_0])
+// CUDA: hd::to_compute(scale_w[(col__ < N__ ? col__ : N__ - 1) * stride_scale_w_0])
+// CUDA: using G__ = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, true, true,
+// CUDA: using G__ = hd::GemmSm80<T_x, 128, kTf32__ ? 128 : 256, 128 / int(sizeof(T_x)), 4, true>;
 //
 // E4M3: // scaled_mm_kernel<hd::f8e4m3, hd::f8e4m3, float, float, hd::bf16, 1> (sm_90a)
 // E4M3-NOT: mma.sync
