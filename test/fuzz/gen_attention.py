@@ -16,10 +16,9 @@ lib/Transforms/RecognizeAttention.cpp accepts (docs/attention.md):
     pointwise epilogue after `acc / li` (* 0.5, + 0.25, * s, a maximum with a constant);
     the epilogue may not load (a per-row vector is an error: docs/attention.md);
   - optionally lse [B, M] in f32: mi + log(li) in either order.
-The outputs are named out and lse and the scalar s: the generated score and epilogue
-functors' own parameter names (o0, o1, r0, l, b, row, col, x) shadow a user's output
-or scalar of the same name (an open bug: NVRTC rejects the CUDA, or a scalar named x
-silently reads the score instead).
+The outputs are named out and lse and the scalar s. (Names like the generated
+functors' own, x or o0, were shadowed there until session 26; they end in "__" now and
+lit CodeGen/functor-names.cpp covers them.)
 Values stay tame: inputs in [-2, 2], the softmax subtracts the running max, the mask
 compares tile indices only (exact), and the first key block holds key 0, which every
 query row sees, so no row's max stays -inf.
