@@ -4,6 +4,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "CudaNames.h"
 #include "helion/CodeGen/CudaEmitter.h"
 #include "helion/IR/IR.h"
 
@@ -50,7 +51,8 @@ inline std::string cudaComputeType(const ir::ElemType& t, const ir::Kernel& k) {
     case ir::ScalarType::B8: return "bool";
     default: return "int64";
     }
-  case ir::ElemType::Kind::OfParam: return "hd::compute_t<T_" + k.params.at(t.param()).name + ">";
+  case ir::ElemType::Kind::OfParam:
+    return "hd::compute_t<" + cudaType(k.params.at(t.param())) + ">";
   case ir::ElemType::Kind::Promote:
     return "decltype(" + cudaComputeType(t.lhs(), k) + "() + " + cudaComputeType(t.rhs(), k) +
            "())";
@@ -69,7 +71,7 @@ inline std::string cudaCast(const ir::Expr& e, const std::string& operand, const
                    *e.castTo == ir::ScalarType::I64 || *e.castTo == ir::ScalarType::B8))
     return to + "(" + operand + ")";
   const std::string storage =
-      e.castTo ? deviceTypeName(*e.castTo) : "T_" + k.params.at(e.param).name;
+      e.castTo ? deviceTypeName(*e.castTo) : cudaType(k.params.at(e.param));
   return "hd::round_to<" + storage + ">(" + cudaComputeType(e.operands[0]->type->elem, k) + "(" +
          operand + "))";
 }
@@ -155,7 +157,7 @@ inline std::string cudaElement(const ir::Expr& e, const ir::Kernel& k, const Ele
   const auto ct = [&] { return cudaComputeType(e.type->elem, k); };
   switch (e.kind) {
   case ir::ExprKind::Const: return cudaLiteral(e.value, e.isInt);
-  case ir::ExprKind::Param: return k.params.at(e.param).name;
+  case ir::ExprKind::Param: return cudaName(k.params.at(e.param));
   case ir::ExprKind::Var: return "v" + std::to_string(e.var);
   case ir::ExprKind::Unary: return cudaUnary(e.unary, op(0), ct());
   case ir::ExprKind::Binary: return cudaBinary(e.binary, op(0), op(1), ct());

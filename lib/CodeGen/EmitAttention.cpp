@@ -41,8 +41,9 @@ EmittedKernel AttentionEmitter::run() {
      << k_.name << "'. Do not edit.\n";
   if (!o_.configJson.empty())
     os << "// config: " << o_.configJson << "\n";
-  os << "// flash attention: q = " << name(p_.q) << ", k = " << name(p_.k) << ", v = "
-     << name(p_.v) << " [b, seq, d]; AttentionSm80 BM " << p_.flash.bm << ", BN " << p_.flash.bn << ", "
+  os << "// flash attention: q = " << srcName(p_.q) << ", k = " << srcName(p_.k) << ", v = "
+     << srcName(p_.v) << " [b, seq, d]; AttentionSm80 BM " << p_.flash.bm << ", BN " << p_.flash.bn
+     << ", "
      << p_.flash.warps << " warps x " << p_.flash.mt << " m16 tiles"
      << (p_.flash.sm90 ? " (fallback off sm_90)" : "") << "\n";
   if (p_.flash.sm90)

@@ -115,12 +115,12 @@ void AttentionEmitter::emitEpilogue(std::ostringstream& os) {
        << ">(value(b__, row__, col__, o0__, l__, m__));\n"
        << "    T_" << n << " r1__ = hd::from_compute<T_" << n
        << ">(value(b__, row__, col__ + 1, o1__, l__, m__));\n"
-       << "    T_" << n << "* p__ = " << n << " + (" << offset(*st) << ");\n"
-       << "    if (stride_" << n << "_2 == 1 && reinterpret_cast<hd::uint64>(p__) % (2 * sizeof(T_"
-       << n << ")) == 0) {\n"
+       << "    T_" << n << "* ptr__ = " << n << " + (" << offset(*st) << ");\n"
+       << "    if (stride_" << n << "_2 == 1 && reinterpret_cast<hd::uint64>(ptr__) %\n"
+       << "        (2 * sizeof(T_" << n << ")) == 0) {\n"
        << "      hd::vec<T_" << n << ", 2> w__;\n      w__[0] = r0__;\n      w__[1] = r1__;\n"
-       << "      *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(p__) = w__;\n"
-       << "    } else {\n      p__[0] = r0__;\n      p__[stride_" << n << "_2] = r1__;\n    }\n"
+       << "      *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(ptr__) = w__;\n"
+       << "    } else {\n      ptr__[0] = r0__;\n      ptr__[stride_" << n << "_2] = r1__;\n    }\n"
        << rowsCall << "  }\n";
     // The sm90 kernel's fast path (AttentionSm90's epilogue): when every pair of
     // adjacent columns is one aligned 2-element store, a row's address once and its
@@ -135,14 +135,14 @@ void AttentionEmitter::emitEpilogue(std::ostringstream& os) {
        << "* rowPtr(int64 b__, int64 row__) const {\n    return " << n << " + (b__ * stride_" << n
        << "_0 + row__ * stride_" << n << "_1);\n  }\n"
        << "  __device__ __forceinline__ void pair(T_" << n
-       << "* p__, int64 b__, int64 row__, int64 col__, float o0__, float o1__, float l__, "
+       << "* ptr__, int64 b__, int64 row__, int64 col__, float o0__, float o1__, float l__, "
           "float m__) const {\n"
        << "    hd::vec<T_" << n << ", 2> w__;\n"
        << "    w__[0] = hd::from_compute<T_" << n
        << ">(value(b__, row__, col__, o0__, l__, m__));\n"
        << "    w__[1] = hd::from_compute<T_" << n
        << ">(value(b__, row__, col__ + 1, o1__, l__, m__));\n"
-       << "    *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(p__ + col__) = w__;\n"
+       << "    *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(ptr__ + col__) = w__;\n"
        << rowsCall << "  }\n";
   } else {
     os << "  static constexpr bool kRowPointers = false;\n"

@@ -48,8 +48,8 @@ public:
        << k_.name << "'. Do not edit.\n";
     if (!o_.configJson.empty())
       os << "// config: " << o_.configJson << "\n";
-    os << "// chain template (sm_90a): out = E(cast(F(" << name(m_.a) << " @ " << name(m_.b1)
-       << (m_.b1KMajor ? "^T" : "") << ")) @ " << name(m_.b2) << "), ChainSm90 BM " << p_.bm
+    os << "// chain template (sm_90a): out = E(cast(F(" << srcName(m_.a) << " @ " << srcName(m_.b1)
+       << (m_.b1KMajor ? "^T" : "") << ")) @ " << srcName(m_.b2) << "), ChainSm90 BM " << p_.bm
        << ", BN " << p_.bn << ", DV <= " << p_.dvMax << ", " << p_.consumers
        << " consumer warpgroup(s) + 1 producer\n";
     os << "#include \"helion/chain_sm90.cuh\"\n#include \"helion/math.cuh\"\n"
@@ -89,7 +89,8 @@ private:
   FunctorFields act_, epi_; ///< the activation's and the epilogue's fields
   FunctorFields kernel_;    ///< the kernel's parameters after the fixed ones: both, once
 
-  const std::string& name(int param) const { return k_.params.at(param).name; }
+  std::string name(int param) const { return cudaName(k_.params.at(param)); }
+  const std::string& srcName(int param) const { return k_.params.at(param).name; }
   std::string ctype(const ElemType& t) const { return cudaComputeType(t, k_); }
 
   void collectArgs() {
@@ -179,7 +180,8 @@ private:
   }
 
   void emitAct(std::ostringstream& os) const {
-    os << "/// The activation of '" << k_.name << "': x is (" << name(m_.a) << " @ " << name(m_.b1)
+    os << "/// The activation of '" << k_.name << "': x is (" << srcName(m_.a) << " @ "
+       << srcName(m_.b1)
        << (m_.b1KMajor ? "^T" : "") << ")[row, col] (col: the hidden column); the kernel rounds "
        << "the result to the second dot's dtype.\n";
     os << "template <" << sig_.params(k_) << ">\nstruct " << k_.name << "_act {\n"
@@ -223,13 +225,14 @@ private:
          << ">(value(b__, row__, col__, o0__));\n"
          << "    T_" << n << " r1__ = hd::from_compute<T_" << n
          << ">(value(b__, row__, col__ + 1, o1__));\n"
-         << "    T_" << n << "* p__ = " << n << " + (" << offset(single->param, single->indices)
+         << "    T_" << n << "* ptr__ = " << n << " + (" << offset(single->param, single->indices)
          << ");\n"
-         << "    if (" << colStride << " == 1 && reinterpret_cast<hd::uint64>(p__) % (2 * sizeof(T_"
-         << n << ")) == 0) {\n"
+         << "    if (" << colStride << " == 1 && reinterpret_cast<hd::uint64>(ptr__) %\n"
+         << "        (2 * sizeof(T_" << n << ")) == 0) {\n"
          << "      hd::vec<T_" << n << ", 2> w__;\n      w__[0] = r0__;\n      w__[1] = r1__;\n"
-         << "      *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(p__) = w__;\n"
-         << "    } else {\n      p__[0] = r0__;\n      p__[" << colStride << "] = r1__;\n    }\n";
+         << "      *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(ptr__) = w__;\n"
+         << "    } else {\n      ptr__[0] = r0__;\n      ptr__[" << colStride
+         << "] = r1__;\n    }\n";
     } else {
       os << "    apply(b__, row__, col__, o0__);\n    apply(b__, row__, col__ + 1, o1__);\n";
     }
@@ -251,7 +254,7 @@ private:
        << kernel_.parameters() << ") {\n";
     os << "  static_assert(hd::is_same_v<" << ta << ", " << tb1 << "> && hd::is_same_v<" << ta
        << ", " << tb2 << ">, \"helionc: the chain template needs one dtype for "
-       << name(m_.a) << ", " << name(m_.b1) << " and " << name(m_.b2) << "\");\n";
+       << srcName(m_.a) << ", " << srcName(m_.b1) << " and " << srcName(m_.b2) << "\");\n";
     os << "  constexpr int kStages[3][3] = {"; // [DK 64, 128, 256][DV 64, 128, 256]
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j)

@@ -100,10 +100,12 @@ void Emitter::emitSignature() {
     if (!tparams.empty())
       tparams += ", ";
     switch (t.kind) {
-    case TemplateArg::Kind::DType: tparams += "class T_" + k_.params[t.index].name; break;
+    case TemplateArg::Kind::DType: tparams += "class T_" + cudaName(k_.params[t.index]); break;
     case TemplateArg::Kind::ReductionDim: tparams += "int RDIM" + std::to_string(t.index); break;
     case TemplateArg::Kind::VectorWidth: tparams += "int VEC"; break;
-    case TemplateArg::Kind::Specialized: tparams += "hd::int64 " + k_.params[t.index].name; break;
+    case TemplateArg::Kind::Specialized:
+      tparams += "hd::int64 " + cudaName(k_.params[t.index]);
+      break;
     case TemplateArg::Kind::ExactAxes: tparams += "int EXACT"; break;
     case TemplateArg::Kind::EpilogueForm: break; // matmul kernels only
     }
@@ -145,16 +147,18 @@ void Emitter::emitSignature() {
     std::string text;
     switch (a.kind) {
     case KernelArg::Kind::Pointer:
-      text = (storedParams_.count(a.param) ? "T_" : "const T_") + p.name + "* __restrict__ " +
-             p.name;
+      text = (storedParams_.count(a.param) ? "" : "const ") + cudaType(p) + "* __restrict__ " +
+             cudaName(p);
       break;
-    case KernelArg::Kind::Numel: text = "int64 numel_" + p.name; break;
-    case KernelArg::Kind::Size: text = "int64 size_" + p.name + "_" + std::to_string(a.dim); break;
+    case KernelArg::Kind::Numel: text = "int64 numel_" + cudaName(p); break;
+    case KernelArg::Kind::Size:
+      text = "int64 size_" + cudaName(p) + "_" + std::to_string(a.dim);
+      break;
     case KernelArg::Kind::Stride:
-      text = "int64 stride_" + p.name + "_" + std::to_string(a.dim);
+      text = "int64 stride_" + cudaName(p) + "_" + std::to_string(a.dim);
       break;
     case KernelArg::Kind::Scalar:
-      text = computeType(ElemType::concrete(p.scalarType)) + " " + p.name;
+      text = computeType(ElemType::concrete(p.scalarType)) + " " + cudaName(p);
       break;
     }
     line(text + (i + 1 < out_.args.size() ? "," : ") {"));

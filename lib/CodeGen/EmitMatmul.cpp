@@ -37,16 +37,16 @@ EmittedKernel MatmulEmitter::run() {
   const std::string bt = batched() ? "B, " : grouped() ? "G, " : "";
   os << "// tensor-core "
      << (batched() ? "batched matmul" : grouped() ? "grouped matmul" : "matmul") << ": A = "
-     << name(p_.a) << " [" << (batched() ? "B, " : "") << "M, K]"
-     << (grouped() ? " (G groups of rows, offsets " + name(p_.offsets) + ")" : "")
-     << ", B = " << name(p_.b) << " [" << bt << (p_.bTransposed ? "N, K]" : "K, N]")
+     << srcName(p_.a) << " [" << (batched() ? "B, " : "") << "M, K]"
+     << (grouped() ? " (G groups of rows, offsets " + srcName(p_.offsets) + ")" : "")
+     << ", B = " << srcName(p_.b) << " [" << bt << (p_.bTransposed ? "N, K]" : "K, N]")
      << "; epilogue "
      << (p_.tmaStoreParam >= 0 ? "tma_store (TMA_STORE = 1) or pairs" : "pairs") << "\n";
   if (p_.aPrologue)
     os << "// A computed from its load: the functor's prologue_a, applied to A's fragments in "
           "registers (sm90 register-A wgmma, sm80 mma.sync)\n";
   if (staged())
-    os << "// " << name(p_.aStaged) << " read at A's subscripts: staged beside A by TMA on sm90 "
+    os << "// " << srcName(p_.aStaged) << " read at A's subscripts: staged beside A by TMA on sm90 "
           "when of A's dtype (prologue_ay), read per element otherwise\n";
   if (p_.bTransposed)
     os << "// f8e4m3 / f8e5m2 operands: wgmma k32 (sm90), widened to f16 for mma.sync (sm80)\n";

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "CudaNames.h"
 #include "helion/IR/LayoutIndex.h"
 #include "helion/CodeGen/CudaEmitter.h"
 

@@ -33,7 +33,8 @@ private:
   EmittedKernel out_;
   std::vector<std::string> fields_; // epilogue arguments: "type name"
 
-  const std::string& name(int param) const { return k_.params.at(param).name; }
+  std::string name(int param) const { return cudaName(k_.params.at(param)); }
+  const std::string& srcName(int param) const { return k_.params.at(param).name; }
   bool batched() const { return p_.tileB >= 0; }
   bool grouped() const { return p_.tileG >= 0; }
   /// An A prologue with a staged second tensor (MatmulMatch::aStaged).

@@ -24,20 +24,20 @@ using helion::Tensor;
 // CAUSAL: struct attention_causal_score {
 // CAUSAL: static constexpr bool kCausal = true;
 // CAUSAL-NEXT: __device__ __forceinline__ float operator()(float x__, int64 row__, int64 col__) const {
-// CAUSAL-NEXT: return float(((row__ >= col__) ? float((float(x__) * float(scale))) : float((-__int_as_float(0x7f800000)))));
+// CAUSAL-NEXT: return float(((row__ >= col__) ? float((float(x__) * float(p_scale))) : float((-__int_as_float(0x7f800000)))));
 // CAUSAL-NEXT: }
 // CAUSAL-NEXT: static constexpr bool kLinear = true;
-// CAUSAL-NEXT: __device__ __forceinline__ float factor() const { return float(scale); }
+// CAUSAL-NEXT: __device__ __forceinline__ float factor() const { return float(p_scale); }
 // CAUSAL-NEXT: __device__ __forceinline__ float unmasked(float x__, int64 row__, int64 col__) const {
-// CAUSAL-NEXT: return float((float(x__) * float(scale)));
+// CAUSAL-NEXT: return float((float(x__) * float(p_scale)));
 // CAUSAL: struct attention_causal_epilogue {
-// CAUSAL: T_lse* __restrict__ lse;
-// CAUSAL-NEXT: int64 stride_lse_0;
-// CAUSAL-NEXT: int64 stride_lse_1;
+// CAUSAL: T_p_lse* __restrict__ p_lse;
+// CAUSAL-NEXT: int64 stride_p_lse_0;
+// CAUSAL-NEXT: int64 stride_p_lse_1;
 // CAUSAL: if (col__ == 0)
 // CAUSAL-NEXT: rows(b__, row__, l__, m__);
 // CAUSAL: void rows(int64 b__, int64 row__, float l__, float m__) const {
-// CAUSAL: lse[b__ * stride_lse_0 + row__ * stride_lse_1] = hd::from_compute<T_lse>((float(v0) + float(hd::log(float(v1)))));
+// CAUSAL: p_lse[b__ * stride_p_lse_0 + row__ * stride_p_lse_1] = hd::from_compute<T_p_lse>((float(v0) + float(hd::log(float(v1)))));
 
 // The launcher checks the per-row output as [b, m].
 // HOST: HELION_CHECK(out.device().type == helion::DeviceType::CUDA && out.dim() == 3 && out.size(0) >= B && out.size(1) >= M && out.size(2) >= D,

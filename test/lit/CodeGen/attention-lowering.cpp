@@ -20,31 +20,31 @@ using helion::Tensor;
 // DEFAULT: // flash attention: q = q, k = k, v = v [b, seq, d]; AttentionSm80 BM 128, BN 64, 4 warps x 2 m16 tiles
 // DEFAULT: #include "helion/attention_sm80.cuh"
 // DEFAULT: struct attention_score {
-// DEFAULT-NEXT: double scale;
+// DEFAULT-NEXT: double p_scale;
 // DEFAULT-NEXT: static constexpr bool kCausal = false;
 // DEFAULT-NEXT: __device__ __forceinline__ float operator()(float x__, int64 row__, int64 col__) const {
-// DEFAULT-NEXT: return float((float(x__) * float(scale)));
+// DEFAULT-NEXT: return float((float(x__) * float(p_scale)));
 // DEFAULT: struct attention_epilogue {
 // DEFAULT: float value(int64 b__, int64 row__, int64 col__, float o__, float l__, float m__) const {
 // The row sum divides as a broadcast divisor (one reciprocal per row).
 // DEFAULT: return float(hd::div_bcast(float(v2), float(v1)));
-// DEFAULT: *reinterpret_cast<hd::vec<T_out, 2>*>(p__) = w__;
+// DEFAULT: *reinterpret_cast<hd::vec<T_p_out, 2>*>(ptr__) = w__;
 // DEFAULT: __global__ void __launch_bounds__(128, 1) attention_kernel(
-// DEFAULT: using A__ = hd::AttentionSm80<T_q, d, 64, 4, 2>;
+// DEFAULT: using A__ = hd::AttentionSm80<T_p_q, p_d, 64, 4, 2>;
 // DEFAULT: A__::run(q__, k__, v__, M__, N__, sqb__, sqm__, skb__, skn__, svb__, svn__, score__, epi__, smem__);
 
 // W8: AttentionSm80 BM 128, BN 32, 8 warps x 1 m16 tiles
 // W8: __global__ void __launch_bounds__(256, 1) attention_kernel(
-// W8: using A__ = hd::AttentionSm80<T_q, d, 32, 8, 1>;
+// W8: using A__ = hd::AttentionSm80<T_p_q, p_d, 32, 8, 1>;
 
 // A soft-capped score (Gemma 2) and two outputs: both functors follow the IR.
 // SOFTCAP: struct softcap_score {
-// SOFTCAP-NEXT: double scale;
-// SOFTCAP: return float((float(hd::tanh(float((float((float(x__) * float(scale))) * float(0.0199999996f))))) * float(50.0f)));
+// SOFTCAP-NEXT: double p_scale;
+// SOFTCAP: return float((float(hd::tanh(float((float((float(x__) * float(p_scale))) * float(0.0199999996f))))) * float(50.0f)));
 // SOFTCAP: void apply(int64 b__, int64 row__, int64 col__, float o__, float l__, float m__) const {
 // SOFTCAP: float [[R:v[0-9]+]] = (float(1.0f) / float(
-// SOFTCAP: out[b__ * stride_out_0 + row__ * stride_out_1 + col__ * stride_out_2] = hd::from_compute<T_out>((float({{v[0-9]+}}) * float([[R]])));
-// SOFTCAP: unnormalized[b__ * stride_unnormalized_0 + row__ * stride_unnormalized_1 + col__ * stride_unnormalized_2] = hd::from_compute<T_unnormalized>({{v[0-9]+}});
+// SOFTCAP: p_out[b__ * stride_p_out_0 + row__ * stride_p_out_1 + col__ * stride_p_out_2] = hd::from_compute<T_p_out>((float({{v[0-9]+}}) * float([[R]])));
+// SOFTCAP: p_unnormalized[b__ * stride_p_unnormalized_0 + row__ * stride_p_unnormalized_1 + col__ * stride_p_unnormalized_2] = hd::from_compute<T_p_unnormalized>({{v[0-9]+}});
 // SOFTCAP: apply(b__, row__, col__ + 1, o1__, l__, m__);
 HELION_KERNEL Tensor softcap(const Tensor& q, const Tensor& k, const Tensor& v, Tensor& unnormalized) {
   auto [bh, m, dim] = q.shape<3>();

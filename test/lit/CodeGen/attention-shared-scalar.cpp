@@ -9,10 +9,10 @@
 using helion::Tensor;
 
 // CHECK: int M__, int N__, int B__, int* tile_counter__,
-// CHECK-NEXT: const __grid_constant__ hd::TensorMap map_o__, int tma_o__, float gain, double scale, T_out* __restrict__ out,
-// CHECK: score__{gain, scale};
-// CHECK-NEXT: epi__{gain, out, stride_out_0, stride_out_1, stride_out_2};
-// CHECK: int64 sqb__, int64 sqm__, int64 skb__, int64 skn__, int64 svb__, int64 svn__, float gain, double scale, T_out* __restrict__ out,
+// CHECK-NEXT: const __grid_constant__ hd::TensorMap map_o__, int tma_o__, float p_gain, double p_scale, T_p_out* __restrict__ p_out,
+// CHECK: score__{p_gain, p_scale};
+// CHECK-NEXT: epi__{p_gain, p_out, stride_p_out_0, stride_p_out_1, stride_p_out_2};
+// CHECK: int64 sqb__, int64 sqm__, int64 skb__, int64 skn__, int64 svb__, int64 svn__, float p_gain, double p_scale, T_p_out* __restrict__ p_out,
 // CUBIN: attention_kernel<hd::bf16, hd::bf16, hd::bf16, 64, hd::bf16> (sm_90a
 HELION_KERNEL Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, float gain) {
   auto [bh, m, dim] = q.shape<3>();

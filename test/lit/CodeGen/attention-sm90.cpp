@@ -29,23 +29,23 @@
 // C2: __global__ void __launch_bounds__(384, 1) attention_kernel(
 // C2-NEXT: const __grid_constant__ hd::TensorMap map_q__, const __grid_constant__ hd::TensorMap map_k__,
 // C2-NEXT: const __grid_constant__ hd::TensorMap map_v__, int M__, int N__, int B__, int* tile_counter__,
-// C2-NEXT: const __grid_constant__ hd::TensorMap map_o__, int tma_o__, double scale, T_out* __restrict__ out,
-// C2: using A__ = hd::AttentionSm90<T_q, d, 128, 2, 2, T_out>;
+// C2-NEXT: const __grid_constant__ hd::TensorMap map_o__, int tma_o__, double p_scale, T_p_out* __restrict__ p_out,
+// C2: using A__ = hd::AttentionSm90<T_p_q, p_d, 128, 2, 2, T_p_out>;
 // C2: hd::check_dynamic_smem(A__::kSmemBytes);
 // C2: A__::run(&map_q__, &map_k__, &map_v__, M__, N__, B__, score__, epi__, smem__,
 // C2-NEXT: tile_counter__, tma_o__ ? &map_o__ : nullptr);
 // C2: __global__ void __launch_bounds__(128, 1) attention_kernel_sm80(
-// C2: using A__ = hd::AttentionSm80<T_q, d, 64, 4, 2>;
+// C2: using A__ = hd::AttentionSm80<T_p_q, p_d, 64, 4, 2>;
 
 // C1: // sm_90a: AttentionSm90 BM 64, BN 64, 1 consumer warpgroup(s) + 1 producer, 4 k/v stages
 // C1: __global__ void __launch_bounds__(256, 1) attention_kernel(
-// C1: using A__ = hd::AttentionSm90<T_q, d, 64, 1, 4, T_out>;
+// C1: using A__ = hd::AttentionSm90<T_p_q, p_d, 64, 1, 4, T_p_out>;
 // DEFAULT: // sm_90a: AttentionSm90 BM 128, BN 128, 2 consumer warpgroup(s) + 1 producer, 2 k/v stages, persistent
 
 // Three consumers: 192 rows (the one block size off the powers of two), 16 warps.
 // C3: // sm_90a: AttentionSm90 BM 192, BN 128, 3 consumer warpgroup(s) + 1 producer, 2 k/v stages, persistent
 // C3: __global__ void __launch_bounds__(512, 1) attention_kernel(
-// C3: using A__ = hd::AttentionSm90<T_q, d, 128, 3, 2, T_out>;
+// C3: using A__ = hd::AttentionSm90<T_p_q, p_d, 128, 3, 2, T_p_out>;
 
 // The launcher: sm90 only on a 9.x device; 3-D tensor maps [b, seq, d] with boxes
 // {1, rows, 64}; shared memory AttentionSm90::kSmemBytes per head dim (d 64:

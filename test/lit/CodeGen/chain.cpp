@@ -47,10 +47,10 @@ using helion::Tensor;
 // HOST: return float(hd::maximum<float>(x__, float(0.0f)));
 // HOST: struct mlp_relu_chain_epilogue {
 // HOST: __device__ __forceinline__ float value(int64 b__, int64 row__, int64 col__, float o__) const {
-// HOST: *reinterpret_cast<hd::vec<T_out, 2>*>(p__) = w__;
-// HOST: template <class T_x, class T_w1, class T_w2, class T_out, int DK, int DV>
+// HOST: *reinterpret_cast<hd::vec<T_p_out, 2>*>(ptr__) = w__;
+// HOST: template <class T_p_x, class T_p_w1, class T_p_w2, class T_p_out, int DK, int DV>
 // HOST: __global__ void __launch_bounds__(256, 1) mlp_relu_chain_kernel(
-// HOST: using C__ = hd::ChainSm90<T_x, DK, DV, 64, 1, kStages[DK / 128][DV / 128], false>;
+// HOST: using C__ = hd::ChainSm90<T_p_x, DK, DV, 64, 1, kStages[DK / 128][DV / 128], false>;
 // HOST: C__::run(&map_a__, &map_b1__, &map_b2__, B__, M__, H__, N__, act__, epi__, smem__);
 // HOST: if (hc_dev.major != 9) return false;
 // HOST: const int64_t hc_B = 1, hc_M = (m), hc_N = (n), hc_H = (h), hc_K = (k);
@@ -76,19 +76,19 @@ using helion::Tensor;
 // SPEC: rows and hidden tiles are 128 where tm and th are 128 or more, else 64;
 // A hidden-layer bias b1[th] is read by the activation functor at the hidden column.
 // BIAS: struct mlp_bias_act {
-// BIAS-NEXT: const T_b1* __restrict__ b1;
-// BIAS-NEXT: int64 stride_b1_0;
-// BIAS: (hd::to_compute(b1[col__ * stride_b1_0]))
-// BIAS: int B__, int M__, int H__, int N__, const T_b1* __restrict__ b1, int64 stride_b1_0, const T_b2* __restrict__ b2, int64 stride_b2_0, T_out* __restrict__ out,
+// BIAS-NEXT: const T_p_b1* __restrict__ p_b1;
+// BIAS-NEXT: int64 stride_p_b1_0;
+// BIAS: (hd::to_compute(p_b1[col__ * stride_p_b1_0]))
+// BIAS: int B__, int M__, int H__, int N__, const T_p_b1* __restrict__ p_b1, int64 stride_p_b1_0, const T_p_b2* __restrict__ p_b2, int64 stride_p_b2_0, T_p_out* __restrict__ p_out,
 // KT: chain: a %q, b1 %kt transposed, b2 %v
-// KT-HOST: using C__ = hd::ChainSm90<T_q, DK, DV, 64, 1, kStages[DK / 128][DV / 128], true>;
+// KT-HOST: using C__ = hd::ChainSm90<T_p_q, DK, DV, 64, 1, kStages[DK / 128][DV / 128], true>;
 // KT-HOST: hc_mapB1 = hc_map(kt, hc_H, hc_K, 64)
 // Batched ([tb, tm, te], tb of block size 1): every operand and the output are 3-D,
 // the batch first; B x row tiles x column tiles CTAs; the epilogue indexes the batch.
 // BMM: chain: a %q, b1 %kt transposed, b2 %v, acc %acc.0, tiles [tb, tm, te], hidden tn %s.1, k loop tk, act cast<dtype(%q)>(%s.1), epilogue 1
 // BMM: template: chain sm90 64x64 consumers 1
-// BMM-HOST: T_out* p__ = out + (b__ * stride_out_0 + row__ * stride_out_1 + col__ * stride_out_2);
-// BMM-HOST: if (stride_out_2 == 1 &&
+// BMM-HOST: T_p_out* ptr__ = p_out + (b__ * stride_p_out_0 + row__ * stride_p_out_1 + col__ * stride_p_out_2);
+// BMM-HOST: if (stride_p_out_2 == 1 &&
 // BMM-HOST: const int64_t hc_B = (b), hc_M = (m), hc_N = (e), hc_H = (n), hc_K = (d);
 // BMM-HOST: t.dim() == 3 &&
 // BMM-HOST: t.size(1) >= rows && t.size(2) >= cols &&
@@ -101,7 +101,7 @@ using helion::Tensor;
 // template (the default config's rows tile of 16 runs its 64-row tiles).
 // ALL: chain: a %q, b1 %kt transposed, b2 %v, acc %acc.0, tiles [tb, tm, :], hidden tn %s.1, k whole, act cast<dtype(%q)>(%s.1), epilogue 1
 // ALL: template: chain sm90 64x64 consumers 1
-// ALL-HOST: T_out* p__ = out + (b__ * stride_out_0 + row__ * stride_out_1 + col__ * stride_out_2);
+// ALL-HOST: T_p_out* ptr__ = p_out + (b__ * stride_p_out_0 + row__ * stride_p_out_1 + col__ * stride_p_out_2);
 // ALL-HOST: const int64_t hc_B = (b), hc_M = (m), hc_N = (d), hc_H = (n), hc_K = (q).size(2);
 
 // A gelu-like activation with a scalar, a bias in the epilogue, an f16 cast: the

@@ -17,13 +17,13 @@
 // CUDA-LABEL: void histogram_kernel(
 // CUDA:      if (int(threadIdx.x) == th_t0 * ST_t0) {
 // CUDA:      if ((X_t0 || tb_t0 + c_t0 < te_t0)) {
-// CUDA-NEXT:   const hd::compute_t<T_counts> v = int64(1);
+// CUDA-NEXT:   const hd::compute_t<T_p_counts> v = int64(1);
 // CUDA-LABEL: void scatter_add_kernel(
 // CUDA:      if (int(threadIdx.x) == th_t1 * ST_t1 + th_t0 * ST_t0) {
 // CUDA:      for (int g_t1 = 0; g_t1 < E_t1 / V_t1; ++g_t1) {
-// CUDA:        o_t1 = int64(hd::to_compute(v0_rows_of[i_t0])) * stride_out_0 + int64(int64(tb_t1 + c_t1)) * stride_out_1;
+// CUDA:        o_t1 = int64(hd::to_compute(v0_rows_of[i_t0])) * stride_p_out_0 + int64(int64(tb_t1 + c_t1)) * stride_p_out_1;
 // CUDA:        av[v] = float(hd::to_compute(v1__t0[i_t1][i_t0]));
-// CUDA:      if (in_t1) hd::atomic_add_vec<V_t1>(out + o_t1, av);
+// CUDA:      if (in_t1) hd::atomic_add_vec<V_t1>(p_out + o_t1, av);
 
 // CUBIN: histogram.histogram.f32.counts-bf16.cubin: histogram_kernel<float, hd::bf16, 4, 0> (sm_80
 // DTYPE: histogram.cpp:[[#]]:5: error: atomic_add: a tensor of dtype i8 cannot be accumulated into atomically (expected f32, f64, f16, bf16, i32 or i64)

@@ -8,12 +8,12 @@
 // RUN: %helionc compile %examples/rms_norm.cpp --config %t.ev.json --emit ptx --dtype f16 | FileCheck %s --check-prefix=PTX
 
 // Site 0 is x (the row), site 1 the weight (Sites.h order).
-// CHECK-DAG: h = load_hint<hd::Evict::last, true>(reinterpret_cast<const hvec<T_weight, V_a0>*>(weight +
-// CHECK-DAG: h = load_hint<hd::Evict::first, true>(reinterpret_cast<const hvec<T_x, V_a0>*>(x +
+// CHECK-DAG: h = load_hint<hd::Evict::last, true>(reinterpret_cast<const hvec<T_p_weight, V_a0>*>(p_weight +
+// CHECK-DAG: h = load_hint<hd::Evict::first, true>(reinterpret_cast<const hvec<T_p_x, V_a0>*>(p_x +
 
 // ONE-NOT: load_hint<hd::Evict::first
-// ONE-DAG: h = load_hint<hd::Evict::last, true>(reinterpret_cast<const hvec<T_weight, V_a0>*>(weight +
-// ONE-DAG: h = {{.*}}*reinterpret_cast<const hvec<T_x, V_a0>*>(x +
+// ONE-DAG: h = load_hint<hd::Evict::last, true>(reinterpret_cast<const hvec<T_p_weight, V_a0>*>(p_weight +
+// ONE-DAG: h = {{.*}}*reinterpret_cast<const hvec<T_p_x, V_a0>*>(p_x +
 
 // PTX-DAG: createpolicy.fractional.L2::evict_first.b64
 // PTX-DAG: createpolicy.fractional.L2::evict_last.b64

@@ -7,7 +7,7 @@
 // to float; arithmetic on a block of them is an error until it is cast.
 
 // CHECK-LABEL: void quant_fp8_kernel(
-// CHECK: h.v[v] = hd::from_compute<T_q>(
+// CHECK: h.v[v] = hd::from_compute<T_p_q>(
 
 // CUBIN: quant_fp8.dequant_fp8.f8e5m2.out-bf16.scale-f32.cubin: dequant_fp8_kernel<hd::f8e5m2, float, hd::bf16, 16, 0> (sm_80
 #include <helion/hl.h>

@@ -26,8 +26,8 @@ HELION_KERNEL Tensor jagged_max(const Tensor& values, const Tensor& offsets) {
 // IR: for %i in grid(load %offsets[%r.begin], load %offsets[add(%r.begin, 1)]) {
 
 // CUDA: for (int64 tb_t1 = int64(0); tb_t1 < end_t1; tb_t1 +=
-// CUDA: = true ? offsets[int64(tb_t0) * stride_offsets_0] :
-// CUDA: = true ? offsets[int64((int64(tb_t0) + int64(int64(1)))) * stride_offsets_0] :
+// CUDA: = true ? p_offsets[int64(tb_t0) * stride_p_offsets_0] :
+// CUDA: = true ? p_offsets[int64((int64(tb_t0) + int64(int64(1)))) * stride_p_offsets_0] :
 // CUDA: const int64 end_t2 = hd::to_compute(v{{[0-9]+}}__t1);
 // CUDA-NEXT: for (int64 tb_t2 = hd::to_compute(v{{[0-9]+}}__t0); tb_t2 < end_t2; tb_t2 += 1) {
 

@@ -20,13 +20,13 @@
 // DEF: // config: {"block_sizes": [128, 16],
 // DEF-SAME: "range_unroll_factors": [4], "num_warps": 4,
 // DEF-SAME: "load_eviction_policies": ["", "", "first"]
-// DEF: T_offsets v0_start;
-// DEF-NEXT: v0_start = true ? offsets[int64(tb_t0) * stride_offsets_0]
+// DEF: T_p_offsets v0_start;
+// DEF-NEXT: v0_start = true ? p_offsets[int64(tb_t0) * stride_p_offsets_0]
 // DEF: const int64 end_t2 = hd::to_compute(v1_end);
 // DEF-NEXT: #pragma unroll 4
 // DEF-NEXT: for (int64 tb_t2 = hd::to_compute(v0_start); tb_t2 < end_t2; tb_t2 += 16) {
 // DEF-NEXT: const int64 te_t2 = hd::minimum<int64>(tb_t2 + 16, end_t2);
-// DEF: load_hint<hd::Evict::first, true>(reinterpret_cast<const hvec<T_values, V_t1>*>(values +
+// DEF: load_hint<hd::Evict::first, true>(reinterpret_cast<const hvec<T_p_values, V_t1>*>(p_values +
 // DEF-SAME: (X_t2 || tb_t2 + c_t2 < te_t2)
 
 // CFG: constexpr int S_t1 = 64;

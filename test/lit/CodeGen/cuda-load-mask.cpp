@@ -8,7 +8,7 @@
 // IR: let %v.3 = load_gather %x[gather(%rows.0), gather(%cols.1)] mask %mask.2
 //
 // RUN: %helionc compile %s --emit cuda | FileCheck %s --check-prefix=CUDA
-// CUDA: v3_v[i_t1][i_t0] = {{.*}} && bool(v2_mask[i_t1][i_t0]) ? hd::to_compute(x[
+// CUDA: v3_v[i_t1][i_t0] = {{.*}} && bool(v2_mask[i_t1][i_t0]) ? hd::to_compute(p_x[
 //
 // A mask that adds a dim broadcasts the load, as in ref mode.
 // RUN: %helionc compile %s --kernel row_mask --emit ir --print-after infer-types | FileCheck %s --check-prefix=BCAST

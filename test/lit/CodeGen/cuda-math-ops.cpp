@@ -8,28 +8,28 @@
 // accurate functions for f32); integer % and the bitwise operators are C++'s on the
 // 64-bit compute type; bitwise operators on a float block are located errors.
 
-// MATH-DAG: hd::sin(hd::compute_t<T_x>(
-// MATH-DAG: hd::cos(hd::compute_t<T_x>(
-// MATH-DAG: hd::erf(hd::compute_t<T_x>(
-// MATH-DAG: hd::log1p(hd::compute_t<T_x>(
-// MATH-DAG: hd::pow(hd::compute_t<T_x>(
-// MATH-DAG: hd::floor(hd::compute_t<T_x>(
-// MATH-DAG: hd::ceil(hd::compute_t<T_x>(
-// MATH-DAG: hd::round(hd::compute_t<T_x>(
-// MATH-DAG: hd::exp2(hd::compute_t<T_x>(
-// MATH-DAG: hd::log2(hd::compute_t<T_x>(
+// MATH-DAG: hd::sin(hd::compute_t<T_p_x>(
+// MATH-DAG: hd::cos(hd::compute_t<T_p_x>(
+// MATH-DAG: hd::erf(hd::compute_t<T_p_x>(
+// MATH-DAG: hd::log1p(hd::compute_t<T_p_x>(
+// MATH-DAG: hd::pow(hd::compute_t<T_p_x>(
+// MATH-DAG: hd::floor(hd::compute_t<T_p_x>(
+// MATH-DAG: hd::ceil(hd::compute_t<T_p_x>(
+// MATH-DAG: hd::round(hd::compute_t<T_p_x>(
+// MATH-DAG: hd::exp2(hd::compute_t<T_p_x>(
+// MATH-DAG: hd::log2(hd::compute_t<T_p_x>(
 
 // INT-IR:      let %h.1 = bitxor(%v.0, shr(%v.0, 7))
 // INT-IR-NEXT: %h.1 = bitxor(shl(%h.1, 3), bitnot(%h.1))
 // INT-IR-NEXT: %h.1 = bitand(bitor(%h.1, 1), 2147483647)
 // INT-IR-NEXT: store %out[flat(%tile)] = mod(%h.1, %buckets)
 
-// INT: >> hd::compute_t<T_x>(int64(7))
-// INT: << hd::compute_t<T_x>(int64(3))
-// INT-SAME: ^ hd::compute_t<T_x>(hd::bit_not(
-// INT: | hd::compute_t<T_x>(int64(1))
-// INT-SAME: & hd::compute_t<T_x>(int64(2147483647))
-// INT: hd::mod(hd::compute_t<T_x>(v1_h[i_t0]), hd::compute_t<T_x>(buckets))
+// INT: >> hd::compute_t<T_p_x>(int64(7))
+// INT: << hd::compute_t<T_p_x>(int64(3))
+// INT-SAME: ^ hd::compute_t<T_p_x>(hd::bit_not(
+// INT: | hd::compute_t<T_p_x>(int64(1))
+// INT-SAME: & hd::compute_t<T_p_x>(int64(2147483647))
+// INT: hd::mod(hd::compute_t<T_p_x>(v1_h[i_t0]), hd::compute_t<T_p_x>(p_buckets))
 // CUBIN: int_hash.hash_bucket.i32.cubin: hash_bucket_kernel<hd::int32, hd::int32, 4, 0> (sm_80
 #include <helion/hl.h>
 

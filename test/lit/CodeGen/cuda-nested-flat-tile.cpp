@@ -3,9 +3,9 @@
 // level. It once emitted `end_t1 = size_out_-1`, which NVRTC rejected with no location.
 //
 // RUN: %helionc compile %s --emit cuda | FileCheck %s
-// CHECK: int64 numel_out
-// CHECK: const int64 end_t1 = numel_out;
-// CHECK-NOT: size_out_-1
+// CHECK: int64 numel_p_out
+// CHECK: const int64 end_t1 = numel_p_out;
+// CHECK-NOT: size_p_out_-1
 // RUN: rm -rf %t && env HELIONC_NO_CACHE=1 %helionc compile %s --emit cubin -o %t | FileCheck %s --check-prefix=CUBIN
 // CUBIN: nested_kernel<float, float, {{[0-9]+}}, 0> (sm_90a
 #include <helion/hl.h>

@@ -11,24 +11,24 @@
 // padded extent RDIM0 a template parameter) vs looped ones (chunks of N, partial
 // results carried across chunks, one cross-thread combine at the end).
 
-// PERS: template <int RDIM0, class T_x, class T_out, int VEC, int EXACT>
+// PERS: template <int RDIM0, class T_p_x, class T_p_out, int VEC, int EXACT>
 // PERS: // axis a0: reduction axis a0
 // PERS-NEXT: constexpr int S_a0 = RDIM0;
 // PERS: const int64 off_a0 = 0;
 // PERS-NOT: for (int64 off_a0
-// PERS: hd::compute_t<T_x> acc = OpSum::identity<hd::compute_t<T_x>>();
+// PERS: hd::compute_t<T_p_x> acc = OpSum::identity<hd::compute_t<T_p_x>>();
 // Elements past the row's extent are masked out of the sum.
 // PERS: if (X_a0 || off_a0 + c_a0 < ext_a0) acc = OpSum()(acc,
 // PERS: = axis_reduce<T_a0, ST_a0>(acc, OpSum(), {{.*}}smem_raw[red_phase++ & 1]);
 
-// LOOP: template <class T_x, class T_out, int VEC, int EXACT>
+// LOOP: template <class T_p_x, class T_p_out, int VEC, int EXACT>
 // LOOP-NOT: RDIM0
 // LOOP: // axis a0: reduction axis a0 (looped)
 // LOOP-NEXT: constexpr int S_a0 = 1024;
 // LOOP: constexpr int S_t0 = 2;
-// LOOP: acc_[[ACC:[a-z0-9_]+]][i_t0] = OpSum::identity<hd::compute_t<T_x>>();
+// LOOP: acc_[[ACC:[a-z0-9_]+]][i_t0] = OpSum::identity<hd::compute_t<T_p_x>>();
 // LOOP: for (int64 off_a0 = 0; off_a0 < ext_a0; off_a0 += S_a0) {
-// LOOP: hd::compute_t<T_x> acc = acc_[[ACC]][i_t0];
+// LOOP: hd::compute_t<T_p_x> acc = acc_[[ACC]][i_t0];
 // LOOP: if (X_a0 || off_a0 + c_a0 < ext_a0) acc = OpSum()(acc,
 // LOOP: acc_[[ACC]][i_t0] = acc;
 // LOOP: = axis_reduce<T_a0, ST_a0>(acc, OpSum(),

@@ -16,45 +16,45 @@
 // ADD: #include "helion/generic.cuh"
 // ADD-NOT: #include <
 // Tensors addressed only flat (tile(out.sizes())) get a numel, not sizes/strides.
-// ADD-LABEL: template <class T_x, class T_y, class T_out, int VEC, int EXACT>
+// ADD-LABEL: template <class T_p_x, class T_p_y, class T_p_out, int VEC, int EXACT>
 // ADD-NEXT: __global__ __launch_bounds__(128) void add_kernel(
-// ADD-NEXT:   const T_x* __restrict__ x,
-// ADD-NEXT:   int64 numel_x,
-// ADD-NEXT:   const T_y* __restrict__ y,
-// ADD-NEXT:   int64 numel_y,
-// ADD-NEXT:   T_out* __restrict__ out,
-// ADD-NEXT:   int64 numel_out) {
+// ADD-NEXT:   const T_p_x* __restrict__ p_x,
+// ADD-NEXT:   int64 numel_p_x,
+// ADD-NEXT:   const T_p_y* __restrict__ p_y,
+// ADD-NEXT:   int64 numel_p_y,
+// ADD-NEXT:   T_p_out* __restrict__ p_out,
+// ADD-NEXT:   int64 numel_p_out) {
 // ADD-NEXT: constexpr int NT = 128;
 
 // A persistent reduction axis is a template parameter; scalars are passed by value;
 // only stored tensors are non-const. A one-row program asks ptxas to fit
 // row_min_blocks blocks per SM, from the row elements each thread holds.
-// RMS-LABEL: template <int RDIM0, class T_x, class T_weight, class T_out, int VEC, int EXACT>
+// RMS-LABEL: template <int RDIM0, class T_p_x, class T_p_weight, class T_p_out, int VEC, int EXACT>
 // RMS-NEXT: __global__ __launch_bounds__(256, row_min_blocks(256, (RDIM0) * 1 / 256)) void rms_norm_kernel(
-// RMS-NEXT:   const T_x* __restrict__ x,
-// RMS-NEXT:   int64 size_x_0,
-// RMS-NEXT:   int64 size_x_1,
-// RMS-NEXT:   int64 stride_x_0,
-// RMS-NEXT:   int64 stride_x_1,
-// RMS-NEXT:   const T_weight* __restrict__ weight,
-// RMS-NEXT:   int64 size_weight_0,
-// RMS-NEXT:   int64 stride_weight_0,
-// RMS-NEXT:   double eps,
-// RMS-NEXT:   int64 m,
-// RMS-NEXT:   T_out* __restrict__ out,
-// RMS:        int64 stride_out_1) {
+// RMS-NEXT:   const T_p_x* __restrict__ p_x,
+// RMS-NEXT:   int64 size_p_x_0,
+// RMS-NEXT:   int64 size_p_x_1,
+// RMS-NEXT:   int64 stride_p_x_0,
+// RMS-NEXT:   int64 stride_p_x_1,
+// RMS-NEXT:   const T_p_weight* __restrict__ p_weight,
+// RMS-NEXT:   int64 size_p_weight_0,
+// RMS-NEXT:   int64 stride_p_weight_0,
+// RMS-NEXT:   double p_eps,
+// RMS-NEXT:   int64 p_m,
+// RMS-NEXT:   T_p_out* __restrict__ p_out,
+// RMS:        int64 stride_p_out_1) {
 // RMS: constexpr int S_a0 = RDIM0;
 
 // The index tensor of a gather is a tensor parameter like any other.
-// CE-LABEL: template <int RDIM0, class T_logits, class T_labels, class T_losses, int VEC, int EXACT>
+// CE-LABEL: template <int RDIM0, class T_p_logits, class T_p_labels, class T_p_losses, int VEC, int EXACT>
 // CE-NEXT: __global__ __launch_bounds__(256, row_min_blocks(256, (RDIM0) * 1 / 256)) void cross_entropy_kernel(
-// CE: const T_labels* __restrict__ labels,
-// CE: T_losses* __restrict__ losses,
+// CE: const T_p_labels* __restrict__ p_labels,
+// CE: T_p_losses* __restrict__ p_losses,
 // The gather: row i of the tile, column labels[i].
-// CE: logits[int64(int64(tb_t0 + c_t0)) * stride_logits_0 + int64({{.*}}v0_lbl[i_t0]{{.*}}) * stride_logits_1]
+// CE: p_logits[int64(int64(tb_t0 + c_t0)) * stride_p_logits_0 + int64({{.*}}v0_lbl[i_t0]{{.*}}) * stride_p_logits_1]
 
 // W1: __global__ __launch_bounds__(32) void add_kernel(
-// W1-NEXT: const T_x* __restrict__ x,
+// W1-NEXT: const T_p_x* __restrict__ p_x,
 // W1: constexpr int NT = 32;
 // W32: __global__ __launch_bounds__(1024, row_min_blocks(1024, (RDIM0) * 8 / 1024)) void softmax_kernel(
 // W32: constexpr int NT = 1024;

@@ -18,14 +18,14 @@
 // RUN: %helionc compile %examples/softmax.cpp --kernel softmax --config %t.flat.json --emit cuda | FileCheck %s --check-prefix=NONE
 // RUN: %helionc compile %examples/softmax.cpp --kernel softmax --config %t.st.json --emit host | FileCheck %s --check-prefix=HOST
 
-// CHECK: using stage_t0 = hvec<T_x, V_a0>;
+// CHECK: using stage_t0 = hvec<T_p_x, V_a0>;
 // CHECK: constexpr int NSLOT0 = (E_a0 / V_a0) * E_t0;
 // CHECK: constexpr int STG = STAGED ? hmax(1, hmin(2, STAGE_ROOM / STAGE_BYTES)) : 1;
 // CHECK: __shared__ stage_t0 stage0[STAGED ? STG : 1][STAGED ? NSLOT0 : 1][STAGED ? NT : 1];
 // CHECK: const int64 pid_first = blockIdx.x, pid_step = gridDim.x, pid_end = total_0;
 // The prologue fills STG - 1 slots, one commit group each.
 // CHECK: for (int stage_s = 0; stage_s < STG - 1; ++stage_s) {
-// CHECK: hd::stage_copy<int(sizeof(stage_t0))>(&stage0[stage_s][(i_t0) * (E_a0 / V_a0) + g_a0][threadIdx.x], x + (tb_t0 + c_t0) * stride_x_0
+// CHECK: hd::stage_copy<int(sizeof(stage_t0))>(&stage0[stage_s][(i_t0) * (E_a0 / V_a0) + g_a0][threadIdx.x], p_x + (tb_t0 + c_t0) * stride_p_x_0
 // CHECK: hd::cp_async_commit();
 // Each iteration issues the tile STG - 1 ahead, then waits for its own.
 // CHECK: for (int64 pid = pid_first; pid < pid_end; pid += pid_step, ++stage_it) {
@@ -34,13 +34,13 @@
 // CHECK: hd::cp_async_commit();
 // CHECK-NEXT: hd::cp_async_wait<STG - 1>();
 // CHECK: const int stage_slot = stage_it % STG;
-// CHECK: T_x v0_values[E_a0][E_t0];
+// CHECK: T_p_x v0_values[E_a0][E_t0];
 // CHECK: if constexpr (STAGED) h = stage0[stage_slot][(i_t0) * (E_a0 / V_a0) + g_a0][threadIdx.x];
-// CHECK-NEXT: else h = {{.*}}*reinterpret_cast<const hvec<T_x, V_a0>*>(x +
+// CHECK-NEXT: else h = {{.*}}*reinterpret_cast<const hvec<T_p_x, V_a0>*>(p_x +
 
 // rms_norm: the weight is tile-invariant (loaded once, before the loop), only x is staged.
-// BLK: T_weight v4__t2[E_a0];
-// BLK: using stage_t0 = hvec<T_x, V_a0>;
+// BLK: T_p_weight v4__t2[E_a0];
+// BLK: using stage_t0 = hvec<T_p_x, V_a0>;
 // BLK-NOT: using stage_t1
 // BLK: hmin(3, STAGE_ROOM / STAGE_BYTES)
 // BLK: const int64 pid_end = hd::minimum<int64>(pid_first + per_cta, total_0);

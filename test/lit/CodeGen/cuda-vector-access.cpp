@@ -13,11 +13,11 @@
 // The inner axis takes VEC elements per thread access, or the widest fewer that
 // split it into whole vectors per thread (axis_vec).
 // CHECK: constexpr int V_t0 = axis_vec(VEC, S_t0, NT / ST_t0 > 0 ? NT / ST_t0 : 1, {{.*}});
-// CHECK: hvec<T_x, V_t0> h = {{.*}}tb_t0 + c0_t0 {{.*}}te_t0{{.*}}*reinterpret_cast<const hvec<T_x, V_t0>*>(x + {{.*}})
-// CHECK: hvec<T_y, V_t0> h = {{.*}}tb_t0 + c0_t0 {{.*}}te_t0{{.*}}*reinterpret_cast<const hvec<T_y, V_t0>*>(y + {{.*}})
+// CHECK: hvec<T_p_x, V_t0> h = {{.*}}tb_t0 + c0_t0 {{.*}}te_t0{{.*}}*reinterpret_cast<const hvec<T_p_x, V_t0>*>(p_x + {{.*}})
+// CHECK: hvec<T_p_y, V_t0> h = {{.*}}tb_t0 + c0_t0 {{.*}}te_t0{{.*}}*reinterpret_cast<const hvec<T_p_y, V_t0>*>(p_y + {{.*}})
 // The store builds the vector in registers, then writes it whole.
-// CHECK: hvec<T_out, V_t0> h;
-// CHECK: *reinterpret_cast<hvec<T_out, V_t0>*>(out + {{.*}}) = h;
+// CHECK: hvec<T_p_out, V_t0> h;
+// CHECK: *reinterpret_cast<hvec<T_p_out, V_t0>*>(p_out + {{.*}}) = h;
 
 // Rows: the reduction axis is the inner one; the row tile is scalar and masked.
 // ROWS: constexpr int S_a0 = RDIM0;
@@ -26,7 +26,7 @@
 // ROWS: constexpr int S_t0 = 4;
 // ROWS-NEXT: constexpr int ST_t0 = ST_a0 * T_a0;
 // ROWS-NEXT: constexpr int V_t0 = 1;
-// ROWS: hvec<T_x, V_a0> h = {{.*}}tb_t0 + c_t0 < te_t0{{.*}}off_a0 + c0_a0 {{.*}}ext_a0{{.*}}*reinterpret_cast<const hvec<T_x, V_a0>*>(x + {{.*}})
+// ROWS: hvec<T_p_x, V_a0> h = {{.*}}tb_t0 + c_t0 < te_t0{{.*}}off_a0 + c0_a0 {{.*}}ext_a0{{.*}}*reinterpret_cast<const hvec<T_p_x, V_a0>*>(p_x + {{.*}})
 
 // VEC is the config's vector_bytes over the element size (16 bytes when 0/auto).
 // V8: add_kernel<hd::bf16, hd::bf16, hd::bf16, 4, 0> (sm_90a,

@@ -35,9 +35,9 @@ using helion::Tensor;
 // CUDA-NEXT: static constexpr int kKScaleBlock = 128;
 // CUDA-NEXT: static constexpr int kKScaleColBlock = 128;
 // CUDA-NEXT: float kscale_row(int64 row__, int64 kb__) const {
-// CUDA-NEXT: return float(hd::to_compute(sx[row__ * stride_sx_0 + int64(kb__) * stride_sx_1]));
+// CUDA-NEXT: return float(hd::to_compute(p_sx[row__ * stride_p_sx_0 + int64(kb__) * stride_p_sx_1]));
 // CUDA: float kscale_col(int64 col__, int64 kb__) const {
-// CUDA-NEXT: return float(hd::to_compute(sw[int64((col__ / 128)) * stride_sw_0 + int64(kb__) * stride_sw_1]));
+// CUDA-NEXT: return float(hd::to_compute(p_sw[int64((col__ / 128)) * stride_p_sw_0 + int64(kb__) * stride_p_sw_1]));
 // FITS90: scaled128_kernel<hd::f8e4m3, hd::f8e4m3, float, float, hd::bf16, 1> (sm_90a
 // FITS80: scaled128_kernel_sm80<hd::f8e4m3, hd::f8e4m3, float, float, hd::bf16, 0> (sm_80
 HELION_KERNEL Tensor scaled128(const Tensor& x, const Tensor& w, const Tensor& sx,
@@ -57,7 +57,7 @@ HELION_KERNEL Tensor scaled128(const Tensor& x, const Tensor& w, const Tensor& s
 
 // CUDA64: static constexpr int kKScaleBlock = 64;
 // CUDA64-NEXT: static constexpr int kKScaleColBlock = 1;
-// CUDA64: return float(hd::to_compute(sw[col__ * stride_sw_0 + int64(kb__) * stride_sw_1]));
+// CUDA64: return float(hd::to_compute(p_sw[col__ * stride_p_sw_0 + int64(kb__) * stride_p_sw_1]));
 // FITS64: scaled64_kernel<hd::f8e4m3, hd::f8e4m3, float, float, hd::bf16, 1> (sm_90a
 HELION_KERNEL Tensor scaled64(const Tensor& x, const Tensor& w, const Tensor& sx,
                               const Tensor& sw) {
@@ -89,8 +89,8 @@ HELION_KERNEL Tensor scaled2d(const Tensor& x, const Tensor& w, const Tensor& s)
   return out;
 }
 
-// KBLET: return float(hd::to_compute(sx[row__ * stride_sx_0 + int64(kb__) * stride_sx_1]));
-// KBLET: return float(hd::to_compute(sw[int64((col__ / 128)) * stride_sw_0 + int64(kb__) * stride_sw_1]));
+// KBLET: return float(hd::to_compute(p_sx[row__ * stride_p_sx_0 + int64(kb__) * stride_p_sx_1]));
+// KBLET: return float(hd::to_compute(p_sw[int64((col__ / 128)) * stride_p_sw_0 + int64(kb__) * stride_p_sw_1]));
 HELION_KERNEL Tensor kb_let(const Tensor& x, const Tensor& w, const Tensor& sx,
                             const Tensor& sw) {
   auto [m, k] = x.shape<2>();

@@ -43,9 +43,9 @@
 // batch strides and run_batched (blockIdx.y).
 // BMM: tensor-core batched matmul: A = x [B, M, K], B = y [B, K, N]
 // BMM: void apply(int64 batch__, int64 row__, int64 col__, float acc__) const {
-// BMM: out[batch__ * stride_out_0 + row__ * stride_out_1 + col__ * stride_out_2] =
-// BMM: int K__, int groupM__, int batches__, T_out* __restrict__ out,
-// BMM: using G__ = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, 1, true>;
+// BMM: p_out[batch__ * stride_p_out_0 + row__ * stride_p_out_1 + col__ * stride_p_out_2] =
+// BMM: int K__, int groupM__, int batches__, T_p_out* __restrict__ p_out,
+// BMM: using G__ = hd::Gemm<T_p_x, T_p_out, 128, 256, 128 / int(sizeof(T_p_x)), 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, 1, true>;
 // BMM: G__::run(&map_a__, &map_b__, &map_c__, M__, N__, K__, groupM__, epi__, smem__, batches__);
 // BMM: int64 lda__, int64 ldb__, int64 stride_a__, int64 stride_b__, int groupM__,
 // BMM: G__::run_batched(a__, b__, M__, N__, K__, lda__, ldb__, stride_a__, stride_b__, groupM__, epi__, smem__);
@@ -78,7 +78,7 @@
 // RELU: tensor-core matmul: A = x [M, K], B = y [K, N]; epilogue tma_store
 // RELU: float v{{[0-9]+}} = float(0.0f);
 // RELU: hd::maximum<
-// RELU: using G__ = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
+// RELU: using G__ = hd::Gemm<T_p_x, T_p_out, 128, 256, 128 / int(sizeof(T_p_x)), 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
 
 // Chained dots: one BlockDot per dot and one staging area; each dot stages its
 // operands (zeros past the tile ends), multiplies between barriers and reads back.
@@ -95,10 +95,10 @@
 // GEN: constexpr int ST_t0 = 4;
 // GEN-NEXT: constexpr int V_t0 = 1;
 // GEN-NEXT: constexpr int T_t0 = NT / 4;
-// GEN: using D0 = hd::MmaDot<T_x, T_w1, S_t0, S_t2, S_t3, NT, true>;
+// GEN: using D0 = hd::MmaDot<T_p_x, T_p_w1, S_t0, S_t2, S_t3, NT, true>;
 // GEN-NEXT: constexpr int STAGES = hmax(1, hmin(3, 49152 / D0::kBytes));
 // GEN-NEXT: constexpr bool PIPE = STAGES >= 2;
-// GEN: using D1 = hd::MmaDot<T_x, T_w2, S_t0, S_t1, S_t2, NT, false>;
+// GEN: using D1 = hd::MmaDot<T_p_x, T_p_w2, S_t0, S_t1, S_t2, NT, false>;
 // Dot 1 copies its B early, into a buffer past the ring when that fits.
 // GEN: constexpr int EOFF1 = (STAGES * D0::kBytes + 1023) / 1024 * 1024;
 // GEN-NEXT: constexpr bool EARLY1 = EOFF1 + D1::kBytes <= 49152;
@@ -109,20 +109,20 @@
 // GEN-NEXT: __syncthreads();
 // The copies find the tile's first element and its extents once, then add 32-bit
 // coordinates times the strides.
-// GEN: const auto* tile_src = w2 + tb_t2 * stride_w2_0 + tb_t1 * stride_w2_1;
+// GEN: const auto* tile_src = p_w2 + tb_t2 * stride_p_w2_0 + tb_t1 * stride_p_w2_1;
 // GEN-NEXT: const int lim_t2 = X_t2 ? S_t2 : int(hd::minimum<int64>(te_t2 - tb_t2, S_t2));
 // GEN-NEXT: const int lim_t1 = X_t1 ? S_t1 : int(hd::minimum<int64>(te_t1 - tb_t1, S_t1));
 // GEN: const bool in = c_t2 < lim_t2 && c_t1 < lim_t1;
-// GEN-NEXT: D1::copy_b<VA, true, false>(dot_smem + EOFF1, c_t2, c_t1, in ? tile_src + int64(c_t2) * stride_w2_0 + int64(c_t1) * stride_w2_1 : w2, in);
+// GEN-NEXT: D1::copy_b<VA, true, false>(dot_smem + EOFF1, c_t2, c_t1, in ? tile_src + int64(c_t2) * stride_p_w2_0 + int64(c_t1) * stride_p_w2_1 : p_w2, in);
 // Dot 0 is pipelined over its K loop (num_stages 3): the copies of the first STAGES - 1
 // tiles before the loop, then in each iteration, after the barrier, the copies of the
 // tile STAGES - 1 ahead into the buffer the previous tile read (cp.async, a ring).
-// GEN-NOT: T_x v{{[0-9]+}}__t0[E_
+// GEN-NOT: T_p_x v{{[0-9]+}}__t0[E_
 // GEN: int pipe_stage = 0;
 // GEN: for (int s = 0; s < STAGES - 1; ++s) {
 // GEN: const int64 tb_t3 = int64(0) + int64(s) * 32;
-// GEN: { // A of D0: x, copied by all threads
-// GEN: D0::copy_a<VA, true, false>(dot_smem + (s) * D0::kBytes, c_t0, c_t3, in ? tile_src + int64(c_t0) * stride_x_0 + int64(c_t3) * stride_x_1 : x, in);
+// GEN: { // A of D0: p_x, copied by all threads
+// GEN: D0::copy_a<VA, true, false>(dot_smem + (s) * D0::kBytes, c_t0, c_t3, in ? tile_src + int64(c_t0) * stride_p_x_0 + int64(c_t3) * stride_p_x_1 : p_x, in);
 // GEN: hd::cp_async_commit();
 // GEN: for (int64 tb_t3 = int64(0); tb_t3 < end_t3; tb_t3 += 32) {
 // GEN: hd::cp_async_wait<hmax(STAGES - 2, 0)>();
@@ -156,9 +156,9 @@
 // GEN: D1::pack_a(af[f], ae);
 // A B read through .transpose of a [N, K] tensor is staged as [N][K] (B_NK): its
 // rows copy as cp.async vectors; the second dot's A is the cast first result.
-// CHAIN: using D0 = hd::MmaDot<T_q, T_kt, S_t0, S_t2, S_t3, NT, true, true>;
-// CHAIN: using D1 = hd::MmaDot<T_q, T_v, S_t0, S_t1, S_t2, NT, false>;
-// CHAIN: D0::copy_b<VA, true, true>(dot_smem + ((pipe_stage + STAGES - 1) % STAGES) * D0::kBytes, c_t3, c_t2, in ? tile_src + int64(c_t3) * stride_kt_1 + int64(c_t2) * stride_kt_0 : kt, in);
+// CHAIN: using D0 = hd::MmaDot<T_p_q, T_p_kt, S_t0, S_t2, S_t3, NT, true, true>;
+// CHAIN: using D1 = hd::MmaDot<T_p_q, T_p_v, S_t0, S_t1, S_t2, NT, false>;
+// CHAIN: D0::copy_b<VA, true, true>(dot_smem + ((pipe_stage + STAGES - 1) % STAGES) * D0::kBytes, c_t3, c_t2, in ? tile_src + int64(c_t3) * stride_p_kt_1 + int64(c_t2) * stride_p_kt_0 : p_kt, in);
 // CHAIN: D1::pack_a(af[f], ae);
 // A computed from its load (F(x[tm, tk]), F pointwise): the GEMM templates' A
 // prologue, F printed once without its final cast (the template rounds to A's type).
@@ -166,27 +166,27 @@
 // PRO: struct dot_half_a_epilogue {
 // PRO: static constexpr bool kPrologueA = true;
 // PRO-NEXT: __device__ __forceinline__ float prologue_a(int64 row__, int64 k__, float a_elem__) const {
-// PRO-NEXT: return float((hd::compute_t<T_x>(a_elem__) * hd::compute_t<T_x>(0.5f)));
-// PRO: using G__ = hd::Gemm<T_x, T_out, 128, 256,
-// PRO: using G__ = hd::GemmSm80<T_x,
+// PRO-NEXT: return float((hd::compute_t<T_p_x>(a_elem__) * hd::compute_t<T_p_x>(0.5f)));
+// PRO: using G__ = hd::Gemm<T_p_x, T_p_out, 128, 256,
+// PRO: using G__ = hd::GemmSm80<T_p_x,
 // Vectors in F are functor fields: one along A's rows is read at the element's row
 // (rows past M read row M - 1), one along K at its k (the template keeps k below K).
-// PRO-ROW: const T_s* __restrict__ s;
+// PRO-ROW: const T_p_s* __restrict__ p_s;
 // PRO-ROW: prologue_a(int64 row__, int64 k__, float a_elem__) const {
-// PRO-ROW-NEXT: (hd::to_compute(s[(row__ < M__ ? row__ : M__ - 1) * stride_s_0]))));
-// PRO-K: const T_s* __restrict__ s;
+// PRO-ROW-NEXT: (hd::to_compute(p_s[(row__ < M__ ? row__ : M__ - 1) * stride_p_s_0]))));
+// PRO-K: const T_p_s* __restrict__ p_s;
 // PRO-K: prologue_a(int64 row__, int64 k__, float a_elem__) const {
-// PRO-K-NEXT: (hd::to_compute(s[k__ * stride_s_0]))));
-// PRO-K: using G__ = hd::Gemm<T_x, T_out, 128, 256,
+// PRO-K-NEXT: (hd::to_compute(p_s[k__ * stride_p_s_0]))));
+// PRO-K: using G__ = hd::Gemm<T_p_x, T_p_out, 128, 256,
 // A second tensor at A's subscripts, read per element at the clamped row and k.
-// PRO-Y: const T_y* __restrict__ y;
+// PRO-Y: const T_p_y* __restrict__ p_y;
 // PRO-Y: prologue_a(int64 row__, int64 k__, float a_elem__) const {
-// PRO-Y-NEXT: (a_elem__) * {{.*}}(hd::to_compute(y[(row__ < M__ ? row__ : M__ - 1) * stride_y_0 + k__ * stride_y_1]))
+// PRO-Y-NEXT: (a_elem__) * {{.*}}(hd::to_compute(p_y[(row__ < M__ ? row__ : M__ - 1) * stride_p_y_0 + k__ * stride_p_y_1]))
 // On sm90 y is staged beside A by TMA when of A's dtype: its element comes in as y_elem.
 // PRO-Y: prologue_ay(int64 row__, int64 k__, float a_elem__, float y_elem__) const {
 // PRO-Y-NEXT: (a_elem__) * {{.*}}(y_elem__)
 // PRO-Y: const __grid_constant__ hd::TensorMap map_c__, const __grid_constant__ hd::TensorMap map_y__, int M__
-// PRO-Y: using G__ = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 3, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, 1, false, hd::is_same_v<T_x, T_y>>;
+// PRO-Y: using G__ = hd::Gemm<T_p_x, T_p_out, 128, 256, 128 / int(sizeof(T_p_x)), 3, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs, 1, false, hd::is_same_v<T_p_x, T_p_y>>;
 // PRO-Y: G__::run(&map_a__, &map_b__, &map_c__, M__, N__, K__, groupM__, epi__, smem__, 1, &map_y__);
 // The spec says what num_stages does with the staged block.
 // PRO-Y-SPEC: num_stages              2 or more, as many as fit in 227 KB
@@ -218,20 +218,20 @@
 // PRO-SM80-NOT: wgmma
 // A computed A the templates do not take (a product of two loads) stays in registers: its load moves pairs along the K (column) axis when VEC allows, element
 // by element otherwise; the store of the result likewise.
-// HALF: using D0 = hd::MmaDot<T_x, T_w, S_t0, S_t1, S_t2, NT, false>;
+// HALF: using D0 = hd::MmaDot<T_p_x, T_p_w, S_t0, S_t1, S_t2, NT, false>;
 // HALF: if constexpr (VEC >= 2) {
-// HALF: const hvec<T_x, V_t2> h =
+// HALF: const hvec<T_p_x, V_t2> h =
 // HALF: } else {
 // HALF: D0::pack_a(af[f], ae);
 // HALF: if constexpr (VEC >= 2) {
-// HALF: *reinterpret_cast<hvec<T_out, V_t1>*>(out + o_t1) = h;
+// HALF: *reinterpret_cast<hvec<T_p_out, V_t1>*>(p_out + o_t1) = h;
 // A computed B is written into shared memory by the threads that hold it.
-// RELUB: using D0 = hd::MmaDot<T_x, T_w, S_t0, S_t1, S_t2, NT, true>;
+// RELUB: using D0 = hd::MmaDot<T_p_x, T_p_w, S_t0, S_t1, S_t2, NT, true>;
 // RELUB: D0::put_b1(dot_smem, c_t2, c_t1,
 // RELUB: D0::load_b2(bf, dot_smem, ks, np * 16, lane);
 // Rows that are not 16 per warp: the shared-memory fallback (EmitDot.cpp).
-// FB: using D0 = hd::BlockDot<T_x, T_w1, S_t0, S_t2, S_t3>;
-// FB: using D1 = hd::BlockDot<T_x, T_w2, S_t0, S_t1, S_t2>;
+// FB: using D0 = hd::BlockDot<T_p_x, T_p_w1, S_t0, S_t2, S_t3>;
+// FB: using D1 = hd::BlockDot<T_p_x, T_p_w2, S_t0, S_t1, S_t2>;
 // FB: constexpr int DOT_SMEM = hmax(D0::kBytes, D1::kBytes);
 // FB: __shared__ __align__(1024) hd::uint8 dot_smem[DOT_SMEM];
 // FB: __syncthreads(); // the staging area is free
@@ -262,8 +262,8 @@
 // CAP: __global__ __maxnreg__(64) void mlp_relu_kernel(
 // CAP: constexpr int REG_CAP = 64;
 // CAP-NEXT: general hl::dot #0
-// CAP-NEXT: using D0 = hd::MmaDot<T_x, T_w1, S_t0, S_t2, S_t3, NT, true, false, REG_CAP>;
-// CAP: using D1 = hd::MmaDot<T_x, T_w2, S_t0, S_t1, S_t2, NT, false, false, REG_CAP>;
+// CAP-NEXT: using D0 = hd::MmaDot<T_p_x, T_p_w1, S_t0, S_t2, S_t3, NT, true, false, REG_CAP>;
+// CAP: using D1 = hd::MmaDot<T_p_x, T_p_w2, S_t0, S_t1, S_t2, NT, false, false, REG_CAP>;
 // CAP-PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // CAP-PTX-NOT: wgmma.mma_async.sync.aligned.m64n128k16
 // CAP-PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
@@ -283,8 +283,8 @@
 // RUN: %helionc compile %s --kernel bmm_bt --emit cubin --dtype bf16 -o %t/bt
 // RUN: %helionc compile %s --kernel bmm_bt --emit cubin --dtype bf16 --arch sm_80 -o %t/bt80
 // BT: tensor-core batched matmul: A = x [B, M, K], B = y [B, N, K]
-// BT: hd::to_compute(bias[batch__ * stride_bias_0 + (col__ < N__ ? col__ : N__ - 1) * stride_bias_1])
-// BT: using G__ = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, true, true,
+// BT: hd::to_compute(p_bias[batch__ * stride_p_bias_0 + (col__ < N__ ? col__ : N__ - 1) * stride_p_bias_1])
+// BT: using G__ = hd::Gemm<T_p_x, T_p_out, 128, 256, 128 / int(sizeof(T_p_x)), 4, 2, true, true,
 // BT-HOST: CUtensorMap mapB = map(y, N, K, 256, 64);
 #include <helion/hl.h>
 
@@ -326,6 +326,6 @@ HELION_KERNEL void dot_writes_x(Tensor& x, const Tensor& w) {
 // measure it against them): the matmul's dot is an MmaDot, and the grouped GEMM has the
 // generic kernels' keys.
 // FORCED-NOT:  hd::Gemm<
-// FORCED:      using D0 = hd::MmaDot<T_x, T_y,
+// FORCED:      using D0 = hd::MmaDot<T_p_x, T_p_y,
 // FORCED-NOT:  hd::Gemm<
 // FORCED-SPEC: range_unroll_factors

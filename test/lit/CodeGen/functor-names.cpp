@@ -21,9 +21,9 @@
 using helion::Tensor;
 
 // ATTN: float operator()(float x__, int64 row__, int64 col__) const {
-// ATTN-NEXT: return float((float((float(x__) * float(scale))) * float(x)));
+// ATTN-NEXT: return float((float((float(x__) * float(p_scale))) * float(p_x)));
 // ATTN: void operator()(int64 b__, int64 row__, int64 col__, float o0__, float o1__, float l__, float m__) const {
-// ATTN: T_o0* p__ = o0 + (b__ * stride_o0_0 + row__ * stride_o0_1 + col__ * stride_o0_2);
+// ATTN: T_p_o0* ptr__ = p_o0 + (b__ * stride_p_o0_0 + row__ * stride_p_o0_1 + col__ * stride_p_o0_2);
 // CUBIN: attn_names_kernel<hd::bf16, hd::bf16, hd::bf16, 64, hd::bf16> (sm_90a
 HELION_KERNEL Tensor attn_names(const Tensor& q, const Tensor& k, const Tensor& v, double x) {
   auto [bh, m, dim] = q.shape<3>();
@@ -53,9 +53,9 @@ HELION_KERNEL Tensor attn_names(const Tensor& q, const Tensor& k, const Tensor& 
 
 // A matmul whose A prologue reads a scalar named k and whose epilogue reads one named row.
 // MM: float prologue_a(int64 row__, int64 k__, float a_elem__) const {
-// MM-NEXT: return float((hd::compute_t<T_x>(a_elem__) * hd::compute_t<T_x>(k)));
+// MM-NEXT: return float((hd::compute_t<T_p_x>(a_elem__) * hd::compute_t<T_p_x>(p_k)));
 // MM: float transform(int64 row__, int64 col__, float acc__) const {
-// MM: return float((float(v0) * float(row)));
+// MM: return float((float(v0) * float(p_row)));
 // MMCUBIN: mm_names_kernel<hd::bf16, hd::bf16, hd::bf16, 1> (sm_90a
 HELION_KERNEL Tensor mm_names(const Tensor& x, const Tensor& w, float k, float row) {
   auto [m, kk] = x.shape<2>();

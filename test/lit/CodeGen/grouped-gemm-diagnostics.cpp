@@ -144,8 +144,8 @@ HELION_KERNEL Tensor cols_from_one(const Tensor& a, const Tensor& b, const Tenso
 // A per-group bias, bias[g, tn]: the epilogue may index the group.
 // BIAS: tensor-core grouped matmul: A = a [M, K] (G groups of rows, offsets offsets), B = b [G, K, N]
 // BIAS: void apply(int64 batch__, int64 row__, int64 col__, float acc__) const {
-// BIAS: bias[batch__ * stride_bias_0 + col__ * stride_bias_1]
-// BIAS: out[row__ * stride_out_0 + col__ * stride_out_1] =
+// BIAS: p_bias[batch__ * stride_p_bias_0 + col__ * stride_p_bias_1]
+// BIAS: p_out[row__ * stride_p_out_0 + col__ * stride_p_out_1] =
 HELION_KERNEL Tensor group_bias(const Tensor& a, const Tensor& b, const Tensor& offsets,
                                 const Tensor& bias) {
   auto [total, k] = a.shape<2>();

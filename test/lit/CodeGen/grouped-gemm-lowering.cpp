@@ -15,17 +15,17 @@
 // CUDA: tensor-core grouped matmul: A = a [M, K] (G groups of rows, offsets offsets), B = b [G, K, N]; epilogue tma_store (TMA_STORE = 1) or pairs
 // CUDA: #include "helion/gemm_grouped.cuh"
 // CUDA: void apply(int64 batch__, int64 row__, int64 col__, float acc__) const {
-// CUDA: out[row__ * stride_out_0 + col__ * stride_out_1] = hd::from_compute<T_out>(v{{[0-9]+}});
+// CUDA: p_out[row__ * stride_p_out_0 + col__ * stride_p_out_1] = hd::from_compute<T_p_out>(v{{[0-9]+}});
 // CUDA: float transform(int64 batch__, int64 row__, int64 col__, float acc__) const {
 // CUDA: int K__, int groupM__,
-// CUDA-NEXT: const T_offsets* __restrict__ group_offsets__, int groups__, hd::uint8* sk_workspace__, T_out* __restrict__ out,
-// CUDA: static_assert(hd::is_same_v<T_offsets, hd::int32> || hd::is_same_v<T_offsets, hd::int64>, "helionc: the offsets of a grouped matmul must be int32 or int64");
-// CUDA: using G__ = hd::GemmGroupedSm90<T_a, T_out, 128, 256, 4, 2, false, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
+// CUDA-NEXT: const T_p_offsets* __restrict__ group_offsets__, int groups__, hd::uint8* sk_workspace__, T_p_out* __restrict__ p_out,
+// CUDA: static_assert(hd::is_same_v<T_p_offsets, hd::int32> || hd::is_same_v<T_p_offsets, hd::int64>, "helionc: the offsets of a grouped matmul must be int32 or int64");
+// CUDA: using G__ = hd::GemmGroupedSm90<T_p_a, T_p_out, 128, 256, 4, 2, false, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
 // CUDA: G__::run(&map_a__, &map_b__, &map_c__, M__, N__, K__, groupM__, group_offsets__, groups__,
 // CUDA-NEXT: sk_workspace__, epi__, smem__);
 // CUDA: int64 lda__, int64 ldb__, int64 stride_b__,
-// CUDA-NEXT: int groupM__, const T_offsets* __restrict__ group_offsets__, int groups__,
-// CUDA: using G__ = hd::GemmGroupedSm80<T_a, 128, kTf32__ ? 128 : 256, kTf32__ ? 32 : 64, 4, false>;
+// CUDA-NEXT: int groupM__, const T_p_offsets* __restrict__ group_offsets__, int groups__,
+// CUDA: using G__ = hd::GemmGroupedSm80<T_p_a, 128, kTf32__ ? 128 : 256, kTf32__ ? 32 : 64, 4, false>;
 // CUDA: G__::run(a__, b__, M__, N__, K__, lda__, ldb__, stride_b__, groupM__, group_offsets__, groups__, epi__, smem__);
 //
 // sm_90a: A by 2-D TMA boxes, B by 3-D ones (one group deep), wgmma, C by 2-D TMA

@@ -19,11 +19,11 @@ using helion::Tensor;
 // IR: matmul: a %x, b %y, acc %acc.0, tiles [tm, tn], k loop tk, epilogue 2, single store %out
 // CUDA: tensor-core matmul: A = x [M, K], B = y [K, N]
 // CUDA: float v0 = acc__;
-// CUDA-NEXT: hd::compute_t<T_bias> v1 = hd::to_compute(bias[col__ * stride_bias_0])
+// CUDA-NEXT: hd::compute_t<T_p_bias> v1 = hd::to_compute(p_bias[col__ * stride_p_bias_0])
 // The tma_store transform runs on the whole tile: columns past N read at N - 1, no branch.
 // CUDA: float transform(int64 row__, int64 col__, float acc__) const {
 // CUDA-NEXT: float v0 = acc__;
-// CUDA-NEXT: hd::compute_t<T_bias> v1 = hd::to_compute(bias[(col__ < N__ ? col__ : N__ - 1) * stride_bias_0])
+// CUDA-NEXT: hd::compute_t<T_p_bias> v1 = hd::to_compute(p_bias[(col__ < N__ ? col__ : N__ - 1) * stride_p_bias_0])
 // CUBIN: bias_between_kernel<hd::bf16, hd::bf16, hd::bf16, hd::bf16, 1> (sm_90a
 HELION_KERNEL Tensor bias_between(const Tensor& x, const Tensor& y, const Tensor& bias) {
   auto [m, k] = x.shape<2>();
@@ -42,7 +42,7 @@ HELION_KERNEL Tensor bias_between(const Tensor& x, const Tensor& y, const Tensor
 // SPEC: config spec of kernel 'bias_first' ({{.*}}): its dot runs the GEMM templates
 // FIRST: tensor-core matmul: A = x [M, K], B = y [K, N]
 // FIRST: float v1 = acc__;
-// FIRST-NEXT: hd::compute_t<T_bias> v0 =
+// FIRST-NEXT: hd::compute_t<T_p_bias> v0 =
 HELION_KERNEL Tensor bias_first(const Tensor& x, const Tensor& y, const Tensor& bias) {
   auto [m, k] = x.shape<2>();
   auto n = y.size(1);

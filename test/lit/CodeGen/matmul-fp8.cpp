@@ -22,7 +22,7 @@
 // RUN: echo '{"block_sizes": [128, 128, 64], "num_warps": 12, "num_stages": 6, "pid_type": "flat", "indexing": "tensor_descriptor"}' > %t.bn128.json
 // RUN: %helionc compile %examples/scaled_mm.cpp --kernel scaled_mm_f8 --config %t.bn128.json --emit cuda | FileCheck %s --check-prefix=F8BN128
 // RUN: %helionc compile %examples/scaled_mm.cpp --kernel scaled_mm_f8 --config %t.bn128.json --emit host | FileCheck %s --check-prefix=F8BN128HOST
-// F8BN128: TMA_STORE && sizeof(T_out) >= 2 ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs
+// F8BN128: TMA_STORE && sizeof(T_p_out) >= 2 ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs
 // F8BN128HOST: const bool tmaStore = sm90 && out.element_size() >= 2 && out.dim() == 2 &&
 // fp8 operands of the tensor-core matmul (docs/gemm.md, "fp8 operands"): wgmma
 // m64nNk32 e4m3/e5m2 on sm_90a with both operands K-major, the K block one 128-byte
@@ -33,10 +33,10 @@ using helion::Tensor;
 
 // The example: B as w[tn, tk].transpose(0, 1), the per-row scales in the epilogue.
 // CUDA: tensor-core matmul: A = x [M, K], B = w [N, K]; epilogue tma_store (TMA_STORE = 1) or pairs
-// CUDA: hd::to_compute(scale_x[(row__ < M__ ? row__ : M__ - 1) * stride_scale_x_0])
-// CUDA: hd::to_compute(scale_w[(col__ < N__ ? col__ : N__ - 1) * stride_scale_w_0])
-// CUDA: using G__ = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, true, true,
-// CUDA: using G__ = hd::GemmSm80<T_x, 128, kTf32__ ? 128 : 256, 128 / int(sizeof(T_x)), 4, true>;
+// CUDA: hd::to_compute(p_scale_x[(row__ < M__ ? row__ : M__ - 1) * stride_p_scale_x_0])
+// CUDA: hd::to_compute(p_scale_w[(col__ < N__ ? col__ : N__ - 1) * stride_p_scale_w_0])
+// CUDA: using G__ = hd::Gemm<T_p_x, T_p_out, 128, 256, 128 / int(sizeof(T_p_x)), 4, 2, true, true,
+// CUDA: using G__ = hd::GemmSm80<T_p_x, 128, kTf32__ ? 128 : 256, 128 / int(sizeof(T_p_x)), 4, true>;
 //
 // E4M3: // scaled_mm_kernel<hd::f8e4m3, hd::f8e4m3, float, float, hd::bf16, 1> (sm_90a)
 // E4M3-NOT: mma.sync

@@ -18,10 +18,10 @@ using helion::Tensor;
 // Default config: the fastest measured sm90 GEMM, tma_store when the output allows.
 // DEFAULT: tensor-core matmul: A = x [M, K], B = y [K, N]; epilogue tma_store (TMA_STORE = 1) or pairs
 // DEFAULT: __global__ void __launch_bounds__(384, 1) mm_addmm_kernel(
-// DEFAULT: using G__ = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
+// DEFAULT: using G__ = hd::Gemm<T_p_x, T_p_out, 128, 256, 128 / int(sizeof(T_p_x)), 4, 2, false, true, TMA_STORE ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs>;
 // DEFAULT: __global__ void __launch_bounds__(256, 1) mm_addmm_kernel_sm80(
-// DEFAULT: constexpr bool kTf32__ = hd::is_same_v<T_x, float>;
-// DEFAULT: using G__ = hd::GemmSm80<T_x, 128, kTf32__ ? 128 : 256, 128 / int(sizeof(T_x)), 4, false>;
+// DEFAULT: constexpr bool kTf32__ = hd::is_same_v<T_p_x, float>;
+// DEFAULT: using G__ = hd::GemmSm80<T_p_x, 128, kTf32__ ? 128 : 256, 128 / int(sizeof(T_p_x)), 4, false>;
 //
 // f32 operands: the sm80 kernel as tf32 (mma.sync m16n8k8, inputs rounded with
 // cvt.rna), also on sm_90a, in 128 x 128 tiles; no wgmma. bf16: the sm90 kernel.
@@ -47,7 +47,7 @@ HELION_KERNEL Tensor mm_addmm(const Tensor& x, const Tensor& y) {
 
 // num_warps 8 = 1 consumer warpgroup; flat = not persistent.
 // C1: __launch_bounds__(256, 1) mm_dot_kernel(
-// C1: using G__ = hd::Gemm<T_x, T_out, 128, 128, 128 / int(sizeof(T_x)), 5, 1, false, false, TMA_STORE
+// C1: using G__ = hd::Gemm<T_p_x, T_p_out, 128, 128, 128 / int(sizeof(T_p_x)), 5, 1, false, false, TMA_STORE
 HELION_KERNEL Tensor mm_dot(const Tensor& x, const Tensor& y) {
   auto [m, k] = x.shape<2>();
   auto n = y.size(1);
@@ -64,8 +64,8 @@ HELION_KERNEL Tensor mm_dot(const Tensor& x, const Tensor& y) {
 // indexing pointer: the sm80 kernel only; the epilogue scales and casts.
 // SM80-NOT: hd::Gemm<
 // SM80: mm_plus_epilogue
-// SM80: out[row__ * stride_out_0 + col__ * stride_out_1] = hd::from_compute<T_out>((float(v{{[0-9]+}}) * float(alpha)));
-// SM80: using G__ = hd::GemmSm80<T_x, 64, 128, 128 / int(sizeof(T_x)), kTf32__ ? 4 : 3, false>;
+// SM80: p_out[row__ * stride_p_out_0 + col__ * stride_p_out_1] = hd::from_compute<T_p_out>((float(v{{[0-9]+}}) * float(p_alpha)));
+// SM80: using G__ = hd::GemmSm80<T_p_x, 64, 128, 128 / int(sizeof(T_p_x)), kTf32__ ? 4 : 3, false>;
 HELION_KERNEL Tensor mm_plus(const Tensor& x, const Tensor& y, float alpha) {
   auto [m, k] = x.shape<2>();
   auto n = y.size(1);
@@ -81,7 +81,7 @@ HELION_KERNEL Tensor mm_plus(const Tensor& x, const Tensor& y, float alpha) {
 
 // B read as [N, K] (x @ w^T): BTransposed.
 // BT: B = w [N, K]
-// BT: using G__ = hd::Gemm<T_x, T_out, 128, 256, 128 / int(sizeof(T_x)), 4, 2, true, true,
+// BT: using G__ = hd::Gemm<T_p_x, T_p_out, 128, 256, 128 / int(sizeof(T_p_x)), 4, 2, true, true,
 // B [N, K] in f32: A and B fragments both by ldmatrix (K-major), no 4-byte loads.
 // F32BT: // mm_bt_kernel_sm80<float, float, float, 0> (sm_90a)
 // F32BT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
@@ -103,7 +103,7 @@ HELION_KERNEL Tensor mm_bt(const Tensor& x, const Tensor& w) {
 // Two stores: only the pairs epilogue (no transform for tma_store).
 // PAIRS: epilogue pairs
 // PAIRS-NOT: transform(
-// PAIRS: hd::Gemm<T_x, float, 128, 256,
+// PAIRS: hd::Gemm<T_p_x, float, 128, 256,
 HELION_KERNEL void mm_two_stores(const Tensor& x, const Tensor& y, Tensor& out, Tensor& out2) {
   auto [m, k] = x.shape<2>();
   auto n = y.size(1);

@@ -75,7 +75,7 @@ HELION_KERNEL Tensor fixed_then_tuned(const Tensor& x) {
 // EVICT:     let %lbl.0 : dtype(labels)[tn] = load %labels[%tn] evict_last (load_eviction_policies[0])
 // EVICT:     = load %logits[%tn, :] evict_first (load_eviction_policies[1])
 // EVICT:     = load_gather %logits[gather(%tn.index), gather(%lbl.0)]{{$}}
-// EVICT-CUDA-DAG: load_hint<hd::Evict::first, true>(reinterpret_cast<const hvec<T_logits, V_a0>*>(logits +
+// EVICT-CUDA-DAG: load_hint<hd::Evict::first, true>(reinterpret_cast<const hvec<T_p_logits, V_a0>*>(p_logits +
 // EVICT-CUDA-DAG: hd::Evict::last
 
 // LAUNCH:      axes: a0(%x.size(1)) persistent

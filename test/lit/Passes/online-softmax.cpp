@@ -15,7 +15,7 @@ using helion::Tensor;
 
 // CHECK: let online(%[[S:_t0.[0-9]+]]) %amax.1 : dtype(x)[tm, 1] = amax(%values.0, dim=1, keepdim)
 // CHECK: let fused %[[S]] : dtype(x)[tm, 1] = sum(%e.2, dim=1, keepdim)
-// CUDA: hd::compute_t<T_x> cm = OpMax::identity<hd::compute_t<T_x>>();
+// CUDA: hd::compute_t<T_p_x> cm = OpMax::identity<hd::compute_t<T_p_x>>();
 // Persistent rows (no reduction_loops) keep the two reductions.
 // PERSISTENT-NOT: online(
 // PERSISTENT-NOT: fused

@@ -24,9 +24,9 @@
 // The emitter issues the hoisted load before the program loop and stages what the IR
 // marks, with the loop's stages.
 // CUDA:      void rms_norm_kernel(
-// CUDA:      const hvec<T_weight, V_a0> h = {{.*}}weight +
+// CUDA:      const hvec<T_p_weight, V_a0> h = {{.*}}p_weight +
 // CUDA:      // Staged loads (indexing block_ptr, num_stages 3)
-// CUDA:      using stage_t0 = hvec<T_x, V_a0>;
+// CUDA:      using stage_t0 = hvec<T_p_x, V_a0>;
 // CUDA:      constexpr int STG = STAGED ? hmax(1, hmin(3, STAGE_ROOM / STAGE_BYTES)) : 1;
 // CUDA-NOT:  stage_t1
 

@@ -22,20 +22,20 @@
 // FLAT:       atomic_add store %counts[gather(%bin.0)] += 1
 
 // CUDA-LABEL: void histogram_kernel(
-// CUDA:       constexpr int PRIV_counts = 16384 / int(sizeof(hd::private_acc_t<T_counts>));
-// CUDA-NEXT:  __shared__ hd::private_acc_t<T_counts> priv_counts[PRIV_counts];
-// CUDA-NEXT:  const int64 span_counts = (true && size_counts_0 > 0) ? int64(1 + (size_counts_0 - 1) * stride_counts_0) : int64(0);
-// CUDA-NEXT:  const bool use_priv_counts = span_counts <= PRIV_counts;
+// CUDA:       constexpr int PRIV_p_counts = 16384 / int(sizeof(hd::private_acc_t<T_p_counts>));
+// CUDA-NEXT:  __shared__ hd::private_acc_t<T_p_counts> priv_p_counts[PRIV_p_counts];
+// CUDA-NEXT:  const int64 span_p_counts = (true && size_p_counts_0 > 0) ? int64(1 + (size_p_counts_0 - 1) * stride_p_counts_0) : int64(0);
+// CUDA-NEXT:  const bool use_priv_p_counts = span_p_counts <= PRIV_p_counts;
 // CUDA:       __syncthreads();
-// CUDA:       if (use_priv_counts) hd::atomic_add(&priv_counts[int64(v0_bin[i_t0]) * stride_counts_0], hd::private_acc_t<T_counts>(v));
-// CUDA-NEXT:  else hd::atomic_add(&counts[int64(v0_bin[i_t0]) * stride_counts_0], hd::from_compute<T_counts>(v));
+// CUDA:       if (use_priv_p_counts) hd::atomic_add(&priv_p_counts[int64(v0_bin[i_t0]) * stride_p_counts_0], hd::private_acc_t<T_p_counts>(v));
+// CUDA-NEXT:  else hd::atomic_add(&p_counts[int64(v0_bin[i_t0]) * stride_p_counts_0], hd::from_compute<T_p_counts>(v));
 // CUDA:       __syncthreads();
-// CUDA-NEXT:  if (use_priv_counts)
-// CUDA-NEXT:    for (int i = threadIdx.x; i < span_counts; i += NT)
-// CUDA-NEXT:      if (priv_counts[i] != hd::private_acc_t<T_counts>(0)) hd::atomic_add(&counts[i], hd::from_compute<T_counts>(priv_counts[i]));
+// CUDA-NEXT:  if (use_priv_p_counts)
+// CUDA-NEXT:    for (int i = threadIdx.x; i < span_p_counts; i += NT)
+// CUDA-NEXT:      if (priv_p_counts[i] != hd::private_acc_t<T_p_counts>(0)) hd::atomic_add(&p_counts[i], hd::from_compute<T_p_counts>(priv_p_counts[i]));
 
 // CUDA-FLAT-NOT: priv_counts
-// CUDA-FLAT:     hd::atomic_add(&counts[
+// CUDA-FLAT:     hd::atomic_add(&p_counts[
 
 // READ:       atomic_add store %counts[
 // READ-NOT:   private

@@ -12,7 +12,7 @@ using helion::Tensor;
 // CHECK-LABEL: kernel stride2
 // CHECK: rand(%seed, %offsets.0){{$}}
 // ELEM: hd::RandStream [[RS:rs_[0-9]+]];
-// ELEM: = float([[RS]].uniform(int64(seed), int64(v0_offsets[i_t1][i_t0])));
+// ELEM: = float([[RS]].uniform(int64(p_seed), int64(v0_offsets[i_t1][i_t0])));
 HELION_KERNEL Tensor stride2(const Tensor& x, int64_t seed) {
   auto [m, n] = x.shape<2>();
   Tensor out = helion::empty_like(x);
@@ -28,7 +28,7 @@ HELION_KERNEL Tensor stride2(const Tensor& x, int64_t seed) {
 // CHECK-LABEL: kernel shifted
 // CHECK: rand(%seed, {{.*}}) run %tn
 // RUNS: float [[RR:rr_[0-9]+]][V_t1];
-// RUNS: .uniform_run<V_t1>(int64(seed), int64(
+// RUNS: .uniform_run<V_t1>(int64(p_seed), int64(
 // RUNS: = float([[RR]][v]);
 HELION_KERNEL Tensor shifted(const Tensor& x, int64_t seed, int64_t base) {
   auto [m, n] = x.shape<2>();

@@ -31,7 +31,7 @@
 // SM80: template: gemm sm80 128x256 stages 3 group_m 4
 // SM80-CUDA-NOT: __global__ {{.*}}matmul_kernel(
 // SM80-CUDA: matmul_kernel_sm80(
-// SM80-CUDA: using G__ = hd::GemmSm80<T_x, 128, kTf32__ ? 128 : 256, 128 / int(sizeof(T_x)), kTf32__ ? 4 : 3, false>;
+// SM80-CUDA: using G__ = hd::GemmSm80<T_p_x, 128, kTf32__ ? 128 : 256, 128 / int(sizeof(T_p_x)), kTf32__ ? 4 : 3, false>;
 // One consumer warpgroup (8 warps), one CTA per tile (flat).
 // ONE: template: gemm sm90 128x128 stages 5 consumers 1 group_m 8 tma_store; sm80 128x128 stages 5
 // BMM: template: gemm sm90 128x256 stages 4 consumers 2 persistent group_m 1 tma_store; sm80 128x256 stages 4
