@@ -38,7 +38,7 @@ private:
   int rowStores_ = 0; // stores to per-row results, lse[tb, tm]
   int outParam_ = -1; // the param of the (last) store to out[tb, tm, :]
 
-  std::string name(int param) const { return cudaName(k_.params.at(param)); }
+  std::string name(int param) const { return genName(k_.params.at(param)); }
   const std::string& srcName(int param) const { return k_.params.at(param).name; }
 
   /// Scalars of S; tensors and scalars of the epilogue: the kernel's arguments after

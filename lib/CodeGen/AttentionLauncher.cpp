@@ -48,7 +48,7 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
   const Kernel& k = *hk.kernel;
   const EmittedKernel& ek = *hk.emitted;
   const AttentionLaunch& at = *ek.attention;
-  auto pname = [&](int p) { return k.params.at(p).name; };
+  auto pname = [&](int p) { return genName(k.params.at(p)); };
   const std::string q = pname(at.q), kk = pname(at.k), v = pname(at.v), kn = k.name;
   std::ostringstream os;
   os << "// helionc: launcher of flash attention '" << kn << "' (generated, do not edit)\n";
@@ -68,7 +68,7 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
   // 1. Operands.
   for (const std::string& t : {q, kk, v})
     os << "  HELION_CHECK(" << t << ".device().type == helion::DeviceType::CUDA && " << t
-       << ".dim() == 3, \"" << kn << ": tensor '" << t << "' must be a 3-D CUDA tensor\");\n";
+       << ".dim() == 3, \"" << kn << ": tensor '" << shownName(t) << "' must be a 3-D CUDA tensor\");\n";
   os << "  HELION_CHECK((" << q << ".dtype() == helion::DType::bf16 || " << q
      << ".dtype() == helion::DType::f16) && " << kk << ".dtype() == " << q << ".dtype() && " << v
      << ".dtype() == " << q << ".dtype(), \"" << kn
@@ -81,7 +81,7 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
         "    return t.stride(2) == 1 && reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0 &&\n"
         "           t.stride(0) % 8 == 0 && t.stride(1) % 8 == 0;\n  };\n";
   for (const std::string& t : {q, kk, v})
-    os << "  HELION_CHECK(cpAsyncReady(" << t << "), \"" << kn << ": tensor '" << t
+    os << "  HELION_CHECK(cpAsyncReady(" << t << "), \"" << kn << ": tensor '" << shownName(t)
        << "' must have unit inner stride, 16-byte aligned data and batch and row strides that "
           "are multiples of 8 elements for flash attention (strides [{}, {}, {}])\", "
        << t << ".stride(0), " << t << ".stride(1), " << t << ".stride(2));\n";
@@ -94,7 +94,7 @@ std::string attentionLauncher(const HostKernel& hk, const std::string& fileName,
     os << "  HELION_CHECK(" << t << ".device().type == helion::DeviceType::CUDA && " << t
        << ".dim() == " << (rows ? 2 : 3) << " && " << t << ".size(0) >= B && " << t
        << ".size(1) >= M" << (rows ? "" : " && " + t + ".size(2) >= D") << ", \"" << kn
-       << ": tensor '" << t << "' must be a " << (rows ? "2-D" : "3-D")
+       << ": tensor '" << shownName(t) << "' must be a " << (rows ? "2-D" : "3-D")
        << " CUDA tensor of at least " << (rows ? "[b, m]" : "[b, m, d]") << "\");\n";
   }
   // 2. Which kernel, and the instantiation.

@@ -42,7 +42,7 @@ std::string chainLauncher(const HostKernel& hk, const std::string& fileName,
   const EmittedKernel& ek = *hk.emitted->chain;
   const ChainLaunch& c = *ek.chainLaunch;
   const ChainParams& p = c.params;
-  auto pname = [&](int i) { return k.params.at(i).name; };
+  auto pname = [&](int i) { return genName(k.params.at(i)); };
   const std::string a = pname(c.a), b1 = pname(c.b1), b2 = pname(c.b2);
   std::ostringstream os;
   os << "// helionc: the chain template's launcher of '" << k.name

@@ -52,7 +52,7 @@ inline std::string cudaComputeType(const ir::ElemType& t, const ir::Kernel& k) {
     default: return "int64";
     }
   case ir::ElemType::Kind::OfParam:
-    return "hd::compute_t<" + cudaType(k.params.at(t.param())) + ">";
+    return "hd::compute_t<" + genType(k.params.at(t.param())) + ">";
   case ir::ElemType::Kind::Promote:
     return "decltype(" + cudaComputeType(t.lhs(), k) + "() + " + cudaComputeType(t.rhs(), k) +
            "())";
@@ -71,7 +71,7 @@ inline std::string cudaCast(const ir::Expr& e, const std::string& operand, const
                    *e.castTo == ir::ScalarType::I64 || *e.castTo == ir::ScalarType::B8))
     return to + "(" + operand + ")";
   const std::string storage =
-      e.castTo ? deviceTypeName(*e.castTo) : cudaType(k.params.at(e.param));
+      e.castTo ? deviceTypeName(*e.castTo) : genType(k.params.at(e.param));
   return "hd::round_to<" + storage + ">(" + cudaComputeType(e.operands[0]->type->elem, k) + "(" +
          operand + "))";
 }
@@ -157,7 +157,7 @@ inline std::string cudaElement(const ir::Expr& e, const ir::Kernel& k, const Ele
   const auto ct = [&] { return cudaComputeType(e.type->elem, k); };
   switch (e.kind) {
   case ir::ExprKind::Const: return cudaLiteral(e.value, e.isInt);
-  case ir::ExprKind::Param: return cudaName(k.params.at(e.param));
+  case ir::ExprKind::Param: return genName(k.params.at(e.param));
   case ir::ExprKind::Var: return "v" + std::to_string(e.var);
   case ir::ExprKind::Unary: return cudaUnary(e.unary, op(0), ct());
   case ir::ExprKind::Binary: return cudaBinary(e.binary, op(0), op(1), ct());
@@ -205,7 +205,7 @@ std::string launcherSignature(const ir::Kernel& k, const std::string& name,
     out += p ? ", " : "";
     out += param.kind == ir::Param::Kind::Tensor ? "const helion::Tensor& "
                                                   : scalarType(param.scalarType) + " ";
-    out += param.name;
+    out += genName(param);
   }
   return out + ") {\n";
 }
@@ -219,7 +219,7 @@ inline std::string hostArgLocals(std::ostream& os, const ir::Kernel& k,
   std::string list;
   int n = 0;
   for (const KernelArg& arg : args) {
-    const std::string& p = k.params.at(arg.param).name;
+    const std::string p = genName(k.params.at(arg.param));
     const std::string v = prefix + std::to_string(n++);
     switch (arg.kind) {
     case KernelArg::Kind::Pointer: os << "  void* " << v << " = " << p << ".data_ptr();\n"; break;

@@ -14,7 +14,7 @@ using namespace ir;
 // `dims` are the subscript's dims in order (the load's type or the store's target).
 std::string Emitter::tensorOffset(int param, const std::vector<Index>& ix, bool gatherAll,
                                   int innerOverride, const std::string& innerCoord) {
-  const std::string name = cudaName(k_.params[param]);
+  const std::string name = genName(k_.params[param]);
   std::string off;
   int tensorDim = 0;
   auto add = [&](const std::string& coord) {
@@ -63,7 +63,7 @@ int Emitter::lastSubscriptAxis(int param, const std::vector<Index>& ix) const {
 // A variable that holds a load and is never reassigned keeps the tensor's own
 // element type (half the registers for f16/bf16); uses convert it (Var in expr).
 void Emitter::emitLoad(const Stmt& s, const Expr& load, bool declare) {
-  const std::string name = cudaName(k_.params[load.param]);
+  const std::string name = genName(k_.params[load.param]);
   bool storage = false;
   if (declare) {
     storage = !assignedVars_.count(s.var) && !load.gatherAll;
@@ -113,7 +113,7 @@ void Emitter::emitLoad(const Stmt& s, const Expr& load, bool declare) {
 /// The element loops of a load's let: vectors along axis `vec`, or element by element.
 void Emitter::emitLoadElements(const Stmt& s, const Expr& load, const std::vector<int>& axes,
                                int vec, bool storage) {
-  const std::string name = cudaName(k_.params[load.param]);
+  const std::string name = genName(k_.params[load.param]);
   std::string ct = computeType(load.type->elem);
   std::string dst = elementRef(varName(s.var), axes);
   // Converts a loaded element to what the variable holds.

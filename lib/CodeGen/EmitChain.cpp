@@ -89,7 +89,7 @@ private:
   FunctorFields act_, epi_; ///< the activation's and the epilogue's fields
   FunctorFields kernel_;    ///< the kernel's parameters after the fixed ones: both, once
 
-  std::string name(int param) const { return cudaName(k_.params.at(param)); }
+  std::string name(int param) const { return genName(k_.params.at(param)); }
   const std::string& srcName(int param) const { return k_.params.at(param).name; }
   std::string ctype(const ElemType& t) const { return cudaComputeType(t, k_); }
 

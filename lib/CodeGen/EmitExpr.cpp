@@ -22,7 +22,7 @@ std::string Emitter::storageType(const ElemType& t) const {
   if (t.kind() == ElemType::Kind::Concrete)
     return deviceTypeName(t.scalar());
   if (t.kind() == ElemType::Kind::OfParam)
-    return "T_" + cudaName(k_.params.at(t.param()));
+    return "T_" + genName(k_.params.at(t.param()));
   return computeType(t);
 }
 
@@ -55,7 +55,7 @@ std::string Emitter::axisExtent(int axis) const {
   const LayoutAxis& la = axes_[axis];
   const Axis& a = k_.axes.at(la.id);
   if (a.param >= 0)
-    return "size_" + cudaName(k_.params[a.param]) + "_" + std::to_string(a.dim);
+    return "size_" + genName(k_.params[a.param]) + "_" + std::to_string(a.dim);
   if (a.extent)
     return const_cast<Emitter*>(this)->scalarExpr(*a.extent);
   return "0";
@@ -67,7 +67,7 @@ std::string Emitter::expr(const Expr& e) {
   auto op = [&](size_t i) { return expr(*e.operands.at(i)); };
   switch (e.kind) {
   case ExprKind::Const: return cudaLiteral(e.value, e.isInt);
-  case ExprKind::Param: return cudaName(k_.params.at(e.param));
+  case ExprKind::Param: return genName(k_.params.at(e.param));
   case ExprKind::Var: {
     if (auto in = inlined_.find(e.var); in != inlined_.end())
       return computeType(in->second->value->type->elem) + "(" + expr(*in->second->value) + ")";
@@ -104,7 +104,7 @@ std::string Emitter::expr(const Expr& e) {
                        "' is not available in device code");
       return "0";
     }
-    return "size_" + cudaName(p) + "_" + std::to_string(e.dim);
+    return "size_" + genName(p) + "_" + std::to_string(e.dim);
   }
   case ExprKind::Unary: {
     return cudaUnary(e.unary, op(0), computeType(e.type->elem));

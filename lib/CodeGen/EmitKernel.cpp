@@ -100,11 +100,11 @@ void Emitter::emitSignature() {
     if (!tparams.empty())
       tparams += ", ";
     switch (t.kind) {
-    case TemplateArg::Kind::DType: tparams += "class T_" + cudaName(k_.params[t.index]); break;
+    case TemplateArg::Kind::DType: tparams += "class T_" + genName(k_.params[t.index]); break;
     case TemplateArg::Kind::ReductionDim: tparams += "int RDIM" + std::to_string(t.index); break;
     case TemplateArg::Kind::VectorWidth: tparams += "int VEC"; break;
     case TemplateArg::Kind::Specialized:
-      tparams += "hd::int64 " + cudaName(k_.params[t.index]);
+      tparams += "hd::int64 " + genName(k_.params[t.index]);
       break;
     case TemplateArg::Kind::ExactAxes: tparams += "int EXACT"; break;
     case TemplateArg::Kind::EpilogueForm: break; // matmul kernels only
@@ -147,18 +147,18 @@ void Emitter::emitSignature() {
     std::string text;
     switch (a.kind) {
     case KernelArg::Kind::Pointer:
-      text = (storedParams_.count(a.param) ? "" : "const ") + cudaType(p) + "* __restrict__ " +
-             cudaName(p);
+      text = (storedParams_.count(a.param) ? "" : "const ") + genType(p) + "* __restrict__ " +
+             genName(p);
       break;
-    case KernelArg::Kind::Numel: text = "int64 numel_" + cudaName(p); break;
+    case KernelArg::Kind::Numel: text = "int64 numel_" + genName(p); break;
     case KernelArg::Kind::Size:
-      text = "int64 size_" + cudaName(p) + "_" + std::to_string(a.dim);
+      text = "int64 size_" + genName(p) + "_" + std::to_string(a.dim);
       break;
     case KernelArg::Kind::Stride:
-      text = "int64 stride_" + cudaName(p) + "_" + std::to_string(a.dim);
+      text = "int64 stride_" + genName(p) + "_" + std::to_string(a.dim);
       break;
     case KernelArg::Kind::Scalar:
-      text = computeType(ElemType::concrete(p.scalarType)) + " " + cudaName(p);
+      text = computeType(ElemType::concrete(p.scalarType)) + " " + genName(p);
       break;
     }
     line(text + (i + 1 < out_.args.size() ? "," : ") {"));

@@ -52,15 +52,15 @@ void MatmulEmitter::collectArgs() {
       if (!rank.count(ip))
         continue;
       out_.args.push_back({KernelArg::Kind::Pointer, ip});
-      fields_.push_back(std::string(stored.count(ip) ? "" : "const ") + cudaType(prm) +
-                        "* __restrict__ " + cudaName(prm));
+      fields_.push_back(std::string(stored.count(ip) ? "" : "const ") + genType(prm) +
+                        "* __restrict__ " + genName(prm));
       for (int d = 0; d < rank[ip]; ++d) {
         out_.args.push_back({KernelArg::Kind::Size, ip, d});
-        fields_.push_back("int64 size_" + cudaName(prm) + "_" + std::to_string(d));
+        fields_.push_back("int64 size_" + genName(prm) + "_" + std::to_string(d));
       }
       for (int d = 0; d < rank[ip]; ++d) {
         out_.args.push_back({KernelArg::Kind::Stride, ip, d});
-        fields_.push_back("int64 stride_" + cudaName(prm) + "_" + std::to_string(d));
+        fields_.push_back("int64 stride_" + genName(prm) + "_" + std::to_string(d));
       }
     } else {
       out_.paramRanks.push_back(-1);
@@ -68,7 +68,7 @@ void MatmulEmitter::collectArgs() {
         out_.templateArgs.push_back({TemplateArg::Kind::Specialized, ip});
       } else if (scalars.count(ip)) {
         out_.args.push_back({KernelArg::Kind::Scalar, ip});
-        fields_.push_back(ctype(ElemType::concrete(prm.scalarType)) + " " + cudaName(prm));
+        fields_.push_back(ctype(ElemType::concrete(prm.scalarType)) + " " + genName(prm));
       }
     }
   }

@@ -20,7 +20,7 @@ void Emitter::stageMmaLoad(const Expr& op, const Expr& load, const std::string& 
                            const std::string& buf, bool async) {
   const BlockType& t = *op.type; // the operand's dims (the load's, or transposed)
   DotDim r = matDim(t, 0), c = matDim(t, 1);
-  const std::string name = cudaName(k_.params[load.param]);
+  const std::string name = genName(k_.params[load.param]);
   const std::string rows = isA ? r.size : site + "::Kp", cols = isA ? site + "::Kp" : c.size;
   const int last = lastSubscriptAxis(load.param, load.indices);
   // Vectors along the operand's column (or, for a transposed view, its row) axis.
@@ -84,7 +84,7 @@ void Emitter::stageMmaLoad(const Expr& op, const Expr& load, const std::string& 
 }
 
 std::string Emitter::strideOfAxis(int param, const std::vector<Index>& ix, int axis) const {
-  const std::string name = cudaName(k_.params[param]);
+  const std::string name = genName(k_.params[param]);
   std::string found;
   int dim = 0, hits = 0;
   for (const Index& i : ix) {

@@ -35,7 +35,7 @@ std::vector<int> Emitter::privateAtomicTargets() const {
 
 /// 1 + the largest element offset of tensor `p` (0 when it has no elements).
 std::string Emitter::privateSpan(int p) const {
-  const std::string n = cudaName(k_.params[p]);
+  const std::string n = genName(k_.params[p]);
   const int rank = out_.paramRanks[p];
   if (rank < 0)
     return "numel_" + n;
@@ -54,7 +54,7 @@ void Emitter::emitPrivateCopies() {
     return;
   line("// privatize-atomics: this program's copies of the tensors only atomics write");
   for (int p : targets) {
-    const std::string n = cudaName(k_.params[p]);
+    const std::string n = genName(k_.params[p]);
     const std::string ct = "hd::private_acc_t<T_" + n + ">";
     line("constexpr int PRIV_" + n + " = 16384 / int(sizeof(" + ct + "));");
     line("__shared__ " + ct + " priv_" + n + "[PRIV_" + n + "];");
@@ -74,7 +74,7 @@ void Emitter::flushPrivateCopies() {
   line("// privatize-atomics: each nonzero word of the copies, added once");
   line("__syncthreads();");
   for (int p : targets) {
-    const std::string n = cudaName(k_.params[p]);
+    const std::string n = genName(k_.params[p]);
     line("if (use_priv_" + n + ")");
     line("  for (int i = threadIdx.x; i < span_" + n + "; i += NT)");
     line("    if (priv_" + n + "[i] != hd::private_acc_t<T_" + n + ">(0)) hd::atomic_add(&" + n +

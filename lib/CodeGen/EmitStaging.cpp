@@ -48,7 +48,7 @@ void Emitter::emitStagingBuffers(int stages) {
                (a == axes[0] ? "(E_" + x + " / V_" + x + ")" : "E_" + x);
     }
     std::string n = std::to_string(j);
-    line("using stage_t" + n + " = hvec<T_" + cudaName(k_.params[load.param]) + ", V_" +
+    line("using stage_t" + n + " = hvec<T_" + genName(k_.params[load.param]) + ", V_" +
          axes_[axes[0]].key + ">;");
     line("constexpr int NSLOT" + n + " = " + count + ";");
     bytes += (bytes.empty() ? "" : " + ") + std::string("NSLOT") + n + " * int(sizeof(stage_t" + n +
@@ -92,7 +92,7 @@ void Emitter::emitStagedIssue(const std::string& slot) {
   for (size_t j = 0; j < staged_.size(); ++j) {
     const Stmt& s = *staged_[j];
     const Expr& load = *s.value;
-    const std::string name = cudaName(k_.params[load.param]);
+    const std::string name = genName(k_.params[load.param]);
     std::vector<int> axes = axesOf(*load.type);
     const int vec = axes[0];
     const LayoutAxis& la = axes_[vec];

@@ -72,7 +72,7 @@ void Emitter::emitStore(const Stmt& s) {
 
 /// The element loops of a store: vectors along axis `vec`, or element by element (-1).
 void Emitter::emitStoreElements(const Stmt& s, const std::vector<int>& axes, int vec) {
-  const std::string name = cudaName(k_.params[s.param]);
+  const std::string name = genName(k_.params[s.param]);
   auto maskWithout = [&](int skip) { return boundsWithout(axes, skip); };
   openElementLoops(axes, vec);
   if (vec < 0) {
@@ -126,7 +126,7 @@ bool Emitter::lastSubscriptIsAxis(const Stmt& s, int axis) const {
 /// target's last subscript is that axis, a thread's vector of V_x elements is one
 /// hd::atomic_add_vec (vector reductions on sm_90; the launcher's VEC keeps it aligned).
 void Emitter::emitAtomicAdd(const Stmt& s, const std::vector<int>& axes, std::string m) {
-  const std::string name = cudaName(k_.params[s.param]);
+  const std::string name = genName(k_.params[s.param]);
   std::string owner;
   for (int a : axes)
     owner += (owner.empty() ? "" : " + ") + ("th_" + axes_[a].key + " * ST_" + axes_[a].key);

@@ -41,8 +41,8 @@ struct TemplateSignature {
     std::string t;
     for (const TemplateArg& a : args)
       t += (t.empty() ? "" : ", ") + (a.kind == TemplateArg::Kind::DType
-                                          ? "class T_" + cudaName(k.params[a.index])
-                                          : "hd::int64 " + cudaName(k.params[a.index]));
+                                          ? "class T_" + genName(k.params[a.index])
+                                          : "hd::int64 " + genName(k.params[a.index]));
     return t;
   }
   /// `T_x, d`
@@ -50,7 +50,7 @@ struct TemplateSignature {
     std::string t;
     for (const TemplateArg& a : args)
       t += std::string(t.empty() ? "" : ", ") +
-           (a.kind == TemplateArg::Kind::DType ? "T_" : "") + cudaName(k.params[a.index]);
+           (a.kind == TemplateArg::Kind::DType ? "T_" : "") + genName(k.params[a.index]);
     return t;
   }
 };
@@ -62,7 +62,7 @@ struct FunctorFields {
 
   /// Tensor `param`: its pointer (`const` unless written) and `rank` strides.
   void addTensor(const ir::Kernel& k, int param, int rank, bool constPointer) {
-    const std::string n = cudaName(k.params.at(param));
+    const std::string n = genName(k.params.at(param));
     args.push_back({KernelArg::Kind::Pointer, param});
     decls.push_back(std::string(constPointer ? "const " : "") + "T_" + n + "* __restrict__ " + n);
     for (int d = 0; d < rank; ++d) {
@@ -74,7 +74,7 @@ struct FunctorFields {
   void addScalar(const ir::Kernel& k, int param) {
     const ir::Param& p = k.params.at(param);
     args.push_back({KernelArg::Kind::Scalar, param});
-    decls.push_back(cudaComputeType(ir::ElemType::concrete(p.scalarType), k) + " " + cudaName(p));
+    decls.push_back(cudaComputeType(ir::ElemType::concrete(p.scalarType), k) + " " + genName(p));
   }
   /// The struct's member declarations, one per line.
   std::string declarations() const {
@@ -87,7 +87,7 @@ struct FunctorFields {
   std::string init(const ir::Kernel& k) const {
     std::string s;
     for (const KernelArg& a : args) {
-      const std::string p = cudaName(k.params.at(a.param));
+      const std::string p = genName(k.params.at(a.param));
       s += s.empty() ? "" : ", ";
       s += a.kind == KernelArg::Kind::Stride ? "stride_" + p + "_" + std::to_string(a.dim) : p;
     }

@@ -41,7 +41,7 @@ std::string chooser(const Kernel& k, const std::vector<int>& keys, size_t first,
       args += (p ? ", " : "");
       args += scratch && w != written.end()
                   ? "*scratch[" + std::to_string(w - written.begin()) + "]"
-                  : k.params[p].name;
+                  : genName(k.params[p]);
     }
     return entry + std::to_string(e) + "(" + args + ")";
   };
@@ -52,7 +52,7 @@ std::string chooser(const Kernel& k, const std::vector<int>& keys, size_t first,
   os << "  static helion::rt::KernelChoice choice(\"" << k.name << "\", " << count << ");\n";
   os << "  const helion::Tensor* keyTensors[] = {";
   for (size_t i = 0; i < keys.size(); ++i)
-    os << (i ? ", " : "") << "&" << k.params[keys[i]].name;
+    os << (i ? ", " : "") << "&" << genName(k.params[keys[i]]);
   os << (keys.empty() ? "nullptr" : "") << "};\n";
   os << "  int64_t key[helion::rt::kMaxChoiceKey];\n";
   os << "  const int keyLength = helion::rt::choiceKey(keyTensors, " << keys.size() << ", key);\n";
@@ -62,7 +62,7 @@ std::string chooser(const Kernel& k, const std::vector<int>& keys, size_t first,
         "    // written once, by the winner, below.\n";
   os << "    const helion::Tensor* written[] = {";
   for (size_t i = 0; i < written.size(); ++i)
-    os << (i ? ", " : "") << "&" << k.params[written[i]].name;
+    os << (i ? ", " : "") << "&" << genName(k.params[written[i]]);
   os << (written.empty() ? "nullptr" : "") << "};\n";
   os << "    winner = choice.decide(key, keyLength, written, " << written.size()
      << ", [&](int c, [[maybe_unused]] const helion::Tensor* const* scratch) {\n";

@@ -65,7 +65,7 @@ std::string rewriteHost(const std::string& fileName, const std::string& text,
       edits.push_back({call.call.begin, call.call.end,
                        same ? "int64_t(" + std::to_string(value(&hk)) + ")"
                             : "helionc_register_block_size_" + hk.kernel->name + "(" +
-                                  entryCall(*hk.kernel) + ", " + std::to_string(call.blockSize) +
+                                  entryCall(*hk.kernel, false) + ", " + std::to_string(call.blockSize) +
                                   ")"});
     }
   }

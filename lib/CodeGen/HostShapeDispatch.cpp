@@ -62,12 +62,11 @@ ShapeTable shapeTable(const std::vector<const HostKernel*>& entries) {
   return out;
 }
 
-/// `helionc_entry_K(x, y)`: the entry pickShapeEntry picks for these tensors.
-std::string entryCall(const Kernel& k) {
+std::string entryCall(const Kernel& k, bool generated) {
   std::string call = "helionc_entry_" + k.name + "(";
   bool first = true;
   for (int p : keyTensors(k)) {
-    call += (first ? "" : ", ") + k.params[p].name;
+    call += (first ? "" : ", ") + (generated ? genName(k.params[p]) : k.params[p].name);
     first = false;
   }
   return call + ")";
@@ -102,7 +101,7 @@ std::string shapeDispatch(const std::vector<const HostKernel*>& entries,
   os << "// helionc: the entry of kernel '" << k.name << "' for these sizes (generated)\n";
   os << "static int helionc_entry_" << k.name << "(";
   for (size_t i = 0; i < tensors.size(); ++i)
-    os << (i ? ", " : "") << "const helion::Tensor& " << k.params[tensors[i]].name;
+    os << (i ? ", " : "") << "const helion::Tensor& " << genName(k.params[tensors[i]]);
   os << ") {\n";
   os << "  static constexpr helion::rt::ShapeEntry kEntries[] = {" << table << "};\n";
   os << "  static constexpr helion::rt::ShapeKey kKeys[] = {" << (keys.empty() ? "{0, 0, 0}" : keys)
@@ -110,7 +109,7 @@ std::string shapeDispatch(const std::vector<const HostKernel*>& entries,
   os << "  static constexpr int64_t kSizes[] = {" << (sizes.empty() ? "0" : sizes) << "};\n";
   os << "  const helion::Tensor* tensors[] = {";
   for (size_t i = 0; i < tensors.size(); ++i)
-    os << (i ? ", " : "") << "&" << k.params[tensors[i]].name;
+    os << (i ? ", " : "") << "&" << genName(k.params[tensors[i]]);
   os << (tensors.empty() ? "nullptr" : "") << "};\n";
   os << "  const int forced = helion::rt::forcedShapeEntry().load(std::memory_order_relaxed);\n";
   os << "  if (forced >= 0 && forced < " << entries.size() << ")\n    return forced;\n";
@@ -138,12 +137,12 @@ std::string shapeDispatch(const std::vector<const HostKernel*>& entries,
   os << "};\n  return kValues[entry][block];\n}\n\n";
   std::string forward;
   for (const Param& param : k.params)
-    forward += (forward.empty() ? "" : ", ") + param.name;
+    forward += (forward.empty() ? "" : ", ") + genName(param);
   // A "choose" entry's candidates: the first is the one pickShapeEntry picks (same
   // shapes, earlier), and it runs the choice among them.
   std::ostringstream dispatch;
   dispatch << launcherSignature(k, "helionc_launch_" + k.name, cppScalarType);
-  dispatch << "  switch (" << entryCall(k) << ") {\n";
+  dispatch << "  switch (" << entryCall(k, true) << ") {\n";
   for (size_t e = 0; e < entries.size();) {
     size_t count = 1;
     while (entries[e]->choice == 0 && e + count < entries.size() &&

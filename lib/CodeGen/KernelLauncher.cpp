@@ -25,12 +25,7 @@ using namespace ir;
 
 /// A host C++ spelling of a scalar IR expression (tile extents, sizes).
 std::string hostExpr(const Expr& e, const HostKernel& hk) {
-  auto capture = [&](int param) {
-    for (const auto& c : hk.host->captures)
-      if (c.param == param)
-        return "(" + c.expr + ")";
-    return hk.kernel->params.at(param).name;
-  };
+  auto capture = [&](int param) { return genName(hk.kernel->params.at(param)); };
   switch (e.kind) {
   case ExprKind::Const:
     return e.isInt ? "int64_t(" + std::to_string(static_cast<long long>(e.value)) + ")"
@@ -65,7 +60,7 @@ bool hostEvaluable(const Expr& e) {
 /// The host extent of reduction axis `axis`.
 std::string axisExtent(const Kernel& k, int axis, const HostKernel& hk) {
   const Axis& a = k.axes.at(axis);
-  return a.param >= 0 ? k.params[a.param].name + ".size(" + std::to_string(a.dim) + ")"
+  return a.param >= 0 ? genName(k.params[a.param]) + ".size(" + std::to_string(a.dim) + ")"
                       : hostExpr(*a.extent, hk);
 }
 
@@ -81,7 +76,7 @@ std::string exactPredicate(const ExactAxis& e, const EmittedKernel& ek, const Ho
   const TileVar& tv = k.tiles.at(e.id);
   if (!hostEvaluable(*tv.begin) || (tv.flatOfParam < 0 && !hostEvaluable(*tv.end)))
     return "false"; // bounds known only inside the kernel
-  std::string end = tv.flatOfParam >= 0 ? k.params[tv.flatOfParam].name + ".numel()"
+  std::string end = tv.flatOfParam >= 0 ? genName(k.params[tv.flatOfParam]) + ".numel()"
                                         : hostExpr(*tv.end, hk);
   return "(" + end + " - " + hostExpr(*tv.begin, hk) + ") % " + std::to_string(e.chunk) + " == 0";
 }
@@ -115,14 +110,14 @@ std::string launcher(const HostKernel& hk, const std::string& fileName,
   if (ek.chain) {
     std::string forward;
     for (const Param& param : k.params)
-      forward += (forward.empty() ? "" : ", ") + param.name;
+      forward += (forward.empty() ? "" : ", ") + genName(param);
     os << "  // Two chained dots: the chain template where the device and tensors fit it.\n";
     os << "  if (" << chainFn << "(" << forward << "))\n    return;\n";
   }
   if (ek.longRows) {
     std::string forward;
     for (const Param& param : k.params)
-      forward += (forward.empty() ? "" : ", ") + param.name;
+      forward += (forward.empty() ? "" : ", ") + genName(param);
     // Row elements per thread, as the persistent kernel would hold them.
     std::string elems;
     for (const TemplateArg& t : ek.templateArgs)
@@ -150,8 +145,8 @@ std::string launcher(const HostKernel& hk, const std::string& fileName,
   for (const TemplateArg& t : ek.templateArgs) {
     switch (t.kind) {
     case TemplateArg::Kind::DType:
-      lookup.dtypeArg(k.params[t.index].name);
-      vecTensors += (vecTensors.empty() ? "&" : ", &") + k.params[t.index].name;
+      lookup.dtypeArg(genName(k.params[t.index]));
+      vecTensors += (vecTensors.empty() ? "&" : ", &") + genName(k.params[t.index]);
       break;
     case TemplateArg::Kind::ReductionDim:
       lookup.intArg("helion::rt::reductionExtent(" + axisExtent(k, t.index, hk) + ", " +
@@ -170,7 +165,7 @@ std::string launcher(const HostKernel& hk, const std::string& fileName,
                     std::to_string(ek.maxVectorBytes) + ")");
       break;
     case TemplateArg::Kind::Specialized:
-      lookup.intArg("static_cast<std::int64_t>(" + k.params[t.index].name + ")");
+      lookup.intArg("static_cast<std::int64_t>(" + genName(k.params[t.index]) + ")");
       break;
     case TemplateArg::Kind::EpilogueForm: break; // matmul kernels only
     }
@@ -183,16 +178,17 @@ std::string launcher(const HostKernel& hk, const std::string& fileName,
   std::string args;
   int n = 0;
   for (const KernelArg& a : ek.args) {
-    const std::string& p = k.params[a.param].name;
+    const std::string p = genName(k.params[a.param]);
+    const std::string& shown = k.params[a.param].name; // in messages
     std::string v = "a" + std::to_string(n++);
     switch (a.kind) {
     case KernelArg::Kind::Pointer:
       os << "  HELION_CHECK(" << p << ".device().type == helion::DeviceType::CUDA, \"" << k.name
-         << ": tensor '" << p << "' must be on a CUDA device\");\n";
+         << ": tensor '" << shown << "' must be on a CUDA device\");\n";
       os << "  void* " << v << " = " << p << ".data_ptr();\n";
       break;
     case KernelArg::Kind::Numel:
-      os << "  HELION_CHECK(" << p << ".is_contiguous(), \"" << k.name << ": tensor '" << p
+      os << "  HELION_CHECK(" << p << ".is_contiguous(), \"" << k.name << ": tensor '" << shown
          << "' must be contiguous\");\n";
       os << "  int64_t " << v << " = " << p << ".numel();\n";
       break;
@@ -219,7 +215,7 @@ std::string launcher(const HostKernel& hk, const std::string& fileName,
     std::string total = "int64_t(1)";
     for (size_t i = 0; i < g.tiles.size(); ++i) {
       const TileVar& tv = k.tiles.at(g.tiles[i]);
-      std::string end = tv.flatOfParam >= 0 ? k.params[tv.flatOfParam].name + ".numel()"
+      std::string end = tv.flatOfParam >= 0 ? genName(k.params[tv.flatOfParam]) + ".numel()"
                                             : hostExpr(*tv.end, hk);
       std::string nt = "helion::rt::cdiv(" + end + " - " + hostExpr(*tv.begin, hk) + ", " +
                        std::to_string(g.blockSizes[i]) + ")";

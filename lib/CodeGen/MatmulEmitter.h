@@ -33,7 +33,7 @@ private:
   EmittedKernel out_;
   std::vector<std::string> fields_; // epilogue arguments: "type name"
 
-  std::string name(int param) const { return cudaName(k_.params.at(param)); }
+  std::string name(int param) const { return genName(k_.params.at(param)); }
   const std::string& srcName(int param) const { return k_.params.at(param).name; }
   bool batched() const { return p_.tileB >= 0; }
   bool grouped() const { return p_.tileG >= 0; }

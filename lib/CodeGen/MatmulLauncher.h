@@ -1,6 +1,7 @@
 //===- MatmulLauncher.h - Host launcher of a tensor-core matmul -*- C++ -*-===//
 #pragma once
 
+#include "CudaNames.h"
 #include "helion/CodeGen/HostRewriter.h"
 
 #include <functional>
@@ -14,7 +15,7 @@ struct MatmulHost {
   explicit MatmulHost(const HostKernel& hk)
       : k(*hk.kernel), ek(*hk.emitted), mm(*ek.matmul), batched(mm.batch != nullptr),
         grouped(mm.groups != nullptr), a(pname(mm.a)), b(pname(mm.b)) {}
-  const std::string& pname(int p) const { return k.params.at(p).name; }
+  std::string pname(int p) const { return genName(k.params.at(p)); }
 
   const ir::Kernel& k;
   const EmittedKernel& ek;

@@ -47,22 +47,22 @@ std::string matmulOperandChecks(const HostKernel& hk,
   for (const std::string& t : {a, b}) {
     const std::string r = grouped && t == b ? "3" : rank;
     os << "  HELION_CHECK(" << t << ".device().type == helion::DeviceType::CUDA && " << t
-       << ".dim() == " << r << ", \"" << kn << ": tensor '" << t << "' must be a " << r
+       << ".dim() == " << r << ", \"" << kn << ": tensor '" << shownName(t) << "' must be a " << r
        << "-D CUDA tensor\");\n";
   }
   if (grouped) {
     const std::string o = pname(mm.offsets);
-    os << "  HELION_CHECK(" << b << ".size(0) >= G, \"" << kn << ": tensor '" << b
+    os << "  HELION_CHECK(" << b << ".size(0) >= G, \"" << kn << ": tensor '" << shownName(b)
        << "' holds {} groups, the kernel's group loop runs {}\", " << b << ".size(0), G);\n";
     os << "  HELION_CHECK(" << o << ".device().type == helion::DeviceType::CUDA && " << o
        << ".dim() == 1 && " << o << ".size(0) >= G + 1 && " << o << ".stride(0) == 1 && ("
        << o << ".dtype() == helion::DType::i32 || " << o << ".dtype() == helion::DType::i64), \""
-       << kn << ": the group offsets '" << o << "' must be a contiguous 1-D int32 or int64 CUDA "
+       << kn << ": the group offsets '" << shownName(o) << "' must be a contiguous 1-D int32 or int64 CUDA "
        << "tensor of at least G + 1 = {} entries\", G + 1);\n";
   }
   if (batched) // the tensor maps and batch strides assume B batches in both
     for (const std::string& t : {a, b})
-      os << "  HELION_CHECK(" << t << ".size(0) >= B, \"" << kn << ": tensor '" << t
+      os << "  HELION_CHECK(" << t << ".size(0) >= B, \"" << kn << ": tensor '" << shownName(t)
          << "' holds {} batches, the kernel's batch loop runs {}\", " << t << ".size(0), B);\n";
   os << "  const bool f8 = " << a << ".dtype() == helion::DType::f8e4m3 || " << a
      << ".dtype() == helion::DType::f8e5m2;\n";
@@ -89,7 +89,7 @@ std::string matmulOperandChecks(const HostKernel& hk,
           "    for (int64_t d = 0; d + 1 < t.dim(); ++d) ok = ok && (t.stride(d) * es) % 16 == 0;\n"
           "    return ok;\n  };\n";
     for (const std::string& t : {a, b})
-      os << "  HELION_CHECK(tmaReady(" << t << "), \"" << kn << ": tensor '" << t
+      os << "  HELION_CHECK(tmaReady(" << t << "), \"" << kn << ": tensor '" << shownName(t)
          << "' must have unit column stride, 16-byte aligned data and other strides that are "
             "multiples of 16 bytes for the tensor-core matmul ({}-byte elements)\", "
          << t << ".element_size());\n";
@@ -100,7 +100,7 @@ std::string matmulOperandChecks(const HostKernel& hk,
           "    return t.stride(2) == 1 && reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0 &&\n"
           "           (t.stride(1) * es) % 16 == 0 && (t.stride(0) * es) % 16 == 0;\n  };\n";
     for (const std::string& t : {a, b})
-      os << "  HELION_CHECK(tmaReady(" << t << "), \"" << kn << ": tensor '" << t
+      os << "  HELION_CHECK(tmaReady(" << t << "), \"" << kn << ": tensor '" << shownName(t)
          << "' must have unit column stride, 16-byte aligned data and row and batch strides "
             "that are multiples of 16 bytes for the tensor-core matmul (strides [{}, {}, {}], "
             "{}-byte elements)\", "
@@ -113,14 +113,14 @@ std::string matmulOperandChecks(const HostKernel& hk,
     if (!general.empty()) {
       std::string forward;
       for (const Param& param : k.params)
-        forward += (forward.empty() ? "" : ", ") + param.name;
+        forward += (forward.empty() ? "" : ", ") + genName(param);
       os << "  // Operands the template cannot read (rows not 16-byte aligned, two dtypes, a\n"
             "  // dtype it does not take): the same loop on the general lowering.\n";
       os << "  if (!(" << dtypesOk << ") || !tmaReady(" << a << ") || !tmaReady(" << b
          << ")) {\n    " << general << "(" << forward << ");\n    return;\n  }\n";
     }
     for (const std::string& t : {a, b})
-      os << "  HELION_CHECK(tmaReady(" << t << "), \"" << kn << ": tensor '" << t
+      os << "  HELION_CHECK(tmaReady(" << t << "), \"" << kn << ": tensor '" << shownName(t)
          << "' must have unit column stride, 16-byte aligned data and a row stride that is a "
             "multiple of 16 bytes for the tensor-core matmul (strides [{}, {}], {}-byte "
             "elements)\", "
@@ -129,7 +129,7 @@ std::string matmulOperandChecks(const HostKernel& hk,
   for (const KernelArg& arg : ek.args)
     if (arg.kind == KernelArg::Kind::Pointer)
       os << "  HELION_CHECK(" << pname(arg.param) << ".device().type == helion::DeviceType::CUDA, \""
-         << kn << ": tensor '" << pname(arg.param) << "' must be on a CUDA device\");\n";
+         << kn << ": tensor '" << shownName(pname(arg.param)) << "' must be on a CUDA device\");\n";
   return os.str();
 }
 

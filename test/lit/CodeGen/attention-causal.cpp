@@ -40,8 +40,8 @@ using helion::Tensor;
 // CAUSAL: p_lse[b__ * stride_p_lse_0 + row__ * stride_p_lse_1] = hd::from_compute<T_p_lse>((float(v0) + float(hd::log(float(v1)))));
 
 // The launcher checks the per-row output as [b, m].
-// HOST: HELION_CHECK(out.device().type == helion::DeviceType::CUDA && out.dim() == 3 && out.size(0) >= B && out.size(1) >= M && out.size(2) >= D,
-// HOST-NEXT: HELION_CHECK(lse.device().type == helion::DeviceType::CUDA && lse.dim() == 2 && lse.size(0) >= B && lse.size(1) >= M, "attention_causal: tensor 'lse' must be a 2-D CUDA tensor of at least [b, m]");
+// HOST: HELION_CHECK(p_out.device().type == helion::DeviceType::CUDA && p_out.dim() == 3 && p_out.size(0) >= B && p_out.size(1) >= M && p_out.size(2) >= D,
+// HOST-NEXT: HELION_CHECK(p_lse.device().type == helion::DeviceType::CUDA && p_lse.dim() == 2 && p_lse.size(0) >= B && p_lse.size(1) >= M, "attention_causal: tensor 'lse' must be a 2-D CUDA tensor of at least [b, m]");
 
 #define ATTENTION_LOOP(SCORE)                                                                  \
   auto [bh, m, dim] = q.shape<3>();                                                            \

@@ -10,18 +10,18 @@
 // NVRTC, the instantiation's name, shared memory as AttentionSm80::kSmemBytes and
 // the b-major grid.
 // CHECK: static void helionc_launch_attention(
-// CHECK: const int64_t B = (bh), M = (m), N = (n), D = (d);
+// CHECK: const int64_t B = p_bh, M = p_m, N = p_n, D = p_d;
 // CHECK: HELION_CHECK(D == 64 || D == 128, "attention: flash attention supports head dims 64 and 128, got {}", D);
-// CHECK: k.dtype() == q.dtype() && v.dtype() == q.dtype(), "attention: flash attention needs bf16 or f16 q, k and v of one dtype");
-// CHECK: k.size(1) >= N && k.size(2) == D
-// CHECK: HELION_CHECK(cpAsyncReady(v), "attention: tensor 'v' must have unit inner stride, 16-byte aligned data and batch and row strides that are multiples of 8 elements
+// CHECK: p_k.dtype() == p_q.dtype() && p_v.dtype() == p_q.dtype(), "attention: flash attention needs bf16 or f16 q, k and v of one dtype");
+// CHECK: p_k.size(1) >= N && p_k.size(2) == D
+// CHECK: HELION_CHECK(cpAsyncReady(p_v), "attention: tensor 'v' must have unit inner stride, 16-byte aligned data and batch and row strides that are multiples of 8 elements
 // CHECK: const int64_t smem = 128 + int64_t(256) * D * 2;
 // The instantiation is found by an integer key (device, dtypes, d) in a lock-free
 // KernelCache; the name is built on a miss only.
 // CHECK-NEXT: const std::int64_t kernelKey[] = {helion::rt::currentDevice(),
 // CHECK-NOT: std::mutex
-// CHECK: static_cast<std::int64_t>(d),
-// CHECK-NEXT: static_cast<std::int64_t>(out.dtype())};
+// CHECK: static_cast<std::int64_t>(p_d),
+// CHECK-NEXT: static_cast<std::int64_t>(p_out.dtype())};
 // CHECK-NEXT: static helion::rt::KernelCache kernelCache;
 // CHECK-NEXT: const helion::rt::Kernel* found = kernelCache.find(kernelKey);
 // CHECK-NEXT: if (!found) {

@@ -54,7 +54,7 @@
 // for 1-byte elements, whose 64 columns do not fill a 128-byte box; at d 128 with
 // 4-byte elements 164952 + 65536 = 230488 still fits 227 KB).
 // HOST: const bool sm90 = dev.major == 9;
-// HOST: const int64_t outBytes = static_cast<int64_t>(out.element_size());
+// HOST: const int64_t outBytes = static_cast<int64_t>(p_out.element_size());
 // HOST-NEXT: const int64_t staging = D == 64 ? (outBytes == 1 ? 0 : outBytes == 2 ? 16384 : outBytes == 4 ? 32768 : 0) : (outBytes == 1 ? 16384 : outBytes == 2 ? 32768 : outBytes == 4 ? 65536 : 0);
 // HOST-NEXT: const int64_t smem = sm90 ? (D == 64 ? 83032 : 164952) + staging : 128 + int64_t(256) * D * 2;
 // HOST-NEXT: const std::int64_t kernelKey[] = {helion::rt::currentDevice(),
@@ -62,7 +62,7 @@
 // HOST: std::string name = sm90 ? "attention_kernel<" : "attention_kernel_sm80<";
 // HOST: m.sizes = {B, rows, D};
 // HOST: m.box = {1, boxRows, 64};
-// HOST: CUtensorMap mapQ = map(q, M, 128), mapK = map(k, N, 128), mapV = map(v, N, 128);
+// HOST: CUtensorMap mapQ = map(p_q, M, 128), mapK = map(p_k, N, 128), mapV = map(p_v, N, 128);
 // HOST: int iB = int(B);
 // HOST: const int64_t tiles = B * helion::rt::cdiv(M, int64_t(128));
 // HOST-NEXT: const int64_t ctas = tiles;
@@ -70,7 +70,7 @@
 // The output by TMA when it is dense (else the kernel stores from registers).
 // HOST-NEXT: CUtensorMap mapO{};
 // HOST-NEXT: int tmaO = 0;
-// HOST-NEXT: if (staging > 0 && out.stride(2) == 1 && (out.stride(1) * static_cast<int64_t>(outBytes)) % 16 == 0 && (out.stride(0) * static_cast<int64_t>(outBytes)) % 16 == 0 &&
+// HOST-NEXT: if (staging > 0 && p_out.stride(2) == 1 && (p_out.stride(1) * static_cast<int64_t>(outBytes)) % 16 == 0 && (p_out.stride(0) * static_cast<int64_t>(outBytes)) % 16 == 0 &&
 // HOST: m.box = {1, 64, static_cast<int32_t>(128 / outBytes)};
 // HOST: tmaO = 1;
 // HOST: void* args[] = {&mapQ, &mapK, &mapV, &iM, &iN, &iB, &counter, &mapO, &tmaO, &e0, &e1, &e2, &e3, &e4};

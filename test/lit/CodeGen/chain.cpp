@@ -41,7 +41,7 @@ using helion::Tensor;
 // A rows tile of 32 runs the chain's 64-row tiles (the generic kernel keeps 32).
 // NARROW: chain: a %x
 // NARROW: template: chain sm90 64x64 consumers 1
-// HOST: static bool helionc_launch_mlp_relu_chain(const helion::Tensor& x, const helion::Tensor& w1, const helion::Tensor& w2, int64_t m, int64_t n, int64_t h, int64_t k, const helion::Tensor& out) {
+// HOST: static bool helionc_launch_mlp_relu_chain(const helion::Tensor& p_x, const helion::Tensor& p_w1, const helion::Tensor& p_w2, int64_t p_m, int64_t p_n, int64_t p_h, int64_t p_k, const helion::Tensor& p_out) {
 // HOST: #include "helion/chain_sm90.cuh"
 // HOST: struct mlp_relu_act {
 // HOST: return float(hd::maximum<float>(x__, float(0.0f)));
@@ -53,21 +53,21 @@ using helion::Tensor;
 // HOST: using C__ = hd::ChainSm90<T_p_x, DK, DV, 64, 1, kStages[DK / 128][DV / 128], false>;
 // HOST: C__::run(&map_a__, &map_b1__, &map_b2__, B__, M__, H__, N__, act__, epi__, smem__);
 // HOST: if (hc_dev.major != 9) return false;
-// HOST: const int64_t hc_B = 1, hc_M = (m), hc_N = (n), hc_H = (h), hc_K = (k);
+// HOST: const int64_t hc_B = 1, hc_M = p_m, hc_N = p_n, hc_H = p_h, hc_K = p_k;
 // HOST: if (hc_K != 64 && hc_K != 128 && hc_K != 256) return false;
 // HOST: t.device().type == helion::DeviceType::CUDA && t.dim() == 2 &&
-// HOST: if (!hc_fits(x, hc_M, hc_K) || !hc_fits(w1, hc_K, hc_H) || !hc_fits(w2, hc_H, hc_N))
+// HOST: if (!hc_fits(p_x, hc_M, hc_K) || !hc_fits(p_w1, hc_K, hc_H) || !hc_fits(p_w2, hc_H, hc_N))
 // HOST: name = "mlp_relu_chain_kernel<";
 // Unbatched operands are 3-D maps of one batch.
 // HOST: d.sizes = {1, rows, cols};
 // HOST-NEXT: d.strides = {rows * t.stride(0), t.stride(0), 1};
 // HOST-NEXT: d.box = {1, boxRows, 64};
-// HOST: CUtensorMap hc_mapA = hc_map(x, hc_M, hc_K, 64), hc_mapB1 = hc_map(w1, hc_K, hc_H, int32_t(hc_K)), hc_mapB2 = hc_map(w2, hc_H, hc_N, 64);
+// HOST: CUtensorMap hc_mapA = hc_map(p_x, hc_M, hc_K, 64), hc_mapB1 = hc_map(p_w1, hc_K, hc_H, int32_t(hc_K)), hc_mapB2 = hc_map(p_w2, hc_H, hc_N, 64);
 // HOST: const int64_t hc_ctas = hc_B * helion::rt::cdiv(hc_M, int64_t(64)) * helion::rt::cdiv(hc_N, hc_DV);
 // HOST: return true;
 // HOST: static void helionc_launch_mlp_relu(
 // HOST-NEXT: // Two chained dots: the chain template where the device and tensors fit it.
-// HOST-NEXT: if (helionc_launch_mlp_relu_chain(x, w1, w2, m, n, h, k, out))
+// HOST-NEXT: if (helionc_launch_mlp_relu_chain(p_x, p_w1, p_w2, p_m, p_n, p_h, p_k, p_out))
 // HOST-NEXT: return;
 // HOST: name = "mlp_relu_kernel<";
 // (q kt^T) v: b1 read transposed, attention's K layout (B1KMajor).
@@ -82,14 +82,14 @@ using helion::Tensor;
 // BIAS: int B__, int M__, int H__, int N__, const T_p_b1* __restrict__ p_b1, int64 stride_p_b1_0, const T_p_b2* __restrict__ p_b2, int64 stride_p_b2_0, T_p_out* __restrict__ p_out,
 // KT: chain: a %q, b1 %kt transposed, b2 %v
 // KT-HOST: using C__ = hd::ChainSm90<T_p_q, DK, DV, 64, 1, kStages[DK / 128][DV / 128], true>;
-// KT-HOST: hc_mapB1 = hc_map(kt, hc_H, hc_K, 64)
+// KT-HOST: hc_mapB1 = hc_map(p_kt, hc_H, hc_K, 64)
 // Batched ([tb, tm, te], tb of block size 1): every operand and the output are 3-D,
 // the batch first; B x row tiles x column tiles CTAs; the epilogue indexes the batch.
 // BMM: chain: a %q, b1 %kt transposed, b2 %v, acc %acc.0, tiles [tb, tm, te], hidden tn %s.1, k loop tk, act cast<dtype(%q)>(%s.1), epilogue 1
 // BMM: template: chain sm90 64x64 consumers 1
 // BMM-HOST: T_p_out* ptr__ = p_out + (b__ * stride_p_out_0 + row__ * stride_p_out_1 + col__ * stride_p_out_2);
 // BMM-HOST: if (stride_p_out_2 == 1 &&
-// BMM-HOST: const int64_t hc_B = (b), hc_M = (m), hc_N = (e), hc_H = (n), hc_K = (d);
+// BMM-HOST: const int64_t hc_B = p_b, hc_M = p_m, hc_N = p_e, hc_H = p_n, hc_K = p_d;
 // BMM-HOST: t.dim() == 3 &&
 // BMM-HOST: t.size(1) >= rows && t.size(2) >= cols &&
 // BMM-HOST: t.size(0) >= hc_B && t.stride(0) % 8 == 0 && t.stride(0) > 0 &&
@@ -102,7 +102,7 @@ using helion::Tensor;
 // ALL: chain: a %q, b1 %kt transposed, b2 %v, acc %acc.0, tiles [tb, tm, :], hidden tn %s.1, k whole, act cast<dtype(%q)>(%s.1), epilogue 1
 // ALL: template: chain sm90 64x64 consumers 1
 // ALL-HOST: T_p_out* ptr__ = p_out + (b__ * stride_p_out_0 + row__ * stride_p_out_1 + col__ * stride_p_out_2);
-// ALL-HOST: const int64_t hc_B = (b), hc_M = (m), hc_N = (d), hc_H = (n), hc_K = (q).size(2);
+// ALL-HOST: const int64_t hc_B = p_b, hc_M = p_m, hc_N = p_d, hc_H = p_n, hc_K = p_q.size(2);
 
 // A gelu-like activation with a scalar, a bias in the epilogue, an f16 cast: the
 // act functor gets the scalar, the epilogue loads the bias at its column, and the

@@ -50,5 +50,5 @@
 
 // The launcher proves bounds checks away: EXACT bit 0 for the row (RDIM0 == n),
 // bit 1 for the row tile (m % 1 == 0).
-// HOST: x.size(1) == helion::rt::reductionExtent(x.size(1), 256) ? 1 : 0
-// HOST: ((m) - int64_t(0)) % 1 == 0 ? 2 : 0
+// HOST: p_x.size(1) == helion::rt::reductionExtent(p_x.size(1), 256) ? 1 : 0
+// HOST: (p_m - int64_t(0)) % 1 == 0 ? 2 : 0

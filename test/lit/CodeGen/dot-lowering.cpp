@@ -58,19 +58,19 @@
 // BMM-TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 //
 // The launcher: 3-D operands holding B batches, 3-D tensor maps, B times the tiles.
-// BMM-HOST: const int64_t B = (b);
+// BMM-HOST: const int64_t B = p_b;
 // BMM-HOST: if (M <= 0 || N <= 0 || B <= 0) return;
 // BMM-HOST: x.dim() == 3, "bmm: tensor 'x' must be a 3-D CUDA tensor");
-// BMM-HOST: HELION_CHECK(y.size(0) >= B, "bmm: tensor 'y' holds {} batches, the kernel's batch loop runs {}", y.size(0), B);
+// BMM-HOST: HELION_CHECK(p_y.size(0) >= B, "bmm: tensor 'y' holds {} batches, the kernel's batch loop runs {}", p_y.size(0), B);
 // BMM-HOST: (t.stride(1) * es) % 16 == 0 && (t.stride(0) * es) % 16 == 0;
-// BMM-HOST: const bool tmaStore = sm90 && out.dim() == 3 && out.stride(2) == 1 && out.stride(1) == N
+// BMM-HOST: const bool tmaStore = sm90 && p_out.dim() == 3 && p_out.stride(2) == 1 && p_out.stride(1) == N
 // BMM-HOST: d.sizes = {B, rows, cols};
 // BMM-HOST: d.strides = {t.stride(0), t.stride(1), 1};
 // BMM-HOST: d.box = {1, boxRows, boxCols};
 // BMM-HOST: const int64_t units = helion::rt::cdiv(M, 128) * helion::rt::cdiv(N, 256) * B;
 // BMM-HOST: void* args[] = {&mapA, &mapB, &mapC, &iM, &iN, &iK, &groupM, &iB,
 // BMM-HOST: HELION_CHECK(B <= 65535, "bmm: the sm80 batched matmul runs at most 65535 batches, got {}", B);
-// BMM-HOST: int64_t lda = x.stride(1), ldb = y.stride(1);
+// BMM-HOST: int64_t lda = p_x.stride(1), ldb = p_y.stride(1);
 // BMM-HOST: void* args[] = {&pa, &pb, &iM, &iN, &iK, &lda, &ldb, &sa, &sb, &groupM,
 // BMM-HOST: helion::rt::Dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(B))
 
@@ -193,11 +193,11 @@
 // PRO-Y-SPEC-NEXT: (with its A prologue's tensor staged beside A on sm90, a third block per stage: the sm90 ring is as deep as fits, at most num_stages; 128 x 256: 3)
 // The launcher stages y when it has A's dtype and TMA can read it, else runs sm80.
 // PRO-Y-HOST: bool sm90 = dev.major == 9 && !tf32;
-// PRO-Y-HOST: const bool yStaged = sm90 && y.dtype() == x.dtype();
-// PRO-Y-HOST: if (yStaged && !(y.dim() == 2 && tmaReady(y)))
+// PRO-Y-HOST: const bool yStaged = sm90 && p_y.dtype() == p_x.dtype();
+// PRO-Y-HOST: if (yStaged && !(p_y.dim() == 2 && tmaReady(p_y)))
 // PRO-Y-HOST-NEXT: sm90 = false;
 // PRO-Y-HOST: const int64_t ring = 1024 + int64_t(3) * (49152 + (yStaged ? 16384 : 0)) + 16 * 3
-// PRO-Y-HOST: CUtensorMap mapY = yStaged ? map(y, M, K, 128, boxK) : mapA;
+// PRO-Y-HOST: CUtensorMap mapY = yStaged ? map(p_y, M, K, 128, boxK) : mapA;
 // PRO-Y-HOST: void* args[] = {&mapA, &mapB, &mapC, &mapY, &iM, &iN, &iK, &groupM
 // PRO-IR: matmul: a %x, b %w, acc %acc.0, tiles [tm, tn], k loop tk, a prologue cast<dtype(%x)>(mul(load %x[%tm, %tk], 0.5)), epilogue 2
 // PRO-IR: template: gemm sm90 128x256

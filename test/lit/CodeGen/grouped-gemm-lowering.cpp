@@ -44,26 +44,26 @@
 //
 // The launcher: M from A's rows, G from the group loop, the offsets checked; B as a
 // 3-D map, A and C 2-D; a persistent grid of at most #SMs over a bound of the tiles.
-// HOST: const int64_t M = a.size(0), N = (n), K = (k);
-// HOST: const int64_t G = (groups);
+// HOST: const int64_t M = p_a.size(0), N = p_n, K = p_k;
+// HOST: const int64_t G = p_groups;
 // HOST: if (M <= 0 || N <= 0 || G <= 0) return;
 // HOST: b.dim() == 3, "grouped_gemm: tensor 'b' must be a 3-D CUDA tensor");
-// HOST: HELION_CHECK(b.size(0) >= G, "grouped_gemm: tensor 'b' holds {} groups, the kernel's group loop runs {}", b.size(0), G);
-// HOST: offsets.dim() == 1 && offsets.size(0) >= G + 1 && offsets.stride(0) == 1 && (offsets.dtype() == helion::DType::i32 || offsets.dtype() == helion::DType::i64)
-// HOST: const bool tmaStore = sm90 && out.dim() == 2 && out.stride(1) == 1 && out.stride(0) == N
-// HOST: static_cast<std::int64_t>(offsets.dtype()),
+// HOST: HELION_CHECK(p_b.size(0) >= G, "grouped_gemm: tensor 'b' holds {} groups, the kernel's group loop runs {}", p_b.size(0), G);
+// HOST: p_offsets.dim() == 1 && p_offsets.size(0) >= G + 1 && p_offsets.stride(0) == 1 && (p_offsets.dtype() == helion::DType::i32 || p_offsets.dtype() == helion::DType::i64)
+// HOST: const bool tmaStore = sm90 && p_out.dim() == 2 && p_out.stride(1) == 1 && p_out.stride(0) == N
+// HOST: static_cast<std::int64_t>(p_offsets.dtype()),
 // HOST: if (t.dim() == 3) {
 // HOST-NEXT: d.sizes = {G, rows, cols};
-// HOST: const int32_t boxK = static_cast<int32_t>(128 / a.element_size());
-// HOST-NEXT: CUtensorMap mapA = map(a, M, K, 128, boxK);
-// HOST-NEXT: CUtensorMap mapB = map(b, K, N, 64, 64);
+// HOST: const int32_t boxK = static_cast<int32_t>(128 / p_a.element_size());
+// HOST-NEXT: CUtensorMap mapA = map(p_a, M, K, 128, boxK);
+// HOST-NEXT: CUtensorMap mapB = map(p_b, K, N, 64, 64);
 // HOST: const int64_t units = (M / 128 + G) * helion::rt::cdiv(N, 256);
 // HOST-NEXT: const int64_t ctas = std::min<int64_t>(units, dev.smCount);
 // HOST-NEXT: void* ws = !helion::rt::streamKEnabled() ? nullptr
 // HOST-NEXT: : reinterpret_cast<void*>(helion::rt::streamWorkspace(
 // HOST-NEXT: helion::rt::currentStream(), 65536 + size_t(ctas) * 131072));
 // HOST-NEXT: void* args[] = {&mapA, &mapB, &mapC, &iM, &iN, &iK, &groupM, &po, &iG, &ws,
-// HOST: int64_t lda = a.stride(0), ldb = b.stride(1), sb = b.stride(0);
+// HOST: int64_t lda = p_a.stride(0), ldb = p_b.stride(1), sb = p_b.stride(0);
 // HOST-NEXT: void* args[] = {&pa, &pb, &iM, &iN, &iK, &lda, &ldb, &sb, &groupM, &po, &iG,
 // HOST: const int64_t tiles = std::min<int64_t>((M / bm80 + G) * helion::rt::cdiv(N, bn80), dev.smCount);
 //

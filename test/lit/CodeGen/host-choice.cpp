@@ -18,36 +18,36 @@
 // RUN: FileCheck %s < %t/matmul.helion.cpp
 // CHECK: static void helionc_launch_matmul_e0(
 // CHECK: static void helionc_launch_matmul_e3(
-// CHECK: static int helionc_entry_matmul(const helion::Tensor& x, const helion::Tensor& y) {
+// CHECK: static int helionc_entry_matmul(const helion::Tensor& p_x, const helion::Tensor& p_y) {
 // CHECK-NEXT: static constexpr helion::rt::ShapeEntry kEntries[] = {{[{][{]}}0, 2}, {2, 2}, {4, 2}, {6, 0}, };
 // CHECK: // helionc: run-time choice among entries 0..2 of kernel 'matmul'
-// CHECK-NEXT: static void helionc_choose_matmul_e0(const helion::Tensor& x, const helion::Tensor& y, int64_t m, int64_t n, int64_t k, const helion::Tensor& out) {
+// CHECK-NEXT: static void helionc_choose_matmul_e0(const helion::Tensor& p_x, const helion::Tensor& p_y, int64_t p_m, int64_t p_n, int64_t p_k, const helion::Tensor& p_out) {
 // CHECK-NEXT: static helion::rt::KernelChoice choice("matmul", 3);
-// CHECK-NEXT: const helion::Tensor* keyTensors[] = {&x, &y};
+// CHECK-NEXT: const helion::Tensor* keyTensors[] = {&p_x, &p_y};
 // CHECK: const int keyLength = helion::rt::choiceKey(keyTensors, 2, key);
 // CHECK-NEXT: int winner = choice.find(key, keyLength);
 // CHECK-NEXT: if (winner < 0) {
-// CHECK: const helion::Tensor* written[] = {&out};
+// CHECK: const helion::Tensor* written[] = {&p_out};
 // CHECK-NEXT: winner = choice.decide(key, keyLength, written, 1, [&](int c, {{.*}} scratch) {
 // CHECK-NEXT: switch (c) {
-// CHECK-NEXT: case 0: helionc_launch_matmul_e0(x, y, m, n, k, *scratch[0]); return;
-// CHECK-NEXT: case 1: helionc_launch_matmul_e1(x, y, m, n, k, *scratch[0]); return;
-// CHECK-NEXT: case 2: helionc_launch_matmul_e2(x, y, m, n, k, *scratch[0]); return;
+// CHECK-NEXT: case 0: helionc_launch_matmul_e0(p_x, p_y, p_m, p_n, p_k, *scratch[0]); return;
+// CHECK-NEXT: case 1: helionc_launch_matmul_e1(p_x, p_y, p_m, p_n, p_k, *scratch[0]); return;
+// CHECK-NEXT: case 2: helionc_launch_matmul_e2(p_x, p_y, p_m, p_n, p_k, *scratch[0]); return;
 // CHECK: switch (winner) {
-// CHECK-NEXT: case 0: helionc_launch_matmul_e0(x, y, m, n, k, out); return;
-// CHECK-NEXT: case 1: helionc_launch_matmul_e1(x, y, m, n, k, out); return;
-// CHECK-NEXT: case 2: helionc_launch_matmul_e2(x, y, m, n, k, out); return;
-// CHECK: static void helionc_launch_matmul(const helion::Tensor& x, const helion::Tensor& y, int64_t m, int64_t n, int64_t k, const helion::Tensor& out) {
-// CHECK-NEXT: switch (helionc_entry_matmul(x, y)) {
+// CHECK-NEXT: case 0: helionc_launch_matmul_e0(p_x, p_y, p_m, p_n, p_k, p_out); return;
+// CHECK-NEXT: case 1: helionc_launch_matmul_e1(p_x, p_y, p_m, p_n, p_k, p_out); return;
+// CHECK-NEXT: case 2: helionc_launch_matmul_e2(p_x, p_y, p_m, p_n, p_k, p_out); return;
+// CHECK: static void helionc_launch_matmul(const helion::Tensor& p_x, const helion::Tensor& p_y, int64_t p_m, int64_t p_n, int64_t p_k, const helion::Tensor& p_out) {
+// CHECK-NEXT: switch (helionc_entry_matmul(p_x, p_y)) {
 // CHECK-NEXT: case 0:
 // CHECK-NEXT: if (helion::rt::forcedShapeEntry().load(std::memory_order_relaxed) != 0) {
-// CHECK-NEXT: helionc_choose_matmul_e0(x, y, m, n, k, out);
+// CHECK-NEXT: helionc_choose_matmul_e0(p_x, p_y, p_m, p_n, p_k, p_out);
 // CHECK-NEXT: return;
 // CHECK-NEXT: }
-// CHECK-NEXT: helionc_launch_matmul_e0(x, y, m, n, k, out); return;
-// CHECK-NEXT: case 1: helionc_launch_matmul_e1(x, y, m, n, k, out); return;
-// CHECK-NEXT: case 2: helionc_launch_matmul_e2(x, y, m, n, k, out); return;
-// CHECK-NEXT: case 3: helionc_launch_matmul_e3(x, y, m, n, k, out); return;
+// CHECK-NEXT: helionc_launch_matmul_e0(p_x, p_y, p_m, p_n, p_k, p_out); return;
+// CHECK-NEXT: case 1: helionc_launch_matmul_e1(p_x, p_y, p_m, p_n, p_k, p_out); return;
+// CHECK-NEXT: case 2: helionc_launch_matmul_e2(p_x, p_y, p_m, p_n, p_k, p_out); return;
+// CHECK-NEXT: case 3: helionc_launch_matmul_e3(p_x, p_y, p_m, p_n, p_k, p_out); return;
 // RUN: %host_cxx %t/matmul.helion.cpp
 //
 // Errors name the JSON path: both keys, a list of one, a bad candidate.

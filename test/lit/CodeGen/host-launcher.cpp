@@ -9,14 +9,14 @@
 
 // CHECK-LABEL: static void helionc_launch_rms_norm(
 // CHECK:      const std::int64_t kernelKey[] = {helion::rt::currentDevice(),
-// CHECK-NEXT:     helion::rt::reductionExtent(x.size(1), 256),
-// CHECK-NEXT:     static_cast<std::int64_t>(x.dtype()),
-// CHECK-NEXT:     static_cast<std::int64_t>(weight.dtype()),
-// CHECK-NEXT:     static_cast<std::int64_t>(out.dtype()),
-// CHECK-NEXT:     helion::rt::vectorWidth({&x, &weight, &out}, 16),
+// CHECK-NEXT:     helion::rt::reductionExtent(p_x.size(1), 256),
+// CHECK-NEXT:     static_cast<std::int64_t>(p_x.dtype()),
+// CHECK-NEXT:     static_cast<std::int64_t>(p_weight.dtype()),
+// CHECK-NEXT:     static_cast<std::int64_t>(p_out.dtype()),
+// CHECK-NEXT:     helion::rt::vectorWidth({&p_x, &p_weight, &p_out}, 16),
 // CHECK-NEXT:     std::int64_t(0
-// CHECK-NEXT:     | (x.size(1) == helion::rt::reductionExtent(x.size(1), 256) ? 1 : 0)
-// CHECK-NEXT:     | (((m) - int64_t(0)) % {{[0-9]+}} == 0 ? 2 : 0))};
+// CHECK-NEXT:     | (p_x.size(1) == helion::rt::reductionExtent(p_x.size(1), 256) ? 1 : 0)
+// CHECK-NEXT:     | ((p_m - int64_t(0)) % {{[0-9]+}} == 0 ? 2 : 0))};
 // CHECK-NEXT: static helion::rt::KernelCache kernelCache;
 // CHECK-NEXT: const helion::rt::Kernel* found = kernelCache.find(kernelKey);
 // CHECK-NEXT: if (!found) {

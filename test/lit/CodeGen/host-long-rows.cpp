@@ -20,8 +20,8 @@
 // The persistent kernel's launcher switches on the row it would hold.
 // CHECK-LABEL: static void helionc_launch_cross_entropy(
 // CHECK-NEXT:  // Rows too long to hold in registers: the looped kernel.
-// CHECK-NEXT:  if ((helion::rt::reductionExtent(logits.size(1), 256)) * 1 > int64_t(64) * 256) {
-// CHECK-NEXT:    helionc_launch_cross_entropy_long_rows(logits, labels, n, losses);
+// CHECK-NEXT:  if ((helion::rt::reductionExtent(p_logits.size(1), 256)) * 1 > int64_t(64) * 256) {
+// CHECK-NEXT:    helionc_launch_cross_entropy_long_rows(p_logits, p_labels, p_n, p_losses);
 // CHECK-NEXT:    return;
 // CHECK-NEXT:  }
 // CHECK:       std::string name = "cross_entropy_kernel<";
@@ -29,7 +29,7 @@
 // Rows per program count: 4 rows of 4096 on 256 threads is 64 per thread.
 // ROWS4-LABEL: static void helionc_launch_softmax(
 // ROWS4-NEXT:  // Rows too long to hold in registers: the looped kernel.
-// ROWS4-NEXT:  if ((helion::rt::reductionExtent(x.size(1), 256)) * 4 > int64_t(64) * 256) {
+// ROWS4-NEXT:  if ((helion::rt::reductionExtent(p_x.size(1), 256)) * 4 > int64_t(64) * 256) {
 
 // An already looped reduction has no twin.
 // LOOPED-NOT: long_rows

@@ -26,15 +26,15 @@
 // CHECK: helion::rt::Dim3(256)
 // CHECK: static void helionc_launch_softmax_two_pass_e2(
 // CHECK: helion::rt::Dim3(64)
-// CHECK: static int helionc_entry_softmax_two_pass(const helion::Tensor& x) {
+// CHECK: static int helionc_entry_softmax_two_pass(const helion::Tensor& p_x) {
 // CHECK-NEXT: static constexpr helion::rt::ShapeEntry kEntries[] = {{[{][{]}}0, 1}, {1, 1}, {2, 0}, };
 // CHECK-NEXT: static constexpr helion::rt::ShapeKey kKeys[] = {{[{][{]}}0, 2, 0}, {0, 2, 2}, };
 // CHECK-NEXT: static constexpr int64_t kSizes[] = {int64_t(512), int64_t(4096), int64_t(64), int64_t(8192), };
-// CHECK: static void helionc_launch_softmax_two_pass(const helion::Tensor& x, int64_t m, int64_t n, const helion::Tensor& out) {
-// CHECK-NEXT: switch (helionc_entry_softmax_two_pass(x)) {
-// CHECK-NEXT: case 0: helionc_launch_softmax_two_pass_e0(x, m, n, out); return;
-// CHECK-NEXT: case 1: helionc_launch_softmax_two_pass_e1(x, m, n, out); return;
-// CHECK-NEXT: case 2: helionc_launch_softmax_two_pass_e2(x, m, n, out); return;
+// CHECK: static void helionc_launch_softmax_two_pass(const helion::Tensor& p_x, int64_t p_m, int64_t p_n, const helion::Tensor& p_out) {
+// CHECK-NEXT: switch (helionc_entry_softmax_two_pass(p_x)) {
+// CHECK-NEXT: case 0: helionc_launch_softmax_two_pass_e0(p_x, p_m, p_n, p_out); return;
+// CHECK-NEXT: case 1: helionc_launch_softmax_two_pass_e1(p_x, p_m, p_n, p_out); return;
+// CHECK-NEXT: case 2: helionc_launch_softmax_two_pass_e2(p_x, p_m, p_n, p_out); return;
 // CHECK: int64_t block_m = helionc_register_block_size_softmax_two_pass(helionc_entry_softmax_two_pass(x), 0);
 // RUN: %host_cxx %t/softmax.helion.cpp
 //

@@ -18,12 +18,12 @@
 // F8OUT: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
 // F8OUT: st.shared.u16
 // F8OUT: cp.async.bulk.tensor.2d.global.shared
-// F8HOST: const bool tmaStore = sm90 && out.dim() == 2 &&
+// F8HOST: const bool tmaStore = sm90 && p_out.dim() == 2 &&
 // RUN: echo '{"block_sizes": [128, 128, 64], "num_warps": 12, "num_stages": 6, "pid_type": "flat", "indexing": "tensor_descriptor"}' > %t.bn128.json
 // RUN: %helionc compile %examples/scaled_mm.cpp --kernel scaled_mm_f8 --config %t.bn128.json --emit cuda | FileCheck %s --check-prefix=F8BN128
 // RUN: %helionc compile %examples/scaled_mm.cpp --kernel scaled_mm_f8 --config %t.bn128.json --emit host | FileCheck %s --check-prefix=F8BN128HOST
 // F8BN128: TMA_STORE && sizeof(T_p_out) >= 2 ? hd::EpilogueForm::tma_store : hd::EpilogueForm::pairs
-// F8BN128HOST: const bool tmaStore = sm90 && out.element_size() >= 2 && out.dim() == 2 &&
+// F8BN128HOST: const bool tmaStore = sm90 && p_out.element_size() >= 2 && p_out.dim() == 2 &&
 // fp8 operands of the tensor-core matmul (docs/gemm.md, "fp8 operands"): wgmma
 // m64nNk32 e4m3/e5m2 on sm_90a with both operands K-major, the K block one 128-byte
 // row of 128 elements; on sm_80 the 8-bit fragments are widened to f16 for mma.sync.

@@ -11,30 +11,30 @@
 // run time, shared memory as Gemm::kSmemBytes, tensor maps and the persistent grid.
 // The same loop on the general lowering (its default config there), launched first
 // for operands the template cannot read: rows not 16-byte aligned, two dtypes.
-// CHECK: static void helionc_launch_matmul_general(const helion::Tensor& x, const helion::Tensor& y, int64_t m, int64_t n, int64_t k, const helion::Tensor& out) {
+// CHECK: static void helionc_launch_matmul_general(const helion::Tensor& p_x, const helion::Tensor& p_y, int64_t p_m, int64_t p_n, int64_t p_k, const helion::Tensor& p_out) {
 // CHECK: (operands the template cannot read: the general lowering, {"block_sizes": [128, 64, 32],
 // CHECK: __global__ __launch_bounds__(128) void matmul_general_kernel(
 // CHECK: static void helionc_launch_matmul(
-// CHECK: const int64_t M = (m), N = (n), K = (k);
-// CHECK: const bool f8 = x.dtype() == helion::DType::f8e4m3 || x.dtype() == helion::DType::f8e5m2;
+// CHECK: const int64_t M = p_m, N = p_n, K = p_k;
+// CHECK: const bool f8 = p_x.dtype() == helion::DType::f8e4m3 || p_x.dtype() == helion::DType::f8e5m2;
 // 8-bit operands only with B as [N, K] (y[tk, tn] here).
 // CHECK: HELION_CHECK(!f8, "matmul: hl::dot of 8-bit floats needs its second operand as w[tn, tk].transpose(0, 1) (a [N, K] tensor)");
 // CHECK-NOT: operands of one dtype
-// CHECK: if (!((x.dtype() == helion::DType::bf16 || x.dtype() == helion::DType::f16 || x.dtype() == helion::DType::f32 || f8) && y.dtype() == x.dtype()) || !tmaReady(x) || !tmaReady(y)) {
-// CHECK-NEXT: helionc_launch_matmul_general(x, y, m, n, k, out);
+// CHECK: if (!((p_x.dtype() == helion::DType::bf16 || p_x.dtype() == helion::DType::f16 || p_x.dtype() == helion::DType::f32 || f8) && p_y.dtype() == p_x.dtype()) || !tmaReady(p_x) || !tmaReady(p_y)) {
+// CHECK-NEXT: helionc_launch_matmul_general(p_x, p_y, p_m, p_n, p_k, p_out);
 // CHECK-NEXT: return;
-// CHECK: HELION_CHECK(tmaReady(x), "matmul: tensor 'x' must have unit column stride, 16-byte aligned data and a row stride that is a multiple of 16 bytes
-// CHECK: const bool tf32 = x.dtype() == helion::DType::f32;
+// CHECK: HELION_CHECK(tmaReady(p_x), "matmul: tensor 'x' must have unit column stride, 16-byte aligned data and a row stride that is a multiple of 16 bytes
+// CHECK: const bool tf32 = p_x.dtype() == helion::DType::f32;
 // CHECK: const bool sm90 = dev.major == 9 && !tf32;
-// CHECK: const bool tmaStore = sm90 && out.dim() == 2 && out.stride(1) == 1 && out.stride(0) == N && (N * int64_t(out.element_size())) % 16 == 0
+// CHECK: const bool tmaStore = sm90 && p_out.dim() == 2 && p_out.stride(1) == 1 && p_out.stride(0) == N && (N * int64_t(p_out.element_size())) % 16 == 0
 // CHECK: const int64_t bm80 = tf32 ? 128 : 128, bn80 = tf32 ? 128 : 256, stages80 = tf32 ? 4 : 4;
 // CHECK: int64_t smem = 128 + stages80 * (bm80 + bn80) * 128;
 // CHECK: const int64_t ring = 1024 + int64_t(4) * 49152 + 16 * 4, maxSmem = 227 * 1024;
 // K boxes: one 128-byte row (64 16-bit, 128 8-bit elements).
-// CHECK: const int32_t boxK = static_cast<int32_t>(128 / x.element_size());
-// CHECK: CUtensorMap mapA = map(x, M, K, 128, boxK);
-// CHECK: CUtensorMap mapB = map(y, K, N, 64, 64);
-// CHECK: CUtensorMap mapC = tmaStore ? map(out, M, N, 64, static_cast<int32_t>(128 / out.element_size())) : mapA;
+// CHECK: const int32_t boxK = static_cast<int32_t>(128 / p_x.element_size());
+// CHECK: CUtensorMap mapA = map(p_x, M, K, 128, boxK);
+// CHECK: CUtensorMap mapB = map(p_y, K, N, 64, 64);
+// CHECK: CUtensorMap mapC = tmaStore ? map(p_out, M, N, 64, static_cast<int32_t>(128 / p_out.element_size())) : mapA;
 // CHECK: const int64_t ctas = std::min<int64_t>(units, dev.smCount);
 // CHECK: helion::rt::Dim3(384), static_cast<unsigned>(smem), args, helion::rt::currentStream());
 // CHECK: const int64_t tiles = helion::rt::cdiv(M, bm80) * helion::rt::cdiv(N, bn80);
@@ -50,9 +50,9 @@
 // HOT-NOT:   std::map
 // HOT:       const std::int64_t kernelKey[] = {helion::rt::currentDevice(),
 // HOT-NEXT:      std::int64_t(sm90),
-// HOT-NEXT:      static_cast<std::int64_t>(x.dtype()),
-// HOT-NEXT:      static_cast<std::int64_t>(y.dtype()),
-// HOT-NEXT:      static_cast<std::int64_t>(out.dtype()),
+// HOT-NEXT:      static_cast<std::int64_t>(p_x.dtype()),
+// HOT-NEXT:      static_cast<std::int64_t>(p_y.dtype()),
+// HOT-NEXT:      static_cast<std::int64_t>(p_out.dtype()),
 // HOT-NEXT:      std::int64_t(tmaStore)};
 // HOT-NEXT:  static helion::rt::KernelCache kernelCache;
 // HOT-NEXT:  const helion::rt::Kernel* found = kernelCache.find(kernelKey);
@@ -72,7 +72,7 @@
 // HOT-NOT:   std::mutex
 // HOT:       if (sm90) {
 // HOT-NOT:   std::string
-// HOT:       CUtensorMap mapA = map(x, M, K, 128, boxK);
+// HOT:       CUtensorMap mapA = map(p_x, M, K, 128, boxK);
 // HOT-NOT:   std::string
 // HOT:       helion::rt::launch(*found, {{.*}}, helion::rt::Dim3(384), static_cast<unsigned>(smem), args, helion::rt::currentStream());
 // HOT-NOT:   std::string
@@ -85,12 +85,12 @@
 // SM80-NOT:   std::string
 // SM80:       const std::int64_t kernelKey[] = {helion::rt::currentDevice(),
 // SM80-NEXT:      std::int64_t(sm90),
-// SM80-NEXT:      static_cast<std::int64_t>(x.dtype()),
-// SM80-NEXT:      static_cast<std::int64_t>(y.dtype()),
-// SM80-NEXT:      static_cast<std::int64_t>(out.dtype()),
+// SM80-NEXT:      static_cast<std::int64_t>(p_x.dtype()),
+// SM80-NEXT:      static_cast<std::int64_t>(p_y.dtype()),
+// SM80-NEXT:      static_cast<std::int64_t>(p_out.dtype()),
 // SM80-NEXT:      std::int64_t(tmaStore)};
 // SM80:       const helion::rt::Kernel* found = kernelCache.find(kernelKey);
 // SM80-NEXT:  if (!found) {
 // SM80-NEXT:    std::string name = "mm_plus_kernel_sm80<";
 // SM80:         found = &kernelCache.insert(kernelKey, helion::rt::loadKernel({"matmul-lowering.cpp.cu", kSource, name, {}, static_cast<int>(smem)}));
-// SM80:       float e{{[0-9]+}} = static_cast<float>(alpha);
+// SM80:       float e{{[0-9]+}} = static_cast<float>(p_alpha);

@@ -84,7 +84,7 @@ HELION_KERNEL Tensor fixed_then_tuned(const Tensor& x) {
 // LAUNCH-CUDA: constexpr int NT = 256;
 // The host launches what the IR says: vectors of at most 8 bytes, 2 programs per SM of
 // 256 threads.
-// LAUNCH-HOST: helion::rt::vectorWidth({&x, &weight, &out}, 8)
+// LAUNCH-HOST: helion::rt::vectorWidth({&p_x, &p_weight, &p_out}, 8)
 // LAUNCH-HOST: std::min(2, kernel.residentBlocksPerSm(256))
 // LAUNCH-HOST: helion::rt::Dim3(256)
 

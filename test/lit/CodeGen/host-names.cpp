@@ -1,0 +1,43 @@
+// REQUIRES: frontend, host-cxx
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %helionc compile %s -o %t
+// RUN: %host_cxx -DHELIONC_C_API %t/host-names.helion.cpp
+// RUN: FileCheck %s < %t/host-names.helion.cpp
+// A kernel's tensors and scalars are p_<name> in its launcher too (CudaNames.h), so
+// names like the launchers' own locals (kSource, kernelKey, found, kernel, name, args,
+// programs, grid, a0; the matmul launcher's M, N, K, smem, ctas, tf32, sm90) compile.
+// Before, each was declared twice in the launcher ("declaration shadows a parameter").
+// Messages and the functions users call keep the source's names.
+#include <helion/hl.h>
+
+using helion::Tensor;
+
+// CHECK: static void helionc_launch_locals(const helion::Tensor& p_x, float p_kSource,
+// CHECK: "locals: tensor 'x' must be on a CUDA device"
+// CHECK: float a1 = static_cast<float>(p_kSource);
+// CHECK: helionc_launch_locals(x, kSource, kernelKey, kernelCache, found, kernel, name, a0, args, programs, grid, out);
+HELION_KERNEL Tensor locals(const Tensor& x, float kSource, float kernelKey, float kernelCache,
+                            float found, float kernel, float name, float a0, float args,
+                            float programs, float grid) {
+  Tensor out = helion::empty_like(x);
+  for (auto tile : hl::tile(x.sizes()))
+    out[tile] = x[tile] * kSource * kernelKey + kernelCache * found + kernel * name +
+                a0 * args + programs * grid;
+  return out;
+}
+
+// CHECK: static void helionc_launch_mm_locals(const helion::Tensor& p_args, const helion::Tensor& p_grid, int64_t p_M, int64_t p_K, int64_t p_K2, int64_t p_N, const helion::Tensor& p_ctas) {
+// CHECK: const int64_t M = p_M, N = p_N, K = p_K;
+HELION_KERNEL Tensor mm_locals(const Tensor& args, const Tensor& grid) {
+  auto [M, K] = args.shape<2>();
+  auto [K2, N] = grid.shape<2>();
+  HELION_CHECK(K == K2, "mm_locals: inner dimensions differ");
+  Tensor ctas = helion::empty({M, N}, args.dtype(), args.device());
+  for (auto [tm, tn] : hl::tile({M, N})) {
+    auto acc = hl::zeros({tm, tn}, hl::f32);
+    for (auto tk : hl::tile(K))
+      acc = hl::addmm(acc, args[tm, tk], grid[tk, tn]);
+    ctas[tm, tn] = acc;
+  }
+  return ctas;
+}
