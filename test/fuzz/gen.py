@@ -14,18 +14,28 @@ magnitude and is rescaled by a power of two when the bound grows, log/sqrt/rsqrt
 see abs(.) + 1, divisors are abs(.) + 1, and comparisons only see exact values
 (loaded inputs, indices, constants), so a last-bit difference between the CPU and
 the GPU cannot flip a branch.
+One kernel in four then has its parameters and locals renamed (gen_names.py) to
+names the compiler generates itself (pid, v, acc, T_t0, row, epi, threadIdx, min, ...;
+the host launchers' kSource, args, grid, M, ... only with HELION_FUZZ_HOST_NAMES=1),
+drawn from a random stream of its own: every seed keeps the code, shapes and configs
+it had before renaming existed, a renamed kernel the same code under other names. Its
+metadata lists them ("names": {role: name}; a parameter's "role" is its generator name).
 
     gen.py SEED            prints kernel k_SEED and its metadata (JSON) for a look
 
-Used as a module by fuzz.py and reduce.py: kernel(seed) -> Kernel;
-sample_config(spec, rng) -> dict from a parsed `helionc spec` entry.
+The GEMM templates live in gen_gemm.py, expression values in gen_expr.py, the config
+sampler in gen_config.py. Used as a module by fuzz.py and reduce.py: kernel(seed) ->
+Kernel; sample_config(spec, rng) -> dict from a parsed `helionc spec` entry (parse_spec).
 """
 import json
 import random
-import re
 import sys
 
 import gen_attention
+import gen_names
+from gen_config import parse_spec, sample_config  # noqa: F401 (fuzz.py calls gen.*)
+from gen_expr import MAX_BOUND, Ctx, Expr, pow2_scale
+from gen_gemm import GemmTemplates
 
 # Tensor inputs a kernel may take, in parameter order: name -> (dims, kind).
 # M, N, V are the sizes the harness picks; idx holds integers in [0, V).
@@ -44,41 +54,9 @@ INPUTS = {
 }
 SCALARS = {"s": "double", "k": "int64_t"}
 HALF_TYPES = ("hl::f16", "hl::bf16")
-MAX_BOUND = 64.0
 
 
-def pow2_scale(bound):
-    """The power of two that brings `bound` to at most 8 (exact in every dtype)."""
-    s = 1.0
-    while bound * s > 8:
-        s /= 2
-    return s
-
-
-class Expr:
-    def __init__(self, text, bound, full, exact=False, half=False):
-        self.text = text        # C++ source
-        self.bound = bound      # |value| <= bound
-        self.full = full        # has the loop's full block shape (else broadcasts to it)
-        self.exact = exact      # same bits on CPU and GPU (loaded values, constants)
-        self.half = half        # rounded to f16/bf16 somewhere inside
-
-
-class Ctx:
-    """What a loop body can refer to: leaves of the full shape, leaves that
-    broadcast to it, axes that span a whole dim (reducible) and index blocks."""
-
-    def __init__(self, rank, full, bcast=(), red_axes=(), conds=(), keepdim_only=False):
-        self.rank = rank
-        self.full = list(full)        # (text, uses)
-        self.bcast = list(bcast)      # (text, uses)
-        self.red_axes = list(red_axes)
-        self.conds = list(conds)      # boolean exact blocks (text, uses)
-        self.keepdim_only = keepdim_only
-        self.vars = []                # Expr of local variables
-
-
-class Gen:
+class Gen(GemmTemplates):
     def __init__(self, seed):
         self.rng = random.Random(seed)
         self.uses = set()
@@ -108,7 +86,8 @@ class Gen:
         name = f"o{len(self.outputs)}"
         dt = self.pick(["x0.dtype()", "hl::f32", "hl::f32", "hl::bf16", "hl::f16"])
         init = "zeros" if masked else self.pick(["empty", "empty", "zeros"])
-        if dims == ("M", "N") and dt == "x0.dtype()" and init == "empty" and self.rng.random() < 0.5:
+        if dims == ("M", "N") and dt == "x0.dtype()" and init == "empty" \
+                and self.rng.random() < 0.5:
             alloc = "helion::empty_like(x0)"
         else:
             v = "wg.size(2)" if "wg" in self.uses and "wv" not in self.uses else "wv.size(1)"
@@ -202,7 +181,8 @@ class Gen:
                 e = Expr(f"{self.paren(a.text)} * {self.paren(b.text)}", a.bound * b.bound, full,
                          half=half)
             elif op == "/":
-                e = Expr(f"{self.paren(a.text)} / (hl::abs({b.text}) + 1)", a.bound, full, half=half)
+                e = Expr(f"{self.paren(a.text)} / (hl::abs({b.text}) + 1)", a.bound, full,
+                         half=half)
             else:
                 e = Expr(f"hl::{op}({a.text}, {b.text})", max(a.bound, b.bound), full,
                          a.exact and b.exact, half)
@@ -226,7 +206,8 @@ class Gen:
         if kind == "where":
             c = self.cond(ctx)
             a = self.expr(ctx, depth - 1)
-            b = self.expr(ctx, depth - 1) if self.rng.random() < 0.7 else Expr("0.0", 0, False, True)
+            b = self.expr(ctx, depth - 1) if self.rng.random() < 0.7 \
+                else Expr("0.0", 0, False, True)
             return Expr(f"hl::where({c}, {a.text}, {b.text})", max(a.bound, b.bound),
                         a.full or b.full, half=a.half or b.half)
         if kind == "reduce":
@@ -303,7 +284,8 @@ class Gen:
         for o in outs:
             if o == "full":
                 name = self.output(("M", "N"))
-                self.emit(f"{name}[{tm}, hl::all] = {self.full_expr(ctx, self.rng.randint(1, 4)).text};")
+                e = self.full_expr(ctx, self.rng.randint(1, 4))
+                self.emit(f"{name}[{tm}, hl::all] = {e.text};")
             else:
                 name = self.output(("M",))
                 e = self.full_expr(ctx, self.rng.randint(1, 3))
@@ -324,7 +306,8 @@ class Gen:
             self.has_mask_load = True
             full.append((f"hl::load(x0, {{{row}, {col}}}, {tri})", ["x0"]))
         ctx = Ctx(2, full=full,
-                  bcast=[(f"r[{tm}][hl::all, hl::newaxis]", ["r"]), (f"w[{tn}][hl::newaxis, hl::all]", ["w"]),
+                  bcast=[(f"r[{tm}][hl::all, hl::newaxis]", ["r"]),
+                         (f"w[{tn}][hl::newaxis, hl::all]", ["w"]),
                          (f"{col}.to(hl::f32) / 64", [])],
                   conds=[(tri, []), (f"({row} > 3)", []), (f"({col} != 2)", [])])
         style = self.rng.randrange(3)
@@ -354,7 +337,8 @@ class Gen:
         tm, tn = self.fresh("tm"), self.fresh("tn")
         ctx = Ctx(2, full=[(f"x0[{tm}, {tn}]", ["x0"]), (f"x1[{tm}, {tn}]", ["x1"]),
                            (f"tbl[idx[{tm}], {tn}]", ["tbl", "idx"])],
-                  bcast=[(f"r[{tm}][hl::all, hl::newaxis]", ["r"]), (f"w[{tn}][hl::newaxis, hl::all]", ["w"])])
+                  bcast=[(f"r[{tm}][hl::all, hl::newaxis]", ["r"]),
+                         (f"w[{tn}][hl::newaxis, hl::all]", ["w"])])
         fixed = self.rng.random() < 0.3
         if fixed:
             bn = self.fresh("bn")
@@ -369,7 +353,8 @@ class Gen:
         if kind == "sum":
             self.emit(f"auto {acc} = hl::zeros({{{tm}}}, hl::f32);")
         else:
-            self.emit(f"auto {acc} = hl::full({{{tm}}}, {'-' if kind == 'max' else ''}INFINITY, hl::f32);")
+            inf = ("-" if kind == "max" else "") + "INFINITY"
+            self.emit(f"auto {acc} = hl::full({{{tm}}}, {inf}, hl::f32);")
         self.emit(f"for (auto {tn} : {loop_n}) {{")
         self.indent += 1
         e = self.full_expr(ctx, self.rng.randint(1, 3))
@@ -409,7 +394,8 @@ class Gen:
         """Columns reduced over the whole first dim (hl::all in dim 0)."""
         tn = self.fresh("tn")
         ctx = Ctx(2, full=[(f"x0[hl::all, {tn}]", ["x0"]), (f"x1[hl::all, {tn}]", ["x1"])],
-                  bcast=[(f"w[{tn}][hl::newaxis, hl::all]", ["w"]), ("r[hl::all, hl::newaxis]", ["r"])],
+                  bcast=[(f"w[{tn}][hl::newaxis, hl::all]", ["w"]),
+                         ("r[hl::all, hl::newaxis]", ["r"])],
                   red_axes=[0])
         self.emit(f"for (auto {tn} : hl::tile(n)) {{")
         self.indent += 1
@@ -459,114 +445,6 @@ class Gen:
         self.indent -= 1
         self.emit("}")
 
-    def dots(self):
-        """Two chained hl::dot over [tm, tn] tiles (the general lowering): h = A @ B over
-        tk (A from x0, B from wv, each loaded or computed), a pointwise activation cast
-        or not, then acc += act @ wv[tn, tv]^T (loaded through .transpose or computed),
-        and a pointwise epilogue."""
-        tm, tn, tv, tk = self.fresh("tm"), self.fresh("tn"), self.fresh("tv"), self.fresh("tk")
-        self.use("wv")
-        scale = "0.015625"  # 1/64: sums over up to a few thousand products of [-2, 2]
-
-        def operand(load, shape):
-            if self.rng.random() < 0.6:
-                return load
-            return self.pick([f"hl::maximum({load}, hl::zeros({{{shape}}}, hl::f32))",
-                              f"({load} * 0.5)", f"hl::abs({load})", f"(-{load})"])
-
-        a = operand(f"x0[{tm}, {tk}]", f"{tm}, {tk}")
-        b = operand(f"wv[{tk}, {tv}]", f"{tk}, {tv}")
-        act = self.pick([f"hl::maximum(h, hl::zeros({{{tm}, {tv}}}, hl::f32))", "h",
-                         f"hl::abs(h) * {scale}", f"h * {scale}"])
-        cast = self.pick([".to(x0.dtype())", ".to(x0.dtype())", ""])
-        b2 = f"wv[{tn}, {tv}].transpose(0, 1)"
-        if self.rng.random() < 0.3:
-            b2 = f"(wv[{tn}, {tv}].transpose(0, 1) * 0.5)"
-        self.emit(f"for (auto [{tm}, {tn}] : hl::tile({{m, n}})) {{")
-        self.indent += 1
-        self.emit(f"auto acc = hl::zeros({{{tm}, {tn}}}, hl::f32);")
-        self.emit(f"for (auto {tv} : hl::tile(wv.size(1))) {{")
-        self.indent += 1
-        self.emit(f"auto h = hl::zeros({{{tm}, {tv}}}, hl::f32);")
-        self.emit(f"for (auto {tk} : hl::tile(n)) {{")
-        self.emit(f"  h = hl::dot({a}, {b}, h);")
-        self.emit("}")
-        self.emit(f"h = h * {scale};")
-        self.emit(f"acc = hl::dot(({act}){cast}, {b2}, acc);")
-        self.indent -= 1
-        self.emit("}")
-        # The result is no exact value (comparisons must not see it): a local, scaled.
-        self.emit("auto y = acc * 0.000244140625;")
-        ctx = Ctx(2, full=[(f"x0[{tm}, {tn}]", ["x0"])],
-                  bcast=[(f"w[{tn}][hl::newaxis, hl::all]", ["w"]),
-                         (f"r[{tm}][hl::all, hl::newaxis]", ["r"])])
-        ctx.vars.append(Expr("y", 8.0, True))
-        name = self.output(("M", "N"))
-        e = self.full_expr(ctx, self.rng.randint(1, 2)).text
-        if not re.search(r"\by\b", e):
-            e = f"y + {self.paren(e)}"
-        self.emit(f"{name}[{tm}, {tn}] = {e};")
-        self.indent -= 1
-        self.emit("}")
-
-    def matmul(self):
-        """One hl::dot over a [tm, tv] grid, K the n dim: x0 (or a computed A: the GEMM
-        templates' A prologue, a scale along rows or K, a product with x1 at A's
-        subscripts, a triangle of A's tile indices) @ wv, then a pointwise epilogue."""
-        tm, tv, tk = self.fresh("tm"), self.fresh("tv"), self.fresh("tk")
-        self.use("wv")
-        x = f"x0[{tm}, {tk}]"
-        forms = [(x, []), (f"({x} * 0.5).to(x0.dtype())", []),
-                 (f"({x} * r[{tm}][hl::all, hl::newaxis]).to(x0.dtype())", ["r"]),
-                 (f"({x} * w[{tk}][hl::newaxis, hl::all]).to(x0.dtype())", ["w"]),
-                 (f"({x} * x1[{tm}, {tk}]).to(x0.dtype())", ["x1"]),
-                 (f"hl::where({tk}.index()[hl::newaxis, hl::all] <= {tm}.index()[hl::all, hl::newaxis], "
-                  f"{x}, 0.0f).to(x0.dtype())", []),
-                 (f"hl::abs({x}).to(x0.dtype())", [])]
-        a, uses = self.pick(forms)
-        self.use(*uses)
-        self.emit(f"for (auto [{tm}, {tv}] : hl::tile({{m, wv.size(1)}})) {{")
-        self.indent += 1
-        self.emit(f"auto acc = hl::zeros({{{tm}, {tv}}}, hl::f32);")
-        self.dot_epilogue(tm, tv, tk, f"{a}, wv[{tk}, {tv}]")
-        self.indent -= 1
-        self.emit("}")
-
-    def dot_epilogue(self, tm, tv, tk, operands):
-        """The K loop of one hl::dot (`operands`: A, B) into acc over [tm, tv], then a
-        pointwise epilogue stored into a new [M, V] output."""
-        self.emit(f"for (auto {tk} : hl::tile(n)) {{")
-        self.emit(f"  acc = hl::dot({operands}, acc);")
-        self.emit("}")
-        # |acc| <= 4n: scaled into the tame range; no exact value (comparisons must not see it).
-        self.emit("auto y = acc * 0.000244140625;")
-        name = self.output(("M", "V"))
-        epilogue = self.pick(["y", f"y + r[{tm}][hl::all, hl::newaxis]",
-                              f"hl::maximum(y, hl::zeros({{{tm}, {tv}}}, hl::f32))", "y * 2.0f"])
-        if "r[" in epilogue:
-            self.use("r")
-        self.emit(f"{name}[{tm}, {tv}] = {epilogue};")
-
-    def grouped(self):
-        """A grouped GEMM (the matmul template's grouped form): rows offs[g] .. offs[g+1]
-        of x0 @ wg[g] for every group, K the n dim, then a pointwise epilogue that may
-        read a vector at the rows or the columns."""
-        g, tm, tv, tk = self.fresh("g"), self.fresh("tm"), self.fresh("tv"), self.fresh("tk")
-        self.use("wg", "offs")
-        self.emit(f"for (auto {g} : hl::grid(wg.size(0))) {{")
-        self.indent += 1
-        self.emit(f"auto {g}_start = offs[{g}];")
-        self.emit(f"auto {g}_end = offs[{g} + 1];")
-        self.emit(f"for (auto {tm} : hl::tile({g}_start, {g}_end)) {{")
-        self.indent += 1
-        self.emit(f"for (auto {tv} : hl::tile(wg.size(2))) {{")
-        self.indent += 1
-        self.emit(f"auto acc = hl::zeros({{{tm}, {tv}}}, hl::f32);")
-        self.dot_epilogue(tm, tv, tk, f"x0[{tm}, {tk}], wg[{g}, {tk}, {tv}]")
-        for _ in range(3):
-            self.indent -= 1
-            self.emit("}")
-
 
 TEMPLATES = ["rows", "tiles2d", "looped", "columns", "grid_rows", "flat", "dots", "matmul",
              "grouped", "attention"]
@@ -575,7 +453,10 @@ TEMPLATE_WEIGHTS = [3, 3, 3, 1.5, 1.5, 1, 1.5, 1.5, 1, 1.2]
 
 
 class Kernel:
-    """One generated kernel: its source (a function) and what the harness needs."""
+    """One generated kernel: its source (a function) and what the harness needs. A
+    parameter's or output's "name" is the one in the source, its "role" the generator's
+    (x0, idx, s, o0, q, ...: what case_plan and the harness key on); `names` maps each
+    role renamed by gen_names.py to its name ({} for most kernels)."""
 
     def __init__(self, seed, name, source, params, outputs, templates, half, mask_load,
                  variant=None):
@@ -583,6 +464,15 @@ class Kernel:
         self.params, self.outputs, self.templates = params, outputs, templates
         self.half, self.mask_load = half, mask_load
         self.variant = variant  # the attention template's choices (gen_attention.source)
+        self.names = gen_names.draw(seed, source, name)
+        self.source = gen_names.rename(source, self.names)
+        for p in params + outputs:
+            p["role"] = p["name"]
+            p["name"] = self.names.get(p["name"], p["name"])
+
+    def param(self, role):
+        """The name of the parameter or output whose role is `role`."""
+        return self.names.get(role, role)
 
     def meta(self):
         m = {"seed": self.seed, "name": self.name, "params": self.params,
@@ -590,6 +480,8 @@ class Kernel:
              "mask_load": self.mask_load}
         if self.variant:
             m["attention"] = self.variant
+        if self.names:
+            m["names"] = self.names
         return m
 
 
@@ -616,7 +508,8 @@ def kernel(seed, name=None):
             params.append({"name": n, "kind": ty, "dims": []})
             sig.append(f"{ty} {n}")
     outs = g.outputs
-    ret = "Tensor" if len(outs) == 1 else "std::tuple<" + ", ".join(["Tensor"] * len(outs)) + ">"
+    ret = "Tensor" if len(outs) == 1 else \
+        "std::tuple<" + ", ".join(["Tensor"] * len(outs)) + ">"
     body = ["  auto [m, n] = x0.shape<2>();"]
     if "x1" in g.uses:
         body.append('  HELION_CHECK(x1.sizes() == x0.sizes(), "x1: shape");')
@@ -632,155 +525,13 @@ def kernel(seed, name=None):
     return Kernel(seed, name, src, params, outputs, templates, half, g.has_mask_load)
 
 
-PRELUDE = "#include <helion/hl.h>\n\n#include <cmath>\n#include <tuple>\n\nusing helion::Tensor;\n\n"
+PRELUDE = ("#include <helion/hl.h>\n\n#include <cmath>\n#include <tuple>\n\n"
+           "using helion::Tensor;\n\n")
 
 
 def kernel_file(kernels):
     """One translation unit holding several kernels."""
     return PRELUDE + "\n".join(k.source for k in kernels)
-
-
-# --- configs ------------------------------------------------------------------
-def parse_spec(text):
-    """`helionc spec FILE` output -> {kernel: {"keys": {key: [entries]}, "default": dict}}.
-
-    An entry is (name, legal-values text); the default config is the JSON line."""
-    specs = {}
-    cur = None
-    key = None
-    lines = text.splitlines()
-    for i, line in enumerate(lines):
-        m = re.match(r"config spec of kernel '([^']+)'", line)
-        if m:
-            cur = specs.setdefault(m.group(1), {"keys": {}, "default": {}})
-            key = None
-            continue
-        if cur is None:
-            continue
-        if line.startswith("default config:") and i + 1 < len(lines):
-            cur["default"] = json.loads(lines[i + 1])
-            continue
-        if line and not line.startswith(" "):
-            # A section after the keys (a template's "restrictions:"): its indented
-            # lines name keys too, but are not their specs.
-            key = "#section"
-            continue
-        if key == "#section":
-            continue
-        m = re.match(r"  (\w+)\s+(.*)$", line)
-        if m and not line.startswith("    "):
-            key = m.group(1)
-            cur["keys"][key] = {"text": m.group(2), "entries": []}
-            continue
-        m = re.match(r"    \[(\d+)\]\s+(.*?)\s{2,}(.*?)\s+default (.*)$", line)
-        if m and key:
-            cur["keys"][key]["entries"].append({"name": m.group(2), "legal": m.group(3),
-                                                "default": m.group(4)})
-    return specs
-
-
-def _range(legal):
-    m = re.search(r"\[(-?\d+), (-?\d+)\]", legal)
-    return (int(m.group(1)), int(m.group(2))) if m else (1, 1024)
-
-
-def _listed(text):
-    """The values of a spec line that lists them (`warps per program: 8 | 12; default 12`),
-    else []: the tensor-core templates' keys."""
-    m = re.search(r":\s*([0-9 |]+);", text)
-    if not m or "|" not in m.group(1):
-        return []
-    values = [int(v) for v in m.group(1).split("|") if v.strip()]
-    return values if len(values) <= 8 else []
-
-
-def _pow2s(lo, hi):
-    out, v = [], 1
-    while v <= hi:
-        if v >= lo:
-            out.append(v)
-        v *= 2
-    return out
-
-
-def sample_config(spec, rng, p_key=0.6):
-    """A random config within the spec: each key taken with probability p_key, else default."""
-    d = dict(spec["default"])
-    keys = spec["keys"]
-    cfg = {}
-    # A tensor-core template (matmul, attention): tiles of 16 or more, and its keys list
-    # their legal values (`warps per program: 8 | 12`).
-    template = any(_range(e["legal"])[0] >= 16
-                   for e in keys.get("block_sizes", {}).get("entries", []))
-
-    def take(k):
-        return k in d and rng.random() < p_key
-
-    if take("block_sizes"):
-        bs, los = [], []
-        for e, dv in zip(keys.get("block_sizes", {}).get("entries", []), d["block_sizes"]):
-            lo, hi = _range(e["legal"])
-            choices = _pow2s(lo, min(hi, 256)) or [dv]
-            bs.append(rng.choice(choices))
-            los.append(lo)
-        # Keep a program's block small: a persistent reduction multiplies it by
-        # the reduction extent, and NVRTC then takes minutes (tiles of 256 rows x
-        # 512 columns with one warp: 108 s, a 2.6 MB cubin). Never below an entry's
-        # smallest legal size (a matmul template's tiles start at 64).
-        # (A tensor-core template has no such blowup.)
-        cap = 8 if "reduction_loops" in d else 1 << 62 if template else 4096
-        while bs and _prod(bs) > cap:
-            shrinkable = [j for j in range(len(bs)) if bs[j] // 2 >= los[j]]
-            if not shrinkable:
-                break
-            j = max(shrinkable, key=lambda j: bs[j])
-            bs[j] //= 2
-        cfg["block_sizes"] = bs
-    if take("reduction_loops"):
-        rl = []
-        for e in keys.get("reduction_loops", {}).get("entries", []):
-            lo, hi = _range(e["legal"])
-            rl.append(None if rng.random() < 0.4 else rng.choice(_pow2s(lo, min(hi, 1024)) or [None]))
-        cfg["reduction_loops"] = rl
-    if take("loop_orders"):
-        cfg["loop_orders"] = [rng.sample(o, len(o)) for o in d["loop_orders"]]
-    if take("l2_groupings"):
-        cfg["l2_groupings"] = [rng.choice([1, 2, 4, 8, 64]) for _ in d["l2_groupings"]]
-    if take("range_unroll_factors"):
-        cfg["range_unroll_factors"] = [rng.randint(0, 4) for _ in d["range_unroll_factors"]]
-    if take("num_warps"):
-        listed = _listed(keys.get("num_warps", {}).get("text", "")) if template else []
-        cfg["num_warps"] = rng.choice(listed or ([2, 4, 8, 16, 32] if "reduction_loops" in d
-                                                 else [1, 2, 4, 8, 16, 32]))
-    if take("num_stages"):
-        listed = _listed(keys.get("num_stages", {}).get("text", "")) if template else []
-        cfg["num_stages"] = rng.choice(listed[:4]) if listed else rng.randint(1, 4)
-    if take("pid_type"):
-        legal = [v for v in ["flat", "xyz", "persistent_blocked", "persistent_interleaved"]
-                 if v in keys.get("pid_type", {}).get("text", v)]
-        cfg["pid_type"] = rng.choice(legal or ["flat"])
-    if take("num_sm_multiplier"):
-        cfg["num_sm_multiplier"] = rng.choice([1, 2, 4])
-    if take("maxnreg") and rng.random() < 0.3:
-        cfg["maxnreg"] = rng.choice([None, 64, 128, 255])
-    if take("indexing"):
-        n = len(d["indexing"]) if isinstance(d["indexing"], list) else None
-        vals = ["pointer", "block_ptr", "tensor_descriptor"]
-        cfg["indexing"] = rng.choice(vals) if n is None or rng.random() < 0.5 else \
-            [rng.choice(vals) for _ in range(n)]
-    if take("load_eviction_policies"):
-        cfg["load_eviction_policies"] = [rng.choice(["", "first", "last"])
-                                         for _ in d["load_eviction_policies"]]
-    if take("vector_bytes"):
-        cfg["vector_bytes"] = rng.choice([0, 4, 8, 16])
-    return cfg
-
-
-def _prod(xs):
-    p = 1
-    for x in xs:
-        p *= x
-    return p
 
 
 if __name__ == "__main__":

@@ -16,9 +16,11 @@ lib/Transforms/RecognizeAttention.cpp accepts (docs/attention.md):
     pointwise epilogue after `acc / li` (* 0.5, + 0.25, * s, a maximum with a constant);
     the epilogue may not load (a per-row vector is an error: docs/attention.md);
   - optionally lse [B, M] in f32: mi + log(li) in either order.
-The outputs are named out and lse and the scalar s. (Names like the generated
-functors' own, x or o0, were shadowed there until session 26; they end in "__" now and
-lit CodeGen/functor-names.cpp covers them.)
+The outputs are named out and lse and the scalar s, and gen_names.py renames one kernel
+in four (q, k, v, s, out, lse and the locals; case_plan keys on the roles, so tolerances
+and dtypes follow them). (Names like the generated functors' own, x or o0, were shadowed
+there until session 26; they end in "__" now and lit CodeGen/functor-names.cpp covers
+them.)
 Values stay tame: inputs in [-2, 2], the softmax subtracts the running max, the mask
 compares tile indices only (exact), and the first key block holds key 0, which every
 query row sees, so no row's max stays -inf.
@@ -146,7 +148,7 @@ def case_plan(k, rng, gpu):
     # relative). lse is f32 arithmetic on the same scores (errors ~1e-6): 1e-3, which
     # catches an lse off by 0.03 (1e-2 caught it at a few elements only).
     out_tol = 2e-2 if dt == "bf16" else 1e-2
-    tols = [out_tol if o["name"] == "out" else 1e-3 for o in k.outputs]
+    tols = [out_tol if o["role"] == "out" else 1e-3 for o in k.outputs]
     return {"dtypes": dts, "s": rng.choice([0.75, 1.25]), "shapes": shapes, "tol": tols}
 
 

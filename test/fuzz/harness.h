@@ -7,6 +7,9 @@
 // source) and the compiled one (the .helion.cpp of each config) on the same fresh
 // random inputs, outputs poisoned (NaN), and compares with a tolerance by dtype
 // (or one per output: the attention template's out and lse).
+// A harness calls each kernel qualified (refk::k_5, v0::k_5) with its arguments by
+// position, from locals named after the parameters' roles (in_x0, in_s): a kernel whose
+// parameters gen_names.py renamed (pid, M, R, ...) meets none of these names.
 // Each line printed is `ok|FAIL CASE SHAPE detail`; main returns 1 on a failure.
 //===----------------------------------------------------------------------===//
 #pragma once

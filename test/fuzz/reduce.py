@@ -2,12 +2,15 @@
 """Shrinks a failing fuzz case (kernel file + config) while the failure persists.
 
   reduce.py DIR/k.cpp --config DIR/config.json --extra "--emit cubin --dtype f16"
+  reduce.py DIR/k.cpp --config DIR/config.json --host
   reduce.py k.cpp --config c.json --test "sh check.sh {kernel} {config}"
 
 The default test compiles with helionc (--extra appended) and keeps a candidate
 when fuzz.py's classification of the outcome is the same failure as the
-original's (say "NVRTC rejected the generated CUDA"); --test runs a command
-instead (exit 0 = still failing), e.g. a GPU harness for a mismatch. Steps, to
+original's (say "NVRTC rejected the generated CUDA"); --host keeps it while
+g++ -fsyntax-only rejects the FILE.helion.cpp that `helionc compile` (no --emit)
+writes (fuzz.py's host check); --test runs a command instead (exit 0 = still
+failing), e.g. a GPU harness for a mismatch. Steps, to
 a fixed point: config keys reset to the default (dropped), statements and whole
 loops deleted, calls `hl::f(a, b)` replaced by one of their arguments, binary
 operations by an operand. Writes KERNEL.reduced.cpp and CONFIG.reduced.json.
@@ -72,10 +75,20 @@ class Reducer:
         self.calls += 1
         if self.args.test:
             cmd = self.args.test.replace("{kernel}", kf).replace("{config}", cf)
-            return "fails" if subprocess.run(cmd, shell=True, capture_output=True).returncode == 0 else None
-        rc, text, _ = fuzz.run([self.args.helionc, "compile", kf, "--config", cf, "-o",
-                                os.path.join(self.tmp, "out")] + shlex.split(self.args.extra),
-                               self.args.timeout)
+            rc = subprocess.run(cmd, shell=True, capture_output=True).returncode
+            return "fails" if rc == 0 else None
+        out = os.path.join(self.tmp, "out")
+        if self.args.host:
+            rc, text, _ = fuzz.run([self.args.helionc, "compile", kf, "--config", cf, "-o", out],
+                                   self.args.timeout)
+            if rc != 0:
+                return f"helionc exit {rc}"
+            rc, text, _ = fuzz.run(["g++", "-std=c++23", "-fsyntax-only", "-w", "-DHELIONC_C_API",
+                                    "-I", os.path.join(fuzz.ROOT, "include"),
+                                    os.path.join(out, "k.helion.cpp")], self.args.timeout)
+            return "host: g++ rejected the generated host code" if rc != 0 else None
+        rc, text, _ = fuzz.run([self.args.helionc, "compile", kf, "--config", cf, "-o", out]
+                               + shlex.split(self.args.extra), self.args.timeout)
         return fuzz.classify(rc, text, kf, cf)
 
     def fails(self, src, cfg):
@@ -99,11 +112,12 @@ class Reducer:
                 depth, j = 0, i
                 while j < len(lines):
                     depth += lines[j].count("{") - lines[j].count("}")
-                    if depth == 0 and (lines[j].strip().endswith("}") or lines[j].strip().endswith(";")):
+                    if depth == 0 and lines[j].strip().endswith(("}", ";")):
                         break
                     j += 1
                 cands.append((i, j))
-            elif s.endswith(";") and not s.startswith(("return", "auto [", "Tensor ", "#", "using")) \
+            elif s.endswith(";") and \
+                    not s.startswith(("return", "auto [", "Tensor ", "#", "using")) \
                     and l.startswith("  "):
                 cands.append((i, i))
         return cands
@@ -127,15 +141,16 @@ class Reducer:
         while changed:
             changed = False
             for m in list(re.finditer(r"hl::(\w+)\(", src)):
-                if m.group(1) in ("tile", "grid", "all", "newaxis", "register_block_size", "block_size",
-                                  "zeros", "full", "empty"):
+                if m.group(1) in ("tile", "grid", "all", "newaxis", "register_block_size",
+                                  "block_size", "zeros", "full", "empty"):
                     continue
                 open_ = m.end() - 1
                 close = matching(src, open_)
                 if close < 0:
                     continue
                 for arg in split_args(src[open_ + 1:close]):
-                    if not arg or arg.startswith("{") or re.fullmatch(r"-?\d+|true|false|/\*.*", arg):
+                    if not arg or arg.startswith("{") or \
+                            re.fullmatch(r"-?\d+|true|false|/\*.*", arg):
                         continue
                     cand = src[:m.start()] + "(" + arg + ")" + src[close + 1:]
                     if self.fails(cand, cfg):
@@ -163,8 +178,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("kernel")
     ap.add_argument("--config", required=True)
-    ap.add_argument("--extra", default="--emit cubin --dtype f32", help="more helionc compile arguments")
-    ap.add_argument("--test", help="command: exit 0 while the failure persists ({kernel}, {config})")
+    ap.add_argument("--extra", default="--emit cubin --dtype f32",
+                    help="more helionc compile arguments")
+    ap.add_argument("--host", action="store_true",
+                    help="the failure: g++ rejecting the generated FILE.helion.cpp")
+    ap.add_argument("--test",
+                    help="command: exit 0 while the failure persists ({kernel}, {config})")
     ap.add_argument("--helionc", default=os.path.join(fuzz.ROOT, "build", "bin", "helionc"))
     ap.add_argument("--timeout", type=int, default=120)
     args = ap.parse_args()
