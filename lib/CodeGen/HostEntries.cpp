@@ -3,11 +3,36 @@
 
 #include "CudaLiteral.h"
 
+#include <set>
 #include <sstream>
 
 namespace helion::codegen {
 
 using namespace ir;
+
+namespace {
+
+/// The names an entry declares beside the kernel's parameters (which keep the source's
+/// names there): `base`, or base_, base__, ... when a parameter or an earlier name of
+/// the entry has it, so that a tensor named `result` or `stream` still compiles.
+class EntryNames {
+public:
+  explicit EntryNames(const Kernel& k) {
+    for (const Param& p : k.params)
+      taken_.insert(p.name);
+  }
+  std::string fresh(std::string base) {
+    while (taken_.count(base))
+      base += "_";
+    taken_.insert(base);
+    return base;
+  }
+
+private:
+  std::set<std::string> taken_;
+};
+
+} // namespace
 
 /// What the C entries share: borrowing a DLTensor as a helion::Tensor, and turning
 /// a result or an exception into the C convention (0, or -1 and the last error).
@@ -29,6 +54,8 @@ const char* const kCApiHelpers = R"(#ifdef HELIONC_C_API
 std::string cEntry(const HostKernel& hk) {
   const Kernel& k = *hk.kernel;
   std::ostringstream os;
+  EntryNames names(k);
+  const std::string result = names.fresh("result"), stream = names.fresh("stream");
   std::string params, borrows, args;
   for (const Param& p : k.params) {
     if (p.captured)
@@ -37,10 +64,11 @@ std::string cEntry(const HostKernel& hk) {
     args += (args.empty() ? "" : ", ");
     if (p.kind == Param::Kind::Tensor) {
       // A named local, so that a `Tensor&` parameter (an output) binds to it too.
+      const std::string borrowed = names.fresh("helionc_" + p.name);
       params += "const helion::DLTensor* " + p.name;
-      borrows += "    helion::Tensor helionc_" + p.name + " = helionc_c_api::borrow(" + p.name +
+      borrows += "    helion::Tensor " + borrowed + " = helionc_c_api::borrow(" + p.name +
                  ", \"" + p.name + "\");\n";
-      args += "helionc_" + p.name;
+      args += borrowed;
     } else {
       params += cppScalarType(p.scalarType) + " " + p.name;
       args += p.name;
@@ -49,8 +77,9 @@ std::string cEntry(const HostKernel& hk) {
   os << "\n#ifdef HELIONC_C_API\n";
   os << "// helionc: C entry of kernel '" << k.name << "' (generated, do not edit)\n";
   os << "extern \"C\" int helionc_" << k.name << "(" << params << (params.empty() ? "" : ", ")
-     << "helion::DLManagedTensor** result, void* stream) {\n";
-  os << "  return helionc_c_api::call(\"helionc_" << k.name << "\", result, stream, [&] {\n"
+     << "helion::DLManagedTensor** " << result << ", void* " << stream << ") {\n";
+  os << "  return helionc_c_api::call(\"helionc_" << k.name << "\", " << result << ", " << stream
+     << ", [&] {\n"
      << borrows << "    return " << k.name << "(" << args << ");\n  });\n";
   os << "}\n#endif\n";
   return os.str();
@@ -75,12 +104,15 @@ std::string streamOverload(const HostKernel& hk, const std::string& text) {
   for (const Param& p : k.params)
     if (!p.captured)
       args += (args.empty() ? "" : ", ") + p.name;
+  EntryNames names(k);
+  const std::string stream = names.fresh("helionc_stream");
   std::ostringstream os;
   os << "\n\n// helionc: '" << k.name << "' on a given stream (generated, do not edit)\n";
   os << text.substr(h.function.begin, h.params.begin - h.function.begin)
-     << (none ? "" : params + ", ") << "CUstream helionc_stream"
+     << (none ? "" : params + ", ") << "CUstream " << stream
      << text.substr(h.params.end, h.body.begin - h.params.end) << "{\n";
-  os << "  helion::rt::StreamGuard helionc_on_stream(helionc_stream);\n";
+  os << "  helion::rt::StreamGuard " << names.fresh("helionc_on_stream") << "(" << stream
+     << ");\n";
   os << "  return " << k.name << "(" << args << ");\n}\n";
   return os.str();
 }

@@ -12,10 +12,10 @@
 
 using helion::Tensor;
 
-// CHECK: static void helionc_launch_locals(const helion::Tensor& p_x, float p_kSource,
-// CHECK: "locals: tensor 'x' must be on a CUDA device"
-// CHECK: float a1 = static_cast<float>(p_kSource);
-// CHECK: helionc_launch_locals(x, kSource, kernelKey, kernelCache, found, kernel, name, a0, args, programs, grid, out);
+// CHECK: {{^}}static void helionc_launch_locals(const helion::Tensor& p_x, float p_kSource,
+// CHECK: {{^}}  HELION_CHECK(p_x.device().type == helion::DeviceType::CUDA, "locals: tensor 'x' must be on a CUDA device");
+// CHECK: {{^}}  float a2 = static_cast<float>(p_kSource);
+// CHECK: {{^}}  helionc_launch_locals(x, kSource, kernelKey, kernelCache, found, kernel, name, a0, args, programs, grid, out);
 HELION_KERNEL Tensor locals(const Tensor& x, float kSource, float kernelKey, float kernelCache,
                             float found, float kernel, float name, float a0, float args,
                             float programs, float grid) {
@@ -26,8 +26,8 @@ HELION_KERNEL Tensor locals(const Tensor& x, float kSource, float kernelKey, flo
   return out;
 }
 
-// CHECK: static void helionc_launch_mm_locals(const helion::Tensor& p_args, const helion::Tensor& p_grid, int64_t p_M, int64_t p_K, int64_t p_K2, int64_t p_N, const helion::Tensor& p_ctas) {
-// CHECK: const int64_t M = p_M, N = p_N, K = p_K;
+// CHECK: {{^}}static void helionc_launch_mm_locals(const helion::Tensor& p_args, const helion::Tensor& p_grid, int64_t p_M, int64_t p_N, int64_t p_K, const helion::Tensor& p_ctas) {
+// CHECK: {{^}}  const int64_t M = p_M, N = p_N, K = p_K;
 HELION_KERNEL Tensor mm_locals(const Tensor& args, const Tensor& grid) {
   auto [M, K] = args.shape<2>();
   auto [K2, N] = grid.shape<2>();
@@ -40,4 +40,22 @@ HELION_KERNEL Tensor mm_locals(const Tensor& args, const Tensor& grid) {
     ctas[tm, tn] = acc;
   }
   return ctas;
+}
+
+// The C entry's and the stream overload's own names step aside (result_, stream_,
+// helionc_stream_, helionc_result_ ...) where a parameter has them.
+// CHECK: {{^}}// helionc: 'entry_names' on a given stream
+// CHECK-NEXT: {{^}}HELION_KERNEL Tensor entry_names(const Tensor& result, const Tensor& helionc_result, float stream,
+// CHECK-NEXT: {{^}} float helionc_stream, float helionc_on_stream, CUstream helionc_stream_) {
+// CHECK-NEXT: {{^}}  helion::rt::StreamGuard helionc_on_stream_(helionc_stream_);
+// CHECK: {{^}}extern "C" int helionc_entry_names(const helion::DLTensor* result, const helion::DLTensor* helionc_result, float stream, float helionc_stream, float helionc_on_stream, helion::DLManagedTensor** result_, void* stream_) {
+// CHECK-NEXT: {{^}}  return helionc_c_api::call("helionc_entry_names", result_, stream_, [&] {
+// CHECK-NEXT: {{^}}    helion::Tensor helionc_result_ = helionc_c_api::borrow(result, "result");
+// CHECK-NEXT: {{^}}    helion::Tensor helionc_helionc_result = helionc_c_api::borrow(helionc_result, "helionc_result");
+HELION_KERNEL Tensor entry_names(const Tensor& result, const Tensor& helionc_result, float stream,
+                                 float helionc_stream, float helionc_on_stream) {
+  Tensor out = helion::empty_like(result);
+  for (auto tile : hl::tile(result.sizes()))
+    out[tile] = result[tile] * stream + helionc_result[tile] * helionc_stream * helionc_on_stream;
+  return out;
 }
