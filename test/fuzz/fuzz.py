@@ -24,10 +24,9 @@ through the {"kernels": {...}} config form). A case is one kernel x config.
 
 A kernel in four is renamed (gen_names.py): its parameters and locals take names the
 compiler generates itself (pid, v, acc, T_t0, row, epi, threadIdx, min, ...), so a
-collision with a generated identifier fails a case. --host-names (or
-HELION_FUZZ_HOST_NAMES=1) adds the host launchers' own locals (kSource, found, args,
-grid, a0, stream, M, N, ...): off by default while the launchers still declare them
-next to the kernel's names (the host check fails such kernels). A failure lists its
+collision with a generated identifier fails a case; the names include the host
+launchers' and entries' own locals (kSource, found, args, grid, a0, stream, M, N, ...),
+which the host check catches. A failure lists its
 kernels' names ("names": {kernel: {role: name}} in summary.json, "names:" on its line;
 fail_KERNEL/meta.json). The harnesses pass arguments by position from locals named
 after the roles (in_x0, in_s), so no kernel name meets a harness name.
@@ -298,17 +297,12 @@ def main():
     ap.add_argument("--no-ref", action="store_true", help="skip the ref-mode g++ check")
     ap.add_argument("--no-host", action="store_true",
                     help="skip the host check (g++ -fsyntax-only on FILE.helion.cpp)")
-    ap.add_argument("--host-names", action="store_true",
-                    help="renamed kernels also draw the host launchers' own names "
-                         f"(gen_names.HOST; the same as {gen_names.HOST_ENV}=1)")
     ap.add_argument("--min-cases", type=int, default=0, help="fail when fewer cases ran")
     ap.add_argument("--known", help="JSON {kernel: failure} of open bugs: reported, not failing")
     args = ap.parse_args()
     args.out = os.path.abspath(args.out)
     args.helionc = os.path.abspath(args.helionc)
     os.environ.setdefault("HELIONC_NO_CACHE", "1")
-    if args.host_names:
-        os.environ[gen_names.HOST_ENV] = "1"
     os.environ["NO_COLOR"] = "1"
     seeds = parse_seeds(args.seeds)
     if args.mode == "gen-gpu":

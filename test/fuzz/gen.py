@@ -15,8 +15,8 @@ see abs(.) + 1, divisors are abs(.) + 1, and comparisons only see exact values
 (loaded inputs, indices, constants), so a last-bit difference between the CPU and
 the GPU cannot flip a branch.
 One kernel in four then has its parameters and locals renamed (gen_names.py) to
-names the compiler generates itself (pid, v, acc, T_t0, row, epi, threadIdx, min, ...;
-the host launchers' kSource, args, grid, M, ... only with HELION_FUZZ_HOST_NAMES=1),
+names the compiler generates itself (pid, v, acc, T_t0, row, epi, threadIdx, min, the
+host launchers' kSource, args, grid, M, ...),
 drawn from a random stream of its own: every seed keeps the code, shapes and configs
 it had before renaming existed, a renamed kernel the same code under other names. Its
 metadata lists them ("names": {role: name}; a parameter's "role" is its generator name).

@@ -15,9 +15,7 @@ as a wrong value, an NVRTC or g++ error or a crash:
     kernelKey, found, kernel, name, args, programs, grid, a0, e0, ctas, dev, map, hc_M,
     the C entry's result and stream, ...; and M, N, K, B, G, smem, groupM, names of the
     generated CUDA too, which the matmul, grouped and attention launchers declare as
-    well). Drawn only with HELION_FUZZ_HOST_NAMES=1 (fuzz.py --host-names): until the
-    launchers keep their locals apart from the kernel's names, such a kernel fails
-    fuzz.py's host check (g++ on FILE.helion.cpp).
+    well); a collision fails fuzz.py's host check (g++ on FILE.helion.cpp).
 Names stay distinct within a kernel and never equal a name the kernel keeps or another
 identifier its source uses unqualified (Tensor, int64_t, INFINITY, ...); the harness
 passes arguments by position and names its own locals after the parameters' roles, so
@@ -25,16 +23,13 @@ no name can clash with it. No name holds "__" (reserved in C++) or is a macro.
 
 The draw comes from its own random stream (random.Random("names-SEED")): a seed's code,
 shapes and configs are the same renamed or not (those of the kernels before renaming
-existed), and HELION_FUZZ_HOST_NAMES changes which names a renamed kernel gets, never
-which kernels are renamed.
+existed).
 """
-import os
 import random
 import re
 
 RENAME_P = 0.25
 KEEP_P = 0.25  # a declared name of a renamed kernel keeps its own name
-HOST_ENV = "HELION_FUZZ_HOST_NAMES"
 
 DEVICE = [
     # the generic emitter: grid loop, lanes, reductions, staging, pipelines
@@ -68,8 +63,8 @@ HOST = [
 
 
 def pool():
-    """The names a renamed kernel draws from (HOST only with HELION_FUZZ_HOST_NAMES=1)."""
-    names = DEVICE + CXX + (HOST if os.environ.get(HOST_ENV) == "1" else [])
+    """The names a renamed kernel draws from."""
+    names = DEVICE + CXX + HOST
     return list(dict.fromkeys(names))
 
 
