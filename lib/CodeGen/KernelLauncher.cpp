@@ -25,13 +25,14 @@ using namespace ir;
 
 /// A host C++ spelling of a scalar IR expression (tile extents, sizes).
 std::string hostExpr(const Expr& e, const HostKernel& hk) {
-  auto capture = [&](int param) { return genName(hk.kernel->params.at(param)); };
+  // A parameter, captured host value or not, is the launcher's parameter p_<name>.
+  auto param = [&](int p) { return genName(hk.kernel->params.at(p)); };
   switch (e.kind) {
   case ExprKind::Const:
     return e.isInt ? "int64_t(" + std::to_string(static_cast<long long>(e.value)) + ")"
                    : std::to_string(e.value);
-  case ExprKind::Param: return capture(e.param);
-  case ExprKind::TensorSize: return capture(e.param) + ".size(" + std::to_string(e.dim) + ")";
+  case ExprKind::Param: return param(e.param);
+  case ExprKind::TensorSize: return param(e.param) + ".size(" + std::to_string(e.dim) + ")";
   case ExprKind::Binary: {
     static const char* sym[] = {"+", "-", "*", "/"};
     if (e.binary <= BinaryOp::Div)
