@@ -109,14 +109,14 @@ using helion::Tensor;
 // launcher takes the template only for f16 tensors.
 // LIT: chain: a %x, b1 %w1, b2 %w2, acc %acc.0, tiles [tm, tn], hidden th %s.1, k loop tk, act cast<f16>(mul(%s.1, sigmoid(mul(%s.1, %alpha)))), epilogue 2
 // LIT-HOST: struct mlp_gelu_bias_act {
-// LIT-HOST-NEXT: float alpha;
-// LIT-HOST: return float((x__ * hd::sigmoid(float((x__ * alpha)))));
-// LIT-HOST: (hd::to_compute(bias[col__ * stride_bias_0]))
+// LIT-HOST-NEXT: float p_alpha;
+// LIT-HOST: return float((float(x__) * float(hd::sigmoid(float((float(x__) * float(p_alpha)))))));
+// LIT-HOST: hd::to_compute(p_bias[col__ * stride_p_bias_0]);
 // alpha is read by both functors and is one kernel parameter.
-// LIT-HOST: int B__, int M__, int H__, int N__, float alpha, const T_bias* __restrict__ bias, int64 stride_bias_0, T_out* __restrict__ out, int64 stride_out_0, int64 stride_out_1) {
-// LIT-HOST: const mlp_gelu_bias_act<T_x, T_w1, T_w2, T_bias, T_out> act__{alpha};
-// LIT-HOST-NEXT: const mlp_gelu_bias_chain_epilogue<T_x, T_w1, T_w2, T_bias, T_out> epi__{alpha, bias, stride_bias_0, out, stride_out_0, stride_out_1};
-// LIT-HOST: if (x.dtype() != helion::DType::f16) return false;
+// LIT-HOST: int B__, int M__, int H__, int N__, float p_alpha, const T_p_bias* __restrict__ p_bias, int64 stride_p_bias_0, T_p_out* __restrict__ p_out, int64 stride_p_out_0, int64 stride_p_out_1) {
+// LIT-HOST: const mlp_gelu_bias_act<T_p_x, T_p_w1, T_p_w2, T_p_bias, T_p_out> act__{p_alpha};
+// LIT-HOST-NEXT: const mlp_gelu_bias_chain_epilogue<T_p_x, T_p_w1, T_p_w2, T_p_bias, T_p_out> epi__{p_bias, stride_p_bias_0, p_alpha, p_out, stride_p_out_0, stride_p_out_1};
+// LIT-HOST: if (p_x.dtype() != helion::DType::f16) return false;
 HELION_KERNEL Tensor mlp_gelu_bias(const Tensor& x, const Tensor& w1, const Tensor& w2,
                                    const Tensor& bias, float alpha) {
   auto [m, k] = x.shape<2>();

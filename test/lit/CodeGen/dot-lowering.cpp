@@ -285,7 +285,7 @@
 // BT: tensor-core batched matmul: A = x [B, M, K], B = y [B, N, K]
 // BT: hd::to_compute(p_bias[batch__ * stride_p_bias_0 + (col__ < N__ ? col__ : N__ - 1) * stride_p_bias_1])
 // BT: using G__ = hd::Gemm<T_p_x, T_p_out, 128, 256, 128 / int(sizeof(T_p_x)), 4, 2, true, true,
-// BT-HOST: CUtensorMap mapB = map(y, N, K, 256, 64);
+// BT-HOST: CUtensorMap mapB = map(p_y, N, K, 256, boxK);
 #include <helion/hl.h>
 
 using helion::Tensor;
