@@ -32,7 +32,33 @@ private:
   std::set<std::string> taken_;
 };
 
+/// The name the entries call the kernel by (kernelForwarder): the first name an
+/// entry's EntryNames hands out, so that its parameters and later names avoid it.
+std::string forwarderName(EntryNames& names, const Kernel& k) {
+  return names.fresh("helionc_kernel_" + k.name);
+}
+
 } // namespace
+
+/// Inside the stream overload and the C entry, a parameter named like the kernel
+/// (`Tensor scale(const Tensor& scale)`) hides the kernel, so they call it through
+/// this forwarder, defined before them where only the kernel has that name:
+///   template <class... T_scale> static decltype(auto) helionc_kernel_scale(
+///       T_scale&&... scale_args) { return (scale)(static_cast<T_scale&&>(scale_args)...); }
+/// Its own names are the kernel's with a prefix or suffix, so never the kernel's; the
+/// parentheses keep argument-dependent lookup from adding helion's functions.
+std::string kernelForwarder(const HostKernel& hk) {
+  const Kernel& k = *hk.kernel;
+  EntryNames names(k);
+  const std::string types = "T_" + k.name, args = k.name + "_args";
+  std::ostringstream os;
+  os << "\n\n// helionc: '" << k.name << "' for its entries below, where a parameter may have "
+     << "its name (generated, do not edit)\n";
+  os << "template <class... " << types << ">\nstatic decltype(auto) " << forwarderName(names, k)
+     << "(" << types << "&&... " << args << ") {\n  return (" << k.name << ")(static_cast<"
+     << types << "&&>(" << args << ")...);\n}";
+  return os.str();
+}
 
 /// What the C entries share: borrowing a DLTensor as a helion::Tensor, and turning
 /// a result or an exception into the C convention (0, or -1 and the last error).
@@ -55,6 +81,7 @@ std::string cEntry(const HostKernel& hk) {
   const Kernel& k = *hk.kernel;
   std::ostringstream os;
   EntryNames names(k);
+  const std::string kernel = forwarderName(names, k);
   const std::string result = names.fresh("result"), stream = names.fresh("stream");
   std::string params, borrows, args;
   for (const Param& p : k.params) {
@@ -78,9 +105,9 @@ std::string cEntry(const HostKernel& hk) {
   os << "// helionc: C entry of kernel '" << k.name << "' (generated, do not edit)\n";
   os << "extern \"C\" int helionc_" << k.name << "(" << params << (params.empty() ? "" : ", ")
      << "helion::DLManagedTensor** " << result << ", void* " << stream << ") {\n";
-  os << "  return helionc_c_api::call(\"helionc_" << k.name << "\", " << result << ", " << stream
-     << ", [&] {\n"
-     << borrows << "    return " << k.name << "(" << args << ");\n  });\n";
+  os << "  return helionc_c_api::call(\"helionc_" << k.name << "\", " << result << ", "
+     << stream << ", [&] {\n"
+     << borrows << "    return " << kernel << "(" << args << ");\n  });\n";
   os << "}\n#endif\n";
   return os.str();
 }
@@ -105,6 +132,7 @@ std::string streamOverload(const HostKernel& hk, const std::string& text) {
     if (!p.captured)
       args += (args.empty() ? "" : ", ") + p.name;
   EntryNames names(k);
+  const std::string kernel = forwarderName(names, k);
   const std::string stream = names.fresh("helionc_stream");
   std::ostringstream os;
   os << "\n\n// helionc: '" << k.name << "' on a given stream (generated, do not edit)\n";
@@ -113,7 +141,7 @@ std::string streamOverload(const HostKernel& hk, const std::string& text) {
      << text.substr(h.params.end, h.body.begin - h.params.end) << "{\n";
   os << "  helion::rt::StreamGuard " << names.fresh("helionc_on_stream") << "(" << stream
      << ");\n";
-  os << "  return " << k.name << "(" << args << ");\n}\n";
+  os << "  return " << kernel << "(" << args << ");\n}\n";
   return os.str();
 }
 

@@ -15,7 +15,8 @@ as a wrong value, an NVRTC or g++ error or a crash:
     kernelKey, found, kernel, name, args, programs, grid, a0, e0, ctas, dev, map, hc_M,
     the C entry's result and stream, ...; and M, N, K, B, G, smem, groupM, names of the
     generated CUDA too, which the matmul, grouped and attention launchers declare as
-    well); a collision fails fuzz.py's host check (g++ on FILE.helion.cpp).
+    well); a collision fails fuzz.py's host check (g++ on FILE.helion.cpp);
+  - the kernel's own name (its stream overload and C entry call it).
 Names stay distinct within a kernel and never equal a name the kernel keeps or another
 identifier its source uses unqualified (Tensor, int64_t, INFINITY, ...); the harness
 passes arguments by position and names its own locals after the parameters' roles, so
@@ -56,6 +57,7 @@ HOST = [
     "stream", "result", "ctas", "dev", "map", "mapA", "mapQ", "iM", "tiles", "staging",
     "ring", "counter", "units", "parts", "ok", "sm90", "tf32", "rows", "cols", "boxRows",
     "helionc_stream", "helionc_on_stream", "mapK", "f8", "tmaReady", "boxK", "lda",
+    "helionc_c_api", "helionc_kernel",
     # names of the generated device code too, but declared by the matmul, grouped or
     # attention launchers as well
     "M", "N", "K", "B", "G", "smem", "groupM",
@@ -98,8 +100,9 @@ def draw(seed, src, kernel_name):
         return {}
     names = declared(src)
     renamed = [n for n in names if rng.random() >= KEEP_P] or names[:1]
+    # The kernel's own name too: inside its entries a parameter of that name hides it.
     taken = (free_names(src) - set(renamed)) | {kernel_name}
-    avail = [n for n in pool() if n not in taken]
+    avail = [kernel_name] + [n for n in pool() if n not in taken]
     renamed = renamed[:len(avail)]
     drawn = zip(renamed, rng.sample(avail, len(renamed)))
     return {old: new for old, new in drawn if old != new}

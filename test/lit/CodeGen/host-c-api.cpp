@@ -20,7 +20,7 @@
 // CHECK-NEXT:   return helionc_c_api::call("helionc_rms_norm", result, stream, [&] {
 // CHECK-NEXT:     helion::Tensor helionc_x = helionc_c_api::borrow(x, "x");
 // CHECK-NEXT:     helion::Tensor helionc_weight = helionc_c_api::borrow(weight, "weight");
-// CHECK-NEXT:     return rms_norm(helionc_x, helionc_weight, eps);
+// CHECK-NEXT:     return helionc_kernel_rms_norm(helionc_x, helionc_weight, eps);
 // CHECK-NEXT:   });
 // CHECK-NEXT: }
 // CHECK-NEXT: #endif

@@ -59,3 +59,23 @@ HELION_KERNEL Tensor entry_names(const Tensor& result, const Tensor& helionc_res
     out[tile] = result[tile] * stream + helionc_result[tile] * helionc_stream * helionc_on_stream;
   return out;
 }
+
+// A parameter named like the kernel hides it inside the entries, which therefore call it
+// through a forwarder defined before them (named to avoid the parameters: a parameter
+// takes its first choice here). Before, the stream overload's `return gate(gate, ...)`
+// and the C entry's call did not compile ("no match for call to (const helion::Tensor)").
+// CHECK: {{^}}static decltype(auto) helionc_kernel_gate_(T_gate&&... gate_args) {
+// CHECK-NEXT: {{^}}  return (gate)(static_cast<T_gate&&>(gate_args)...);
+// CHECK: {{^}}HELION_KERNEL Tensor gate(const Tensor& gate, const Tensor& helionc_kernel_gate,
+// CHECK-NEXT: {{^}}                          double helionc_c_api, CUstream helionc_stream) {
+// CHECK-NEXT: {{^}}  helion::rt::StreamGuard helionc_on_stream(helionc_stream);
+// CHECK-NEXT: {{^}}  return helionc_kernel_gate_(gate, helionc_kernel_gate, helionc_c_api);
+// CHECK: {{^}}extern "C" int helionc_gate(const helion::DLTensor* gate, const helion::DLTensor* helionc_kernel_gate, double helionc_c_api, helion::DLManagedTensor** result, void* stream) {
+// CHECK: {{^}}    return helionc_kernel_gate_(helionc_gate, helionc_helionc_kernel_gate, helionc_c_api);
+HELION_KERNEL Tensor gate(const Tensor& gate, const Tensor& helionc_kernel_gate,
+                          double helionc_c_api) {
+  Tensor out = helion::empty_like(gate);
+  for (auto tile : hl::tile(gate.sizes()))
+    out[tile] = gate[tile] * helionc_kernel_gate[tile] * helionc_c_api;
+  return out;
+}
