@@ -1,0 +1,374 @@
+// helion/gemm_grouped_rows.cuh: a grouped GEMM whose row tiles fit each group
+// (sm_90a, 16-bit operands and output). A prototype the compiler does not use: checked
+// and timed by scripts/grouped_rows_check.sh next to the grouped GEMM of
+// gemm_grouped.cuh, and not adopted (faster on large ragged groups by up to 4 %, slower
+// on MoE by 5-10 %; docs/gemm.md, "Where the grouped GEMM's time goes").
+//
+//   for g < groups:  C[start_g : end_g] = A[start_g : end_g] @ B[g]
+//
+// as gemm_grouped.cuh's (A [M, K] and C [M, N] row-major, B [groups, K, N], offsets
+// on the device), but each tile computes the transposed product
+//   C^T[n0 : n0 + 128, rows] = B[g]^T[n0 : n0 + 128, :] @ A[rows, :]^T
+// so that a group's rows are wgmma's N, which can be any multiple of 16 up to 256,
+// instead of its M (64 per warpgroup). Group g of m rows has t = ceil(m / 256) row
+// tiles of h = m / t rows rounded up to 16 (then t = ceil(m / h)), so a tile computes
+// at most 15 rows past its group's end per tile, where a 128-row tile computes up to
+// 127. Example: m = 1025 gives t = 5, h = 208 (1040 rows computed; 1152 with 128-row
+// tiles); m = 1836: t = 8, h = 240.
+//
+// Per tile, two consumer warpgroups each own 64 of its 128 columns: their A operand
+// is B[g]'s k-block as TMA loads it ([64 k][64 n], N-major: wgmma's transposed A),
+// their B operand the tile's h rows of A ([h][64 k], K-major), loaded as boxes of 64
+// rows and then of 16 (two maps: many small TMA boxes are slow). The accumulator (64 columns x h rows per consumer, float[128])
+// is converted to the output type, transposed by stmatrix .trans into a swizzled
+// shared buffer of 128 rows x 64 columns at a time, and stored by TMA in boxes of 16
+// rows, only rows inside the group (the last fewer than 16 by 16-byte stores).
+//
+//   GemmGroupedRowsSm90<T, Stages>::run(mapA {M, K} box {64, 64}, mapA16 box {64, 16},
+//       mapB {groups, K, N} box {64, 64, 1}, mapC {M, N} box {16, 64}, C, ldc, M, N, K,
+//       offsets, groups, smem)
+//     grid: #SMs (persistent: CTA i takes tiles i, i + gridDim.x, ...), block
+//     kThreads (1 producer + 2 consumer warpgroups), dynamic shared memory kSmemBytes.
+//     Requires N % 8 == 0, ldc % 8 == 0 and a 16-byte aligned C.
+#pragma once
+#include "helion/gemm_sm90.cuh"
+
+namespace helion::dev {
+
+/// The row tiles of one group of `m` rows (see the top): `count` tiles of `h` rows.
+struct GroupRows {
+  int count, h;
+  __host__ __device__ static GroupRows of(int64 m) {
+    if (m <= 0)
+      return {0, 16};
+    const int64 t = (m + 255) / 256;
+    const int h = static_cast<int>(((m + t - 1) / t + 15) / 16 * 16);
+    return {static_cast<int>((m + h - 1) / h), h};
+  }
+};
+
+/// The flat numbering of all groups' tiles: group g's count x tilesN tiles follow
+/// those of groups 0 .. g-1; inside a group, column tile by column tile (the
+/// tiles of one column tile share its B panel). seek(t) moves forward to tile t's
+/// group (t must not decrease between calls); coords gives its row tile and column.
+template <class TOff> struct GroupedRowTiles {
+  const TOff* offsets;
+  int groups, M, tilesN;
+  int g = -1, first = 0, count = 0;
+  int64 start = 0, end = 0;
+  GroupRows rows{0, 16};
+
+  __device__ __forceinline__ GroupedRowTiles(const TOff* o, int groups_, int M_, int N)
+      : offsets(o), groups(groups_), M(M_), tilesN((N + 127) / 128) {}
+
+  __device__ __forceinline__ bool seek(int t) {
+    while (t >= first + count) {
+      if (g + 1 >= groups)
+        return false;
+      first += count;
+      ++g;
+      start = clamp(static_cast<int64>(offsets[g]), 0);
+      end = clamp(static_cast<int64>(offsets[g + 1]), start);
+      rows = GroupRows::of(end - start);
+      count = rows.count * tilesN;
+    }
+    return true;
+  }
+  __device__ __forceinline__ void coords(int t, int& tr, int& tn) const {
+    tr = (t - first) % rows.count;
+    tn = (t - first) / rows.count;
+  }
+
+private:
+  __device__ __forceinline__ int64 clamp(int64 v, int64 lo) const {
+    return v < lo ? lo : v > M ? (lo > M ? lo : M) : v;
+  }
+};
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+namespace sm90 {
+
+// The accumulator lists of the N that wgmma_asm.cuh does not spell (multiples of
+// 16 up to 256: C = N / 2 f32 registers).
+#include "helion/wgmma_asm.cuh"
+// clang-format off
+#define HELION_WGMMA_REGS24(F, X) HELION_WGMMA_REGS16(F, X) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23)
+#define HELION_WGMMA_REGS40(F, X) HELION_WGMMA_REGS32(F, X) X(32) X(33) X(34) X(35) X(36) X(37) X(38) X(39)
+#define HELION_WGMMA_REGS56(F, X) HELION_WGMMA_REGS48(F, X) X(48) X(49) X(50) X(51) X(52) X(53) X(54) X(55)
+#define HELION_WGMMA_REGS72(F, X) HELION_WGMMA_REGS64(F, X) X(64) X(65) X(66) X(67) X(68) X(69) X(70) X(71)
+#define HELION_WGMMA_REGS80(F, X) HELION_WGMMA_REGS72(F, X) X(72) X(73) X(74) X(75) X(76) X(77) X(78) X(79)
+#define HELION_WGMMA_REGS88(F, X) HELION_WGMMA_REGS80(F, X) X(80) X(81) X(82) X(83) X(84) X(85) X(86) X(87)
+#define HELION_WGMMA_REGS104(F, X) HELION_WGMMA_REGS96(F, X) X(96) X(97) X(98) X(99) X(100) X(101) X(102) X(103)
+#define HELION_WGMMA_REGS112(F, X) HELION_WGMMA_REGS104(F, X) X(104) X(105) X(106) X(107) X(108) X(109) X(110) X(111)
+#define HELION_WGMMA_REGS120(F, X) HELION_WGMMA_REGS112(F, X) X(112) X(113) X(114) X(115) X(116) X(117) X(118) X(119)
+// clang-format on
+
+// wgmma m64nNk16 with A N-major from shared memory (imm-trans-a 1) and B K-major
+// (imm-trans-b 0), d = the first N / 2 registers of a float[128].
+#define HELION_WGMMA_TA(SHAPE, TY, C, C1, C2)                                                    \
+  asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %" #C2 ", 0;\n"                               \
+               "wgmma.mma_async.sync.aligned." SHAPE ".f32." TY "." TY " {"                      \
+               HELION_WGMMA_ACC_PTX(C) "}, %" #C ", %" #C1 ", p, 1, 1, 1, 0;\n}\n"               \
+               : HELION_WGMMA_ACC(C)                                                             \
+               : "l"(descA), "l"(descB), "r"(scaleD)                                             \
+               : "memory")
+#define HELION_WGMMA_TA_N(N, C, C1, C2, TY)                                                      \
+  if constexpr (H == N)                                                                          \
+  HELION_WGMMA_TA("m64n" #N "k16", TY, C, C1, C2)
+
+template <int H, class T>
+__device__ __forceinline__ void wgmma_ta(float (&d)[128], uint64 descA, uint64 descB, int scaleD) {
+  static_assert(H % 16 == 0 && H >= 16 && H <= 256, "wgmma_ta: N a multiple of 16 up to 256");
+  static_assert(is_same_v<T, bf16> || is_same_v<T, f16>, "wgmma_ta: bf16 or f16 inputs");
+#define HELION_WGMMA_TA_ALL(TY)                                                                  \
+  HELION_WGMMA_TA_N(16, 8, 9, 10, TY); HELION_WGMMA_TA_N(32, 16, 17, 18, TY);                    \
+  HELION_WGMMA_TA_N(48, 24, 25, 26, TY); HELION_WGMMA_TA_N(64, 32, 33, 34, TY);                  \
+  HELION_WGMMA_TA_N(80, 40, 41, 42, TY); HELION_WGMMA_TA_N(96, 48, 49, 50, TY);                  \
+  HELION_WGMMA_TA_N(112, 56, 57, 58, TY); HELION_WGMMA_TA_N(128, 64, 65, 66, TY);                \
+  HELION_WGMMA_TA_N(144, 72, 73, 74, TY); HELION_WGMMA_TA_N(160, 80, 81, 82, TY);                \
+  HELION_WGMMA_TA_N(176, 88, 89, 90, TY); HELION_WGMMA_TA_N(192, 96, 97, 98, TY);                \
+  HELION_WGMMA_TA_N(208, 104, 105, 106, TY); HELION_WGMMA_TA_N(224, 112, 113, 114, TY);          \
+  HELION_WGMMA_TA_N(240, 120, 121, 122, TY); HELION_WGMMA_TA_N(256, 128, 129, 130, TY)
+  if constexpr (is_same_v<T, bf16>) {
+    HELION_WGMMA_TA_ALL("bf16");
+  } else {
+    HELION_WGMMA_TA_ALL("f16");
+  }
+#undef HELION_WGMMA_TA_ALL
+}
+
+#undef HELION_WGMMA_TA_N
+#undef HELION_WGMMA_TA
+#undef HELION_WGMMA_REGS24
+#undef HELION_WGMMA_REGS40
+#undef HELION_WGMMA_REGS56
+#undef HELION_WGMMA_REGS72
+#undef HELION_WGMMA_REGS80
+#undef HELION_WGMMA_REGS88
+#undef HELION_WGMMA_REGS104
+#undef HELION_WGMMA_REGS112
+#undef HELION_WGMMA_REGS120
+#define HELION_WGMMA_ASM_END
+#include "helion/wgmma_asm.cuh"
+
+/// stmatrix .trans: lane l's r[i] (row l / 4, columns 2 (l % 4) .. +1 of matrix i)
+/// lands in row 2 (l % 4) .. +1, column l / 4 of the stored 8 x 8 matrix; lanes 8i ..
+/// 8i + 7 give the addresses of matrix i's stored rows.
+__device__ __forceinline__ void stmatrix_x4_trans(uint32 addr, uint32 r0, uint32 r1, uint32 r2,
+                                                  uint32 r3) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(
+                   addr),
+               "r"(r0), "r"(r1), "r"(r2), "r"(r3)
+               : "memory");
+}
+
+} // namespace sm90
+#endif // __CUDA_ARCH__ >= 900
+
+template <class T, int Stages = 4> struct GemmGroupedRowsSm90 {
+  static constexpr int BK = 64, BN = 128, MaxH = 256, Consumers = 2;
+  static constexpr int kThreads = 128 * (1 + Consumers);
+  static constexpr int kStageBytesB = BK * BN * 2;   ///< B[g]'s k-block: two [64 k][64 n] boxes
+  static constexpr int kStageBytesA = MaxH * BK * 2; ///< up to 256 rows of A's k-block
+  static constexpr int kStageBytes = kStageBytesB + kStageBytesA;
+  static constexpr int kStagingRows = 128;                 ///< rows of C staged at a time
+  static constexpr int kStagingBytes = kStagingRows * 128; ///< per consumer: 64 columns
+  static constexpr int kSmemBytes =
+      1024 + Stages * kStageBytes + Consumers * kStagingBytes + 2 * Stages * 8;
+
+  template <class TOff>
+  __device__ static void run(const TensorMap* mapA, const TensorMap* mapA16, const TensorMap* mapB,
+                             const TensorMap* mapC, T* C, int64 ldc, int M, int N, int K,
+                             const TOff* offsets, int groups, void* smem) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 1023) & ~1023ull);
+    uint8* staging = base + Stages * kStageBytes;
+    uint64* full = reinterpret_cast<uint64*>(staging + Consumers * kStagingBytes);
+    uint64* empty = full + Stages;
+    if (threadIdx.x == 0) {
+      for (int s = 0; s < Stages; ++s) {
+        mbarrier_init(&full[s], 1);
+        mbarrier_init(&empty[s], 4 * Consumers);
+      }
+      fence_mbarrier_init();
+    } else if (threadIdx.x == 32) {
+      prefetch_tensormap(mapA);
+      prefetch_tensormap(mapA16);
+      prefetch_tensormap(mapB);
+      prefetch_tensormap(mapC);
+    }
+    __syncthreads();
+    GroupedRowTiles<TOff> tiles(offsets, groups, M, N);
+    if (threadIdx.x < 128) {
+      sm90::setmaxnreg_dec<40>();
+      if (threadIdx.x == 0)
+        produce(mapA, mapA16, mapB, K, tiles, base, full, empty);
+    } else {
+      sm90::setmaxnreg_inc<232>();
+      const int consumer = threadIdx.x / 128 - 1;
+      consume(mapC, C, ldc, N, K, tiles, base, staging + consumer * kStagingBytes, full, empty,
+              consumer);
+    }
+#endif
+  }
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+private:
+  template <class TOff>
+  __device__ static void produce(const TensorMap* mapA, const TensorMap* mapA16,
+                                 const TensorMap* mapB, int K, GroupedRowTiles<TOff> tiles,
+                                 uint8* base, uint64* full, uint64* empty) {
+    int s = 0;
+    uint32 phase = 0;
+    const int kBlocks = (K + BK - 1) / BK;
+    for (int t = blockIdx.x; tiles.seek(t); t += gridDim.x) {
+      int tr, tn;
+      tiles.coords(t, tr, tn);
+      const int h = tiles.rows.h;
+      const int row = static_cast<int>(tiles.start) + tr * h, g = tiles.g;
+      for (int kb = 0; kb < kBlocks; ++kb) {
+        mbarrier_wait(&empty[s], phase ^ 1);
+        uint8* b = base + s * kStageBytes;
+        uint8* a = b + kStageBytesB;
+        mbarrier_arrive_expect_tx(&full[s], kStageBytesB + h * BK * 2);
+#pragma unroll
+        for (int c = 0; c < BN / 64; ++c)
+          tma_load_3d(b + c * BK * 128, mapB, &full[s], tn * BN + 64 * c, kb * BK, g);
+        // Rows past the group: computed, never stored.
+        int r = 0;
+        for (; r + 64 <= h; r += 64)
+          tma_load_2d(a + r * 128, mapA, &full[s], kb * BK, row + r);
+        for (; r < h; r += 16)
+          tma_load_2d(a + r * 128, mapA16, &full[s], kb * BK, row + r);
+        if (++s == Stages) {
+          s = 0;
+          phase ^= 1;
+        }
+      }
+    }
+  }
+
+  template <class TOff>
+  __device__ static void consume(const TensorMap* mapC, T* C, int64 ldc, int N, int K,
+                                 GroupedRowTiles<TOff> tiles, uint8* base, uint8* staging,
+                                 uint64* full, uint64* empty, int consumer) {
+    float acc[128];
+    int s = 0;
+    uint32 phase = 0;
+    const int tid = threadIdx.x % 128;
+    for (int t = blockIdx.x; tiles.seek(t); t += gridDim.x) {
+      int tr, tn;
+      tiles.coords(t, tr, tn);
+      const int h = tiles.rows.h;
+      const int64 row0 = tiles.start + static_cast<int64>(tr) * h;
+      const int valid = static_cast<int>(min(static_cast<int64>(h), tiles.end - row0));
+      const int col0 = tn * BN + consumer * 64;
+      switch (h / 16) {
+#define HELION_ROWS_CASE(i)                                                                      \
+  case i:                                                                                        \
+    tile<16 * i>(acc, mapC, C, ldc, N, K, row0, valid, col0, base, staging, full, empty, s,      \
+                 phase, consumer, tid);                                                          \
+    break;
+        HELION_ROWS_CASE(1) HELION_ROWS_CASE(2) HELION_ROWS_CASE(3) HELION_ROWS_CASE(4)
+        HELION_ROWS_CASE(5) HELION_ROWS_CASE(6) HELION_ROWS_CASE(7) HELION_ROWS_CASE(8)
+        HELION_ROWS_CASE(9) HELION_ROWS_CASE(10) HELION_ROWS_CASE(11) HELION_ROWS_CASE(12)
+        HELION_ROWS_CASE(13) HELION_ROWS_CASE(14) HELION_ROWS_CASE(15) HELION_ROWS_CASE(16)
+#undef HELION_ROWS_CASE
+      default: __trap();
+      }
+    }
+    if (tid == 0)
+      tma_store_wait<0>();
+  }
+
+  /// One tile of H rows: the k-loop (each k-block's 4 k16 steps, one wgmma each),
+  /// then the transposed store of this consumer's 64 columns.
+  template <int H>
+  __device__ static __forceinline__ void tile(float (&acc)[128], const TensorMap* mapC, T* C,
+                                              int64 ldc, int N, int K, int64 row0, int valid,
+                                              int col0, uint8* base, uint8* staging,
+                                              uint64* full, uint64* empty, int& s, uint32& phase,
+                                              int consumer, int tid) {
+    using namespace sm90;
+    const int kBlocks = (K + BK - 1) / BK;
+    int prev = 0;
+    for (int kb = 0; kb < kBlocks; ++kb) {
+      mbarrier_wait(&full[s], phase);
+      const uint32 b = smem_addr(base + s * kStageBytes) + consumer * BK * 128;
+      const uint32 a = smem_addr(base + s * kStageBytes + kStageBytesB);
+      const uint64 descA = desc_sw128(b, BK * 128, 1024); // B[g]^T: N-major
+      const uint64 descB = desc_sw128(a, 16, 1024);       // A's rows: K-major
+      fence<H>(acc);
+      wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < BK / 16; ++kk)
+        wgmma_ta<H, T>(acc, descA + ((kk * 16 * 128) >> 4), descB + ((kk * 32) >> 4),
+                       kb > 0 || kk > 0);
+      wgmma_commit();
+      fence<H>(acc);
+      wgmma_wait<1>();
+      if (kb > 0 && tid % 32 == 0)
+        mbarrier_arrive(&empty[prev]);
+      prev = s;
+      if (++s == Stages) {
+        s = 0;
+        phase ^= 1;
+      }
+    }
+    wgmma_wait<0>();
+    fence<H>(acc);
+    if (kBlocks > 0 && tid % 32 == 0)
+      mbarrier_arrive(&empty[prev]);
+
+    // acc register r: column 16 warp + lane / 4 + 8 ((r / 2) % 2) of this consumer's
+    // 64, row 8 (r / 4) + 2 (lane % 4) + r % 2 of the tile (WgmmaAcc, M and N swapped).
+    // stmatrix .trans stores each 8 x 8 block (8 columns x 8 rows) as 8 staged rows of
+    // 16 bytes, into a 128-byte-swizzled buffer of 128 rows (row r, 16-byte chunk c at
+    // r * 128 + ((c ^ (r % 8)) << 4)), in passes of 128 rows; each pass leaves as TMA
+    // stores of 16-row boxes, its last rows inside the group (fewer than 16) as 16-byte
+    // stores.
+    const int warp = tid / 32, lane = tid % 32, q = lane / 8; // lane addresses matrix q
+    const uint32 st = smem_addr(staging);
+#pragma unroll
+    for (int p = 0; p < (H + kStagingRows - 1) / kStagingRows; ++p) {
+      if (tid == 0)
+        tma_store_wait<0>(); // the previous pass's boxes have left the buffer
+      named_barrier_sync(1 + consumer, 128);
+      constexpr int kBlocks = kStagingRows / 8;
+#pragma unroll
+      for (int j = kBlocks * p; j < kBlocks * (p + 1) && j < H / 8; j += 2) {
+        const int rowIn = (j - kBlocks * p + q / 2) * 8 + lane % 8;
+        const int chunk = 2 * warp + q % 2;
+        const uint32 addr = st + rowIn * 128 + ((chunk ^ (lane % 8)) << 4);
+        stmatrix_x4_trans(addr, pack2_rn<T>(acc[4 * j], acc[4 * j + 1]),
+                          pack2_rn<T>(acc[4 * j + 2], acc[4 * j + 3]),
+                          pack2_rn<T>(acc[4 * j + 4], acc[4 * j + 5]),
+                          pack2_rn<T>(acc[4 * j + 6], acc[4 * j + 7]));
+      }
+      fence_proxy_async_shared();
+      named_barrier_sync(1 + consumer, 128);
+      const int lo = kStagingRows * p, hi = min(lo + kStagingRows, valid);
+      const int boxed = hi > lo ? lo + (hi - lo) / 16 * 16 : lo;
+      if (tid == 0) {
+        for (int r = lo; r < boxed; r += 16)
+          tma_store_2d(mapC, staging + (r - lo) * 128, col0, static_cast<int32>(row0 + r));
+        tma_store_commit();
+      }
+      const int r = boxed + tid / 8, c = tid % 8;
+      if (r < hi && col0 + 8 * c < N) {
+        const int in = r - lo;
+        const uint4 v = *reinterpret_cast<const uint4*>(staging + in * 128 + ((c ^ (in % 8)) << 4));
+        *reinterpret_cast<uint4*>(C + (row0 + r) * ldc + col0 + 8 * c) = v;
+      }
+    }
+  }
+
+  template <int H> __device__ static __forceinline__ void fence(float (&acc)[128]) {
+#pragma unroll
+    for (int r = 0; r < H / 2; ++r)
+      sm90::fence_operand(acc[r]);
+  }
+#endif // __CUDA_ARCH__ >= 900
+};
+
+} // namespace helion::dev

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""The row-fitting grouped GEMM prototype on the GPU (scripts/grouped_rows_check.sh runs this).
+
+hd::GemmGroupedRowsSm90 (runtime/device/helion/gemm_grouped_rows.cuh, not used by the
+compiler yet) through test/gpu/grouped_rows.cu's library: first checked on fresh random
+inputs with a NaN-poisoned output against a float64 reference (every row of small
+cases, sampled rows of every group of large ones; NaN anywhere in a group's rows fails),
+then timed paired (benchmarks/timing.py: one call of each per round after an L2 flush,
+order rotated) next to examples/grouped_gemm.cpp compiled by helionc (the grouped
+GEMM of gemm_grouped.cuh, default config), the loop of torch.mm per group (eager) and
+one torch.mm of all rows with b[0] (dense).
+
+    python3 scripts/grouped_rows_check.py --lib LIBGROUPED_ROWS.so \\
+        [--helionc-lib libgrouped_gemm.so] [--rounds 30] [--json OUT.json]
+"""
+import argparse
+import ctypes
+import json
+import os
+import sys
+
+import torch
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(root, "examples", "python"))
+sys.path.insert(0, os.path.join(root, "benchmarks"))
+from timing import paired_us  # noqa: E402
+
+DEV = "cuda"
+TOL = {torch.bfloat16: 1.6e-2, torch.float16: 2e-3}
+
+
+def draw(kind, rng):
+    fixed = {
+        "draw752": [1025, 0, 1, 129, 1836, 1422, 1917, 958],
+        "halves": [1029, 823, 660, 552, 1722, 1560, 922, 1579],
+        "uniform": [1024] * 8,
+        "moe": [256] * 64,
+        "edges": [0, 1, 15, 16, 17, 255, 256, 257, 4097, 0],
+    }
+    if kind in fixed:
+        return fixed[kind]
+    if kind == "moe-random":  # 64 experts, skewed routing
+        return [int(v) for v in torch.randint(0, 512, (64,), generator=rng)]
+    if kind == "small":
+        return [int(v) for v in torch.randint(0, 300, (5,), generator=rng)]
+    return [int(v) for v in torch.randint(0, 2049, (8,), generator=rng)]  # random
+
+
+def reference(a, b, offs, sample, gen):
+    """(rows, float64 reference rows) per group: all rows, or `sample` random ones."""
+    out = []
+    for g in range(len(offs) - 1):
+        s, e = offs[g], offs[g + 1]
+        if e <= s:
+            continue
+        idx = (torch.arange(s, e, device=DEV) if not sample or e - s <= sample else
+               torch.randint(s, e, (sample,), device=DEV, generator=gen))
+        out.append((idx, a[idx].double() @ b[g].double()))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--helionc-lib")
+    ap.add_argument("--rounds", type=int, default=30)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    lib = ctypes.CDLL(args.lib)
+    lib.grouped_rows.restype = ctypes.c_int
+    lib.grouped_rows.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int, ctypes.c_void_p] + \
+        [ctypes.c_int] * 5 + [ctypes.c_void_p]
+    hl = None
+    if args.helionc_lib:
+        from helionc_ctypes import HelioncLibrary
+        hl = HelioncLibrary(args.helionc_lib)
+    seed = int.from_bytes(os.urandom(4), "little")
+    torch.manual_seed(seed)
+    rng = torch.Generator().manual_seed(seed)
+    gen = torch.Generator(device=DEV).manual_seed(seed)
+    # (draw, n, k, dtype, offsets dtype, timed)
+    cases = [("edges", 200, 72, torch.bfloat16, torch.int32, False),
+             ("small", 136, 1000, torch.float16, torch.int64, False),
+             ("small", 384, 256, torch.bfloat16, torch.int32, False),
+             ("draw752", 4096, 4096, torch.bfloat16, torch.int32, True),
+             ("halves", 4096, 4096, torch.bfloat16, torch.int32, True),
+             ("random", 4096, 4096, torch.bfloat16, torch.int32, True),
+             ("random", 4096, 4096, torch.float16, torch.int64, True),
+             ("random", 4096, 4096, torch.bfloat16, torch.int32, True),
+             ("uniform", 4096, 4096, torch.bfloat16, torch.int32, True),
+             ("moe", 1024, 4096, torch.bfloat16, torch.int32, True),
+             ("moe-random", 1024, 4096, torch.bfloat16, torch.int32, True),
+             ("moe-random", 2048, 4096, torch.bfloat16, torch.int64, True)]
+    rows, ok_all = [], True
+    stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+    print(f"{torch.cuda.get_device_name()}, seed {seed}")
+    for kind, n, k, dt, odt, timed in cases:
+        sizes = draw(kind, rng)
+        offs = [0]
+        for s in sizes:
+            offs.append(offs[-1] + s)
+        M, G = offs[-1], len(sizes)
+        a = torch.randn(M, k, device=DEV, dtype=dt)
+        b = torch.randn(G, k, n, device=DEV, dtype=dt)
+        o = torch.tensor(offs, device=DEV, dtype=odt)
+        c = torch.empty(M, n, device=DEV, dtype=dt)
+
+        def call(c=c, a=a, b=b, o=o, M=M, n=n, k=k, G=G):
+            r = lib.grouped_rows(a.data_ptr(), b.data_ptr(), o.data_ptr(),
+                                 int(odt == torch.int64), c.data_ptr(), M, n, k, G,
+                                 int(dt == torch.float16), stream)
+            if r:
+                raise RuntimeError(f"grouped_rows returned {r}")
+            return c
+
+        c.fill_(float("nan"))
+        call()
+        torch.cuda.synchronize()
+        nan = bool(torch.isnan(c).any())
+        err = 0.0
+        for idx, want in reference(a, b, offs, 64 if timed else 0, gen):
+            got = c[idx].double()
+            err = max(err, ((got - want).abs().max() / want.abs().max().clamp_min(1e-30)).item())
+        ok = not nan and err <= TOL[dt]
+        ok_all = ok_all and ok
+        row = {"draw": kind, "sizes": sizes, "n": n, "k": k, "dtype": str(dt), "rows": M,
+               "max_rel_err": err, "nan": nan, "ok": ok}
+        line = (f"{kind:10} {str(dt)[6:]:8} G {G:2} rows {M:5} n {n:4} k {k:4}: "
+                f"{'ok' if ok else 'FAIL'} max_err {err:.2g}{' NaN' if nan else ''}")
+        if timed and ok:
+            def eager():
+                out = torch.empty(M, n, device=DEV, dtype=dt)
+                for g in range(G):
+                    if offs[g + 1] > offs[g]:
+                        torch.mm(a[offs[g]:offs[g + 1]], b[g], out=out[offs[g]:offs[g + 1]])
+                return out
+            b0 = b[0].contiguous()
+            fns = {"rows": call, "eager": eager, "dense": lambda: torch.mm(a, b0)}
+            if hl is not None and odt == torch.int32:
+                fns["helionc"] = lambda: hl.call("grouped_gemm", a, b, o)
+            med, ratio, _ = paired_us(list(fns.values()), rounds=args.rounds)
+            row["us"] = dict(zip(fns, med))
+            row["rows_over"] = {f: q for f, q in zip(fns, ratio)}
+            line += "  " + "  ".join(f"{f} {m:7.1f}" for f, m in zip(fns, med))
+            line += "  (eager/rows " + f"{row['us']['eager'] / row['us']['rows']:.3f}"
+            if "helionc" in fns:
+                line += f", helionc/rows {row['us']['helionc'] / row['us']['rows']:.3f}"
+            line += ")"
+        print(line, flush=True)
+        rows.append(row)
+        del a, b, c
+        torch.cuda.empty_cache()
+    print("all checks passed" if ok_all else "SOME CHECKS FAILED")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": torch.cuda.get_device_name(), "seed": seed, "rows": rows}, f,
+                      indent=1)
+    return 0 if ok_all else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
