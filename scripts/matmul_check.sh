@@ -6,7 +6,9 @@
 #                                   under several configs and
 #                                   test/gpu/kernels/matmul_bias.cpp into .carry/mm/,
 #                                   and links test/gpu/matmul_check.cpp with the
-#                                   runtime into .carry/mm/matmul_check
+#                                   runtime into .carry/mm/matmul_check ($HELIONC,
+#                                   default build/bin/helionc; $DEVICE_LIBRARY_CPP,
+#                                   default build/runtime/DeviceLibrary.cpp)
 #   scripts/matmul_check.sh run     on the GPU machine (no LLVM, no build): the
 #                                   correctness checks (bf16, f16, f32 as tf32); JSON
 #                                   to $OUT. benchmarks/matmul.sh runs them and the
@@ -17,7 +19,7 @@ out=$root/.carry/mm
 cuda=${CUDA_HOME:-/usr/local/cuda}
 case ${1:-} in
 build)
-  helionc=${HELIONC:-$root/build-mm/bin/helionc}
+  helionc=${HELIONC:-$root/build/bin/helionc}
   rm -rf "$out"; mkdir -p "$out"
   inc=$out/matmul_variants.inc; : > "$inc"; table=""
   # name | kernel file | function | config (empty: the default config) | big shapes |
@@ -42,7 +44,7 @@ bias_relu|test/gpu/kernels/matmul_bias.cpp|matmul_bias||false|true|false
 VARIANTS
   printf 'inline std::vector<Variant> variants() {\n  return {\n%s  };\n}\n' "$table" >> "$inc"
   objs=()
-  cp "${DEVICE_LIBRARY_CPP:-$root/build-mm/runtime/DeviceLibrary.cpp}" "$out/DeviceLibrary.cpp"
+  cp "${DEVICE_LIBRARY_CPP:-$root/build/runtime/DeviceLibrary.cpp}" "$out/DeviceLibrary.cpp"
   for src in "$root"/runtime/*.cpp "$out/DeviceLibrary.cpp"; do
     obj=$out/obj/$(basename "$src" .cpp).o; mkdir -p "$out/obj"
     g++ -std=c++20 -O2 -c -I "$root/include" -I "$root/runtime" -I "$cuda/include" "$src" -o "$obj"
