@@ -389,9 +389,11 @@ void registerCompile(CLI::App& app) {
   CLI::Option* emit = cmd->add_option("--emit", o->emit,
                   "print one stage instead of writing files: ir (after the frontend), cuda "
                   "(every entry of the config, each after a comment line naming it), host, "
-                  "cubin (compiled with NVRTC, written to -o as FILE.KERNEL.DTYPES.cubin), ptx "
-                  "(NVRTC's PTX of the cubin instantiation: written to -o as "
-                  "FILE.KERNEL.DTYPES.ptx, else printed), or instantiations (what --aot-arch, "
+                  "cubin (compiled with NVRTC, written to -o as "
+                  "FILE.KERNEL.DTYPES[.nSIZE][.sVALUE].cubin: SIZE the --size-hint, VALUE the "
+                  "--specialize value, where the kernel reads them), ptx (NVRTC's PTX of the cubin "
+                  "instantiation: written to -o with the same name, .ptx, else printed), or "
+                  "instantiations (what --aot-arch, "
                   "else --arch, embeds: one TABLE ARCH NAME line per image, nothing compiled)")
       ->check(CLI::IsMember({"ir", "cuda", "host", "cubin", "ptx", "instantiations"}));
   cmd->add_option("--depfile", o->depfile,
