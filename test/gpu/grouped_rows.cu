@@ -14,6 +14,11 @@
 
 namespace hd = helion::dev;
 
+/// C's maps: boxes of 64 and of 16 rows.
+struct CMaps {
+  hd::TensorMap m[2];
+};
+
 #ifndef STAGES
 #define STAGES 4
 #endif
@@ -23,10 +28,10 @@ __global__ void __launch_bounds__(384, 1)
     grouped_rows_kernel(const __grid_constant__ hd::TensorMap mapA,
                         const __grid_constant__ hd::TensorMap mapA16,
                         const __grid_constant__ hd::TensorMap mapB,
-                        const __grid_constant__ hd::TensorMap mapC, T* c, long long ldc, int M,
+                        const __grid_constant__ CMaps mapsC, T* c, long long ldc, int M,
                         int N, int K, const TOff* offsets, int groups) {
   extern __shared__ __align__(1024) unsigned char smem[];
-  hd::GemmGroupedRowsSm90<T, STAGES>::run(&mapA, &mapA16, &mapB, &mapC, c, ldc, M, N, K, offsets, groups, smem);
+  hd::GemmGroupedRowsSm90<T, STAGES>::run(&mapA, &mapA16, &mapB, mapsC.m, c, ldc, M, N, K, offsets, groups, smem);
 }
 
 static int encode(hd::TensorMap* out, CUtensorMapDataType type, int rank, const void* p,
@@ -49,7 +54,8 @@ static int launch(const void* a, const void* b, const void* offsets, void* c, in
   using G = hd::GemmGroupedRowsSm90<T, STAGES>;
   const CUtensorMapDataType type = sizeof(T) == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
                                                   : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-  hd::TensorMap mapA, mapA16, mapB, mapC;
+  hd::TensorMap mapA, mapA16, mapB;
+  CMaps mapsC;
   const cuuint64_t dimsA[2] = {(cuuint64_t)K, (cuuint64_t)M};
   const cuuint64_t stridesA[1] = {(cuuint64_t)K * 2};
   const cuuint32_t boxA[2] = {64, 64}, boxA16[2] = {64, 16};
@@ -58,14 +64,16 @@ static int launch(const void* a, const void* b, const void* offsets, void* c, in
   const cuuint32_t boxB[3] = {64, 64, 1};
   const cuuint64_t dimsC[2] = {(cuuint64_t)N, (cuuint64_t)M};
   const cuuint64_t stridesC[1] = {(cuuint64_t)N * 2};
-  const cuuint32_t boxC[2] = {64, 16};
+  const cuuint32_t boxC[2] = {64, 64}, boxC16[2] = {64, 16};
   if (int e = encode(&mapA, type, 2, a, dimsA, stridesA, boxA))
     return e;
   if (int e = encode(&mapA16, type, 2, a, dimsA, stridesA, boxA16))
     return e;
   if (int e = encode(&mapB, type, 3, b, dimsB, stridesB, boxB))
     return e;
-  if (int e = encode(&mapC, type, 2, c, dimsC, stridesC, boxC))
+  if (int e = encode(&mapsC.m[0], type, 2, c, dimsC, stridesC, boxC))
+    return e;
+  if (int e = encode(&mapsC.m[1], type, 2, c, dimsC, stridesC, boxC16))
     return e;
   static bool configured = false;
   if (!configured) {
@@ -79,7 +87,7 @@ static int launch(const void* a, const void* b, const void* offsets, void* c, in
   cudaGetDevice(&dev);
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
   grouped_rows_kernel<T, TOff><<<sms, G::kThreads, G::kSmemBytes, stream>>>(
-      mapA, mapA16, mapB, mapC, static_cast<T*>(c), N, M, N, K, static_cast<const TOff*>(offsets), groups);
+      mapA, mapA16, mapB, mapsC, static_cast<T*>(c), N, M, N, K, static_cast<const TOff*>(offsets), groups);
   return static_cast<int>(cudaGetLastError());
 }
 

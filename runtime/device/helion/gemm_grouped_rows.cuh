@@ -21,11 +21,13 @@
 // their B operand the tile's h rows of A ([h][64 k], K-major), loaded as boxes of 64
 // rows and then of 16 (two maps: many small TMA boxes are slow). The accumulator (64 columns x h rows per consumer, float[128])
 // is converted to the output type, transposed by stmatrix .trans into a swizzled
-// shared buffer of 128 rows x 64 columns at a time, and stored by TMA in boxes of 16
-// rows, only rows inside the group (the last fewer than 16 by 16-byte stores).
+// shared buffer of 128 rows x 64 columns at a time, and stored by TMA in boxes of 64
+// rows and then 16, only rows inside the group (the last fewer than 16 by 16-byte
+// stores).
 //
 //   GemmGroupedRowsSm90<T, Stages>::run(mapA {M, K} box {64, 64}, mapA16 box {64, 16},
-//       mapB {groups, K, N} box {64, 64, 1}, mapC {M, N} box {16, 64}, C, ldc, M, N, K,
+//       mapB {groups, K, N} box {64, 64, 1}, mapsC {M, N}: two maps, boxes {64, 64} and
+//       {64, 16}, C, ldc, M, N, K,
 //       offsets, groups, smem)
 //     grid: #SMs (persistent: CTA i takes tiles i, i + gridDim.x, ...), block
 //     kThreads (1 producer + 2 consumer warpgroups), dynamic shared memory kSmemBytes.
@@ -195,7 +197,8 @@ template <class T, int Stages = 4> struct GemmGroupedRowsSm90 {
       prefetch_tensormap(mapA);
       prefetch_tensormap(mapA16);
       prefetch_tensormap(mapB);
-      prefetch_tensormap(mapC);
+      prefetch_tensormap(&mapC[0]);
+      prefetch_tensormap(&mapC[1]);
     }
     __syncthreads();
     GroupedRowTiles<TOff> tiles(offsets, groups, M, N);
@@ -325,8 +328,8 @@ private:
     // stmatrix .trans stores each 8 x 8 block (8 columns x 8 rows) as 8 staged rows of
     // 16 bytes, into a 128-byte-swizzled buffer of 128 rows (row r, 16-byte chunk c at
     // r * 128 + ((c ^ (r % 8)) << 4)), in passes of 128 rows; each pass leaves as TMA
-    // stores of 16-row boxes, its last rows inside the group (fewer than 16) as 16-byte
-    // stores.
+    // stores of 64-row and then 16-row boxes (mapsC[0], mapsC[1]), its last rows inside
+    // the group (fewer than 16) as 16-byte stores.
     const int warp = tid / 32, lane = tid % 32, q = lane / 8; // lane addresses matrix q
     const uint32 st = smem_addr(staging);
 #pragma unroll
@@ -350,8 +353,11 @@ private:
       const int lo = kStagingRows * p, hi = min(lo + kStagingRows, valid);
       const int boxed = hi > lo ? lo + (hi - lo) / 16 * 16 : lo;
       if (tid == 0) {
-        for (int r = lo; r < boxed; r += 16)
-          tma_store_2d(mapC, staging + (r - lo) * 128, col0, static_cast<int32>(row0 + r));
+        int r = lo;
+        for (; r + 64 <= boxed; r += 64)
+          tma_store_2d(&mapC[0], staging + (r - lo) * 128, col0, static_cast<int32>(row0 + r));
+        for (; r < boxed; r += 16)
+          tma_store_2d(&mapC[1], staging + (r - lo) * 128, col0, static_cast<int32>(row0 + r));
         tma_store_commit();
       }
       const int r = boxed + tid / 8, c = tid % 8;
