@@ -120,7 +120,8 @@ def main():
         med, ratio, _ = paired_us(list(fns.values()), rounds=args.rounds)
         row["us"] = dict(zip(fns, med))
         row["ratio"] = {f: 1.0 / q for f, q in zip(fns, ratio)}
-        print(f"\n{draw}: {len(sizes)} groups, {offs[-1]} rows, n {n}: {sizes if len(sizes) <= 8 else ''}")
+        shown = sizes if len(sizes) <= 8 else ""
+        print(f"\n{draw}: {len(sizes)} groups, {offs[-1]} rows, n {n}: {shown}")
         for f in fns:
             err = f"  max diff {row['err'][f]:.2g}" if f in row["err"] else ""
             print(f"  {f:14} {row['us'][f]:8.1f}  ({row['ratio'][f]:5.3f}){err}")

@@ -49,7 +49,8 @@ std::string rewriteHost(const std::string& fileName, const std::string& text,
     const frontend::HostInfo& h = *hk.host;
     edits.push_back({h.function.begin, h.function.begin,
                      entries.size() == 1 ? launcher(hk, fileName) : shapeDispatch(entries, fileName)});
-    edits.push_back({h.function.end, h.function.end, kernelForwarder(hk) + streamOverload(hk, text) + cEntry(hk)});
+    edits.push_back({h.function.end, h.function.end,
+                     kernelForwarder(hk) + streamOverload(hk, text) + cEntry(hk)});
     for (size_t i = 0; i < h.deviceLoops.size(); ++i)
       edits.push_back({h.deviceLoops[i].begin, h.deviceLoops[i].end,
                        i == 0 ? launchCall(hk) : "/* helionc: this loop runs in the launch above */"});

@@ -31,7 +31,8 @@ __global__ void __launch_bounds__(384, 1)
                         const __grid_constant__ CMaps mapsC, T* c, long long ldc, int M,
                         int N, int K, const TOff* offsets, int groups) {
   extern __shared__ __align__(1024) unsigned char smem[];
-  hd::GemmGroupedRowsSm90<T, STAGES>::run(&mapA, &mapA16, &mapB, mapsC.m, c, ldc, M, N, K, offsets, groups, smem);
+  hd::GemmGroupedRowsSm90<T, STAGES>::run(&mapA, &mapA16, &mapB, mapsC.m, c, ldc, M, N, K,
+                                          offsets, groups, smem);
 }
 
 static int encode(hd::TensorMap* out, CUtensorMapDataType type, int rank, const void* p,
@@ -87,7 +88,8 @@ static int launch(const void* a, const void* b, const void* offsets, void* c, in
   cudaGetDevice(&dev);
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
   grouped_rows_kernel<T, TOff><<<sms, G::kThreads, G::kSmemBytes, stream>>>(
-      mapA, mapA16, mapB, mapsC, static_cast<T*>(c), N, M, N, K, static_cast<const TOff*>(offsets), groups);
+      mapA, mapA16, mapB, mapsC, static_cast<T*>(c), N, M, N, K,
+      static_cast<const TOff*>(offsets), groups);
   return static_cast<int>(cudaGetLastError());
 }
 

@@ -19,11 +19,11 @@
 // Per tile, two consumer warpgroups each own 64 of its 128 columns: their A operand
 // is B[g]'s k-block as TMA loads it ([64 k][64 n], N-major: wgmma's transposed A),
 // their B operand the tile's h rows of A ([h][64 k], K-major), loaded as boxes of 64
-// rows and then of 16 (two maps: many small TMA boxes are slow). The accumulator (64 columns x h rows per consumer, float[128])
-// is converted to the output type, transposed by stmatrix .trans into a swizzled
-// shared buffer of 128 rows x 64 columns at a time, and stored by TMA in boxes of 64
-// rows and then 16, only rows inside the group (the last fewer than 16 by 16-byte
-// stores).
+// rows and then of 16 (two maps: many small TMA boxes are slow). The accumulator (64
+// columns x h rows per consumer, float[128]) is converted to the output type,
+// transposed by stmatrix .trans into a swizzled shared buffer of 128 rows x 64 columns
+// at a time, and stored by TMA in boxes of 64 rows and then 16, only rows inside the
+// group (the last fewer than 16 by 16-byte stores).
 //
 //   GemmGroupedRowsSm90<T, Stages>::run(mapA {M, K} box {64, 64}, mapA16 box {64, 16},
 //       mapB {groups, K, N} box {64, 64, 1}, mapsC {M, N}: two maps, boxes {64, 64} and
@@ -94,15 +94,24 @@ namespace sm90 {
 // 16 up to 256: C = N / 2 f32 registers).
 #include "helion/wgmma_asm.cuh"
 // clang-format off
-#define HELION_WGMMA_REGS24(F, X) HELION_WGMMA_REGS16(F, X) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23)
-#define HELION_WGMMA_REGS40(F, X) HELION_WGMMA_REGS32(F, X) X(32) X(33) X(34) X(35) X(36) X(37) X(38) X(39)
-#define HELION_WGMMA_REGS56(F, X) HELION_WGMMA_REGS48(F, X) X(48) X(49) X(50) X(51) X(52) X(53) X(54) X(55)
-#define HELION_WGMMA_REGS72(F, X) HELION_WGMMA_REGS64(F, X) X(64) X(65) X(66) X(67) X(68) X(69) X(70) X(71)
-#define HELION_WGMMA_REGS80(F, X) HELION_WGMMA_REGS72(F, X) X(72) X(73) X(74) X(75) X(76) X(77) X(78) X(79)
-#define HELION_WGMMA_REGS88(F, X) HELION_WGMMA_REGS80(F, X) X(80) X(81) X(82) X(83) X(84) X(85) X(86) X(87)
-#define HELION_WGMMA_REGS104(F, X) HELION_WGMMA_REGS96(F, X) X(96) X(97) X(98) X(99) X(100) X(101) X(102) X(103)
-#define HELION_WGMMA_REGS112(F, X) HELION_WGMMA_REGS104(F, X) X(104) X(105) X(106) X(107) X(108) X(109) X(110) X(111)
-#define HELION_WGMMA_REGS120(F, X) HELION_WGMMA_REGS112(F, X) X(112) X(113) X(114) X(115) X(116) X(117) X(118) X(119)
+#define HELION_WGMMA_REGS24(F, X)                                                                 \
+  HELION_WGMMA_REGS16(F, X) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23)
+#define HELION_WGMMA_REGS40(F, X)                                                                 \
+  HELION_WGMMA_REGS32(F, X) X(32) X(33) X(34) X(35) X(36) X(37) X(38) X(39)
+#define HELION_WGMMA_REGS56(F, X)                                                                 \
+  HELION_WGMMA_REGS48(F, X) X(48) X(49) X(50) X(51) X(52) X(53) X(54) X(55)
+#define HELION_WGMMA_REGS72(F, X)                                                                 \
+  HELION_WGMMA_REGS64(F, X) X(64) X(65) X(66) X(67) X(68) X(69) X(70) X(71)
+#define HELION_WGMMA_REGS80(F, X)                                                                 \
+  HELION_WGMMA_REGS72(F, X) X(72) X(73) X(74) X(75) X(76) X(77) X(78) X(79)
+#define HELION_WGMMA_REGS88(F, X)                                                                 \
+  HELION_WGMMA_REGS80(F, X) X(80) X(81) X(82) X(83) X(84) X(85) X(86) X(87)
+#define HELION_WGMMA_REGS104(F, X)                                                                \
+  HELION_WGMMA_REGS96(F, X) X(96) X(97) X(98) X(99) X(100) X(101) X(102) X(103)
+#define HELION_WGMMA_REGS112(F, X)                                                                \
+  HELION_WGMMA_REGS104(F, X) X(104) X(105) X(106) X(107) X(108) X(109) X(110) X(111)
+#define HELION_WGMMA_REGS120(F, X)                                                                \
+  HELION_WGMMA_REGS112(F, X) X(112) X(113) X(114) X(115) X(116) X(117) X(118) X(119)
 // clang-format on
 
 // wgmma m64nNk16 with A N-major from shared memory (imm-trans-a 1) and B K-major
