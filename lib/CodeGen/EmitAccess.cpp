@@ -18,7 +18,7 @@ std::string Emitter::tensorOffset(int param, const std::vector<Index>& ix, bool 
   std::string off;
   int tensorDim = 0;
   auto add = [&](const std::string& coord) {
-    std::string term = coord + " * stride_" + name + "_" + std::to_string(tensorDim);
+    std::string term = coord + " * " + genStride(name, tensorDim);
     off += (off.empty() ? "" : " + ") + term;
     ++tensorDim;
   };
@@ -71,7 +71,7 @@ void Emitter::emitLoad(const Stmt& s, const Expr& load, bool declare) {
       std::vector<int> ax = axesOf(*load.type);
       varAxes_[s.var] = ax;
       storageVars_.insert(s.var);
-      std::string decl = "T_" + name + " " + varName(s.var);
+      std::string decl = genType(name) + " " + varName(s.var);
       for (int a : ax)
         decl += "[E_" + axes_[a].key + "]";
       line(decl + ";");
@@ -118,7 +118,8 @@ void Emitter::emitLoadElements(const Stmt& s, const Expr& load, const std::vecto
   std::string dst = elementRef(varName(s.var), axes);
   // Converts a loaded element to what the variable holds.
   auto conv = [&](const std::string& v) { return storage ? v : "hd::to_compute(" + v + ")"; };
-  std::string zero = storage ? "hd::from_compute<T_" + name + ">(" + ct + "(0))" : ct + "(0)";
+  std::string zero =
+      storage ? "hd::from_compute<" + genType(name) + ">(" + ct + "(0))" : ct + "(0)";
   const Expr* userMask = loadMask(load); // hl::load(t, {...}, mask): masked-out lanes read 0
   auto mask = [&](int skip) {
     std::string m;
@@ -138,8 +139,8 @@ void Emitter::emitLoadElements(const Stmt& s, const Expr& load, const std::vecto
     } else { // one element, with the site's eviction hint (a vector of one)
       line(dst + " = " +
            conv("load_hint<" + evict + ", " + (storedParams_.count(load.param) ? "false" : "true") +
-                ">(reinterpret_cast<const hvec<T_" + name + ", 1>*>(" + name + " + " + at + "), " +
-                mask(-1) + ").v[0]") +
+                ">(reinterpret_cast<const hvec<" + genType(name) + ", 1>*>(" + name + " + " + at +
+                "), " + mask(-1) + ").v[0]") +
            ";");
     }
     closeElementLoops(axes);
@@ -152,7 +153,7 @@ void Emitter::emitLoadElements(const Stmt& s, const Expr& load, const std::vecto
   const std::string end =
       axes_[vec].isTile ? "te_t" + std::to_string(axes_[vec].id) : "ext_" + x;
   const std::string base = tensorOffset(load.param, load.indices, false, vec, "(" + first + ")");
-  const std::string vecType = "hvec<T_" + name + ", V_" + x + ">";
+  const std::string vecType = "hvec<" + genType(name) + ", V_" + x + ">";
   // The launcher picks VEC so that it divides the inner extent (and tiles on
   // this axis start at multiples of it): a vector is wholly inside or wholly
   // outside, so one predicated 16-byte access per vector and no scalar edge

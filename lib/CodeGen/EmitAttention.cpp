@@ -127,7 +127,8 @@ std::string AttentionEmitter::headDim() const {
 }
 
 void AttentionEmitter::prologue(std::ostringstream& os) const {
-  const std::string tq = "T_" + name(p_.q), tk = "T_" + name(p_.k), tv = "T_" + name(p_.v);
+  const std::string tq = genType(name(p_.q)), tk = genType(name(p_.k)),
+                    tv = genType(name(p_.v));
   const std::string d = headDim();
   os << "  static_assert(hd::is_same_v<" << tq << ", " << tk << "> && hd::is_same_v<" << tq
      << ", " << tv << ">, \"helionc: q, k and v of flash attention must have one dtype\");\n";
@@ -147,8 +148,8 @@ void AttentionEmitter::functors(std::ostringstream& os) const {
 void AttentionEmitter::emitSm90(std::ostringstream& os) {
   // The output's type when it is the epilogue's one [b, seq, d] store (TMA stores of it
   // where it fits and the launcher finds it dense), else void.
-  const std::string tOut = stores_ == 1 ? "T_" + name(outParam_) : "void";
-  const std::string a = "hd::AttentionSm90<T_" + name(p_.q) + ", " + headDim() + ", " +
+  const std::string tOut = stores_ == 1 ? genType(name(outParam_)) : "void";
+  const std::string a = "hd::AttentionSm90<" + genType(name(p_.q)) + ", " + headDim() + ", " +
                         std::to_string(p_.flash.sm90Bn) + ", " + std::to_string(p_.flash.consumers) + ", " +
                         std::to_string(p_.flash.stages) + ", " + tOut + ">";
   os << "/// sm_90a: TMA + wgmma, " << p_.flash.consumers
@@ -170,7 +171,8 @@ void AttentionEmitter::emitSm90(std::ostringstream& os) {
 }
 
 void AttentionEmitter::emitSm80(std::ostringstream& os, const std::string& kernelName) {
-  const std::string tq = "T_" + name(p_.q), tk = "T_" + name(p_.k), tv = "T_" + name(p_.v);
+  const std::string tq = genType(name(p_.q)), tk = genType(name(p_.k)),
+                    tv = genType(name(p_.v));
   os << "/// sm_80+ (also sm_90): cp.async + ldmatrix + mma.sync, FlashAttention-2's schedule.\n";
   os << "template <" << sig_.params(k_) << ">\n__global__ void __launch_bounds__("
      << 32 * p_.flash.warps << ", 1) " << kernelName << "(\n    const " << tq

@@ -66,8 +66,8 @@ void AttentionEmitter::emitScore(std::ostringstream& os) {
 
 std::string AttentionEmitter::offset(const Stmt& s) const {
   const std::string& n = name(s.param);
-  return "b__ * stride_" + n + "_0 + row__ * stride_" + n + "_1" +
-         (s.indices.size() == 3 ? " + col__ * stride_" + n + "_2" : "");
+  return "b__ * " + genStride(n, 0) + " + row__ * " + genStride(n, 1) +
+         (s.indices.size() == 3 ? " + col__ * " + genStride(n, 2) : "");
 }
 
 bool AttentionEmitter::isRowStore(const Stmt& s) {
@@ -81,8 +81,8 @@ void AttentionEmitter::body(std::ostringstream& os, const std::function<void(con
 }
 
 void AttentionEmitter::storeLine(std::ostringstream& os, const Stmt& s) const {
-  os << "    " << name(s.param) << "[" << offset(s) << "] = hd::from_compute<T_"
-     << name(s.param) << ">(" << ex(*s.value) << ");\n";
+  os << "    " << name(s.param) << "[" << offset(s) << "] = hd::from_compute<"
+     << genType(name(s.param)) << ">(" << ex(*s.value) << ");\n";
 }
 
 void AttentionEmitter::emitEpilogue(std::ostringstream& os) {
@@ -104,6 +104,8 @@ void AttentionEmitter::emitEpilogue(std::ostringstream& os) {
       if (s->kind == StmtKind::Store && !isRowStore(*s))
         st = s.get();
     const std::string& n = name(st->param);
+    const std::string t = genType(n), s0 = genStride(n, 0), s1 = genStride(n, 1),
+                      s2 = genStride(n, 2);
     os << "  __device__ __forceinline__ float value" << args;
     body(os, [&](const Stmt& s) {
       if (&s == st)
@@ -111,16 +113,16 @@ void AttentionEmitter::emitEpilogue(std::ostringstream& os) {
     });
     os << "  }\n";
     os << "  __device__ __forceinline__ void operator()" << pairArgs
-       << "    T_" << n << " r0__ = hd::from_compute<T_" << n
+       << "    " << t << " r0__ = hd::from_compute<" << t
        << ">(value(b__, row__, col__, o0__, l__, m__));\n"
-       << "    T_" << n << " r1__ = hd::from_compute<T_" << n
+       << "    " << t << " r1__ = hd::from_compute<" << t
        << ">(value(b__, row__, col__ + 1, o1__, l__, m__));\n"
-       << "    T_" << n << "* ptr__ = " << n << " + (" << offset(*st) << ");\n"
-       << "    if (stride_" << n << "_2 == 1 && reinterpret_cast<hd::uint64>(ptr__) %\n"
-       << "        (2 * sizeof(T_" << n << ")) == 0) {\n"
-       << "      hd::vec<T_" << n << ", 2> w__;\n      w__[0] = r0__;\n      w__[1] = r1__;\n"
-       << "      *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(ptr__) = w__;\n"
-       << "    } else {\n      ptr__[0] = r0__;\n      ptr__[stride_" << n << "_2] = r1__;\n    }\n"
+       << "    " << t << "* ptr__ = " << n << " + (" << offset(*st) << ");\n"
+       << "    if (" << s2 << " == 1 && reinterpret_cast<hd::uint64>(ptr__) %\n"
+       << "        (2 * sizeof(" << t << ")) == 0) {\n"
+       << "      hd::vec<" << t << ", 2> w__;\n      w__[0] = r0__;\n      w__[1] = r1__;\n"
+       << "      *reinterpret_cast<hd::vec<" << t << ", 2>*>(ptr__) = w__;\n"
+       << "    } else {\n      ptr__[0] = r0__;\n      ptr__[" << s2 << "] = r1__;\n    }\n"
        << rowsCall << "  }\n";
     // The sm90 kernel's fast path (AttentionSm90's epilogue): when every pair of
     // adjacent columns is one aligned 2-element store, a row's address once and its
@@ -128,21 +130,21 @@ void AttentionEmitter::emitEpilogue(std::ostringstream& os) {
     os << "  static constexpr bool kRowPointers = true;\n"
        << "  static constexpr bool kRowStores = " << (rowStores_ ? "true" : "false") << ";\n"
        << "  __device__ __forceinline__ bool dense() const {\n"
-       << "    return stride_" << n << "_2 == 1 && stride_" << n << "_1 % 2 == 0 && stride_" << n
-       << "_0 % 2 == 0 &&\n           reinterpret_cast<hd::uint64>(" << n
-       << ") % (2 * sizeof(T_" << n << ")) == 0;\n  }\n"
-       << "  __device__ __forceinline__ T_" << n
-       << "* rowPtr(int64 b__, int64 row__) const {\n    return " << n << " + (b__ * stride_" << n
-       << "_0 + row__ * stride_" << n << "_1);\n  }\n"
-       << "  __device__ __forceinline__ void pair(T_" << n
+       << "    return " << s2 << " == 1 && " << s1 << " % 2 == 0 && " << s0
+       << " % 2 == 0 &&\n           reinterpret_cast<hd::uint64>(" << n
+       << ") % (2 * sizeof(" << t << ")) == 0;\n  }\n"
+       << "  __device__ __forceinline__ " << t
+       << "* rowPtr(int64 b__, int64 row__) const {\n    return " << n << " + (b__ * " << s0
+       << " + row__ * " << s1 << ");\n  }\n"
+       << "  __device__ __forceinline__ void pair(" << t
        << "* ptr__, int64 b__, int64 row__, int64 col__, float o0__, float o1__, float l__, "
           "float m__) const {\n"
-       << "    hd::vec<T_" << n << ", 2> w__;\n"
-       << "    w__[0] = hd::from_compute<T_" << n
+       << "    hd::vec<" << t << ", 2> w__;\n"
+       << "    w__[0] = hd::from_compute<" << t
        << ">(value(b__, row__, col__, o0__, l__, m__));\n"
-       << "    w__[1] = hd::from_compute<T_" << n
+       << "    w__[1] = hd::from_compute<" << t
        << ">(value(b__, row__, col__ + 1, o1__, l__, m__));\n"
-       << "    *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(ptr__ + col__) = w__;\n"
+       << "    *reinterpret_cast<hd::vec<" << t << ", 2>*>(ptr__ + col__) = w__;\n"
        << rowsCall << "  }\n";
   } else {
     os << "  static constexpr bool kRowPointers = false;\n"

@@ -158,8 +158,7 @@ private:
   std::string offset(int param, const std::vector<Index>& indices) const {
     std::string off;
     for (size_t d = 0; d < indices.size(); ++d)
-      off += (off.empty() ? "" : " + ") + coord(indices[d]) + " * stride_" + name(param) + "_" +
-             std::to_string(d);
+      off += (off.empty() ? "" : " + ") + coord(indices[d]) + " * " + genStride(name(param), d);
     return off;
   }
 
@@ -206,7 +205,8 @@ private:
         os << "    return float(" << ex(*s.value) << ");\n";
       else
         os << "    " << name(s.param) << "[" << offset(s.param, s.indices)
-           << "] = hd::from_compute<T_" << name(s.param) << ">(" << ex(*s.value) << ");\n";
+           << "] = hd::from_compute<" << genType(name(s.param)) << ">(" << ex(*s.value)
+           << ");\n";
     };
     os << "  __device__ __forceinline__ " << (single ? "float value" : "void apply")
        << "(int64 b__, int64 row__, int64 col__, float o__) const {\n"
@@ -219,18 +219,17 @@ private:
           "float o0__, float o1__) const {\n";
     if (single) { // the two adjacent columns as one 4-byte store where the output allows it
       const std::string& n = name(single->param);
-      const std::string colStride =
-          "stride_" + n + "_" + std::to_string(single->indices.size() - 1);
-      os << "    T_" << n << " r0__ = hd::from_compute<T_" << n
+      const std::string colStride = genStride(n, single->indices.size() - 1), t = genType(n);
+      os << "    " << t << " r0__ = hd::from_compute<" << t
          << ">(value(b__, row__, col__, o0__));\n"
-         << "    T_" << n << " r1__ = hd::from_compute<T_" << n
+         << "    " << t << " r1__ = hd::from_compute<" << t
          << ">(value(b__, row__, col__ + 1, o1__));\n"
-         << "    T_" << n << "* ptr__ = " << n << " + (" << offset(single->param, single->indices)
+         << "    " << t << "* ptr__ = " << n << " + (" << offset(single->param, single->indices)
          << ");\n"
          << "    if (" << colStride << " == 1 && reinterpret_cast<hd::uint64>(ptr__) %\n"
-         << "        (2 * sizeof(T_" << n << ")) == 0) {\n"
-         << "      hd::vec<T_" << n << ", 2> w__;\n      w__[0] = r0__;\n      w__[1] = r1__;\n"
-         << "      *reinterpret_cast<hd::vec<T_" << n << ", 2>*>(ptr__) = w__;\n"
+         << "        (2 * sizeof(" << t << ")) == 0) {\n"
+         << "      hd::vec<" << t << ", 2> w__;\n      w__[0] = r0__;\n      w__[1] = r1__;\n"
+         << "      *reinterpret_cast<hd::vec<" << t << ", 2>*>(ptr__) = w__;\n"
          << "    } else {\n      ptr__[0] = r0__;\n      ptr__[" << colStride
          << "] = r1__;\n    }\n";
     } else {
@@ -240,7 +239,8 @@ private:
   }
 
   void emitKernel(std::ostringstream& os) const {
-    const std::string ta = "T_" + name(m_.a), tb1 = "T_" + name(m_.b1), tb2 = "T_" + name(m_.b2);
+    const std::string ta = genType(name(m_.a)), tb1 = genType(name(m_.b1)),
+                      tb2 = genType(name(m_.b2));
     const std::string tparams = sig_.params(k_);
     os << "/// sm_90a: TMA + wgmma, " << p_.consumers
        << " consumer warpgroup(s) + 1 producer; DK: the first dot's K, DV: output columns "

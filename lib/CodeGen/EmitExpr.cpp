@@ -22,7 +22,7 @@ std::string Emitter::storageType(const ElemType& t) const {
   if (t.kind() == ElemType::Kind::Concrete)
     return deviceTypeName(t.scalar());
   if (t.kind() == ElemType::Kind::OfParam)
-    return "T_" + genName(k_.params.at(t.param()));
+    return genType(k_.params.at(t.param()));
   return computeType(t);
 }
 
@@ -55,7 +55,7 @@ std::string Emitter::axisExtent(int axis) const {
   const LayoutAxis& la = axes_[axis];
   const Axis& a = k_.axes.at(la.id);
   if (a.param >= 0)
-    return "size_" + genName(k_.params[a.param]) + "_" + std::to_string(a.dim);
+    return genSize(k_.params[a.param], a.dim);
   if (a.extent)
     return const_cast<Emitter*>(this)->scalarExpr(*a.extent);
   return "0";
@@ -104,7 +104,7 @@ std::string Emitter::expr(const Expr& e) {
                        "' is not available in device code");
       return "0";
     }
-    return "size_" + genName(p) + "_" + std::to_string(e.dim);
+    return genSize(p, e.dim);
   }
   case ExprKind::Unary: {
     return cudaUnary(e.unary, op(0), computeType(e.type->elem));

@@ -100,7 +100,7 @@ void Emitter::emitSignature() {
     if (!tparams.empty())
       tparams += ", ";
     switch (t.kind) {
-    case TemplateArg::Kind::DType: tparams += "class T_" + genName(k_.params[t.index]); break;
+    case TemplateArg::Kind::DType: tparams += "class " + genType(k_.params[t.index]); break;
     case TemplateArg::Kind::ReductionDim: tparams += "int RDIM" + std::to_string(t.index); break;
     case TemplateArg::Kind::VectorWidth: tparams += "int VEC"; break;
     case TemplateArg::Kind::Specialized:
@@ -150,13 +150,9 @@ void Emitter::emitSignature() {
       text = (storedParams_.count(a.param) ? "" : "const ") + genType(p) + "* __restrict__ " +
              genName(p);
       break;
-    case KernelArg::Kind::Numel: text = "int64 numel_" + genName(p); break;
-    case KernelArg::Kind::Size:
-      text = "int64 size_" + genName(p) + "_" + std::to_string(a.dim);
-      break;
-    case KernelArg::Kind::Stride:
-      text = "int64 stride_" + genName(p) + "_" + std::to_string(a.dim);
-      break;
+    case KernelArg::Kind::Numel: text = "int64 " + genNumel(p); break;
+    case KernelArg::Kind::Size: text = "int64 " + genSize(p, a.dim); break;
+    case KernelArg::Kind::Stride: text = "int64 " + genStride(p, a.dim); break;
     case KernelArg::Kind::Scalar:
       text = computeType(ElemType::concrete(p.scalarType)) + " " + genName(p);
       break;

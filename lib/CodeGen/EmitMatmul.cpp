@@ -92,7 +92,7 @@ EmittedKernel MatmulEmitter::run() {
 }
 
 std::string MatmulEmitter::dtypeAsserts(bool sm90) const {
-  std::string ta = "T_" + name(p_.a), tb = "T_" + name(p_.b);
+  std::string ta = genType(name(p_.a)), tb = genType(name(p_.b));
   std::string s = "  static_assert(hd::is_same_v<" + ta + ", " + tb + ">, \"helionc: both "
                   "operands of hl::dot must have the same dtype\");\n  static_assert(hd::is_same_v<" +
                   ta + ", hd::bf16> || hd::is_same_v<" + ta + ", hd::f16> || hd::is_float8_v<" +
@@ -117,22 +117,23 @@ GroupedKernelParts MatmulEmitter::groupedParts() const {
           dtypeAsserts(true),
           dtypeAsserts(false),
           epilogueInit(),
-          "T_" + name(p_.a),
-          p_.tmaStoreParam >= 0 ? "T_" + name(p_.tmaStoreParam) : "float",
-          "T_" + name(p_.offsets)};
+          genType(name(p_.a)),
+          p_.tmaStoreParam >= 0 ? genType(name(p_.tmaStoreParam)) : "float",
+          genType(name(p_.offsets))};
 }
 
 void MatmulEmitter::emitSm90(std::ostringstream& os) {
-  std::string tout = p_.tmaStoreParam >= 0 ? "T_" + name(p_.tmaStoreParam) : "float";
-  std::string g = "hd::Gemm<T_" + name(p_.a) + ", " + tout + ", " + std::to_string(p_.gemm.bm) +
-                  ", " + std::to_string(p_.gemm.bn) + ", " + bkOf("T_" + name(p_.a)) + ", " +
+  const std::string ta = genType(name(p_.a));
+  std::string tout = p_.tmaStoreParam >= 0 ? genType(name(p_.tmaStoreParam)) : "float";
+  std::string g = "hd::Gemm<" + ta + ", " + tout + ", " + std::to_string(p_.gemm.bm) +
+                  ", " + std::to_string(p_.gemm.bn) + ", " + bkOf(ta) + ", " +
                   std::to_string(p_.gemm.stages) + ", " +
                   std::to_string(p_.gemm.consumers) + ", " + (p_.bTransposed ? "true" : "false") +
                   ", " + (p_.gemm.persistent ? "true" : "false") +
                   ", " + tmaStoreForm(tout, p_.gemm.bn) +
                   (batched() ? ", 1, true>"
-                   : staged() ? ", 1, false, hd::is_same_v<T_" + name(p_.a) + ", T_" +
-                                    name(p_.aStaged) + ">>"
+                   : staged() ? ", 1, false, hd::is_same_v<" + ta + ", " +
+                                    genType(name(p_.aStaged)) + ">>"
                               : ">");
   os << "/// sm_90a: TMA + wgmma, " << p_.gemm.consumers << " consumer warpgroup(s) + 1 producer.\n";
   os << "template <" << templateParams() << ">\n__global__ void __launch_bounds__("
@@ -158,19 +159,21 @@ void MatmulEmitter::emitSm80(std::ostringstream& os) {
     return tf32 == other ? std::to_string(other)
                          : "kTf32__ ? " + std::to_string(tf32) + " : " + std::to_string(other);
   };
-  std::string g = "hd::GemmSm80<T_" + name(p_.a) + ", " + pick(t.bm, p_.gemm.sm80Bm) + ", " +
-                  pick(t.bn, p_.gemm.sm80Bn) + ", " + bkOf("T_" + name(p_.a)) + ", " +
+  const std::string ta = genType(name(p_.a));
+  std::string g = "hd::GemmSm80<" + ta + ", " + pick(t.bm, p_.gemm.sm80Bm) + ", " +
+                  pick(t.bn, p_.gemm.sm80Bn) + ", " + bkOf(ta) + ", " +
                   pick(t.stages, p_.gemm.sm80Stages) + ", " + (p_.bTransposed ? "true" : "false") +
                   ">";
   os << "/// sm_80+: cp.async + ldmatrix + mma.sync (the fallback; epilogue form pairs), and\n"
         "/// f32 operands on every GPU as tf32 (mma.sync m16n8k8).\n";
   os << "template <" << templateParams() << ">\n__global__ void __launch_bounds__(256, 1) "
-     << k_.name << "_kernel_sm80(\n    const T_" << name(p_.a) << "* __restrict__ a__, const T_"
-     << name(p_.b) << "* __restrict__ b__, int M__, int N__, int K__, int64 lda__, int64 ldb__, "
+     << k_.name << "_kernel_sm80(\n    const " << ta << "* __restrict__ a__, const "
+     << genType(name(p_.b))
+     << "* __restrict__ b__, int M__, int N__, int K__, int64 lda__, int64 ldb__, "
      << (batched() ? "int64 stride_a__, int64 stride_b__, " : "") << "int groupM__" << argList()
      << ") {\n";
   os << dtypeAsserts(false);
-  os << "  constexpr bool kTf32__ = hd::is_same_v<T_" << name(p_.a) << ", float>;\n";
+  os << "  constexpr bool kTf32__ = hd::is_same_v<" << ta << ", float>;\n";
   os << "  using G__ = " << g << ";\n";
   os << "  extern __shared__ __align__(128) hd::uint8 smem__[];\n";
   os << epilogueInit();

@@ -56,11 +56,11 @@ void MatmulEmitter::collectArgs() {
                         "* __restrict__ " + genName(prm));
       for (int d = 0; d < rank[ip]; ++d) {
         out_.args.push_back({KernelArg::Kind::Size, ip, d});
-        fields_.push_back("int64 size_" + genName(prm) + "_" + std::to_string(d));
+        fields_.push_back("int64 " + genSize(prm, d));
       }
       for (int d = 0; d < rank[ip]; ++d) {
         out_.args.push_back({KernelArg::Kind::Stride, ip, d});
-        fields_.push_back("int64 stride_" + genName(prm) + "_" + std::to_string(d));
+        fields_.push_back("int64 " + genStride(prm, d));
       }
     } else {
       out_.paramRanks.push_back(-1);
@@ -80,7 +80,7 @@ std::string MatmulEmitter::templateParams() const {
   for (const TemplateArg& a : out_.templateArgs) {
     t += t.empty() ? "" : ", ";
     switch (a.kind) {
-    case TemplateArg::Kind::DType: t += "class T_" + name(a.index); break;
+    case TemplateArg::Kind::DType: t += "class " + genType(name(a.index)); break;
     case TemplateArg::Kind::Specialized: t += "hd::int64 " + name(a.index); break;
     case TemplateArg::Kind::EpilogueForm: t += "int TMA_STORE"; break;
     default: break;
@@ -95,7 +95,7 @@ std::string MatmulEmitter::templateNames() const {
     if (a.kind == TemplateArg::Kind::EpilogueForm)
       continue;
     t += (t.empty() ? "" : ", ") +
-         (a.kind == TemplateArg::Kind::DType ? "T_" + name(a.index) : name(a.index));
+         (a.kind == TemplateArg::Kind::DType ? genType(name(a.index)) : name(a.index));
   }
   return t;
 }
@@ -112,8 +112,7 @@ std::string MatmulEmitter::offset(int param, const std::vector<Index>& ix,
                         : i.tile == p_.tileN          ? col
                         : i.tile == p_.tileK          ? "k__" // the A prologue's
                                                       : coordOf(i.tile);
-    off += (off.empty() ? "" : " + ") + coord + " * stride_" + name(param) + "_" +
-           std::to_string(d++);
+    off += (off.empty() ? "" : " + ") + coord + " * " + genStride(name(param), d++);
   }
   return off.empty() ? "0" : off;
 }
@@ -168,8 +167,7 @@ std::string MatmulEmitter::kScaleEx(const Expr& e) const {
           continue;
         const std::string c = i.kind == Index::Kind::Tile ? coord(i.tile)
                                                           : "int64(" + op(*i.value) + ")";
-        off += (off.empty() ? "" : " + ") + c + " * stride_" + name(x.param) + "_" +
-               std::to_string(d++);
+        off += (off.empty() ? "" : " + ") + c + " * " + genStride(name(x.param), d++);
       }
       return "hd::to_compute(" + name(x.param) + "[" + (off.empty() ? "0" : off) + "])";
     }
@@ -193,7 +191,7 @@ void MatmulEmitter::emitEpilogue(std::ostringstream& os) {
   os << "  __device__ __forceinline__ void apply(" << coordParams() << ", float acc__) const {\n";
   body(os, [&](const Stmt& s) {
     os << "    " << name(s.param) << "[" << offset(s.param, s.indices)
-       << "] = hd::from_compute<T_" << name(s.param) << ">(" << ex(*s.value) << ");\n";
+       << "] = hd::from_compute<" << genType(name(s.param)) << ">(" << ex(*s.value) << ");\n";
   });
   os << "  }\n";
   os << "  __device__ __forceinline__ void operator()(" << coordParams()
@@ -271,8 +269,8 @@ std::string MatmulEmitter::epilogueInit() const {
     const std::string& p = name(a.param);
     switch (a.kind) {
     case KernelArg::Kind::Pointer: init += ", " + p; break;
-    case KernelArg::Kind::Size: init += ", size_" + p + "_" + std::to_string(a.dim); break;
-    case KernelArg::Kind::Stride: init += ", stride_" + p + "_" + std::to_string(a.dim); break;
+    case KernelArg::Kind::Size: init += ", " + genSize(p, a.dim); break;
+    case KernelArg::Kind::Stride: init += ", " + genStride(p, a.dim); break;
     case KernelArg::Kind::Scalar: init += ", " + p; break;
     default: break;
     }

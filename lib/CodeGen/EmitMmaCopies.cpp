@@ -103,7 +103,7 @@ std::string Emitter::strideOfAxis(int param, const std::vector<Index>& ix, int a
     case Index::Kind::Gather: break;
     }
     if (a == axis) {
-      found = "stride_" + name + "_" + std::to_string(dim);
+      found = genStride(name, dim);
       ++hits;
     }
     ++dim;

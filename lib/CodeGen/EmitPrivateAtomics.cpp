@@ -38,12 +38,12 @@ std::string Emitter::privateSpan(int p) const {
   const std::string n = genName(k_.params[p]);
   const int rank = out_.paramRanks[p];
   if (rank < 0)
-    return "numel_" + n;
+    return genNumel(n);
   std::string nonEmpty = "true", last = "1";
   for (int d = 0; d < rank; ++d) {
-    const std::string sz = "size_" + n + "_" + std::to_string(d);
+    const std::string sz = genSize(n, d);
     nonEmpty += " && " + sz + " > 0";
-    last += " + (" + sz + " - 1) * stride_" + n + "_" + std::to_string(d);
+    last += " + (" + sz + " - 1) * " + genStride(n, d);
   }
   return "(" + nonEmpty + ") ? int64(" + last + ") : int64(0)";
 }
@@ -55,7 +55,7 @@ void Emitter::emitPrivateCopies() {
   line("// privatize-atomics: this program's copies of the tensors only atomics write");
   for (int p : targets) {
     const std::string n = genName(k_.params[p]);
-    const std::string ct = "hd::private_acc_t<T_" + n + ">";
+    const std::string ct = "hd::private_acc_t<" + genType(n) + ">";
     line("constexpr int PRIV_" + n + " = 16384 / int(sizeof(" + ct + "));");
     line("__shared__ " + ct + " priv_" + n + "[PRIV_" + n + "];");
     line("const int64 span_" + n + " = " + privateSpan(p) + ";");
@@ -77,8 +77,8 @@ void Emitter::flushPrivateCopies() {
     const std::string n = genName(k_.params[p]);
     line("if (use_priv_" + n + ")");
     line("  for (int i = threadIdx.x; i < span_" + n + "; i += NT)");
-    line("    if (priv_" + n + "[i] != hd::private_acc_t<T_" + n + ">(0)) hd::atomic_add(&" + n +
-         "[i], hd::from_compute<T_" + n + ">(priv_" + n + "[i]));");
+    line("    if (priv_" + n + "[i] != hd::private_acc_t<" + genType(n) + ">(0)) hd::atomic_add(&" +
+         n + "[i], hd::from_compute<" + genType(n) + ">(priv_" + n + "[i]));");
   }
 }
 

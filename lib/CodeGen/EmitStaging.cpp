@@ -48,7 +48,7 @@ void Emitter::emitStagingBuffers(int stages) {
                (a == axes[0] ? "(E_" + x + " / V_" + x + ")" : "E_" + x);
     }
     std::string n = std::to_string(j);
-    line("using stage_t" + n + " = hvec<T_" + genName(k_.params[load.param]) + ", V_" +
+    line("using stage_t" + n + " = hvec<" + genType(k_.params[load.param]) + ", V_" +
          axes_[axes[0]].key + ">;");
     line("constexpr int NSLOT" + n + " = " + count + ";");
     bytes += (bytes.empty() ? "" : " + ") + std::string("NSLOT") + n + " * int(sizeof(stage_t" + n +

@@ -200,7 +200,7 @@ bool Emitter::emitRandRun(const Stmt& s, const Expr& v, const std::vector<int>& 
 
 std::string Emitter::tileEnd(int t) {
   const TileVar& tv = k_.tiles.at(t);
-  return tv.flatOfParam >= 0 ? "numel_" + genName(k_.params[tv.flatOfParam]) : scalarExpr(*tv.end);
+  return tv.flatOfParam >= 0 ? genNumel(k_.params[tv.flatOfParam]) : scalarExpr(*tv.end);
 }
 
 void Emitter::emitInnerLoop(const Stmt& s) {

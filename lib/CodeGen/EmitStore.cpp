@@ -80,7 +80,7 @@ void Emitter::emitStoreElements(const Stmt& s, const std::vector<int>& axes, int
     if (s.mask)
       m += " && bool(" + expr(*s.mask) + ")";
     line("if (" + m + ") " + name + "[" + tensorOffset(s.param, s.indices, s.gatherAll) +
-         "] = hd::from_compute<T_" + name + ">(" + expr(*s.value) + ");");
+         "] = hd::from_compute<" + genType(name) + ">(" + expr(*s.value) + ");");
   } else {
     const LayoutAxis& la = axes_[vec];
     const std::string& x = la.key;
@@ -91,18 +91,19 @@ void Emitter::emitStoreElements(const Stmt& s, const std::vector<int>& axes, int
     std::string full = la.isTile ? "tb_t" + id + " + c0_" + x + " + V_" + x + " <= te_t" + id
                                  : "off_" + x + " + c0_" + x + " + V_" + x + " <= ext_" + x;
     line("const int64 o_" + x + " = " + tensorOffset(s.param, s.indices, false, vec, first) + ";");
-    line("hvec<T_" + name + ", V_" + x + "> h;");
+    line("hvec<" + genType(name) + ", V_" + x + "> h;");
     line("#pragma unroll");
     line("for (int v = 0; v < V_" + x + "; ++v) {");
     line("  const int i_" + x + " = g_" + x + " * V_" + x + " + v;");
     line("  const int c_" + x + " = c0_" + x + " + v;");
     line("  (void)i_" + x + "; (void)c_" + x + ";");
-    line("  h.v[v] = hd::from_compute<T_" + name + ">(" + expr(*s.value) + ");");
+    line("  h.v[v] = hd::from_compute<" + genType(name) + ">(" + expr(*s.value) + ");");
     line("}");
     // Whole vectors only: VEC divides the extent (see emitLoad).
     line("if (" + maskWithout(vec) + " && (X_" + x + " || " + first + " < " +
          (la.isTile ? "te_t" + id : "ext_" + x) + "))");
-    line("  *reinterpret_cast<hvec<T_" + name + ", V_" + x + ">*>(" + name + " + o_" + x + ") = h;");
+    line("  *reinterpret_cast<hvec<" + genType(name) + ", V_" + x + ">*>(" + name + " + o_" + x +
+         ") = h;");
     (void)full;
   }
   closeElementLoops(axes);
@@ -148,7 +149,7 @@ void Emitter::emitAtomicAdd(const Stmt& s, const std::vector<int>& axes, std::st
     line("  o_" + x + " = " + tensorOffset(s.param, s.indices, s.gatherAll) + ";");
     line("  in_" + x + " = " + m + ";");
     line("}");
-    line("hd::compute_t<T_" + name + "> av[V_" + x + "];");
+    line("hd::compute_t<" + genType(name) + "> av[V_" + x + "];");
     line("#pragma unroll");
     line("for (int v = 0; v < V_" + x + "; ++v) {");
     line("  const int i_" + x + " = g_" + x + " * V_" + x + " + v;");
@@ -168,16 +169,16 @@ void Emitter::emitAtomicAdd(const Stmt& s, const std::vector<int>& axes, std::st
   const std::string offset = tensorOffset(s.param, s.indices, s.gatherAll);
   if (s.privateAtomic) { // into this program's copy when the tensor fits (EmitPrivateAtomics.cpp)
     line("if (" + m + ") {");
-    line("  const hd::compute_t<T_" + name + "> v = " + expr(*s.value) + ";");
+    line("  const hd::compute_t<" + genType(name) + "> v = " + expr(*s.value) + ";");
     // the copy's word: the tensor's type (float for f16/bf16)
     line("  if (use_priv_" + name + ") hd::atomic_add(&priv_" + name + "[" + offset +
-         "], hd::private_acc_t<T_" + name + ">(v));");
-    line("  else hd::atomic_add(&" + name + "[" + offset + "], hd::from_compute<T_" + name +
+         "], hd::private_acc_t<" + genType(name) + ">(v));");
+    line("  else hd::atomic_add(&" + name + "[" + offset + "], hd::from_compute<" + genType(name) +
          ">(v));");
     line("}");
   } else {
-    line("if (" + m + ") hd::atomic_add(&" + name + "[" + offset + "], hd::from_compute<T_" +
-         name + ">(" + expr(*s.value) + "));");
+    line("if (" + m + ") hd::atomic_add(&" + name + "[" + offset + "], hd::from_compute<" +
+         genType(name) + ">(" + expr(*s.value) + "));");
   }
   closeElementLoops(axes);
   --indent_;

@@ -41,7 +41,7 @@ struct TemplateSignature {
     std::string t;
     for (const TemplateArg& a : args)
       t += (t.empty() ? "" : ", ") + (a.kind == TemplateArg::Kind::DType
-                                          ? "class T_" + genName(k.params[a.index])
+                                          ? "class " + genType(k.params[a.index])
                                           : "hd::int64 " + genName(k.params[a.index]));
     return t;
   }
@@ -49,8 +49,9 @@ struct TemplateSignature {
   std::string names(const ir::Kernel& k) const {
     std::string t;
     for (const TemplateArg& a : args)
-      t += std::string(t.empty() ? "" : ", ") +
-           (a.kind == TemplateArg::Kind::DType ? "T_" : "") + genName(k.params[a.index]);
+      t += std::string(t.empty() ? "" : ", ") + (a.kind == TemplateArg::Kind::DType
+                                                     ? genType(k.params[a.index])
+                                                     : genName(k.params[a.index]));
     return t;
   }
 };
@@ -64,10 +65,11 @@ struct FunctorFields {
   void addTensor(const ir::Kernel& k, int param, int rank, bool constPointer) {
     const std::string n = genName(k.params.at(param));
     args.push_back({KernelArg::Kind::Pointer, param});
-    decls.push_back(std::string(constPointer ? "const " : "") + "T_" + n + "* __restrict__ " + n);
+    decls.push_back(std::string(constPointer ? "const " : "") + genType(n) + "* __restrict__ " +
+                    n);
     for (int d = 0; d < rank; ++d) {
       args.push_back({KernelArg::Kind::Stride, param, d});
-      decls.push_back("int64 stride_" + n + "_" + std::to_string(d));
+      decls.push_back("int64 " + genStride(n, d));
     }
   }
   /// Scalar `param` (not a specialized one: those are template parameters).
@@ -89,7 +91,7 @@ struct FunctorFields {
     for (const KernelArg& a : args) {
       const std::string p = genName(k.params.at(a.param));
       s += s.empty() ? "" : ", ";
-      s += a.kind == KernelArg::Kind::Stride ? "stride_" + p + "_" + std::to_string(a.dim) : p;
+      s += a.kind == KernelArg::Kind::Stride ? genStride(p, a.dim) : p;
     }
     return s;
   }
