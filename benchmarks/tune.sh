@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# helionc tune on the GPU machine: every example at its anchors.md shape with --effort quick
+# helionc tune on the GPU machine: every example at its reference shape with --effort quick
 # (wall time of the whole command, candidates compiled and timed, tuned and default GB/s, or
 # TFLOP/s for matmul and attention, whose work helionc tune counts from their hl::dot calls), optionally a longer search (TUNE_FULL_BUDGET seconds of --effort full) to
 # see how far quick is from it, then torch eager / torch.compile / the copy ceiling in the
@@ -79,7 +79,7 @@ PY
     tail -1 "$OUT/tune.jsonl"
   done
 done
-# torch's figures are for the anchors shapes: not for other cases.
+# torch's figures are for the reference shapes: not for other cases.
 [[ -z "${TUNE_CASES:-}" ]] &&
   { python3 "$root/benchmarks/torch_baselines.py" > "$OUT/torch_baselines.log" 2>&1 || tail -5 "$OUT/torch_baselines.log"; }
 python3 - "$OUT" <<'PY'

@@ -251,7 +251,7 @@ private:
     }
   }
 
-  /// `[64, 128, 16]` or the seed README's nested `[[64, 128], [16]]`.
+  /// `[64, 128, 16]` or the older nested spelling `[[64, 128], [16]]`.
   void readBlockSizes() {
     const json* e = find("block_sizes");
     if (!e)

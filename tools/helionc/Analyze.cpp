@@ -76,7 +76,7 @@ std::optional<std::vector<AnalyzedKernel>> analyze(const InputOptions& in,
                 "' (set HELIONC_HL_INCLUDE to the directory that holds helion/hl.h)");
     return std::nullopt;
   }
-  // hl.h precompiled, beside the NVRTC cache (README: Caches).
+  // hl.h precompiled, beside the NVRTC cache (README, "From your build").
   if (!envFlag("HELIONC_NO_PCH"))
     po.pchDir = (rt::cacheDirectory() / "pch").string();
   po.pchLog = envFlag("HELIONC_PCH_LOG");
