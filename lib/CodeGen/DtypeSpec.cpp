@@ -28,7 +28,7 @@ std::optional<DtypeSpec> parseDtypeSpec(const std::string& text, std::string& er
     std::string type = eq == std::string::npos ? part : part.substr(eq + 1);
     std::optional<ScalarType> t = parseScalarType(type);
     if (!t) {
-      error = "'" + type + "' is not a dtype (expected f16, bf16, f32, f64, i8, i32, i64 or b8)";
+      error = "'" + type + "' is not a dtype (expected " + scalarTypeNames() + ")";
       return std::nullopt;
     }
     if (eq == std::string::npos) {

@@ -1,6 +1,8 @@
 //===- Types.cpp - Element types ------------------------------------------===//
 #include "helion/IR/Types.h"
 
+#include <iterator>
+
 namespace helion::ir {
 
 const char* scalarTypeName(ScalarType t) {
@@ -20,13 +22,29 @@ const char* scalarTypeName(ScalarType t) {
   return "?";
 }
 
+namespace {
+/// Every dtype a name can give, in the order messages list them.
+constexpr ScalarType kNamedTypes[] = {ScalarType::F16, ScalarType::BF16,   ScalarType::F32,
+                                      ScalarType::F64, ScalarType::I8,     ScalarType::I32,
+                                      ScalarType::I64, ScalarType::B8,     ScalarType::U8,
+                                      ScalarType::F8E4M3, ScalarType::F8E5M2};
+} // namespace
+
 std::optional<ScalarType> parseScalarType(const std::string& name) {
-  for (ScalarType t : {ScalarType::F16, ScalarType::BF16, ScalarType::F32, ScalarType::F64,
-                       ScalarType::I8, ScalarType::I32, ScalarType::I64, ScalarType::B8,
-                       ScalarType::U8, ScalarType::F8E4M3, ScalarType::F8E5M2})
+  for (ScalarType t : kNamedTypes)
     if (name == scalarTypeName(t))
       return t;
   return std::nullopt;
+}
+
+std::string scalarTypeNames() {
+  std::string out;
+  const size_t n = std::size(kNamedTypes);
+  for (size_t i = 0; i < n; ++i) {
+    out += i == 0 ? "" : i + 1 == n ? " or " : ", ";
+    out += scalarTypeName(kNamedTypes[i]);
+  }
+  return out;
 }
 
 bool isFloat(ScalarType t) {

@@ -85,9 +85,8 @@ std::optional<TensorArg> parseTensor(const std::string &name, const std::string 
   std::string dtype = value.substr(0, open);
   auto type = ir::parseScalarType(dtype);
   if (!type) {
-    errors.push_back(error(name, fmt::format("unknown dtype '{}' in '{}' (expected f16, bf16, "
-                                             "f32, f64, i8, i32, i64 or b8)",
-                                             dtype, value)));
+    errors.push_back(error(name, fmt::format("unknown dtype '{}' in '{}' (expected {})", dtype,
+                                             value, ir::scalarTypeNames())));
     return std::nullopt;
   }
   TensorArg t{*type, {}};

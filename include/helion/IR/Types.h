@@ -34,6 +34,8 @@ enum class ScalarType : uint8_t { F16, BF16, F32, F64, I8, I32, I64, B8, U8, F8E
 /// `f16`, `bf16`, ... as spelled in the language (`hl::f16`).
 const char* scalarTypeName(ScalarType t);
 std::optional<ScalarType> parseScalarType(const std::string& name);
+/// The names parseScalarType takes, for messages: "f16, bf16, ..., f8e4m3 or f8e5m2".
+std::string scalarTypeNames();
 bool isFloat(ScalarType t);
 bool isFloat8(ScalarType t);
 int scalarTypeBytes(ScalarType t);

@@ -93,7 +93,8 @@ TEST_CASE("malformed specs name the parameter", "[argspec]") {
   CHECK(parseErrors("x=bf16")[0] ==
         "--args: 'x': expected a dtype and sizes like bf16[8192,8192], got 'bf16'");
   CHECK(parseErrors("x=bf17[4]")[0] == "--args: 'x': unknown dtype 'bf17' in 'bf17[4]' (expected "
-                                       "f16, bf16, f32, f64, i8, i32, i64 or b8)");
+                                       "f16, bf16, f32, f64, i8, i32, i64, b8, u8, f8e4m3 or "
+                                       "f8e5m2)");
   CHECK(parseErrors("x=f32[4,-1]")[0] == "--args: 'x': expected sizes >= 0, got -1 in 'f32[4,-1]'");
   CHECK(parseErrors("x=f32[99999999999999999999]")[0] ==
         "--args: 'x': size 99999999999999999999 of 'f32[99999999999999999999]' does not fit in "
