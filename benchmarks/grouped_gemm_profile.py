@@ -4,7 +4,8 @@
 Times examples/grouped_gemm.cpp, built as one or more libraries (configs or builds to
 compare), on fixed bf16 draws of group sizes (k = n = 4096; MoE: 64 x 256 rows, n =
 1024), paired with the loop of torch.mm per group (eager), one torch.mm of all rows
-with b[0] (dense) and examples/matmul.cpp on the same (dense helionc): one call of each
+with b[0] (dense), examples/matmul.cpp on the same (dense helionc) and, where this torch
+has it and it runs, torch._grouped_mm (torch_grouped_mm): one call of each
 per round after an L2 flush, order rotated (benchmarks/timing.py). Checks each library
 against eager first (max |difference| / max |eager|, printed). With --profile, also the
 CUDA kernels the first library and eager run (torch profiler: name, count, mean µs) and
@@ -68,6 +69,19 @@ def eager_fn(a, b, offs):
     return run
 
 
+def grouped_mm(a, b, offs):
+    """torch._grouped_mm(a, b, offs=ends) where this torch has it and it runs, else None."""
+    if not hasattr(torch, "_grouped_mm"):
+        return None
+    ends = torch.tensor(offs[1:], device=DEV, dtype=torch.int32)
+    try:
+        torch._grouped_mm(a, b, offs=ends)
+        torch.cuda.synchronize()
+    except Exception:  # noqa: BLE001 - an older torch or an unsupported layout
+        return None
+    return lambda: torch._grouped_mm(a, b, offs=ends)
+
+
 def kernels_of(fns):
     from torch.profiler import ProfilerActivity, profile
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
@@ -117,6 +131,9 @@ def main():
         b0 = b[0].contiguous()
         fns.update({"eager": eager, "dense": lambda: torch.mm(a, b0),
                     "dense_helionc": lambda: mm.call("matmul", a, b0)})
+        gmm = grouped_mm(a, b, offs)
+        if gmm is not None:
+            fns["torch_grouped_mm"] = gmm
         med, ratio, _ = paired_us(list(fns.values()), rounds=args.rounds)
         row["us"] = dict(zip(fns, med))
         row["ratio"] = {f: 1.0 / q for f, q in zip(fns, ratio)}
