@@ -10,8 +10,12 @@ order rotated) next to examples/grouped_gemm.cpp compiled by helionc (the groupe
 GEMM of gemm_grouped.cuh, default config), the loop of torch.mm per group (eager) and
 one torch.mm of all rows with b[0] (dense).
 
-    python3 scripts/grouped_rows_check.py --lib LIBGROUPED_ROWS.so \\
+    python3 scripts/grouped_rows_check.py --lib NAME=LIBGROUPED_ROWS.so[,height] ...
         [--helionc-lib libgrouped_gemm.so] [--rounds 30] [--json OUT.json]
+
+Each --lib is a variant (a build of test/gpu/grouped_rows.cu; `,height` runs its tiles
+in order of decreasing row-tile height, else group by group); all are checked and timed
+in the same rounds; ratios are against the first.
 """
 import argparse
 import ctypes
@@ -62,15 +66,21 @@ def reference(a, b, offs, sample, gen):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--lib", required=True)
+    ap.add_argument("--lib", action="append", required=True)
     ap.add_argument("--helionc-lib")
     ap.add_argument("--rounds", type=int, default=30)
     ap.add_argument("--json")
     args = ap.parse_args()
-    lib = ctypes.CDLL(args.lib)
-    lib.grouped_rows.restype = ctypes.c_int
-    lib.grouped_rows.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int, ctypes.c_void_p] + \
-        [ctypes.c_int] * 5 + [ctypes.c_void_p]
+    variants = {}
+    for spec in args.lib:
+        name, _, rest = spec.partition("=")
+        path, _, order = rest.partition(",")
+        lib = ctypes.CDLL(path)
+        lib.grouped_rows.restype = ctypes.c_int
+        lib.grouped_rows.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int, ctypes.c_void_p] + \
+            [ctypes.c_int] * 6 + [ctypes.c_void_p]
+        variants[name] = (lib, int(order == "height"))
+    first = next(iter(variants))
     hl = None
     if args.helionc_lib:
         from helionc_ctypes import HelioncLibrary
@@ -106,28 +116,37 @@ def main():
         o = torch.tensor(offs, device=DEV, dtype=odt)
         c = torch.empty(M, n, device=DEV, dtype=dt)
 
-        def call(c=c, a=a, b=b, o=o, M=M, n=n, k=k, G=G):
-            r = lib.grouped_rows(a.data_ptr(), b.data_ptr(), o.data_ptr(),
-                                 int(odt == torch.int64), c.data_ptr(), M, n, k, G,
-                                 int(dt == torch.float16), stream)
-            if r:
-                raise RuntimeError(f"grouped_rows returned {r}")
-            return c
+        def caller(lib, order, c=c, a=a, b=b, o=o, M=M, n=n, k=k, G=G):
+            def call():
+                r = lib.grouped_rows(a.data_ptr(), b.data_ptr(), o.data_ptr(),
+                                     int(odt == torch.int64), c.data_ptr(), M, n, k, G,
+                                     int(dt == torch.float16), order, stream)
+                if r:
+                    raise RuntimeError(f"grouped_rows returned {r}")
+                return c
+            return call
 
-        c.fill_(float("nan"))
-        call()
-        torch.cuda.synchronize()
-        nan = bool(torch.isnan(c).any())
-        err = 0.0
-        for idx, want in reference(a, b, offs, 64 if timed else 0, gen):
-            got = c[idx].double()
-            err = max(err, ((got - want).abs().max() / want.abs().max().clamp_min(1e-30)).item())
-        ok = not nan and err <= TOL[dt]
+        calls = {name: caller(*v) for name, v in variants.items()}
+        refs = reference(a, b, offs, 64 if timed else 0, gen)
+        err, nan, failed = 0.0, False, []
+        for name, call in calls.items():
+            c.fill_(float("nan"))
+            call()
+            torch.cuda.synchronize()
+            e, has_nan = 0.0, bool(torch.isnan(c).any())
+            for idx, want in refs:
+                got = c[idx].double()
+                e = max(e, ((got - want).abs().max() / want.abs().max().clamp_min(1e-30)).item())
+            if has_nan or not e <= TOL[dt]:
+                bad = torch.isnan(c).any(dim=1).nonzero().flatten().tolist()
+                failed.append(f"{name} (NaN rows {len(bad)}: {bad[:4]}..{bad[-2:]})" if has_nan else name)
+            err, nan = max(err, e), nan or has_nan
+        ok = not failed
         ok_all = ok_all and ok
         row = {"draw": kind, "sizes": sizes, "n": n, "k": k, "dtype": str(dt), "rows": M,
-               "max_rel_err": err, "nan": nan, "ok": ok}
+               "max_rel_err": err, "nan": nan, "ok": ok, "failed": failed}
         line = (f"{kind:10} {str(dt)[6:]:8} G {G:2} rows {M:5} n {n:4} k {k:4}: "
-                f"{'ok' if ok else 'FAIL'} max_err {err:.2g}{' NaN' if nan else ''}")
+                f"{'ok' if ok else 'FAIL ' + ', '.join(failed)} max_err {err:.2g}{' NaN' if nan else ''}")
         if timed and ok:
             def eager():
                 out = torch.empty(M, n, device=DEV, dtype=dt)
@@ -136,17 +155,16 @@ def main():
                         torch.mm(a[offs[g]:offs[g + 1]], b[g], out=out[offs[g]:offs[g + 1]])
                 return out
             b0 = b[0].contiguous()
-            fns = {"rows": call, "eager": eager, "dense": lambda: torch.mm(a, b0)}
+            fns = dict(calls)
+            fns.update({"eager": eager, "dense": lambda: torch.mm(a, b0)})
             if hl is not None and odt == torch.int32:
                 fns["helionc"] = lambda: hl.call("grouped_gemm", a, b, o)
             med, ratio, _ = paired_us(list(fns.values()), rounds=args.rounds)
             row["us"] = dict(zip(fns, med))
-            row["rows_over"] = {f: q for f, q in zip(fns, ratio)}
+            row["paired_ratio"] = {f: q for f, q in zip(fns, ratio)}
             line += "  " + "  ".join(f"{f} {m:7.1f}" for f, m in zip(fns, med))
-            line += "  (eager/rows " + f"{row['us']['eager'] / row['us']['rows']:.3f}"
-            if "helionc" in fns:
-                line += f", helionc/rows {row['us']['helionc'] / row['us']['rows']:.3f}"
-            line += ")"
+            line += "  (/" + first + ": " + ", ".join(
+                f"{f} {row['us'][f] / row['us'][first]:.3f}" for f in fns if f != first) + ")"
         print(line, flush=True)
         rows.append(row)
         del a, b, c

@@ -1,7 +1,8 @@
 // A shared library around hd::GemmGroupedRowsSm90 (runtime/device/helion/
 // gemm_grouped_rows.cuh) for scripts/grouped_rows_check.py (ctypes):
 //   int grouped_rows(const void* a, const void* b, const void* offsets, int offsetsI64,
-//                    void* c, int M, int N, int K, int groups, int f16, void* stream)
+//                    void* c, int M, int N, int K, int groups, int f16, int byHeight,
+//                    void* stream)
 // a [M, K], b [groups, K, N], c [M, N], all row-major and contiguous, bf16 (f16 when
 // f16 != 0); offsets int32 (int64 when offsetsI64 != 0). Returns 0, or a CUDA error.
 // Built by scripts/grouped_rows_check.sh with nvcc (-shared, -lcuda for the maps).
@@ -14,25 +15,27 @@
 
 namespace hd = helion::dev;
 
-/// C's maps: boxes of 64 and of 16 rows.
-struct CMaps {
-  hd::TensorMap m[2];
-};
-
 #ifndef STAGES
 #define STAGES 4
 #endif
+#ifndef BOXES // hd::RowBoxes: 0 k64x16, 1 kExact, 2 kCeil64
+#define BOXES 1
+#endif
+
+template <class T>
+using Gemm = hd::GemmGroupedRowsSm90<T, STAGES, static_cast<hd::RowBoxes>(BOXES)>;
+
+/// A's and C's maps (Gemm::kMapsA / kMapsC of them, the rest unused) and B's.
+struct Maps {
+  hd::TensorMap a[16], c[8], b;
+};
 
 template <class T, class TOff>
 __global__ void __launch_bounds__(384, 1)
-    grouped_rows_kernel(const __grid_constant__ hd::TensorMap mapA,
-                        const __grid_constant__ hd::TensorMap mapA16,
-                        const __grid_constant__ hd::TensorMap mapB,
-                        const __grid_constant__ CMaps mapsC, T* c, long long ldc, int M,
-                        int N, int K, const TOff* offsets, int groups) {
+    grouped_rows_kernel(const __grid_constant__ Maps maps, T* c, long long ldc, int M, int N,
+                        int K, const TOff* offsets, int groups, int byHeight) {
   extern __shared__ __align__(1024) unsigned char smem[];
-  hd::GemmGroupedRowsSm90<T, STAGES>::run(&mapA, &mapA16, &mapB, mapsC.m, c, ldc, M, N, K,
-                                          offsets, groups, smem);
+  Gemm<T>::run(maps.a, &maps.b, maps.c, c, ldc, M, N, K, offsets, groups, byHeight != 0, smem);
 }
 
 static int encode(hd::TensorMap* out, CUtensorMapDataType type, int rank, const void* p,
@@ -51,30 +54,31 @@ static int encode(hd::TensorMap* out, CUtensorMapDataType type, int rank, const 
 
 template <class T, class TOff>
 static int launch(const void* a, const void* b, const void* offsets, void* c, int M, int N, int K,
-                  int groups, cudaStream_t stream) {
-  using G = hd::GemmGroupedRowsSm90<T, STAGES>;
+                  int groups, int byHeight, cudaStream_t stream) {
+  using G = Gemm<T>;
   const CUtensorMapDataType type = sizeof(T) == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
                                                   : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-  hd::TensorMap mapA, mapA16, mapB;
-  CMaps mapsC;
+  Maps maps;
   const cuuint64_t dimsA[2] = {(cuuint64_t)K, (cuuint64_t)M};
   const cuuint64_t stridesA[1] = {(cuuint64_t)K * 2};
-  const cuuint32_t boxA[2] = {64, 64}, boxA16[2] = {64, 16};
   const cuuint64_t dimsB[3] = {(cuuint64_t)N, (cuuint64_t)K, (cuuint64_t)groups};
   const cuuint64_t stridesB[2] = {(cuuint64_t)N * 2, (cuuint64_t)N * K * 2};
   const cuuint32_t boxB[3] = {64, 64, 1};
   const cuuint64_t dimsC[2] = {(cuuint64_t)N, (cuuint64_t)M};
   const cuuint64_t stridesC[1] = {(cuuint64_t)N * 2};
-  const cuuint32_t boxC[2] = {64, 64}, boxC16[2] = {64, 16};
-  if (int e = encode(&mapA, type, 2, a, dimsA, stridesA, boxA))
-    return e;
-  if (int e = encode(&mapA16, type, 2, a, dimsA, stridesA, boxA16))
-    return e;
-  if (int e = encode(&mapB, type, 3, b, dimsB, stridesB, boxB))
-    return e;
-  if (int e = encode(&mapsC.m[0], type, 2, c, dimsC, stridesC, boxC))
-    return e;
-  if (int e = encode(&mapsC.m[1], type, 2, c, dimsC, stridesC, boxC16))
+  // Box rows: kExact, 16 (i + 1) for map i; else 64 and 16.
+  auto rows = [](int i) { return static_cast<cuuint32_t>(G::Exact ? 16 * (i + 1) : i ? 16 : 64); };
+  for (int i = 0; i < G::kMapsA; ++i) {
+    const cuuint32_t box[2] = {64, rows(i)};
+    if (int e = encode(&maps.a[i], type, 2, a, dimsA, stridesA, box))
+      return e;
+  }
+  for (int i = 0; i < G::kMapsC; ++i) {
+    const cuuint32_t box[2] = {64, rows(i)};
+    if (int e = encode(&maps.c[i], type, 2, c, dimsC, stridesC, box))
+      return e;
+  }
+  if (int e = encode(&maps.b, type, 3, b, dimsB, stridesB, boxB))
     return e;
   static bool configured = false;
   if (!configured) {
@@ -88,17 +92,18 @@ static int launch(const void* a, const void* b, const void* offsets, void* c, in
   cudaGetDevice(&dev);
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
   grouped_rows_kernel<T, TOff><<<sms, G::kThreads, G::kSmemBytes, stream>>>(
-      mapA, mapA16, mapB, mapsC, static_cast<T*>(c), N, M, N, K,
-      static_cast<const TOff*>(offsets), groups);
+      maps, static_cast<T*>(c), N, M, N, K, static_cast<const TOff*>(offsets), groups, byHeight);
   return static_cast<int>(cudaGetLastError());
 }
 
 extern "C" int grouped_rows(const void* a, const void* b, const void* offsets, int offsetsI64,
-                            void* c, int M, int N, int K, int groups, int f16, void* stream) {
+                            void* c, int M, int N, int K, int groups, int f16, int byHeight,
+                            void* stream) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
+  const int o = byHeight;
   if (f16)
-    return offsetsI64 ? launch<hd::f16, long long>(a, b, offsets, c, M, N, K, groups, s)
-                      : launch<hd::f16, int>(a, b, offsets, c, M, N, K, groups, s);
-  return offsetsI64 ? launch<hd::bf16, long long>(a, b, offsets, c, M, N, K, groups, s)
-                    : launch<hd::bf16, int>(a, b, offsets, c, M, N, K, groups, s);
+    return offsetsI64 ? launch<hd::f16, long long>(a, b, offsets, c, M, N, K, groups, o, s)
+                      : launch<hd::f16, int>(a, b, offsets, c, M, N, K, groups, o, s);
+  return offsetsI64 ? launch<hd::bf16, long long>(a, b, offsets, c, M, N, K, groups, o, s)
+                    : launch<hd::bf16, int>(a, b, offsets, c, M, N, K, groups, o, s);
 }

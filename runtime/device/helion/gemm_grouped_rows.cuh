@@ -56,22 +56,23 @@ struct GroupRows {
 template <class TOff> struct GroupedRowTiles {
   const TOff* offsets;
   int groups, M, tilesN;
-  int g = -1, first = 0, count = 0;
+  const uint16* order; ///< the groups with tiles in the order to take them, or null: by index
+  int ordered;         ///< how many groups `order` lists
+  int g = -1, at = -1, first = 0, count = 0;
   int64 start = 0, end = 0;
   GroupRows rows{0, 16};
 
-  __device__ __forceinline__ GroupedRowTiles(const TOff* o, int groups_, int M_, int N)
-      : offsets(o), groups(groups_), M(M_), tilesN((N + 127) / 128) {}
+  __device__ __forceinline__ GroupedRowTiles(const TOff* o, int groups_, int M_, int N,
+                                             const uint16* order_, int ordered_)
+      : offsets(o), groups(groups_), M(M_), tilesN((N + 127) / 128), order(order_),
+        ordered(ordered_) {}
 
   __device__ __forceinline__ bool seek(int t) {
     while (t >= first + count) {
-      if (g + 1 >= groups)
-        return false;
       first += count;
-      ++g;
-      start = clamp(static_cast<int64>(offsets[g]), 0);
-      end = clamp(static_cast<int64>(offsets[g + 1]), start);
-      rows = GroupRows::of(end - start);
+      count = 0;
+      if (!next())
+        return false;
       count = rows.count * tilesN;
     }
     return true;
@@ -80,12 +81,79 @@ template <class TOff> struct GroupedRowTiles {
     tr = (t - first) % rows.count;
     tn = (t - first) / rows.count;
   }
+  /// Group g's rows, clamped to [0, M] (end to at least start).
+  __device__ __forceinline__ static void bounds(const TOff* offsets, int g, int M, int64& start,
+                                                int64& end) {
+    start = clamp(static_cast<int64>(offsets[g]), 0, M);
+    end = clamp(static_cast<int64>(offsets[g + 1]), start, M);
+  }
 
 private:
-  __device__ __forceinline__ int64 clamp(int64 v, int64 lo) const {
+  __device__ __forceinline__ bool next() {
+    for (;;) {
+      if (order) {
+        if (++at >= ordered)
+          return false;
+        g = order[at];
+      } else if (++g >= groups) {
+        return false;
+      }
+      bounds(offsets, g, M, start, end);
+      rows = GroupRows::of(end - start);
+      if (rows.count > 0)
+        return true;
+    }
+  }
+  __device__ __forceinline__ static int64 clamp(int64 v, int64 lo, int M) {
     return v < lo ? lo : v > M ? (lo > M ? lo : M) : v;
   }
 };
+
+/// Fills order[] with the groups that have tiles, in order of decreasing tile height,
+/// by index within a height (the same order in every CTA: tile t must be the same
+/// tile in all), using keys[groups] and counts[17]; returns how many. Called by every
+/// thread of the block (barriers inside); groups <= the order's room.
+template <class TOff>
+__device__ int order_by_height(const TOff* offsets, int groups, int M, uint16* order,
+                               uint8* keys, uint32* counts) {
+  if (threadIdx.x < 17)
+    counts[threadIdx.x] = 0;
+  __syncthreads();
+  for (int g = threadIdx.x; g < groups; g += blockDim.x) {
+    int64 start, end;
+    GroupedRowTiles<TOff>::bounds(offsets, g, M, start, end);
+    const GroupRows r = GroupRows::of(end - start);
+    const int k = r.count == 0 ? 16 : 16 - r.h / 16; // 256 rows first, empty groups last
+    keys[g] = static_cast<uint8>(k);
+    atomicAdd(&counts[k], 1u);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    uint32 sum = 0;
+    for (int k = 0; k < 17; ++k) {
+      const uint32 c = counts[k];
+      counts[k] = sum;
+      sum += c;
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x < 32) { // one warp places 32 groups at a time, each after those before it
+    const int lane = threadIdx.x;
+    for (int c = 0; c < groups; c += 32) {
+      const int g = c + lane, k = g < groups ? keys[g] : 16;
+      const unsigned same = __match_any_sync(0xffffffffu, k);
+      const int rank = __popc(same & ((1u << lane) - 1));
+      if (k < 16)
+        order[counts[k] + rank] = static_cast<uint16>(g);
+      __syncwarp();
+      if (k < 16 && rank == 0)
+        counts[k] += __popc(same);
+      __syncwarp();
+    }
+  }
+  __syncthreads();
+  return static_cast<int>(counts[15]); // after placing: where class 16 (empty) begins
+}
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 namespace sm90 {
@@ -176,7 +244,15 @@ __device__ __forceinline__ void stmatrix_x4_trans(uint32 addr, uint32 r0, uint32
 } // namespace sm90
 #endif // __CUDA_ARCH__ >= 900
 
-template <class T, int Stages = 4> struct GemmGroupedRowsSm90 {
+/// How a tile's h rows of A travel (TMA boxes) and its rows of C leave.
+enum class RowBoxes {
+  k64x16, ///< A and C in boxes of 64 rows, then of 16
+  kExact, ///< one box of h rows (a map per height: 16 of A, 8 of C, up to 128 rows)
+  kCeil64 ///< A in boxes of 64 rows (up to 63 rows past h loaded, never used); C as k64x16
+};
+
+template <class T, int Stages = 4, RowBoxes Boxes = RowBoxes::kExact> struct GemmGroupedRowsSm90 {
+  static constexpr bool Exact = Boxes == RowBoxes::kExact;
   static constexpr int BK = 64, BN = 128, MaxH = 256, Consumers = 2;
   static constexpr int kThreads = 128 * (1 + Consumers);
   static constexpr int kStageBytesB = BK * BN * 2;   ///< B[g]'s k-block: two [64 k][64 n] boxes
@@ -184,13 +260,19 @@ template <class T, int Stages = 4> struct GemmGroupedRowsSm90 {
   static constexpr int kStageBytes = kStageBytesB + kStageBytesA;
   static constexpr int kStagingRows = 128;                 ///< rows of C staged at a time
   static constexpr int kStagingBytes = kStagingRows * 128; ///< per consumer: 64 columns
+  /// Maps of A and of C, by box rows: kExact 16, 32, .. (256 for A, 128 for C); else
+  /// 64 and 16 (kCeil64's A: 64).
+  static constexpr int kMapsA = Exact ? MaxH / 16 : Boxes == RowBoxes::kCeil64 ? 1 : 2;
+  static constexpr int kMapsC = Exact ? kStagingRows / 16 : 2;
+  static constexpr int kMaxOrdered = 512; ///< byHeight orders at most this many groups
   static constexpr int kSmemBytes =
-      1024 + Stages * kStageBytes + Consumers * kStagingBytes + 2 * Stages * 8;
+      1024 + Stages * kStageBytes + Consumers * kStagingBytes + 2 * Stages * 8 + 17 * 4 +
+      kMaxOrdered * 3;
 
   template <class TOff>
-  __device__ static void run(const TensorMap* mapA, const TensorMap* mapA16, const TensorMap* mapB,
-                             const TensorMap* mapC, T* C, int64 ldc, int M, int N, int K,
-                             const TOff* offsets, int groups, void* smem) {
+  __device__ static void run(const TensorMap* mapsA, const TensorMap* mapB,
+                             const TensorMap* mapsC, T* C, int64 ldc, int M, int N, int K,
+                             const TOff* offsets, int groups, bool byHeight, void* smem) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 1023) & ~1023ull);
     uint8* staging = base + Stages * kStageBytes;
@@ -203,22 +285,27 @@ template <class T, int Stages = 4> struct GemmGroupedRowsSm90 {
       }
       fence_mbarrier_init();
     } else if (threadIdx.x == 32) {
-      prefetch_tensormap(mapA);
-      prefetch_tensormap(mapA16);
+      for (int i = 0; i < kMapsA; ++i)
+        prefetch_tensormap(&mapsA[i]);
       prefetch_tensormap(mapB);
-      prefetch_tensormap(&mapC[0]);
-      prefetch_tensormap(&mapC[1]);
+      for (int i = 0; i < kMapsC; ++i)
+        prefetch_tensormap(&mapsC[i]);
     }
     __syncthreads();
-    GroupedRowTiles<TOff> tiles(offsets, groups, M, N);
+    uint32* counts = reinterpret_cast<uint32*>(empty + Stages);
+    uint16* order = reinterpret_cast<uint16*>(counts + 17);
+    uint8* keys = reinterpret_cast<uint8*>(order + kMaxOrdered);
+    const bool sorted = byHeight && groups <= kMaxOrdered;
+    const int ordered = sorted ? order_by_height(offsets, groups, M, order, keys, counts) : 0;
+    GroupedRowTiles<TOff> tiles(offsets, groups, M, N, sorted ? order : nullptr, ordered);
     if (threadIdx.x < 128) {
       sm90::setmaxnreg_dec<40>();
       if (threadIdx.x == 0)
-        produce(mapA, mapA16, mapB, K, tiles, base, full, empty);
+        produce(mapsA, mapB, K, tiles, base, full, empty);
     } else {
       sm90::setmaxnreg_inc<232>();
       const int consumer = threadIdx.x / 128 - 1;
-      consume(mapC, C, ldc, N, K, tiles, base, staging + consumer * kStagingBytes, full, empty,
+      consume(mapsC, C, ldc, N, K, tiles, base, staging + consumer * kStagingBytes, full, empty,
               consumer);
     }
 #endif
@@ -227,8 +314,7 @@ template <class T, int Stages = 4> struct GemmGroupedRowsSm90 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 private:
   template <class TOff>
-  __device__ static void produce(const TensorMap* mapA, const TensorMap* mapA16,
-                                 const TensorMap* mapB, int K, GroupedRowTiles<TOff> tiles,
+  __device__ static void produce(const TensorMap* mapsA, const TensorMap* mapB, int K, GroupedRowTiles<TOff> tiles,
                                  uint8* base, uint64* full, uint64* empty) {
     int s = 0;
     uint32 phase = 0;
@@ -242,16 +328,24 @@ private:
         mbarrier_wait(&empty[s], phase ^ 1);
         uint8* b = base + s * kStageBytes;
         uint8* a = b + kStageBytesB;
-        mbarrier_arrive_expect_tx(&full[s], kStageBytesB + h * BK * 2);
+        const int loaded = Boxes == RowBoxes::kCeil64 ? (h + 63) / 64 * 64 : h;
+        mbarrier_arrive_expect_tx(&full[s], kStageBytesB + loaded * BK * 2);
 #pragma unroll
         for (int c = 0; c < BN / 64; ++c)
           tma_load_3d(b + c * BK * 128, mapB, &full[s], tn * BN + 64 * c, kb * BK, g);
         // Rows past the group: computed, never stored.
-        int r = 0;
-        for (; r + 64 <= h; r += 64)
-          tma_load_2d(a + r * 128, mapA, &full[s], kb * BK, row + r);
-        for (; r < h; r += 16)
-          tma_load_2d(a + r * 128, mapA16, &full[s], kb * BK, row + r);
+        if constexpr (Exact) {
+          tma_load_2d(a, &mapsA[h / 16 - 1], &full[s], kb * BK, row);
+        } else if constexpr (Boxes == RowBoxes::kCeil64) {
+          for (int r = 0; r < h; r += 64)
+            tma_load_2d(a + r * 128, &mapsA[0], &full[s], kb * BK, row + r);
+        } else {
+          int r = 0;
+          for (; r + 64 <= h; r += 64)
+            tma_load_2d(a + r * 128, &mapsA[0], &full[s], kb * BK, row + r);
+          for (; r < h; r += 16)
+            tma_load_2d(a + r * 128, &mapsA[1], &full[s], kb * BK, row + r);
+        }
         if (++s == Stages) {
           s = 0;
           phase ^= 1;
@@ -261,7 +355,7 @@ private:
   }
 
   template <class TOff>
-  __device__ static void consume(const TensorMap* mapC, T* C, int64 ldc, int N, int K,
+  __device__ static void consume(const TensorMap* mapsC, T* C, int64 ldc, int N, int K,
                                  GroupedRowTiles<TOff> tiles, uint8* base, uint8* staging,
                                  uint64* full, uint64* empty, int consumer) {
     float acc[128];
@@ -278,7 +372,7 @@ private:
       switch (h / 16) {
 #define HELION_ROWS_CASE(i)                                                                      \
   case i:                                                                                        \
-    tile<16 * i>(acc, mapC, C, ldc, N, K, row0, valid, col0, base, staging, full, empty, s,      \
+    tile<16 * i>(acc, mapsC, C, ldc, N, K, row0, valid, col0, base, staging, full, empty, s,      \
                  phase, consumer, tid);                                                          \
     break;
         HELION_ROWS_CASE(1) HELION_ROWS_CASE(2) HELION_ROWS_CASE(3) HELION_ROWS_CASE(4)
@@ -296,7 +390,7 @@ private:
   /// One tile of H rows: the k-loop (each k-block's 4 k16 steps, one wgmma each),
   /// then the transposed store of this consumer's 64 columns.
   template <int H>
-  __device__ static __forceinline__ void tile(float (&acc)[128], const TensorMap* mapC, T* C,
+  __device__ static __forceinline__ void tile(float (&acc)[128], const TensorMap* mapsC, T* C,
                                               int64 ldc, int N, int K, int64 row0, int valid,
                                               int col0, uint8* base, uint8* staging,
                                               uint64* full, uint64* empty, int& s, uint32& phase,
@@ -362,11 +456,17 @@ private:
       const int lo = kStagingRows * p, hi = min(lo + kStagingRows, valid);
       const int boxed = hi > lo ? lo + (hi - lo) / 16 * 16 : lo;
       if (tid == 0) {
-        int r = lo;
-        for (; r + 64 <= boxed; r += 64)
-          tma_store_2d(&mapC[0], staging + (r - lo) * 128, col0, static_cast<int32>(row0 + r));
-        for (; r < boxed; r += 16)
-          tma_store_2d(&mapC[1], staging + (r - lo) * 128, col0, static_cast<int32>(row0 + r));
+        if constexpr (Exact) {
+          if (boxed > lo)
+            tma_store_2d(&mapsC[(boxed - lo) / 16 - 1], staging, col0,
+                         static_cast<int32>(row0 + lo));
+        } else {
+          int r = lo;
+          for (; r + 64 <= boxed; r += 64)
+            tma_store_2d(&mapsC[0], staging + (r - lo) * 128, col0, static_cast<int32>(row0 + r));
+          for (; r < boxed; r += 16)
+            tma_store_2d(&mapsC[1], staging + (r - lo) * 128, col0, static_cast<int32>(row0 + r));
+        }
         tma_store_commit();
       }
       const int r = boxed + tid / 8, c = tid % 8;
