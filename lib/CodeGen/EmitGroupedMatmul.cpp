@@ -13,6 +13,8 @@
 //          null), epilogue fields...)
 //   sm80: (a, b, M, N, K, lda, ldb, stride_b, groupM, offsets, groups,
 //          epilogue fields...)
+//   rows (GemmParams::groupedRows; hd::GemmGroupedRowsSm90, gemm_grouped_rows.cuh):
+//         (maps: hd::GroupedRowMaps, c, ldc, M, N, K, offsets, groups); no functor.
 //===----------------------------------------------------------------------===//
 #include "EmitMatmul.h"
 
@@ -50,6 +52,28 @@ void emitGroupedSm90(std::ostream& os, const GroupedKernelParts& k) {
   os << k.epilogueInit;
   os << "  G__::run(&map_a__, &map_b__, &map_c__, M__, N__, K__, groupM__, group_offsets__, "
         "groups__,\n        sk_workspace__, epi__, smem__);\n"
+        "}\n\n";
+}
+
+void emitGroupedRowsSm90(std::ostream& os, const GroupedKernelParts& k,
+                         const std::string& name) {
+  os << "/// sm_90a: row tiles fitted to each group (up to 256 rows, 128 columns), the\n"
+        "/// accumulator stored as is; 16-bit A, B and output, persistent.\n";
+  os << "template <" << k.templateParams << ">\n__global__ void __launch_bounds__("
+     << "hd::GroupedRowsShape::kThreads, 1) " << name
+     << "(\n    const __grid_constant__ hd::GroupedRowMaps maps__, " << k.tOut
+     << "* __restrict__ c__, int64 ldc__, int M__,\n    int N__, int K__, const " << k.tOffsets
+     << "* __restrict__ group_offsets__, int groups__) {\n";
+  os << k.asserts90 << offsetsAssert(k);
+  os << "  static_assert(hd::is_same_v<" << k.tIn << ", " << k.tOut << "> && (hd::is_same_v<"
+     << k.tIn << ", hd::bf16> || hd::is_same_v<" << k.tIn
+     << ", hd::f16>), \"helionc: the row-fitting grouped kernel takes bf16 or f16 A, B and "
+        "output of one dtype\");\n";
+  os << "  using G__ = hd::GemmGroupedRowsSm90<" << k.tIn << ">;\n";
+  os << "  extern __shared__ __align__(1024) hd::uint8 smem__[];\n";
+  os << "  hd::check_dynamic_smem(G__::kSmemBytes); // the launcher sized it on its own\n";
+  os << "  G__::run(maps__.a, &maps__.b, maps__.c, c__, ldc__, M__, N__, K__, group_offsets__, "
+        "groups__,\n        true, smem__);\n"
         "}\n\n";
 }
 

@@ -51,13 +51,21 @@ EmittedKernel MatmulEmitter::run() {
   if (p_.bTransposed)
     os << "// f8e4m3 / f8e5m2 operands: wgmma k32 (sm90), widened to f16 for mma.sync (sm80)\n";
   os << "// f32 operands: tf32 on the sm80 kernel (mma.sync m16n8k8) on every GPU\n";
-  os << "#include \"helion/" << (grouped() ? "gemm_grouped" : "gemm_sm90") << ".cuh\"\n#include \"helion/math.cuh\"\nnamespace hd = helion::dev;\n"
+  const bool rows = grouped() && p_.gemm.sm90 && p_.gemm.groupedRows;
+  if (rows)
+    os << "// groups' row tiles fitted (16-bit A, B and output, the accumulator stored as is): "
+          "the launcher's choice on sm90 where it pays\n";
+  os << "#include \"helion/" << (grouped() ? "gemm_grouped" : "gemm_sm90") << ".cuh\"\n"
+     << (rows ? "#include \"helion/gemm_grouped_rows.cuh\"\n" : "")
+     << "#include \"helion/math.cuh\"\nnamespace hd = helion::dev;\n"
         "typedef hd::int64 int64;\n\n";
   emitEpilogue(os);
   if (grouped()) {
     const GroupedKernelParts parts = groupedParts();
     if (p_.gemm.sm90)
       emitGroupedSm90(os, parts);
+    if (rows)
+      emitGroupedRowsSm90(os, parts, k_.name + "_kernel_rows");
     emitGroupedSm80(os, parts);
   } else {
     if (p_.gemm.sm90)
@@ -86,6 +94,8 @@ EmittedKernel MatmulEmitter::run() {
   m.sm80KernelName = k_.name + "_kernel_sm80";
   if (!p_.gemm.sm90)
     out_.kernelName = m.sm80KernelName;
+  if (rows)
+    m.rowsKernelName = k_.name + "_kernel_rows";
   m.tmaStoreParam = p_.tmaStoreParam;
   out_.matmul = m;
   return out_;

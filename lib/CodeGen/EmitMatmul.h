@@ -30,5 +30,9 @@ struct GroupedKernelParts {
 void emitGroupedSm90(std::ostream& os, const GroupedKernelParts& parts);
 /// The sm_80 kernel (hd::GemmGroupedSm80), also f32 as tf32 on every GPU.
 void emitGroupedSm80(std::ostream& os, const GroupedKernelParts& parts);
+/// The row-fitting sm_90a kernel (hd::GemmGroupedRowsSm90) named `name`, for
+/// GemmParams::groupedRows.
+void emitGroupedRowsSm90(std::ostream& os, const GroupedKernelParts& parts,
+                         const std::string& name);
 
 } // namespace helion::codegen

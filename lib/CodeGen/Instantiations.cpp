@@ -208,6 +208,20 @@ std::vector<std::string> instantiations(const Kernel& k, const EmittedKernel& ek
   for (int64_t size : sizes)
     if (!takesLongRows(ek, size))
       product(head->name, choices(&k, ek, *head, signature, size, hints, false), out, seen);
+  // A grouped GEMM's row-fitting kernel, which the launcher may run instead on sm90 with
+  // 16-bit A, B and output of one dtype (MatmulLauncher.cpp; TMA_STORE = 1 only).
+  if (const auto& mm = ek.matmul; mm && head->sm90 && !mm->rowsKernelName.empty()) {
+    const ScalarType a = signature.at(mm->a);
+    if ((a == ScalarType::BF16 || a == ScalarType::F16) && mm->tmaStoreParam >= 0 &&
+        signature.at(mm->tmaStoreParam) == a) {
+      std::vector<std::vector<std::string>> values =
+          choices(&k, ek, *head, signature, sizes.front(), hints, false);
+      for (size_t i = 0; i < ek.templateArgs.size(); ++i)
+        if (ek.templateArgs[i].kind == TemplateArg::Kind::EpilogueForm)
+          values[i] = {"1"};
+      product(mm->rowsKernelName, values, out, seen);
+    }
+  }
   return out;
 }
 

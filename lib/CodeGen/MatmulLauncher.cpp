@@ -21,6 +21,11 @@
 //      and the grid (Gemm::gridSize: min(#SMs, #tiles) when persistent) and launches;
 //      a persistent grouped GEMM's sm90 kernel also gets its stream's stream-K
 //      workspace (helion::rt::streamWorkspace; gemm_grouped.cuh).
+// A grouped GEMM with the row-fitting kernel (GemmParams::groupedRows) runs it on sm90
+// when A, B and the output are bf16 or f16 of one dtype, the output takes TMA stores
+// and the groups average more than 256 rows (M > 256 G: measured faster than the BM x
+// BN kernel there, slower on MoE-sized groups of 256 rows); its maps are A's and C's
+// at every box height (hd::GroupedRowMaps) and B's.
 //===----------------------------------------------------------------------===//
 #include "MatmulLauncher.h"
 #include "MatmulPlan.h"
@@ -29,7 +34,8 @@
 #include "CudaLiteral.h"
 #include "KernelCacheLookup.h"
 #include "KernelLauncher.h"
-#include "helion/stream_k.cuh" // kStreamKCounterBytes (host-compilable)
+#include "helion/grouped_rows_plan.cuh" // GroupedRowsShape (host-compilable)
+#include "helion/stream_k.cuh"        // kStreamKCounterBytes (host-compilable)
 
 #include <sstream>
 
@@ -99,6 +105,11 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   } else {
     os << "  const bool tmaStore = false;\n";
   }
+  const bool rowsKernel = !mm.rowsKernelName.empty();
+  if (rowsKernel)
+    os << "  const bool fitRows = tmaStore && " << pname(mm.tmaStoreParam) << ".dtype() == " << a
+       << ".dtype() && (" << a << ".dtype() == helion::DType::bf16 || " << a
+       << ".dtype() == helion::DType::f16) && M > 256 * G;\n";
   // 3. Shared memory (Gemm::kSmemBytes / GemmSm80::kSmemBytes).
   std::string outSize = mm.tmaStoreParam >= 0
                             ? "int64_t(" + pname(mm.tmaStoreParam) + ".element_size())"
@@ -118,10 +129,14 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   os << "    const int64_t tileC = int64_t(" << mm.gemm.bm * mm.gemm.bn << ") * " << outSize << ";\n";
   os << "    const int64_t parts = ring + tileC <= maxSmem ? 1 : ring + tileC / 2 <= maxSmem ? 2 : 4;\n";
   os << "    smem = tmaStore ? ring + tileC / parts : ring;\n  }\n";
+  if (rowsKernel)
+    os << "  if (fitRows)\n    smem = " << helion::dev::GroupedRowsShape::smemBytes(4) << ";\n";
   // 4. The kernel. The key leaves out tf32 and the shared memory bytes handed to
   // loadKernel: the dtypes, sm90 and TMA_STORE in it decide both.
   KernelCacheLookup lookup;
   lookup.key("std::int64_t(sm90)");
+  if (rowsKernel)
+    lookup.key("std::int64_t(fitRows)");
   for (const TemplateArg& t : ek.templateArgs) {
     switch (t.kind) {
     case TemplateArg::Kind::DType: lookup.dtypeArg(pname(t.index)); break;
@@ -135,6 +150,8 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   std::string nameHead = "\"" + mm.sm80KernelName + "<\"";
   if (mm.gemm.sm90)
     nameHead = "sm90 ? \"" + ek.kernelName + "<\" : " + nameHead;
+  if (rowsKernel)
+    nameHead = "fitRows ? \"" + mm.rowsKernelName + "<\" : " + nameHead;
   os << "  // The kernel, found by device, sm90 and template arguments (tf32 and smem follow from\n"
         "  // them) without a lock; the name is built and the kernel loaded on a new key only.\n";
   const std::string aot = aotTableRef(hk, ek);
@@ -176,6 +193,27 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
     os << "    CUtensorMap mapB = map(" << b << ", N, K, " << mm.gemm.bn << ", boxK);\n";
   else
     os << "    CUtensorMap mapB = map(" << b << ", K, N, 64, 64);\n";
+  if (rowsKernel) { // hd::GroupedRowMaps: A's and C's maps at every box height, B's
+    const std::string c = pname(mm.tmaStoreParam);
+    const int mapsA = helion::dev::GroupedRowsShape::kMapsA;
+    const int mapsC = helion::dev::GroupedRowsShape::kMapsC;
+    os << "    if (fitRows) {\n";
+    os << "      CUtensorMap rowMaps[" << mapsA + mapsC + 1 << "];\n";
+    os << "      for (int i = 0; i < " << mapsA << "; ++i)\n        rowMaps[i] = map(" << a
+       << ", M, K, 16 * (i + 1), boxK);\n";
+    os << "      for (int i = 0; i < " << mapsC << "; ++i)\n        rowMaps[" << mapsA
+       << " + i] = map(" << c << ", M, N, 16 * (i + 1), 64);\n";
+    os << "      rowMaps[" << mapsA + mapsC << "] = mapB;\n";
+    os << "      void* pc = const_cast<void*>(static_cast<const void*>(" << c
+       << ".data_ptr()));\n      int64_t ldc = " << c << ".stride(0);\n";
+    os << "      const int64_t units = (M / 256 + G) * helion::rt::cdiv(N, 128);\n";
+    os << "      void* args[] = {rowMaps, &pc, &ldc, &iM, &iN, &iK, &po, &iG};\n";
+    os << "      helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>("
+          "std::min<int64_t>(units, dev.smCount))), helion::rt::Dim3("
+       << helion::dev::GroupedRowsShape::kThreads
+       << "), static_cast<unsigned>(smem), args, helion::rt::currentStream());\n";
+    os << "      return;\n    }\n";
+  }
   if (mm.tmaStoreParam >= 0)
     os << "    CUtensorMap mapC = tmaStore ? map(" << pname(mm.tmaStoreParam) << ", M, N, "
        << mm.gemm.bm / mm.gemm.consumers << ", static_cast<int32_t>(128 / " << pname(mm.tmaStoreParam)

@@ -29,6 +29,20 @@ void report(const std::vector<config::ConfigError>& errs, const Stmt& grid, Pass
     ctx.diags.error(grid.loc, "config: " + e.path() + ": " + e.rule);
 }
 
+/// GemmParams::groupedRows: a grouped GEMM of B [G, K, N] without A prologue or K
+/// scale whose epilogue is `out[tm, tn] = acc` alone (the row-fitting kernel stores
+/// the accumulator and calls no epilogue functor).
+bool groupedRowsFit(const MatmulMatch& m, const GemmParams& p) {
+  if (m.tileG < 0 || m.bTransposed || m.aPrologue || m.kScaled || !p.sm90 || !p.tmaStore ||
+      m.epilogue.size() != 1)
+    return false;
+  const Stmt& s = *m.epilogue.front();
+  return s.kind == StmtKind::Store && !s.atomicAdd && !s.mask && s.value &&
+         s.value->kind == ExprKind::Var && s.value->var == m.accVar && s.indices.size() == 2 &&
+         s.indices[0].kind == Index::Kind::Tile && s.indices[0].tile == m.tileM &&
+         s.indices[1].kind == Index::Kind::Tile && s.indices[1].tile == m.tileN;
+}
+
 } // namespace
 
 Kernel templatePlan(const Kernel& kernel, PassContext& ctx) {
@@ -49,6 +63,7 @@ Kernel templatePlan(const Kernel& kernel, PassContext& ctx) {
   if (std::optional<config::MatmulRules> rules = config::MatmulRules::of(kernel)) {
     GemmParams p;
     std::vector<config::ConfigError> errs = rules->check(*ctx.config, &p);
+    p.groupedRows = kernel.matmul && groupedRowsFit(*kernel.matmul, p);
     if (errs.empty())
       k.gemm = p;
     report(errs, *rules->tiles().grid, ctx);

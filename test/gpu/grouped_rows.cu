@@ -26,9 +26,7 @@ template <class T>
 using Gemm = hd::GemmGroupedRowsSm90<T, STAGES, static_cast<hd::RowBoxes>(BOXES)>;
 
 /// A's and C's maps (Gemm::kMapsA / kMapsC of them, the rest unused) and B's.
-struct Maps {
-  hd::TensorMap a[16], c[8], b;
-};
+using Maps = hd::GroupedRowMaps;
 
 template <class T, class TOff>
 __global__ void __launch_bounds__(384, 1)

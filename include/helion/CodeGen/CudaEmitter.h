@@ -75,6 +75,9 @@ struct MatmulLaunch {
   int offsets = -1;
   GemmParams gemm;         ///< the template parameters (MatmulPlan's)
   std::string sm80KernelName;
+  /// GemmParams::groupedRows: the row-fitting sm_90a kernel (EmitGroupedMatmul.cpp),
+  /// with the grouped kernels' template parameters; empty when there is none.
+  std::string rowsKernelName;
   int tmaStoreParam = -1;   ///< the output tma_store can write, or -1 (pairs only)
 };
 

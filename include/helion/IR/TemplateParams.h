@@ -30,6 +30,11 @@ struct GemmParams {
   /// A product scaled per K block (MatmulMatch::kScaled): the K tile's block size, the
   /// scales' block, which the K-scale mainloops promote each part at; 0 otherwise.
   int kScaleBlock = 0;
+  /// A grouped GEMM whose epilogue is its one store of the accumulator at [tm, tn], of B
+  /// as [G, K, N] and without A prologue or K scale: on sm_90a with 16-bit A, B and
+  /// output its launcher may run the row-fitting kernel (gemm_grouped_rows.cuh), whose
+  /// row tiles fit each group, instead of BM x BN tiles (template-plan decides).
+  bool groupedRows = false;
 };
 
 /// AttentionSm80<TIn, D, bn, warps, mt> (with sm90: the fallback off Hopper) and, when

@@ -34,20 +34,9 @@
 //     Requires N % 8 == 0, ldc % 8 == 0 and a 16-byte aligned C.
 #pragma once
 #include "helion/gemm_sm90.cuh"
+#include "helion/grouped_rows_plan.cuh"
 
 namespace helion::dev {
-
-/// The row tiles of one group of `m` rows (see the top): `count` tiles of `h` rows.
-struct GroupRows {
-  int count, h;
-  __host__ __device__ static GroupRows of(int64 m) {
-    if (m <= 0)
-      return {0, 16};
-    const int64 t = (m + 255) / 256;
-    const int h = static_cast<int>(((m + t - 1) / t + 15) / 16 * 16);
-    return {static_cast<int>((m + h - 1) / h), h};
-  }
-};
 
 /// The flat numbering of all groups' tiles: group g's count x tilesN tiles follow
 /// those of groups 0 .. g-1; inside a group, column tile by column tile (the
@@ -244,6 +233,14 @@ __device__ __forceinline__ void stmatrix_x4_trans(uint32 addr, uint32 r0, uint32
 } // namespace sm90
 #endif // __CUDA_ARCH__ >= 900
 
+/// The tensor maps of GemmGroupedRowsSm90 (kExact) as one kernel parameter: A {M, K}
+/// with boxes of 16 (i + 1) rows x 64 k for a[i], C {M, N} with boxes of 16 (i + 1)
+/// rows x 64 columns for c[i], B {groups, K, N} with boxes {1, 64, 64}; all 128-byte
+/// swizzled.
+struct GroupedRowMaps {
+  TensorMap a[GroupedRowsShape::kMapsA], c[GroupedRowsShape::kMapsC], b;
+};
+
 /// How a tile's h rows of A travel (TMA boxes) and its rows of C leave.
 enum class RowBoxes {
   k64x16, ///< A and C in boxes of 64 rows, then of 16
@@ -251,23 +248,15 @@ enum class RowBoxes {
   kCeil64 ///< A in boxes of 64 rows (up to 63 rows past h loaded, never used); C as k64x16
 };
 
-template <class T, int Stages = 4, RowBoxes Boxes = RowBoxes::kExact> struct GemmGroupedRowsSm90 {
+template <class T, int Stages = 4, RowBoxes Boxes = RowBoxes::kExact>
+struct GemmGroupedRowsSm90 : GroupedRowsShape {
   static constexpr bool Exact = Boxes == RowBoxes::kExact;
-  static constexpr int BK = 64, BN = 128, MaxH = 256, Consumers = 2;
-  static constexpr int kThreads = 128 * (1 + Consumers);
-  static constexpr int kStageBytesB = BK * BN * 2;   ///< B[g]'s k-block: two [64 k][64 n] boxes
-  static constexpr int kStageBytesA = MaxH * BK * 2; ///< up to 256 rows of A's k-block
-  static constexpr int kStageBytes = kStageBytesB + kStageBytesA;
-  static constexpr int kStagingRows = 128;                 ///< rows of C staged at a time
-  static constexpr int kStagingBytes = kStagingRows * 128; ///< per consumer: 64 columns
   /// Maps of A and of C, by box rows: kExact 16, 32, .. (256 for A, 128 for C); else
   /// 64 and 16 (kCeil64's A: 64).
-  static constexpr int kMapsA = Exact ? MaxH / 16 : Boxes == RowBoxes::kCeil64 ? 1 : 2;
-  static constexpr int kMapsC = Exact ? kStagingRows / 16 : 2;
-  static constexpr int kMaxOrdered = 512; ///< byHeight orders at most this many groups
-  static constexpr int kSmemBytes =
-      1024 + Stages * kStageBytes + Consumers * kStagingBytes + 2 * Stages * 8 + 17 * 4 +
-      kMaxOrdered * 3;
+  static constexpr int kMapsA = Exact ? GroupedRowsShape::kMapsA
+                                      : Boxes == RowBoxes::kCeil64 ? 1 : 2;
+  static constexpr int kMapsC = Exact ? GroupedRowsShape::kMapsC : 2;
+  static constexpr int kSmemBytes = smemBytes(Stages);
 
   template <class TOff>
   __device__ static void run(const TensorMap* mapsA, const TensorMap* mapB,
