@@ -18,6 +18,10 @@ torch has it (bf16; offsets as int32 cumulative ends, b as [G, k, n]), in TFLOP/
 --alt-libdir: the same kernel built with another config (the .sh builds 128x128, 8
 warps, 5 stages), timed next to the default on the bf16 cases.
 
+Groups of more than 256 rows on average in bf16 / f16 run the row-fitting kernel
+(gemm_grouped_rows.cuh; the launcher's choice), the others the 128 x 256 one; the
+"rows-edges" cases aim at the former's row-tile heights.
+
 Stream-K (gemm_grouped.cuh): each row says into how many k-pieces the sm90 kernel
 cuts each of the last T % P tiles ("split"; the plan of stream_k.cuh, recomputed here
 from the group sizes: tiles T, grid P, k-blocks kB; "T/P" column). The "split" cases
@@ -210,6 +214,11 @@ def main():
         ("split", "sparse", 64, 128, 4096, 512, (torch.bfloat16, torch.float16), torch.int64,
          False),
         ("split", "sparse", 64, 256, 1000, 1000, (torch.float16,), torch.int32, False),
+        # More than 256 rows per group on average: the row-fitting kernel (16-bit), with
+        # groups around its row-tile heights, K with a partial k-block, N off 128.
+        ("rows-edges", [0, 1, 7, 8, 9, 15, 16, 17, 120, 127, 128, 129, 255, 256, 257, 4097, 0,
+                        300], 18, 0, 72, 200, (torch.bfloat16, torch.float16), torch.int64, False),
+        ("rows-edges", [513, 1, 700], 3, 0, 1000, 136, (torch.bfloat16,), torch.int32, False),
     ]
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     if args.cases:
