@@ -1,8 +1,8 @@
 // helion/gemm_grouped_rows.cuh: a grouped GEMM whose row tiles fit each group
-// (sm_90a, 16-bit operands and output). A prototype the compiler does not use: checked
-// and timed by scripts/grouped_rows_check.sh next to the grouped GEMM of
-// gemm_grouped.cuh, and not adopted (up to 4 % faster on large ragged groups, 0.88-1.01
-// of its speed on MoE; docs/gemm.md, "Where the grouped GEMM's time goes").
+// (sm_90a, 16-bit operands and output, the accumulator stored as is). The launcher of
+// a grouped GEMM runs it where GemmParams::groupedRows allows (MatmulLauncher.cpp);
+// scripts/grouped_rows_check.sh builds it with nvcc and times variants of it
+// (RowBoxes) side by side (docs/gemm.md, "The row-fitting kernel").
 //
 //   for g < groups:  C[start_g : end_g] = A[start_g : end_g] @ B[g]
 //
@@ -11,24 +11,25 @@
 //   C^T[n0 : n0 + 128, rows] = B[g]^T[n0 : n0 + 128, :] @ A[rows, :]^T
 // so that a group's rows are wgmma's N, which can be any multiple of 16 up to 256,
 // instead of its M (64 per warpgroup). Group g of m rows has t = ceil(m / 256) row
-// tiles of h = m / t rows rounded up to 16 (then t = ceil(m / h)), so a tile computes
-// at most 15 rows past its group's end per tile, where a 128-row tile computes up to
-// 127. Example: m = 1025 gives t = 5, h = 208 (1040 rows computed; 1152 with 128-row
-// tiles); m = 1836: t = 8, h = 240.
+// tiles of h = m / t rows rounded up to 16 (then t = ceil(m / h); GroupRows in
+// grouped_rows_plan.cuh), so a tile computes at most 15 rows past its group's end,
+// where a 128-row tile computes up to 127. Example: m = 1025 gives t = 5, h = 208
+// (1040 rows computed; 1152 with 128-row tiles); m = 1836: t = 8, h = 240. Each CTA
+// first orders the groups by decreasing h in shared memory (the same order in all:
+// order_by_height), so the grid's last tiles are its smallest.
 //
 // Per tile, two consumer warpgroups each own 64 of its 128 columns: their A operand
 // is B[g]'s k-block as TMA loads it ([64 k][64 n], N-major: wgmma's transposed A),
-// their B operand the tile's h rows of A ([h][64 k], K-major), loaded as boxes of 64
-// rows and then of 16 (two maps: many small TMA boxes are slow). The accumulator (64
-// columns x h rows per consumer, float[128]) is converted to the output type,
-// transposed by stmatrix .trans into a swizzled shared buffer of 128 rows x 64 columns
-// at a time, and stored by TMA in boxes of 64 rows and then 16, only rows inside the
+// their B operand the tile's h rows of A ([h][64 k], K-major), loaded as one box of h
+// rows (kExact: a map per height; every extra TMA request per k-block costs). The
+// accumulator (64 columns x h rows per consumer, float[128]) is converted to the
+// output type, transposed by stmatrix .trans into a swizzled shared buffer of 128 rows
+// x 64 columns at a time, and stored by TMA in one box per pass, only rows inside the
 // group (the last fewer than 16 by 16-byte stores).
 //
-//   GemmGroupedRowsSm90<T, Stages>::run(mapA {M, K} box {64, 64}, mapA16 box {64, 16},
-//       mapB {groups, K, N} box {64, 64, 1}, mapsC {M, N}: two maps, boxes {64, 64} and
-//       {64, 16}, C, ldc, M, N, K,
-//       offsets, groups, smem)
+//   GemmGroupedRowsSm90<T, Stages, Boxes>::run(mapsA (kMapsA maps of A {M, K}),
+//       mapB {groups, K, N} box {64, 64, 1}, mapsC (kMapsC maps of C {M, N}), C, ldc,
+//       M, N, K, offsets, groups, byHeight, smem); kExact's maps: GroupedRowMaps
 //     grid: #SMs (persistent: CTA i takes tiles i, i + gridDim.x, ...), block
 //     kThreads (1 producer + 2 consumer warpgroups), dynamic shared memory kSmemBytes.
 //     Requires N % 8 == 0, ldc % 8 == 0 and a 16-byte aligned C.
