@@ -105,11 +105,12 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   } else {
     os << "  const bool tmaStore = false;\n";
   }
+  using Rows = helion::dev::GroupedRowsShape;
   const bool rowsKernel = !mm.rowsKernelName.empty();
   if (rowsKernel)
     os << "  const bool fitRows = tmaStore && " << pname(mm.tmaStoreParam) << ".dtype() == " << a
        << ".dtype() && (" << a << ".dtype() == helion::DType::bf16 || " << a
-       << ".dtype() == helion::DType::f16) && M > 256 * G;\n";
+       << ".dtype() == helion::DType::f16) && M > " << Rows::MaxH << " * G;\n";
   // 3. Shared memory (Gemm::kSmemBytes / GemmSm80::kSmemBytes).
   std::string outSize = mm.tmaStoreParam >= 0
                             ? "int64_t(" + pname(mm.tmaStoreParam) + ".element_size())"
@@ -130,7 +131,7 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   os << "    const int64_t parts = ring + tileC <= maxSmem ? 1 : ring + tileC / 2 <= maxSmem ? 2 : 4;\n";
   os << "    smem = tmaStore ? ring + tileC / parts : ring;\n  }\n";
   if (rowsKernel)
-    os << "  if (fitRows)\n    smem = " << helion::dev::GroupedRowsShape::smemBytes(4) << ";\n";
+    os << "  if (fitRows)\n    smem = " << Rows::smemBytes(Rows::kStages) << ";\n";
   // 4. The kernel. The key leaves out tf32 and the shared memory bytes handed to
   // loadKernel: the dtypes, sm90 and TMA_STORE in it decide both.
   KernelCacheLookup lookup;
@@ -195,8 +196,7 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
     os << "    CUtensorMap mapB = map(" << b << ", K, N, 64, 64);\n";
   if (rowsKernel) { // hd::GroupedRowMaps: A's and C's maps at every box height, B's
     const std::string c = pname(mm.tmaStoreParam);
-    const int mapsA = helion::dev::GroupedRowsShape::kMapsA;
-    const int mapsC = helion::dev::GroupedRowsShape::kMapsC;
+    const int mapsA = Rows::kMapsA, mapsC = Rows::kMapsC;
     os << "    if (fitRows) {\n";
     os << "      CUtensorMap rowMaps[" << mapsA + mapsC + 1 << "];\n";
     os << "      for (int i = 0; i < " << mapsA << "; ++i)\n        rowMaps[i] = map(" << a
@@ -206,12 +206,13 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
     os << "      rowMaps[" << mapsA + mapsC << "] = mapB;\n";
     os << "      void* pc = const_cast<void*>(static_cast<const void*>(" << c
        << ".data_ptr()));\n      int64_t ldc = " << c << ".stride(0);\n";
-    os << "      const int64_t units = (M / 256 + G) * helion::rt::cdiv(N, 128);\n";
+    // A group of m rows has at most ceil(m / MaxH) row tiles (GroupRows).
+    os << "      const int64_t units = (M / " << Rows::MaxH << " + G) * helion::rt::cdiv(N, "
+       << Rows::BN << ");\n";
     os << "      void* args[] = {rowMaps, &pc, &ldc, &iM, &iN, &iK, &po, &iG};\n";
     os << "      helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>("
           "std::min<int64_t>(units, dev.smCount))), helion::rt::Dim3("
-       << helion::dev::GroupedRowsShape::kThreads
-       << "), static_cast<unsigned>(smem), args, helion::rt::currentStream());\n";
+       << Rows::kThreads << "), static_cast<unsigned>(smem), args, helion::rt::currentStream());\n";
     os << "      return;\n    }\n";
   }
   if (mm.tmaStoreParam >= 0)

@@ -53,8 +53,8 @@ std::string printGemmParams(const GemmParams& p) {
     return "gemm " + sm80 + " group_m " + std::to_string(p.groupM) + kScale;
   return "gemm sm90 " + dims(p.bm, p.bn) + " stages " + std::to_string(p.stages) + " consumers " +
          std::to_string(p.consumers) + (p.persistent ? " persistent" : "") + " group_m " +
-         std::to_string(p.groupM) + (p.tmaStore ? " tma_store" : "") + (p.groupedRows ? " grouped_rows" : "") + "; " +
-         sm80 + kScale;
+         std::to_string(p.groupM) + (p.tmaStore ? " tma_store" : "") +
+         (p.groupedRows ? " grouped_rows" : "") + "; " + sm80 + kScale;
 }
 
 std::string printAttentionParams(const AttentionParams& p) {

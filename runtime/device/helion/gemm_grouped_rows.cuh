@@ -249,7 +249,7 @@ enum class RowBoxes {
   kCeil64 ///< A in boxes of 64 rows (up to 63 rows past h loaded, never used); C as k64x16
 };
 
-template <class T, int Stages = 4, RowBoxes Boxes = RowBoxes::kExact>
+template <class T, int Stages = GroupedRowsShape::kStages, RowBoxes Boxes = RowBoxes::kExact>
 struct GemmGroupedRowsSm90 : GroupedRowsShape {
   static constexpr bool Exact = Boxes == RowBoxes::kExact;
   /// Maps of A and of C, by box rows: kExact 16, 32, .. (256 for A, 128 for C); else
@@ -304,8 +304,9 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 private:
   template <class TOff>
-  __device__ static void produce(const TensorMap* mapsA, const TensorMap* mapB, int K, GroupedRowTiles<TOff> tiles,
-                                 uint8* base, uint64* full, uint64* empty) {
+  __device__ static void produce(const TensorMap* mapsA, const TensorMap* mapB, int K,
+                                 GroupedRowTiles<TOff> tiles, uint8* base, uint64* full,
+                                 uint64* empty) {
     int s = 0;
     uint32 phase = 0;
     const int kBlocks = (K + BK - 1) / BK;

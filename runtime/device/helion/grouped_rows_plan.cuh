@@ -31,9 +31,9 @@ struct GroupRows {
 };
 
 /// The kernel's fixed shape: 128 output columns per tile, up to 256 rows, k-blocks
-/// of 64, two consumer warpgroups and a producer.
+/// of 64, two consumer warpgroups and a producer; kStages ring stages in the product.
 struct GroupedRowsShape {
-  static constexpr int BK = 64, BN = 128, MaxH = 256, Consumers = 2;
+  static constexpr int BK = 64, BN = 128, MaxH = 256, Consumers = 2, kStages = 4;
   static constexpr int kThreads = 128 * (1 + Consumers);
   static constexpr int kStageBytesB = BK * BN * 2;   ///< B[g]'s k-block: two [64 k][64 n] boxes
   static constexpr int kStageBytesA = MaxH * BK * 2; ///< up to 256 rows of A's k-block

@@ -35,8 +35,9 @@
 // One consumer warpgroup (8 warps), one CTA per tile (flat).
 // ONE: template: gemm sm90 128x128 stages 5 consumers 1 group_m 8 tma_store; sm80 128x128 stages 5
 // BMM: template: gemm sm90 128x256 stages 4 consumers 2 persistent group_m 1 tma_store; sm80 128x256 stages 4
-// The grouped GEMM is always persistent with GROUP_M 8 per group.
-// GROUPED: template: gemm sm90 128x256 stages 4 consumers 2 persistent group_m 8 tma_store; sm80 128x256 stages 4
+// The grouped GEMM is always persistent with GROUP_M 8 per group; its epilogue is the
+// accumulator's store alone, so its launcher may run the row-fitting kernel.
+// GROUPED: template: gemm sm90 128x256 stages 4 consumers 2 persistent group_m 8 tma_store grouped_rows; sm80 128x256 stages 4
 // ATTN: template: attention sm90 128x128 consumers 2 stages 2 persistent; sm80 128x64 warps 4 mt 2
 // FA2: template: attention sm80 64x32 warps 4 mt 1
 // FA2-CUDA: hd::AttentionSm80<{{.*}}, 32, 4, 1>
