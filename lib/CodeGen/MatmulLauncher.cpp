@@ -197,15 +197,26 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   if (rowsKernel) { // hd::GroupedRowMaps: A's and C's maps at every box height, B's
     const std::string c = pname(mm.tmaStoreParam);
     const int mapsA = Rows::kMapsA, mapsC = Rows::kMapsC;
+    // Encoding a map takes microseconds: A's and C's are kept per thread and made
+    // again only when a tensor (pointer, extents, row stride, element size) changes.
     os << "    if (fitRows) {\n";
-    os << "      CUtensorMap rowMaps[" << mapsA + mapsC + 1 << "];\n";
-    os << "      for (int i = 0; i < " << mapsA << "; ++i)\n        rowMaps[i] = map(" << a
-       << ", M, K, 16 * (i + 1), boxK);\n";
-    os << "      for (int i = 0; i < " << mapsC << "; ++i)\n        rowMaps[" << mapsA
-       << " + i] = map(" << c << ", M, N, 16 * (i + 1), 64);\n";
-    os << "      rowMaps[" << mapsA + mapsC << "] = mapB;\n";
     os << "      void* pc = const_cast<void*>(static_cast<const void*>(" << c
        << ".data_ptr()));\n      int64_t ldc = " << c << ".stride(0);\n";
+    os << "      const int64_t mapsKey[] = {int64_t(reinterpret_cast<uintptr_t>(" << a
+       << ".data_ptr())), M, K, " << a << ".stride(0), int64_t(" << a
+       << ".element_size()),\n          int64_t(reinterpret_cast<uintptr_t>(pc)), N, ldc, "
+          "int64_t(" << c << ".element_size())};\n";
+    os << "      thread_local int64_t mapsFor[9] = {};\n";
+    os << "      thread_local CUtensorMap rowMaps[" << mapsA + mapsC + 1 << "];\n";
+    os << "      bool same = true;\n      for (int i = 0; i < 9; ++i)\n"
+          "        same = same && mapsKey[i] == mapsFor[i];\n";
+    os << "      if (!same) {\n        mapsFor[0] = -1; // no match until all are made\n";
+    os << "        for (int i = 0; i < " << mapsA << "; ++i)\n          rowMaps[i] = map(" << a
+       << ", M, K, 16 * (i + 1), boxK);\n";
+    os << "        for (int i = 0; i < " << mapsC << "; ++i)\n          rowMaps[" << mapsA
+       << " + i] = map(" << c << ", M, N, 16 * (i + 1), 64);\n";
+    os << "        for (int i = 0; i < 9; ++i)\n          mapsFor[i] = mapsKey[i];\n      }\n";
+    os << "      rowMaps[" << mapsA + mapsC << "] = mapB;\n";
     // A group of m rows has at most ceil(m / MaxH) row tiles (GroupRows).
     os << "      const int64_t units = (M / " << Rows::MaxH << " + G) * helion::rt::cdiv(N, "
        << Rows::BN << ");\n";

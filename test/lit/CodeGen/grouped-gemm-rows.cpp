@@ -81,12 +81,18 @@ HELION_KERNEL Tensor grouped_bt(const Tensor& a, const Tensor& b, const Tensor& 
 // HOST: {{^}}      std::int64_t(fitRows),
 // HOST: {{^}}    std::string name = fitRows ? "grouped_gemm_kernel_rows<" : sm90 ? "grouped_gemm_kernel<" : "grouped_gemm_kernel_sm80<";
 // HOST: {{^}}    if (fitRows) {
-// HOST-NEXT: {{^}}      CUtensorMap rowMaps[25];
-// HOST-NEXT: {{^}}      for (int i = 0; i < 16; ++i)
-// HOST-NEXT: {{^}}        rowMaps[i] = map(p_a, M, K, 16 * (i + 1), boxK);
-// HOST-NEXT: {{^}}      for (int i = 0; i < 8; ++i)
-// HOST-NEXT: {{^}}        rowMaps[16 + i] = map(p_out, M, N, 16 * (i + 1), 64);
-// HOST-NEXT: {{^}}      rowMaps[24] = mapB;
+// A's and C's maps, kept per thread until a tensor changes.
+// HOST: {{^}}      thread_local int64_t mapsFor[9] = {};
+// HOST-NEXT: {{^}}      thread_local CUtensorMap rowMaps[25];
+// HOST: {{^}}      if (!same) {
+// HOST-NEXT: {{^}}        mapsFor[0] = -1; // no match until all are made
+// HOST-NEXT: {{^}}        for (int i = 0; i < 16; ++i)
+// HOST-NEXT: {{^}}          rowMaps[i] = map(p_a, M, K, 16 * (i + 1), boxK);
+// HOST-NEXT: {{^}}        for (int i = 0; i < 8; ++i)
+// HOST-NEXT: {{^}}          rowMaps[16 + i] = map(p_out, M, N, 16 * (i + 1), 64);
+// HOST-NEXT: {{^}}        for (int i = 0; i < 9; ++i)
+// HOST-NEXT: {{^}}          mapsFor[i] = mapsKey[i];
+// HOST: {{^}}      rowMaps[24] = mapB;
 // HOST: {{^}}      void* args[] = {rowMaps, &pc, &ldc, &iM, &iN, &iK, &po, &iG};
 // HOST-NEXT: {{^}}      helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(std::min<int64_t>(units, dev.smCount))), helion::rt::Dim3(384), static_cast<unsigned>(smem), args, helion::rt::currentStream());
 // HOST-NEXT: {{^}}      return;
