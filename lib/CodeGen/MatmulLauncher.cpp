@@ -25,7 +25,8 @@
 // when A, B and the output are bf16 or f16 of one dtype, the output takes TMA stores
 // and the groups average more than 256 rows (M > 256 G: measured faster than the BM x
 // BN kernel there, slower on MoE-sized groups of 256 rows); its maps are A's and C's
-// at every box height (hd::GroupedRowMaps) and B's.
+// at every box height (hd::GroupedRowMaps), kept per thread until a tensor changes,
+// and B's.
 //===----------------------------------------------------------------------===//
 #include "MatmulLauncher.h"
 #include "MatmulPlan.h"
