@@ -39,6 +39,9 @@ def case_plan(k, variant_seed, gpu):
                        rng.randint(1, 64)))
     else:
         shapes.append((rng.randint(1, 12), rng.randint(60, 300), rng.randint(1, 30)))
+    if "grouped" in k.templates and gpu:
+        # More than 256 rows per group (G <= 4): the row-fitting kernel where it applies.
+        shapes.append((rng.randint(1100, 1600), rng.randint(8, 600), rng.randint(8, 300)))
     if "grouped" in k.templates:
         # TMA and cp.async need 16-byte aligned rows of x0 [M, N], wg [G, N, V] and the
         # output [M, V]: N and V multiples of 8 (a located launcher error otherwise).

@@ -85,12 +85,18 @@ class GemmTemplates:
         self.indent -= 1
         self.emit("}")
 
-    def dot_epilogue(self, tm, tv, tk, operands):
+    def dot_epilogue(self, tm, tv, tk, operands, plain=False):
         """The K loop of one hl::dot (`operands`: A, B) into acc over [tm, tv], then a
-        pointwise epilogue stored into a new [M, V] output."""
+        pointwise epilogue stored into a new [M, V] output; `plain`: acc stored as is
+        into an output of x0's dtype (the grouped GEMM's row-fitting kernel)."""
         self.emit(f"for (auto {tk} : hl::tile(n)) {{")
         self.emit(f"  acc = hl::dot({operands}, acc);")
         self.emit("}")
+        if plain:
+            self.plain_acc = True
+            name = self.output(("M", "V"), dtype="x0.dtype()")
+            self.emit(f"{name}[{tm}, {tv}] = acc;")
+            return
         # |acc| <= 4n: scaled into the tame range; no exact value (comparisons must not see it).
         self.emit("auto y = acc * 0.000244140625;")
         name = self.output(("M", "V"))
@@ -115,7 +121,8 @@ class GemmTemplates:
         self.emit(f"for (auto {tv} : hl::tile(wg.size(2))) {{")
         self.indent += 1
         self.emit(f"auto acc = hl::zeros({{{tm}, {tv}}}, hl::f32);")
-        self.dot_epilogue(tm, tv, tk, f"x0[{tm}, {tk}], wg[{g}, {tk}, {tv}]")
+        self.dot_epilogue(tm, tv, tk, f"x0[{tm}, {tk}], wg[{g}, {tk}, {tv}]",
+                          plain=self.rng.random() < 0.3)
         for _ in range(3):
             self.indent -= 1
             self.emit("}")
