@@ -1,14 +1,13 @@
 #!/usr/bin/env python3
-"""The row-fitting grouped GEMM prototype on the GPU (scripts/grouped_rows_check.sh runs this).
+"""Variants of the row-fitting grouped GEMM on the GPU (scripts/grouped_rows_check.sh runs this).
 
-hd::GemmGroupedRowsSm90 (runtime/device/helion/gemm_grouped_rows.cuh, not used by the
-compiler yet) through test/gpu/grouped_rows.cu's library: first checked on fresh random
-inputs with a NaN-poisoned output against a float64 reference (every row of small
-cases, sampled rows of every group of large ones; NaN anywhere in a group's rows fails),
-then timed paired (benchmarks/timing.py: one call of each per round after an L2 flush,
-order rotated) next to examples/grouped_gemm.cpp compiled by helionc (the grouped
-GEMM of gemm_grouped.cuh, default config), the loop of torch.mm per group (eager) and
-one torch.mm of all rows with b[0] (dense).
+hd::GemmGroupedRowsSm90 (runtime/device/helion/gemm_grouped_rows.cuh; the compiler's
+grouped launcher runs its kExact form) through test/gpu/grouped_rows.cu's libraries:
+first checked on fresh random inputs with a NaN-poisoned output against a float64
+reference (every row of small cases, sampled rows of every group of large ones; NaN
+anywhere in a group's rows fails), then timed paired (benchmarks/timing.py: one call of each per round after an L2 flush,
+order rotated) next to examples/grouped_gemm.cpp compiled by helionc (default config),
+the loop of torch.mm per group (eager) and one torch.mm of all rows with b[0] (dense).
 
     python3 scripts/grouped_rows_check.py --lib NAME=LIBGROUPED_ROWS.so[,height] ...
         [--helionc-lib libgrouped_gemm.so] [--rounds 30] [--json OUT.json]
@@ -139,14 +138,16 @@ def main():
                 e = max(e, ((got - want).abs().max() / want.abs().max().clamp_min(1e-30)).item())
             if has_nan or not e <= TOL[dt]:
                 bad = torch.isnan(c).any(dim=1).nonzero().flatten().tolist()
-                failed.append(f"{name} (NaN rows {len(bad)}: {bad[:4]}..{bad[-2:]})" if has_nan else name)
+                failed.append(f"{name} (NaN rows {len(bad)}: {bad[:4]}..{bad[-2:]})"
+                              if has_nan else name)
             err, nan = max(err, e), nan or has_nan
         ok = not failed
         ok_all = ok_all and ok
         row = {"draw": kind, "sizes": sizes, "n": n, "k": k, "dtype": str(dt), "rows": M,
                "max_rel_err": err, "nan": nan, "ok": ok, "failed": failed}
         line = (f"{kind:10} {str(dt)[6:]:8} G {G:2} rows {M:5} n {n:4} k {k:4}: "
-                f"{'ok' if ok else 'FAIL ' + ', '.join(failed)} max_err {err:.2g}{' NaN' if nan else ''}")
+                f"{'ok' if ok else 'FAIL ' + ', '.join(failed)} max_err {err:.2g}"
+                f"{' NaN' if nan else ''}")
         if timed and ok:
             def eager():
                 out = torch.empty(M, n, device=DEV, dtype=dt)

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# On the GPU machine: the row-fitting grouped GEMM prototype (runtime/device/helion/
-# gemm_grouped_rows.cuh, not used by the compiler yet) built with nvcc into a shared
-# library (test/gpu/grouped_rows.cu) and run by scripts/grouped_rows_check.py: checked
-# against float64 with poisoned outputs, then timed next to eager, one dense torch.mm
-# and, with HELIONC_LIB=libgrouped_gemm.so (examples/python/build.sh of
-# examples/grouped_gemm.cpp), the compiled grouped GEMM. Results: a table and
+# On the GPU machine: variants of the row-fitting grouped GEMM (runtime/device/helion/
+# gemm_grouped_rows.cuh, whose kExact form the compiler's grouped launcher runs) built
+# with nvcc into shared libraries (test/gpu/grouped_rows.cu) and run by
+# scripts/grouped_rows_check.py: checked against float64 with poisoned outputs, then
+# timed side by side next to eager, one dense torch.mm and, with
+# HELIONC_LIB=libgrouped_gemm.so (examples/python/build.sh of examples/grouped_gemm.cpp),
+# the compiled grouped GEMM. Results: a table and
 # $OUT/grouped_rows_check.json. Exit 1 when a check fails.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
