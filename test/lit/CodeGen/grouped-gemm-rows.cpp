@@ -1,8 +1,8 @@
 // REQUIRES: frontend, host-cxx
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %helionc compile %examples/grouped_gemm.cpp --print-after template-plan 2>&1 | FileCheck %s --check-prefix=PLAN
-// RUN: %helionc compile %s --kernel grouped_scaled --print-after template-plan 2>&1 | FileCheck %s --check-prefix=EPI
-// RUN: %helionc compile %s --kernel grouped_bt --print-after template-plan 2>&1 | FileCheck %s --check-prefix=BT
+// RUN: %helionc compile %examples/grouped_gemm.cpp --stop-after template-plan | FileCheck %s --check-prefix=PLAN
+// RUN: %helionc compile %s --kernel grouped_scaled --stop-after template-plan | FileCheck %s --check-prefix=EPI
+// RUN: %helionc compile %s --kernel grouped_bt --stop-after template-plan | FileCheck %s --check-prefix=BT
 // RUN: %helionc compile %examples/grouped_gemm.cpp --emit cuda | FileCheck %s --check-prefix=CUDA
 // RUN: %helionc compile %s --kernel grouped_scaled --emit cuda | FileCheck %s --check-prefix=NOROWS
 // RUN: %helionc compile %examples/grouped_gemm.cpp -o %t
