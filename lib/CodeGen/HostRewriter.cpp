@@ -7,6 +7,7 @@
 #include "KernelLauncher.h"
 
 #include <algorithm>
+#include <set>
 #include <string_view>
 
 namespace helion::codegen {
@@ -39,6 +40,7 @@ std::string rewriteHost(const std::string& fileName, const std::string& text,
   for (HostKernel& hk : kernels)
     hk.aot = &aot;
   std::vector<Edit> edits;
+  std::set<unsigned> unusedMarked; // declarations of several block sizes marked once
   for (size_t first = 0; first < kernels.size();) {
     // The entries of one kernel: consecutive HostKernels with the same kernel.
     std::vector<const HostKernel*> entries;
@@ -62,6 +64,9 @@ std::string rewriteHost(const std::string& fileName, const std::string& text,
       };
       bool same = std::all_of(entries.begin(), entries.end(),
                               [&](const HostKernel* e) { return value(e) == value(&hk); });
+      // The variable sized the loops the launch replaced: often unused now (-Wall).
+      if (unusedMarked.insert(call.declBegin).second)
+        edits.push_back({call.declBegin, call.declBegin, "[[maybe_unused]] "});
       // Entries that disagree: the value of the entry these tensors pick.
       edits.push_back({call.call.begin, call.call.end,
                        same ? "int64_t(" + std::to_string(value(&hk)) + ")"

@@ -292,7 +292,8 @@ void KernelLowering::scanHostStmt(const Stmt* s, bool betweenLoops) {
         bs.sizeHint = lowerExpr(args.back());
       registeredBlockSize_[v] = bs.id;
       host_.registerBlockSizeCalls.push_back(
-          {tokenRange(call->getBeginLoc(), call->getEndLoc()), bs.id});
+          {tokenRange(call->getBeginLoc(), call->getEndLoc()), bs.id,
+           tokenRange(v->getBeginLoc(), v->getBeginLoc()).begin});
       kernel_.blockSizes.push_back(std::move(bs));
     }
   });

@@ -30,6 +30,7 @@ struct HostInfo {
   struct BlockSizeCall {
     HostRegion call;                   ///< `hl::register_block_size(...)`
     int blockSize;                     ///< index into Kernel::blockSizes
+    unsigned declBegin;                ///< where its variable's declaration begins
   };
   std::vector<BlockSizeCall> registerBlockSizeCalls;
   struct Capture {

@@ -34,7 +34,7 @@ namespace helion::rt {
 /// A grid or block shape, as CUDA's dim3.
 struct Dim3 {
   unsigned x = 1, y = 1, z = 1;
-  constexpr Dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
+  constexpr Dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
 };
 
 struct KernelSpec {

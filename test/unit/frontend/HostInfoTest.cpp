@@ -49,6 +49,9 @@ TEST_CASE("register_block_size calls and captures are recorded") {
   REQUIRE(two.host.registerBlockSizeCalls.size() == 2);
   CHECK(text(r, two.host.registerBlockSizeCalls[0].call) == "hl::register_block_size(m)");
   CHECK(two.host.registerBlockSizeCalls[1].blockSize == 1);
+  // Where each variable's declaration begins: `int64_t block_n = ...`.
+  const unsigned decl = two.host.registerBlockSizeCalls[1].declBegin;
+  CHECK(text(r, {decl, decl + 17}) == "int64_t block_n =");
   REQUIRE(two.host.captures.size() == two.kernel.params.size());
   for (const auto& c : two.host.captures)
     CHECK(c.expr == two.kernel.params[c.param].name);
