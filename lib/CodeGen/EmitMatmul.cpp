@@ -51,7 +51,7 @@ EmittedKernel MatmulEmitter::run() {
   if (p_.bTransposed)
     os << "// f8e4m3 / f8e5m2 operands: wgmma k32 (sm90), widened to f16 for mma.sync (sm80)\n";
   os << "// f32 operands: tf32 on the sm80 kernel (mma.sync m16n8k8) on every GPU\n";
-  const bool rows = grouped() && p_.gemm.sm90 && p_.gemm.groupedRows;
+  const bool rows = p_.gemm.groupedRows; // template-plan: grouped, sm90, the store alone
   if (rows)
     os << "// groups' row tiles fitted (16-bit A, B and output, the accumulator stored as is): "
           "the launcher's choice on sm90 where it pays\n";
