@@ -89,8 +89,7 @@ __device__ __forceinline__ void
 Gemm<TIn, TOut, BM, BN, BK, Stages, Consumers, BTransposed, Persistent, Form, Cluster, Batched,
      StagedA>::mainloop_kscale(float (&acc)[kMmaM][BN / 2], const Epi& epi, int row0,
                                int col0, int M, int N, int K, int kBlocks, int tid, uint8* base,
-                               uint64* full, uint64* empty, int& s, uint32& phase,
-                               bool lastTile) {
+                               uint64* full, uint64* empty, int& s, uint32& phase) {
   using namespace sm90;
   static_assert(!StagedA, "Gemm: a product scaled per K block has no A prologue");
   constexpr int kStepK = 32 / static_cast<int>(sizeof(TIn)); ///< elements of one k-step
@@ -103,20 +102,21 @@ Gemm<TIn, TOut, BM, BN, BK, Stages, Consumers, BTransposed, Persistent, Form, Cl
   const int consumer = threadIdx.x / 128 - 1;
   float part[kMmaM][BN / 2];
   float rs[kMmaM][2], cs[kCols];
-  auto loadScales = [&](int kb) {
+  auto loadScalesTo = [&](float (&r)[kMmaM][2], float (&c)[kCols], int kb) {
 #pragma unroll
     for (int mi = 0; mi < kMmaM; ++mi)
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int64 row = row0 + 64 * mi + WgmmaAcc::row(tid, 2 * h);
-        rs[mi][h] = epi.kscale_row(row < M ? row : M - 1, kb);
+        r[mi][h] = epi.kscale_row(row < M ? row : M - 1, kb);
       }
 #pragma unroll
-    for (int c = 0; c < kCols; ++c) { // register pairs (c / 2) * 4 + c % 2: 8 columns apart
-      const int64 col = col0 + (kColUniform ? 0 : WgmmaAcc::col(tid, (c / 2) * 4 + c % 2));
-      cs[c] = epi.kscale_col(col < N ? col : N - 1, kb);
+    for (int j = 0; j < kCols; ++j) { // register pairs (j / 2) * 4 + j % 2: 8 columns apart
+      const int64 col = col0 + (kColUniform ? 0 : WgmmaAcc::col(tid, (j / 2) * 4 + j % 2));
+      c[j] = epi.kscale_col(col < N ? col : N - 1, kb);
     }
   };
+  auto loadScales = [&](int kb) { loadScalesTo(rs, cs, kb); };
   auto promote = [&] {
 #pragma unroll
     for (int mi = 0; mi < kMmaM; ++mi)
@@ -126,34 +126,52 @@ Gemm<TIn, TOut, BM, BN, BK, Stages, Consumers, BTransposed, Persistent, Form, Cl
                           rs[mi][(r / 2) % 2] * cs[kColUniform ? 0 : (r / 4) * 2 + r % 2],
                           acc[mi][r]);
   };
-  // The wgmmas of k-step kk of stage s into `part`; scale-d 0 starts a block.
+  // The wgmmas of k-step kk of stage s into `part`; scale-d 0 starts a block. Stage 0's
+  // descriptors are computed once, from a consumer index the compiler knows to be
+  // warp-uniform (they stay in uniform registers), and a stage adds its offset: between
+  // the wait for a stage and its wgmmas there are only a few uniform adds.
+  const int wg = __shfl_sync(0xffffffffu, consumer, 0);
+  const uint32 ring = smem_addr(base);
+  const uint64 descA0 = desc_sw128(ring + wg * kWgM * 128, 16, 1024);
+  const uint64 descB0 = descOfB(ring + kStageBytesA);
   auto issue = [&](int kk, int scaleD) {
-    const uint32 a = smem_addr(base + s * kStageBytes) + consumer * kWgM * 128;
-    wgmma_k_step(part, desc_sw128(a, 16, 1024),
-                 descOfB(smem_addr(base + s * kStageBytes + kStageBytesA)), kk, scaleD);
+    const uint64 off = static_cast<uint64>((s * kStageBytes) >> 4);
+    wgmma_k_step(part, descA0 + off, descB0 + off, kk, scaleD);
   };
   if constexpr (S >= kKSteps) {
     constexpr int P = S / kKSteps; // stages per scale block
+    // Block b + 1's factors load while block b's group runs, off the path from the wait
+    // to the adds.
+    float rsNext[kMmaM][2], csNext[kCols];
+    if (kBlocks > 0)
+      loadScales(0);
     for (int kb = 0; kb < kBlocks; ++kb) {
       mbarrier_wait(&full[s], phase);
-      KScaleTurn::await(consumer);
       fence_acc(part);
       wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < kKSteps; ++kk)
         issue(kk, kk == 0 && kb % P == 0 ? 0 : 1);
       wgmma_commit();
-      KScaleTurn::pass(consumer, lastTile && kb + 1 == kBlocks);
       const bool ends = (kb + 1) % P == 0 || kb + 1 == kBlocks;
-      if (ends)
-        loadScales(kb / P);
+      if (ends && kb + 1 < kBlocks)
+        loadScalesTo(rsNext, csNext, kb / P + 1);
       fence_acc(part);
       wgmma_wait<0>();
       fence_acc(part);
       if (tid % 32 == 0)
         release(&empty[s]);
-      if (ends)
+      if (ends) {
         promote();
+#pragma unroll
+        for (int mi = 0; mi < kMmaM; ++mi)
+#pragma unroll
+          for (int h = 0; h < 2; ++h)
+            rs[mi][h] = rsNext[mi][h];
+#pragma unroll
+        for (int j = 0; j < kCols; ++j)
+          cs[j] = csNext[j];
+      }
       advance(s, phase);
     }
   } else {
