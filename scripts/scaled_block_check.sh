@@ -25,6 +25,8 @@ for spec in "${specs[@]}"; do
     > "$work/$name.log" 2>&1 & pids+=($!)
   libs+=(--lib "$name=$work/lib$name.so")
 done
-for p in "${pids[@]}"; do wait "$p"; done
+for i in "${!pids[@]}"; do
+  wait "${pids[$i]}" || { name=${specs[$i]%%:*}; cat "$work/$name.log" >&2; exit 1; }
+done
 grep -H "registers\|spill" "$work"/*.log || true
 python3 "$root/scripts/scaled_block_check.py" "${libs[@]}" --json "$out/scaled_block_check.json" "$@"
