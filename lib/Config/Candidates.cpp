@@ -116,6 +116,12 @@ std::vector<Config> neighbors(const Config& config, const ConfigSpec& spec) {
     if (std::optional<AttentionRules> rules = AttentionRules::of(*spec.kernel))
       for (int w : {8, 12, 16})
         set.with([&](Config& n) { rules->setConsumers(n, w); });
+  // So do a product's scaled per K block (tm 192 with 16 warps).
+  if (spec.matmul() && spec.kernel)
+    if (std::optional<MatmulRules> rules = MatmulRules::of(*spec.kernel);
+        rules && rules->tiles().kScaled)
+      for (int w : {12, 16})
+        set.with([&](Config& n) { rules->setConsumers(n, w); });
   set.ladderStep([](Config& n) -> int& { return n.numStages; }, spec.numStagesChoices());
   for (PidType p : spec.pidTypes)
     set.with([&](Config& n) { n.pidType = p; });

@@ -293,8 +293,17 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
   if (!spec.hasDot)
     spec.unrollLoops = spec.innerLoops;
   if (spec.matmul())
-    if (std::optional<MatmulRules> rules = MatmulRules::of(k))
+    if (std::optional<MatmulRules> rules = MatmulRules::of(k)) {
       rules->narrow(spec.blockSizes);
+      // A product scaled per K block: tm 192 with 3 consumers is off the powers of two.
+      if (const int i = rules->rowsConfigIndex(spec.defaultConfig());
+          rules->tiles().kScaled && i >= 0) {
+        BlockSizeSpec& rows = spec.blockSizes[static_cast<size_t>(i)];
+        for (int64_t v : MatmulRules::scaledRowChoices())
+          if (v >= rows.min && v <= rows.max)
+            rows.choices.push_back(v);
+      }
+    }
   if (spec.attention) // flash attention's query rows: 192 is off the powers of two
     if (std::optional<AttentionRules> rules = AttentionRules::of(k))
       if (const int i = rules->rowsConfigIndex(spec.defaultConfig()); i >= 0) {
@@ -318,8 +327,10 @@ std::vector<int64_t> ConfigSpec::blockSizeChoices(int i) const {
 std::vector<int> ConfigSpec::numWarpsChoices() const {
   if (attention)
     return AttentionRules::numWarpsChoices();
-  if (matmul())
-    return MatmulRules::numWarpsChoices();
+  if (matmul()) {
+    std::optional<MatmulRules> rules = kernel ? MatmulRules::of(*kernel) : std::nullopt;
+    return rules ? rules->numWarpsChoices() : std::vector<int>{8, 12};
+  }
   std::vector<int> out;
   for (int w = 1; w <= kMaxNumWarps; w *= 2)
     out.push_back(w);

@@ -112,14 +112,20 @@ private:
       add(key, index, -1, fmt::format("expected an integer in [{}, {}], got {}", lo, hi, v));
   }
 
-  /// block_sizes[i] is the row tile of the sm90 flash attention with 3 consumer
-  /// warpgroups (16 warps, all tensor_descriptor): 192 rows, no power of two.
+  /// block_sizes[i] is the row tile of the sm90 flash attention or of a matmul scaled
+  /// per K block with 3 consumer warpgroups (16 warps, all tensor_descriptor): 192 rows,
+  /// no power of two.
   bool threeConsumerRows(const Config& c, int i) const {
-    if (!spec_.attention || c.numWarps != 16 || !allTensorDescriptors(c))
+    if (!spec_.kernel || c.numWarps != 16 || !allTensorDescriptors(c))
       return false;
-    std::optional<AttentionRules> rules =
-        spec_.kernel ? AttentionRules::of(*spec_.kernel) : std::nullopt;
-    return rules && ruleTile(*spec_.kernel, c, rules->tiles().m).configIndex == i;
+    if (spec_.attention) {
+      std::optional<AttentionRules> rules = AttentionRules::of(*spec_.kernel);
+      return rules && ruleTile(*spec_.kernel, c, rules->tiles().m).configIndex == i;
+    }
+    std::optional<MatmulRules> rules =
+        spec_.matmul() ? MatmulRules::of(*spec_.kernel) : std::nullopt;
+    return rules && rules->tiles().kScaled &&
+           ruleTile(*spec_.kernel, c, rules->tiles().m).configIndex == i;
   }
 
   void blockSizes(const Config& c) {
@@ -136,7 +142,7 @@ private:
       int64_t v = c.blockSizes[i];
       int idx = static_cast<int>(i);
       if (v == 192 && threeConsumerRows(c, idx))
-        continue; // the attention rules check the rest
+        continue; // the template's rules check the rest
       if (!isPowerOfTwo(v))
         add("block_sizes", idx, -1, fmt::format("expected a power of two, got {}", v));
       else if (v < bs.min)

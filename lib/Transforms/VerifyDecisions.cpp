@@ -61,7 +61,10 @@ void templateParams(const Kernel& k, const VerifyFail& fail) {
   if (const auto& g = k.gemm) {
     if (family != DotTemplate::Matmul)
       fail(k.loc, "matmul template parameters on a kernel the matmul template does not print");
-    if (g->bm < 1 || g->bn < 1 || g->stages < 2 || g->consumers < 1 || g->consumers > 2 ||
+    // 3 consumers: a product scaled per K block of 192 rows.
+    const bool threeOk = g->consumers == 3 && g->kScaleBlock > 0 && g->bm == 192;
+    if (g->bm < 1 || g->bn < 1 || g->stages < 2 || g->consumers < 1 ||
+        (g->consumers > 2 && !threeOk) ||
         g->groupM < 1 || g->sm80Bm < 1 || g->sm80Bn < 1 || g->sm80Stages < 2 ||
         g->sm80Stages > g->stages || g->kScaleBlock < 0 ||
         (g->kScaleBlock > 0) != (k.matmul && k.matmul->kScaled))

@@ -59,11 +59,24 @@ public:
   /// tm, tn in [64, 256] (tn from 16 when B is read as [N, K]), tk 64, the batch tile 1,
   /// each within the source's own range where that allows any of them.
   void narrow(std::vector<BlockSizeSpec>& blockSizes) const;
-  static std::vector<int> numWarpsChoices() { return {8, 12}; }
+  /// 8 or 12 warps: 1 or 2 consumer warpgroups; a product scaled per K block also 16
+  /// (3 consumers of 64 rows each: tm 192).
+  std::vector<int> numWarpsChoices() const {
+    return t_.kScaled ? std::vector<int>{8, 12, 16} : std::vector<int>{8, 12};
+  }
+  /// tm's choices of a product scaled per K block (192 is off the powers of two).
+  static std::vector<int64_t> scaledRowChoices() { return {64, 128, 192, 256}; }
   RuleLines describe(bool grouped) const;
   /// block_sizes of tm, tn, tk 128, 256, 64 (clamped to the spec), 12 warps, 4 stages,
-  /// persistent_interleaved, l2_groupings 8, every site tensor_descriptor.
+  /// persistent_interleaved, l2_groupings 8, every site tensor_descriptor. A product
+  /// scaled per K block: tm 192 with 16 warps where tm is tunable up to 192, tn and tk 128.
   void defaults(const ConfigSpec& spec, Config& c) const;
+  /// The config index of tm, or -1 when the source fixes it.
+  int rowsConfigIndex(const Config& c) const;
+  /// num_warps = warps and, for a product scaled per K block on sm90 with a tunable tm,
+  /// tm = 64 x consumer warpgroups when that changes the consumers' rows (16 warps: 192;
+  /// from 192 to 12 warps: 128; 8 warps: 64 or 128 as it was).
+  void setConsumers(Config& c, int warps) const;
   /// Evens out the keys without effect on the kernels (canonicalize(), Candidates.h):
   /// indexing all tensor_descriptor or all pointer; pid_type xyz is flat and
   /// persistent_blocked persistent_interleaved; without TMA, pid_type and num_warps are

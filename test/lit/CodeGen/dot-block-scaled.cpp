@@ -23,14 +23,23 @@
 // RUN: echo '{"block_sizes": [128, 128, 16]}' > %t.bk.json
 // RUN: not %helionc compile %s --kernel tunable_k --config %t.bk.json --emit cuda 2>&1 | FileCheck %s --check-prefix=BK
 // RUN: %helionc spec %s --kernel tunable_k | FileCheck %s --check-prefix=SPECK
+// 3 consumers (16 warps) take 192 rows, and 192 rows 3 consumers:
+// RUN: echo '{"block_sizes": [128], "num_warps": 16}' > %t.c16.json
+// RUN: not %helionc compile %s --kernel scaled128 --config %t.c16.json --emit cuda 2>&1 | FileCheck %s --check-prefix=C16
+// RUN: echo '{"block_sizes": [192], "num_warps": 12}' > %t.c12.json
+// RUN: not %helionc compile %s --kernel scaled128 --config %t.c12.json --emit cuda 2>&1 | FileCheck %s --check-prefix=C12
+// C16: block_sizes[0]: expected 192 rows of 'tm' for the sm90 matmul with num_warps 16 (3 consumer warpgroups of 64 rows), got 128
+// C12: block_sizes[0]: expected a multiple of 128 rows of 'tm' for the sm90 matmul with num_warps 12 (64 per consumer warpgroup), got 192
 #include <helion/hl.h>
 
 using helion::Tensor;
 
 // SPEC: config spec of kernel 'scaled128' ({{.*}}): its dot runs the GEMM templates
-// SPEC: a product scaled per K block: tk is the scales' block
+// SPEC: num_warps {{.*}} 8 | 12 | 16; default 16
+// SPEC: a product scaled per K block: tk is the scales' block{{.*}}num_warps 16 = 3 consumers with tm 192
+// SPEC: {"block_sizes": [192], {{.*}}"num_warps": 16
 // IR: matmul: a %x, b %w transposed, acc %acc.0, tiles [tm, tn], k loop tk, k-scale rows load %sx[%tm, %tk.id][:, newaxis] columns load %sw[%tn.id, %tk.id] (per column tile)
-// IR: template: gemm sm90 128x128 {{.*}}; k-scale block 128
+// IR: template: gemm sm90 192x128 stages 4 consumers 3 {{.*}}; k-scale block 128
 // CUDA: static constexpr bool kKScale = true;
 // CUDA-NEXT: static constexpr int kKScaleBlock = 128;
 // CUDA-NEXT: static constexpr int kKScaleColBlock = 128;
