@@ -135,7 +135,7 @@ RuleLines MatmulRules::describe(bool grouped) const {
     out.push_back("block_sizes             a product scaled per K block: tk is the scales' "
                   "block (a power of two from 32 to 1024, default 128); sm90: at most 64 "
                   "accumulator registers per thread (each K block's part takes as many again), "
-                  "num_warps 16 = 3 consumers with tm 192 (the default where tm is tunable); "
+                  "num_warps 16 = 3 consumers with tm 192; "
                   "sm80: tiles of at most 128 x 128");
   if (!grouped)
     out.push_back("l2_groupings            groupM of the tile order");
@@ -150,17 +150,11 @@ void MatmulRules::defaults(const ConfigSpec& spec, Config& c) const {
   setTileDefault(*k_, spec, c, t_.m, 128);
   setTileDefault(*k_, spec, c, t_.n, t_.kScaled ? 128 : 256);
   setTileDefault(*k_, spec, c, t_.k, t_.kScaled ? 128 : 64);
+  // A product scaled per K block stays at 2 consumers of 128 rows: 3 consumers of 192
+  // (num_warps 16) were 0.74-0.97x its time on large fp8 problems but 1.23x on a bf16
+  // one of 4096 x 1024 x 1024, where 192-row tiles leave most of a second wave idle
+  // (H200, docs/gemm.md); the tuner tries both.
   c.numWarps = 12;
-  // A product scaled per K block: 3 consumers of 192 rows hide each block's adds behind
-  // the other two consumers' wgmmas (H200: 0.74-0.89x the time of 2 consumers of 128,
-  // docs/gemm.md).
-  if (const int i = rowsConfigIndex(c); t_.kScaled && i >= 0) {
-    const BlockSizeSpec& rows = spec.blockSizes.at(static_cast<size_t>(i));
-    if (rows.min <= 192 && rows.max >= 192) {
-      c.blockSizes[static_cast<size_t>(i)] = 192;
-      c.numWarps = 16;
-    }
-  }
   c.numStages = 4;
   c.pidType = PidType::PersistentInterleaved;
   c.l2Groupings.assign(spec.l2Loops.size(), 8);

@@ -68,8 +68,8 @@ public:
   static std::vector<int64_t> scaledRowChoices() { return {64, 128, 192, 256}; }
   RuleLines describe(bool grouped) const;
   /// block_sizes of tm, tn, tk 128, 256, 64 (clamped to the spec), 12 warps, 4 stages,
-  /// persistent_interleaved, l2_groupings 8, every site tensor_descriptor. A product
-  /// scaled per K block: tm 192 with 16 warps where tm is tunable up to 192, tn and tk 128.
+  /// persistent_interleaved, l2_groupings 8, every site tensor_descriptor (a product
+  /// scaled per K block: tn and tk 128).
   void defaults(const ConfigSpec& spec, Config& c) const;
   /// The config index of tm, or -1 when the source fixes it.
   int rowsConfigIndex(const Config& c) const;

@@ -35,11 +35,11 @@
 using helion::Tensor;
 
 // SPEC: config spec of kernel 'scaled128' ({{.*}}): its dot runs the GEMM templates
-// SPEC: num_warps {{.*}} 8 | 12 | 16; default 16
+// SPEC: num_warps {{.*}} 8 | 12 | 16; default 12
 // SPEC: a product scaled per K block: tk is the scales' block{{.*}}num_warps 16 = 3 consumers with tm 192
-// SPEC: {"block_sizes": [192], {{.*}}"num_warps": 16
+// SPEC: {"block_sizes": [128], {{.*}}"num_warps": 12
 // IR: matmul: a %x, b %w transposed, acc %acc.0, tiles [tm, tn], k loop tk, k-scale rows load %sx[%tm, %tk.id][:, newaxis] columns load %sw[%tn.id, %tk.id] (per column tile)
-// IR: template: gemm sm90 192x128 stages 4 consumers 3 {{.*}}; k-scale block 128
+// IR: template: gemm sm90 128x128 stages 4 consumers 2 {{.*}}; k-scale block 128
 // CUDA: static constexpr bool kKScale = true;
 // CUDA-NEXT: static constexpr int kKScaleBlock = 128;
 // CUDA-NEXT: static constexpr int kKScaleColBlock = 128;
