@@ -117,6 +117,13 @@ def sample_config(spec, rng, p_key=0.6):
         listed = _listed(keys.get("num_warps", {}).get("text", "")) if template else []
         cfg["num_warps"] = rng.choice(listed or ([2, 4, 8, 16, 32] if "reduction_loops" in d
                                                  else [1, 2, 4, 8, 16, 32]))
+    # 16 warps on a template = 3 consumer warpgroups of 64 rows: its first tile (the row
+    # tile of the fuzzer's matmuls) 192, off the powers of two drawn above, mostly.
+    if template and cfg.get("num_warps") == 16 and d.get("block_sizes") and \
+            rng.random() < 0.8:
+        entries = keys.get("block_sizes", {}).get("entries", [])
+        if entries and _range(entries[0]["legal"])[1] >= 192:
+            cfg["block_sizes"] = [192] + list(cfg.get("block_sizes", d["block_sizes"]))[1:]
     if take("num_stages"):
         listed = _listed(keys.get("num_stages", {}).get("text", "")) if template else []
         cfg["num_stages"] = rng.choice(listed[:4]) if listed else rng.randint(1, 4)

@@ -78,19 +78,38 @@ class GemmTemplates:
                  (f"hl::abs({x}).to(x0.dtype())", [])]
         a, uses = self.pick(forms)
         self.use(*uses)
+        # 3 in 10 scale each K block's product (the templates' K-scale mainloop when A is
+        # its own load, else the general lowering): a row factor, a column factor, both,
+        # or a constant row factor times a scalar per block.
+        factor = None
+        if self.rng.random() < 0.3:
+            row = f"x0[{tm}, {tk}.id()][hl::all, hl::newaxis]"
+            col = f"wv[{tk}.id(), {tv}][hl::newaxis, hl::all]"
+            factor, uses = self.pick([(row, []), (col, []), (f"{row} * {col}", []),
+                                      (f"r[{tm}][hl::all, hl::newaxis] * w[{tk}.id()]",
+                                       ["r", "w"])])
+            self.use(*uses)
         self.emit(f"for (auto [{tm}, {tv}] : hl::tile({{m, wv.size(1)}})) {{")
         self.indent += 1
         self.emit(f"auto acc = hl::zeros({{{tm}, {tv}}}, hl::f32);")
-        self.dot_epilogue(tm, tv, tk, f"{a}, wv[{tk}, {tv}]")
+        self.dot_epilogue(tm, tv, tk, f"{a}, wv[{tk}, {tv}]", factor=factor)
         self.indent -= 1
         self.emit("}")
 
-    def dot_epilogue(self, tm, tv, tk, operands, plain=False):
+    def dot_epilogue(self, tm, tv, tk, operands, plain=False, factor=None):
         """The K loop of one hl::dot (`operands`: A, B) into acc over [tm, tv], then a
         pointwise epilogue stored into a new [M, V] output; `plain`: acc stored as is
-        into an output of x0's dtype (the grouped GEMM's row-fitting kernel)."""
-        self.emit(f"for (auto {tk} : hl::tile(n)) {{")
-        self.emit(f"  acc = hl::dot({operands}, acc);")
+        into an output of x0's dtype (the grouped GEMM's row-fitting kernel); `factor`:
+        each K block's product times it (`acc = acc + hl::dot(a, b) * factor`)."""
+        if factor:
+            # The factor reads tk.id(): the K tile is fixed in the source (the scales'
+            # block), or each block size would read other factors.
+            block = self.pick([32, 64, 128])
+            self.emit(f"for (auto {tk} : hl::tile(n, hl::block_size({block}))) {{")
+            self.emit(f"  acc = acc + hl::dot({operands}) * {factor};")
+        else:
+            self.emit(f"for (auto {tk} : hl::tile(n)) {{")
+            self.emit(f"  acc = hl::dot({operands}, acc);")
         self.emit("}")
         if plain:
             self.plain_acc = True
