@@ -37,7 +37,7 @@ t2=$(date +%s)
 python3 - "$out" "$((t1 - t0))" "$((t2 - t1))" <<'PY'
 import glob, json, os, sys
 out, build_s, run_s = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-ok = fail = 0
+ok = fail = rejected = 0
 cases, bad_cases, failing, crashed = set(), set(), [], []
 for p in sorted(glob.glob(os.path.join(out, "logs", "b*[0-9].txt"))):
     for line in open(p, errors="replace"):
@@ -50,14 +50,17 @@ for p in sorted(glob.glob(os.path.join(out, "logs", "b*[0-9].txt"))):
                 fail += 1
                 bad_cases.add(parts[1])
                 failing.append(line.strip()[:500])
+        elif parts[0] == "rejected":  # the instantiation's static_assert: a diagnostic
+            rejected += 1
         elif line.startswith("harness ") or "terminate called" in line:
             crashed.append(os.path.basename(p) + ": " + line.strip())
-s = {"checks_ok": ok, "checks_failed": fail, "cases": len(cases),
+s = {"checks_ok": ok, "checks_failed": fail, "checks_rejected": rejected, "cases": len(cases),
      "cases_failed": len(bad_cases), "harness_crashes": crashed,
      "build_seconds": build_s, "run_seconds": run_s, "failures": failing}
 json.dump(s, open(os.path.join(out, "fuzz_summary.json"), "w"), indent=1)
 print("\n".join(failing[:60]))
 print(f"fuzz_gpu: {len(cases)} cases (kernel x config incl. ref), {len(bad_cases)} failing; "
-      f"{ok} checks ok, {fail} failed; {len(crashed)} harness crashes; build {build_s} s, run {run_s} s")
+      f"{ok} checks ok, {fail} failed, {rejected} rejected by the instantiation; "
+      f"{len(crashed)} harness crashes; build {build_s} s, run {run_s} s")
 sys.exit(1 if fail or crashed or not cases else 0)
 PY

@@ -12,7 +12,8 @@ import gen_attention
 from fuzz_common import HERE, ROOT, Batch, run, write
 
 DTYPES = {"f32": "DType::f32", "f16": "DType::f16", "bf16": "DType::bf16"}
-MAIN_END = ('  std::printf("%d checks, %d failed\\n", R.checks, R.failures);\n'
+MAIN_END = ('  std::printf("%d checks, %d failed, %d rejected\\n", R.checks, R.failures, '
+            'R.rejected);\n'
             "  return R.failures ? 1 : 0;\n}")
 
 
