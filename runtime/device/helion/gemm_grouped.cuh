@@ -125,18 +125,12 @@ struct GemmGroupedSm90 {
     uint64* full =
         reinterpret_cast<uint64*>(base + Stages * kStageBytes + Base::kEpilogueBytes);
     uint64* empty = full + Stages;
-    if (threadIdx.x == 0) {
-      for (int s = 0; s < Stages; ++s) {
-        mbarrier_init(&full[s], 1);
-        mbarrier_init(&empty[s], 4 * Consumers);
-      }
-      fence_mbarrier_init();
-    } else if (threadIdx.x == 32) {
+    sm90::init_ring<Stages>(full, empty, 4 * Consumers, [&] {
       prefetch_tensormap(mapA);
       prefetch_tensormap(mapB);
       if constexpr (Form == EpilogueForm::tma_store)
         prefetch_tensormap(mapC);
-    }
+    });
     GroupedTiles<TOff> tiles(offsets, groups, M, BM, N, BN, groupM);
     const StreamK sk = StreamK::plan(tiles.total(), static_cast<int>(gridDim.x), (K + BK - 1) / BK,
                                      Consumers, workspace != nullptr);

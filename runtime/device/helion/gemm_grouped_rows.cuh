@@ -268,19 +268,13 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     uint8* staging = base + Stages * kStageBytes;
     uint64* full = reinterpret_cast<uint64*>(staging + Consumers * kStagingBytes);
     uint64* empty = full + Stages;
-    if (threadIdx.x == 0) {
-      for (int s = 0; s < Stages; ++s) {
-        mbarrier_init(&full[s], 1);
-        mbarrier_init(&empty[s], 4 * Consumers);
-      }
-      fence_mbarrier_init();
-    } else if (threadIdx.x == 32) {
+    sm90::init_ring<Stages>(full, empty, 4 * Consumers, [&] {
       for (int i = 0; i < kMapsA; ++i)
         prefetch_tensormap(&mapsA[i]);
       prefetch_tensormap(mapB);
       for (int i = 0; i < kMapsC; ++i)
         prefetch_tensormap(&mapsC[i]);
-    }
+    });
     __syncthreads();
     uint32* counts = reinterpret_cast<uint32*>(empty + Stages);
     uint16* order = reinterpret_cast<uint16*>(counts + 17);

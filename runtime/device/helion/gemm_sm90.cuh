@@ -222,20 +222,15 @@ struct Gemm {
     uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 1023) & ~1023ull);
     uint64* full = reinterpret_cast<uint64*>(base + Stages * kStageBytes + kEpilogueBytes);
     uint64* empty = full + Stages;
-    if (threadIdx.x == 0) {
-      for (int s = 0; s < Stages; ++s) {
-        mbarrier_init(&full[s], 1); // the producer's expect_tx
-        mbarrier_init(&empty[s], 4 * Consumers * Cluster); // each consumer warp of the cluster
-      }
-      fence_mbarrier_init();
-    } else if (threadIdx.x == 32) {
+    // Empty: each consumer warp of the cluster arrives.
+    sm90::init_ring<Stages>(full, empty, 4 * Consumers * Cluster, [&] {
       prefetch_tensormap(mapA);
       prefetch_tensormap(mapB);
       if constexpr (StagedA)
         prefetch_tensormap(mapY);
       if constexpr (Form == EpilogueForm::tma_store)
         prefetch_tensormap(mapC);
-    }
+    });
     if constexpr (Cluster > 1)
       sm90::cluster_sync(); // the peer's barriers exist before we multicast to them
     else

@@ -47,6 +47,24 @@ template <int Pending> __device__ __forceinline__ void wgmma_wait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(Pending) : "memory");
 }
 
+/// The start of a GEMM kernel's ring of `Stages` stages, every thread of the CTA:
+/// thread 0 initializes full[s] for one arrival (the producer's expect_tx) and
+/// empty[s] for `emptyArrivals` (each consumer warp that frees it), thread 32 runs
+/// `prefetch` (the kernel's tensor maps). The caller then syncs the CTA (or cluster).
+template <int Stages, class Prefetch>
+__device__ __forceinline__ void init_ring(uint64* full, uint64* empty, uint32 emptyArrivals,
+                                          const Prefetch& prefetch) {
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < Stages; ++s) {
+      mbarrier_init(&full[s], 1);
+      mbarrier_init(&empty[s], emptyArrivals);
+    }
+    fence_mbarrier_init();
+  } else if (threadIdx.x == 32) {
+    prefetch();
+  }
+}
+
 /// Keeps the compiler from moving accesses of `r` across a wgmma fence/wait.
 __device__ __forceinline__ void fence_operand(float& r) { asm volatile("" : "+f"(r)::"memory"); }
 
