@@ -71,8 +71,7 @@ template <class TOff> struct GroupedTiles {
         return false;
       first += count;
       ++g;
-      start = clamp(static_cast<int64>(offsets[g]), 0);
-      end = clamp(static_cast<int64>(offsets[g + 1]), start);
+      group_bounds(offsets, g, M, start, end);
       count = static_cast<int>((end - start + BM - 1) / BM) * tilesN;
     }
     return true;
@@ -81,8 +80,8 @@ template <class TOff> struct GroupedTiles {
   __device__ __forceinline__ int total() const {
     int n = 0;
     for (int gi = static_cast<int>(threadIdx.x % 32); gi < groups; gi += 32) {
-      const int64 s = clamp(static_cast<int64>(offsets[gi]), 0);
-      const int64 e = clamp(static_cast<int64>(offsets[gi + 1]), s);
+      int64 s, e;
+      group_bounds(offsets, gi, M, s, e);
       n += static_cast<int>((e - s + BM - 1) / BM);
     }
 #pragma unroll
@@ -93,11 +92,6 @@ template <class TOff> struct GroupedTiles {
   __device__ __forceinline__ void coords(int t, int& tm, int& tn) const {
     GemmTiles{static_cast<int>((end - start + BM - 1) / BM), tilesN, groupM}.coords(t - first, tm,
                                                                                    tn);
-  }
-
-private:
-  __device__ __forceinline__ int64 clamp(int64 v, int64 lo) const {
-    return v < lo ? lo : v > M ? (lo > M ? lo : M) : v;
   }
 };
 

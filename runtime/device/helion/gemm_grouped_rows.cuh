@@ -71,12 +71,6 @@ template <class TOff> struct GroupedRowTiles {
     tr = (t - first) % rows.count;
     tn = (t - first) / rows.count;
   }
-  /// Group g's rows, clamped to [0, M] (end to at least start).
-  __device__ __forceinline__ static void bounds(const TOff* offsets, int g, int M, int64& start,
-                                                int64& end) {
-    start = clamp(static_cast<int64>(offsets[g]), 0, M);
-    end = clamp(static_cast<int64>(offsets[g + 1]), start, M);
-  }
 
 private:
   __device__ __forceinline__ bool next() {
@@ -88,14 +82,11 @@ private:
       } else if (++g >= groups) {
         return false;
       }
-      bounds(offsets, g, M, start, end);
+      group_bounds(offsets, g, M, start, end);
       rows = GroupRows::of(end - start);
       if (rows.count > 0)
         return true;
     }
-  }
-  __device__ __forceinline__ static int64 clamp(int64 v, int64 lo, int M) {
-    return v < lo ? lo : v > M ? (lo > M ? lo : M) : v;
   }
 };
 
@@ -111,7 +102,7 @@ __device__ int order_by_height(const TOff* offsets, int groups, int M, uint16* o
   __syncthreads();
   for (int g = threadIdx.x; g < groups; g += blockDim.x) {
     int64 start, end;
-    GroupedRowTiles<TOff>::bounds(offsets, g, M, start, end);
+    group_bounds(offsets, g, M, start, end);
     const GroupRows r = GroupRows::of(end - start);
     const int k = r.count == 0 ? 16 : 16 - r.h / 16; // 256 rows first, empty groups last
     keys[g] = static_cast<uint8>(k);

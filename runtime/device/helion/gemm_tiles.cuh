@@ -31,6 +31,18 @@ struct GemmTiles {
   }
 };
 
+/// Group g's rows in a grouped GEMM (rows offsets[g] .. offsets[g + 1] of M): start
+/// clamped to [0, M], end to [start, M], whatever the offsets hold.
+__device__ __forceinline__ int64 clamp_row(int64 v, int64 lo, int M) {
+  return v < lo ? lo : v > M ? (lo > M ? lo : M) : v;
+}
+template <class TOff>
+__device__ __forceinline__ void group_bounds(const TOff* offsets, int g, int M, int64& start,
+                                             int64& end) {
+  start = clamp_row(static_cast<int64>(offsets[g]), 0, M);
+  end = clamp_row(static_cast<int64>(offsets[g + 1]), start, M);
+}
+
 /// An A prologue (a computed first operand, `(x * 0.5).to(x.dtype()) @ w`): an
 /// epilogue functor with `static constexpr bool kPrologueA = true` and
 /// `float prologue_a(int64 row, int64 k, float v) const` has the GEMMs replace each
