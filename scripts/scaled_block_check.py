@@ -9,8 +9,11 @@ paired (benchmarks/timing.py: one call of each per round after an L2 flush, orde
 rotated) next to torch._scaled_mm with 1 x 128 and 128 x 128 scales (cuBLAS).
 
     python3 scripts/scaled_block_check.py --lib NAME=LIB.so ... [--rounds 30] [--json F]
+    python3 scripts/scaled_block_check.py [--lib NAME=LIB.so] --profile 4096x4096x4096
 
-Ratios are each variant's time over the first's, per round, median.
+Ratios are each variant's time over the first's, per round, median. --profile only calls
+each --lib (or, without one, torch._scaled_mm) three times at that shape, for ncu
+(scripts/scaled_block_check.sh with NCU=1).
 """
 import argparse
 import ctypes
@@ -32,7 +35,8 @@ DEV = "cuda"
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--lib", action="append", required=True)
+    ap.add_argument("--lib", action="append", default=[])
+    ap.add_argument("--profile", metavar="MxNxK")
     ap.add_argument("--rounds", type=int, default=30)
     ap.add_argument("--json")
     ap.add_argument("--shapes", default="4096x4096x4096,8192x8192x8192,4096x7168x2048,"
@@ -59,6 +63,22 @@ def main():
                 raise RuntimeError(f"scaled_block returned {rc}")
         return call
 
+    if args.profile:
+        m, n, k = map(int, args.profile.split("x"))
+        xq, sx = quantize_blocks(torch.randn(m, k, device=DEV), e4, 1)
+        wq, sw = quantize_blocks(torch.randn(n, k, device=DEV), e4, 128)
+        out = torch.empty(m, n, device=DEV, dtype=torch.bfloat16)
+        fn = caller(next(iter(libs.values())), xq, wq, sx, sw, out) if libs else \
+            torch_blockwise(xq, wq, sx, sw)
+        if fn is None:
+            print("this torch has no block-wise torch._scaled_mm", file=sys.stderr)
+            return 1
+        for _ in range(3):
+            fn()
+        torch.cuda.synchronize()
+        return 0
+    if not libs:
+        ap.error("--lib is needed to check and time")
     results = {"device": torch.cuda.get_device_name(), "checks": [], "timings": []}
     failed = 0
     # Checks: every variant, ragged and small shapes too.
