@@ -40,7 +40,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=30)
     ap.add_argument("--json")
     ap.add_argument("--shapes", default="4096x4096x4096,8192x8192x8192,4096x7168x2048,"
-                    "2048x7168x7168,8192x2048x7168")
+                    "2048x7168x7168,8192x2048x7168,4096x1024x1024")
     args = ap.parse_args()
     libs = {}
     for spec in args.lib:

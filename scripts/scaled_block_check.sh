@@ -4,7 +4,8 @@
 # test/gpu/scaled_block.cu into shared libraries and run by scripts/scaled_block_check.py:
 # checked against float64 with poisoned outputs, then timed paired next to
 # torch._scaled_mm with block-wise scales. VARIANTS: NAME:NVCC-FLAGS entries separated by
-# ';' (flags -DTILE_M=, -DTILE_N=, -DCONSUMERS=, -DSTAGES=, -DCLUSTER=, -DGROUPM=, and
+# ';' (flags -DTILE_M=, -DTILE_N=, -DCONSUMERS=, -DSTAGES=, -DCLUSTER=, -DGROUPM=,
+# -DNOSCALE=1, -DAUTO=1 (2 or 3 consumers per call by a wave model), and
 # -I DIR to put DIR's headers ahead of runtime/device's). Results: a table and
 # $OUT/scaled_block_check.json. Exit 1 when a check fails.
 # NCU=1: instead, profiles each variant and torch._scaled_mm once at NCU_SHAPE (default
@@ -17,7 +18,7 @@ cuda=${CUDA_HOME:-/usr/local/cuda}
 out=${OUT:-/tmp/scaled-block-check}
 work=${BUILD_DIR:-/tmp/scaled-block-build}
 mkdir -p "$out" "$work"
-variants=${VARIANTS:-"c2:;c3:-DTILE_M=192 -DCONSUMERS=3"}
+variants=${VARIANTS:-"c2:;c3:-DTILE_M=192 -DCONSUMERS=3;auto:-DAUTO=1"}
 libs=() pids=()
 IFS=';' read -ra specs <<< "$variants"
 for spec in "${specs[@]}"; do

@@ -10,6 +10,8 @@
 // CUDA error. The variant is fixed at build time: TILE_M (128), TILE_N (128), CONSUMERS (2),
 // STAGES (4), CLUSTER (1), GROUPM (8);
 // NOSCALE=1 runs the plain mainloop instead (no scales: for timing only, fails the check).
+// AUTO=1 builds 2 consumers of 128 rows and 3 of 192 and picks one per call by a wave
+// model (threeConsumers), a launcher the compiler does not have yet.
 #include "helion/gemm_sm90.cuh"
 
 #include <cuda.h>
@@ -37,6 +39,9 @@ namespace hd = helion::dev;
 #ifndef NOSCALE
 #define NOSCALE 0
 #endif
+#ifndef AUTO
+#define AUTO 0
+#endif
 #ifndef GROUPM
 #define GROUPM 8
 #endif
@@ -61,6 +66,16 @@ struct Epi {
   __device__ __forceinline__ float transform(hd::int64, hd::int64, float v) const { return v; }
 };
 
+static int numSms() {
+  static int sms = 0;
+  if (sms == 0) {
+    int dev = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  }
+  return sms;
+}
+
 static int encode(hd::TensorMap* out, const void* p, int elemBytes, long long rows,
                   long long cols, int boxRows, int boxCols) {
   CUtensorMap map;
@@ -78,8 +93,9 @@ static int encode(hd::TensorMap* out, const void* p, int elemBytes, long long ro
   return r == CUDA_SUCCESS ? 0 : 1000 + static_cast<int>(r);
 }
 
-extern "C" int scaled_block(const void* x, const void* w, const float* sx, const float* sw,
-                            void* out, int M, int N, int K, void* stream) {
+template <class G>
+static int launch(const void* x, const void* w, const float* sx, const float* sw, void* out,
+                  int M, int N, int K, void* stream) {
   hd::TensorMap ma, mb, mc;
   if (int e = encode(&ma, x, 1, M, K, G::kBoxARows, G::kBoxACols))
     return e;
@@ -93,23 +109,21 @@ extern "C" int scaled_block(const void* x, const void* w, const float* sx, const
     if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              G::kSmemBytes))
       return static_cast<int>(e);
-    int dev = 0;
-    cudaGetDevice(&dev);
-    cudaDeviceGetAttribute(&maxCtas, cudaDevAttrMultiProcessorCount, dev);
-    if (CLUSTER > 1) {
+    maxCtas = numSms();
+    if (G::kCluster > 1) {
       cudaLaunchConfig_t cfg = {};
-      cfg.gridDim = dim3(CLUSTER * 64);
+      cfg.gridDim = dim3(G::kCluster * 64);
       cfg.blockDim = dim3(G::kThreads);
       cfg.dynamicSmemBytes = G::kSmemBytes;
       cudaLaunchAttribute attr;
       attr.id = cudaLaunchAttributeClusterDimension;
-      attr.val.clusterDim = {CLUSTER, 1, 1};
+      attr.val.clusterDim = {G::kCluster, 1, 1};
       cfg.attrs = &attr;
       cfg.numAttrs = 1;
       int clusters = 0;
       if (cudaError_t e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg))
         return static_cast<int>(e);
-      maxCtas = clusters * CLUSTER;
+      maxCtas = clusters * G::kCluster;
     }
   }
   const Epi epi{sx, sw, (K + 127) / 128};
@@ -120,8 +134,33 @@ extern "C" int scaled_block(const void* x, const void* w, const float* sx, const
   cfg.stream = static_cast<cudaStream_t>(stream);
   cudaLaunchAttribute attr;
   attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim = {CLUSTER, 1, 1};
+  attr.val.clusterDim = {G::kCluster, 1, 1};
   cfg.attrs = &attr;
-  cfg.numAttrs = CLUSTER > 1 ? 1 : 0;
+  cfg.numAttrs = G::kCluster > 1 ? 1 : 0;
   return static_cast<int>(cudaLaunchKernelEx(&cfg, kernel, ma, mb, mc, M, N, K, GROUPM, epi));
+}
+
+/// AUTO: 3 consumers of 192 rows when the waves they take, each worth kAutoTile3 of a
+/// 2-consumer wave of 128 rows (1.5 x the rows at 0.83 of the time per row, session 30's
+/// H200 figures), come to less than 2 consumers' waves; else 2 consumers.
+[[maybe_unused]] static bool threeConsumers(int M, int N) {
+  constexpr double kAutoTile3 = 1.5 * 0.83;
+  const long long sms = numSms(), tilesN = (N + 127) / 128;
+  const long long waves2 = ((M + 127) / 128 * tilesN + sms - 1) / sms;
+  const long long waves3 = ((M + 191) / 192 * tilesN + sms - 1) / sms;
+  return kAutoTile3 * static_cast<double>(waves3) < static_cast<double>(waves2);
+}
+
+extern "C" int scaled_block(const void* x, const void* w, const float* sx, const float* sw,
+                            void* out, int M, int N, int K, void* stream) {
+#if AUTO
+  using G2 = hd::Gemm<hd::f8e4m3, hd::bf16, 128, 128, 128, STAGES, 2, true, true,
+                      hd::EpilogueForm::tma_store, CLUSTER>;
+  using G3 = hd::Gemm<hd::f8e4m3, hd::bf16, 192, 128, 128, STAGES, 3, true, true,
+                      hd::EpilogueForm::tma_store, CLUSTER>;
+  return threeConsumers(M, N) ? launch<G3>(x, w, sx, sw, out, M, N, K, stream)
+                              : launch<G2>(x, w, sx, sw, out, M, N, K, stream);
+#else
+  return launch<G>(x, w, sx, sw, out, M, N, K, stream);
+#endif
 }
