@@ -2,11 +2,13 @@
 // validator and the template-plan pass read. The attention family is checked on typed
 // kernels in lit (Passes/template-plan.cpp, CodeGen/attention-diagnostics.cpp).
 #include "TestKernels.h"
+#include "helion/Config/Candidates.h"
 #include "helion/Config/ConfigJson.h"
 #include "helion/Config/TemplateRules.h"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 
 using namespace helion;
@@ -121,4 +123,62 @@ TEST_CASE("matmul rules: the spec's ranges", "[rules]") {
   CHECK(spec.blockSizes[2].min == 64);
   CHECK(spec.blockSizes[2].max == 64);
   CHECK(spec.numWarpsChoices() == std::vector<int>{8, 12});
+}
+
+TEST_CASE("matmul rules: a product scaled per K block takes 3 consumers of 192 rows",
+          "[rules]") {
+  ir::Kernel k = test::scaledMatmulKernel();
+  std::optional<MatmulRules> rules = MatmulRules::of(k);
+  REQUIRE(rules);
+  REQUIRE(rules->tiles().kScaled);
+  ConfigSpec spec = ConfigSpec::fromKernel(k);
+  CHECK(spec.numWarpsChoices() == std::vector<int>{8, 12, 16});
+  const std::vector<int64_t> rows = spec.blockSizeChoices(0);
+  CHECK(std::find(rows.begin(), rows.end(), 192) != rows.end());
+
+  // The default: 2 consumers of 128 rows.
+  Config c = spec.defaultConfig();
+  CHECK(c.numWarps == 12);
+  CHECK(c.blockSizes[0] == 128);
+  CHECK(validate(c, spec).empty());
+
+  // 16 warps move tm to 192: 3 consumers, valid; back to 12 warps, tm 128.
+  Config three = c;
+  rules->setConsumers(three, 16);
+  CHECK(three.blockSizes[0] == 192);
+  INFO(formatConfig(three, spec));
+  CHECK(validate(three, spec).empty());
+  ir::GemmParams p;
+  CHECK(rules->check(three, &p).empty());
+  CHECK(p.consumers == 3);
+  CHECK(p.bm == 192);
+  Config two = three;
+  rules->setConsumers(two, 12);
+  CHECK(two.blockSizes[0] == 128);
+  CHECK(two.numWarps == 12);
+
+  // The tuner's first candidates include it.
+  bool found = false;
+  for (const Config& n : neighbors(c, spec))
+    found = found || (n.numWarps == 16 && n.blockSizes[0] == 192);
+  CHECK(found);
+
+  // 16 warps want 192 rows, 192 rows want 16 warps.
+  Config wrongRows = c;
+  wrongRows.numWarps = 16;
+  CHECK(paths(rules->check(wrongRows, nullptr)) == std::vector<std::string>{"block_sizes[0]"});
+  Config wrongWarps = three;
+  wrongWarps.numWarps = 12;
+  CHECK(paths(rules->check(wrongWarps, nullptr)) == std::vector<std::string>{"block_sizes[0]"});
+}
+
+TEST_CASE("matmul rules: a plain matmul takes no 16 warps", "[rules]") {
+  ir::Kernel k = test::matmulKernel();
+  MatmulRules rules = *MatmulRules::of(k);
+  Config c = ConfigSpec::fromKernel(k).defaultConfig();
+  c.numWarps = 16;
+  CHECK(paths(rules.check(c, nullptr)) == std::vector<std::string>{"num_warps"});
+  Config rows = ConfigSpec::fromKernel(k).defaultConfig();
+  rules.setConsumers(rows, 16); // no rows moved: tm stays, the warps are wrong
+  CHECK(rows.blockSizes[0] == 128);
 }

@@ -107,6 +107,21 @@ Kernel matmulKernel() {
   return k;
 }
 
+Kernel scaledMatmulKernel() {
+  Kernel k = matmulKernel();
+  k.name = "scaled";
+  auto product = std::make_shared<Expr>();
+  product->kind = ExprKind::Dot;
+  product->operands = {makeLoad(0, {Index::ofTile(0), Index::ofTile(2)}),
+                       makeLoad(1, {Index::ofTile(2), Index::ofTile(1)})};
+  auto two = std::make_shared<Expr>(*makeConst(2, false));
+  two->type = BlockType{}; // one element: a row factor (kBlockScale reads the shape)
+  ExprRef sum = makeBinary(BinaryOp::Add, makeVarRef(0), makeBinary(BinaryOp::Mul, product, two));
+  k.body = {forLoop({0, 1}, {let(0, makeConst(0, false)), forLoop({2}, {assign(0, sum)}),
+                             store(2, {Index::ofTile(0), Index::ofTile(1)}, makeVarRef(0))})};
+  return k;
+}
+
 Kernel tiledKernel() {
   Kernel k = matmulKernel();
   k.name = "tiled";

@@ -14,6 +14,11 @@ ir::Kernel softmaxKernel(bool withAxis = true);
 /// store out[tm, tn] = acc }`: block sizes tm, tn, tk.
 ir::Kernel matmulKernel();
 
+/// scaled(x, y, out): the matmul with each K block's product scaled before it is added,
+/// `acc = acc + dot(x[tm, tk], y[tk, tn]) * 2.0` (a product scaled per K block: the GEMM
+/// templates' K-scale form, the constant a row factor).
+ir::Kernel scaledMatmulKernel();
+
 /// tiled(x, y, out): the matmul's loops without hl::dot (the generic emitter's):
 /// `for tm, tn { acc = 0; for tk { acc = acc + x[tm, tk] * y[tk, tn] }; store out[tm, tn] =
 /// acc }`: block sizes tm, tn, tk.
