@@ -161,10 +161,12 @@ def compile_batch(helionc, kernels, configs, d, extra, timeout, stats, failures,
                 return [k for k in kernels if k not in missing], kfile
             stats["passed"] += len(kernels)
             return kernels, kfile
-        # An acceptable exit 1: drop the kernels the diagnostics point into.
+        # An acceptable exit 1: drop the kernels the diagnostics point into (or that the
+        # instantiation's own static_assert rejected: NVRTC names the kernel).
         names = {b.owner(l) for l in error_lines(text, kfile)} - {None}
         m = re.findall(r"kernels\.(k_\d+)", text)
         names |= set(m)
+        names |= set(re.findall(r"NVRTC failed for kernel '(\w+)'", text))
         if not names:
             names = {kernels[0].name} if len(kernels) == 1 else set()
         if not names:

@@ -39,6 +39,12 @@ def classify(rc, text, kfile, cfgfile):
         return "internal compiler error"
     if "NVRTC failed" in text or "nvrtc" in text.lower() and rc == 1 and "error" in text.lower() \
             and "NVRTC" in text:
+        # The instantiation's own diagnostic (a static_assert helionc emits, e.g. the general
+        # dot's blocks past 48 KB once the dtypes stage them as f32): a rejection, located
+        # at the source line it names.
+        errs = [ln for ln in text.splitlines() if ".cu(" in ln and "error:" in ln]
+        if errs and all('static assertion failed with "helionc: ' in ln for ln in errs):
+            return None
         return "NVRTC rejected the generated CUDA"
     if rc == 1:
         located = any(os.path.basename(m.group(1)) == os.path.basename(kfile)
