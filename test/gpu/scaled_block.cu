@@ -93,6 +93,21 @@ static int encode(hd::TensorMap* out, const void* p, int elemBytes, long long ro
   return r == CUDA_SUCCESS ? 0 : 1000 + static_cast<int>(r);
 }
 
+/// G's launch on `grid` CTAs with its cluster dimension (held in `attr`).
+template <class G>
+static cudaLaunchConfig_t launchConfig(unsigned grid, void* stream, cudaLaunchAttribute& attr) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(grid);
+  cfg.blockDim = dim3(G::kThreads);
+  cfg.dynamicSmemBytes = G::kSmemBytes;
+  cfg.stream = static_cast<cudaStream_t>(stream);
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim = {G::kCluster, 1, 1};
+  cfg.attrs = &attr;
+  cfg.numAttrs = G::kCluster > 1 ? 1 : 0;
+  return cfg;
+}
+
 template <class G>
 static int launch(const void* x, const void* w, const float* sx, const float* sw, void* out,
                   int M, int N, int K, void* stream) {
@@ -111,15 +126,8 @@ static int launch(const void* x, const void* w, const float* sx, const float* sw
       return static_cast<int>(e);
     maxCtas = numSms();
     if (G::kCluster > 1) {
-      cudaLaunchConfig_t cfg = {};
-      cfg.gridDim = dim3(G::kCluster * 64);
-      cfg.blockDim = dim3(G::kThreads);
-      cfg.dynamicSmemBytes = G::kSmemBytes;
       cudaLaunchAttribute attr;
-      attr.id = cudaLaunchAttributeClusterDimension;
-      attr.val.clusterDim = {G::kCluster, 1, 1};
-      cfg.attrs = &attr;
-      cfg.numAttrs = 1;
+      const cudaLaunchConfig_t cfg = launchConfig<G>(G::kCluster * 64, nullptr, attr);
       int clusters = 0;
       if (cudaError_t e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg))
         return static_cast<int>(e);
@@ -127,16 +135,8 @@ static int launch(const void* x, const void* w, const float* sx, const float* sw
     }
   }
   const Epi epi{sx, sw, (K + 127) / 128};
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3(G::gridSize(M, N, maxCtas));
-  cfg.blockDim = dim3(G::kThreads);
-  cfg.dynamicSmemBytes = G::kSmemBytes;
-  cfg.stream = static_cast<cudaStream_t>(stream);
   cudaLaunchAttribute attr;
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim = {G::kCluster, 1, 1};
-  cfg.attrs = &attr;
-  cfg.numAttrs = G::kCluster > 1 ? 1 : 0;
+  const cudaLaunchConfig_t cfg = launchConfig<G>(G::gridSize(M, N, maxCtas), stream, attr);
   return static_cast<int>(cudaLaunchKernelEx(&cfg, kernel, ma, mb, mc, M, N, K, GROUPM, epi));
 }
 
