@@ -38,7 +38,7 @@ std::string programLog(nvrtcProgram program) {
     return {};
   std::string log(size, '\0');
   nvrtcApi().nvrtcGetProgramLog(program, log.data());
-  log.resize(size - 1); // drop the terminating NUL
+  log.resize(log.find('\0')); // up to the first NUL (NVRTC may count more than one)
   return log;
 }
 

@@ -98,6 +98,12 @@ std::optional<std::vector<DeviceOutput>> compileDeviceJobs(const std::vector<Dev
         req.wantPtx = j.wantPtx;
         try {
           rt::CompiledProgram p = rt::compile(req);
+          // What NVRTC says of a compile that succeeded (ptxas's resource usage and
+          // notes under HELIONC_NVRTC_OPTIONS=--ptxas-options=-v) is the user's too.
+          const size_t end = p.log.find_last_not_of(" \t\r\n");
+          if (end != std::string::npos)
+            diags.note(at, "NVRTC's log for kernel '" + j.kernel + "' (" + j.name + ", " +
+                               j.arch + "):\n" + p.log.substr(0, end + 1));
           writeOutput(resultPath(i), p, p.loweredNames.at(j.name));
           return 0;
         } catch (const std::exception& e) {

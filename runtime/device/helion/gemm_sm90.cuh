@@ -418,15 +418,23 @@ private:
   template <class Epi> __device__ static constexpr int kscaleSteps() {
     return Epi::kKScaleBlock / (32 / static_cast<int>(sizeof(TIn)));
   }
+  /// Whether the K-scale loop runs two parts (mainloop_kscale): blocks of one stage each,
+  /// and registers for the accumulator and two parts (2 consumers' 232 per thread hold
+  /// 3 x 64 of them; 3 consumers' 160 do not).
+  template <class Epi> __device__ static constexpr bool kscaleTwoParts() {
+    return kscaleSteps<Epi>() == kKSteps && Consumers == 2 && kAccRegs <= 64;
+  }
 
   /// The K loop of a product scaled per K block (gemm_tiles.cuh, has_kscale): each block
-  /// of Epi::kKScaleBlock elements runs into `part` (its first k-step's wgmmas overwrite
-  /// it: scale-d 0), which is waited for and added to acc times the block's row and
-  /// column factors. Blocks of whole stages: the next block's factors load while a
-  /// block's group runs; the consumers run free (taking turns per stage, on named
-  /// barriers, was 2-8 % slower on an H200 once the loop's descriptors stayed in uniform
-  /// registers). Smaller blocks (several per stage) load each block's factors before
-  /// waiting for it.
+  /// of Epi::kKScaleBlock elements runs into a part accumulator (its first k-step's
+  /// wgmmas overwrite it: scale-d 0), which is waited for and added to acc times the
+  /// block's row and column factors; the next block's factors load a block ahead. Blocks
+  /// of one stage with 2 consumers (kscaleTwoParts) alternate between two parts: the
+  /// next block is issued before a block is waited for, so its adds overlap the next
+  /// block's wgmmas. Otherwise one part: blocks of whole stages wait for each block's
+  /// group (the consumers run free: taking turns per stage, on named barriers, was 2-8 %
+  /// slower on an H200), smaller blocks (several per stage) load each block's factors
+  /// before waiting for it.
   template <class Epi>
   __device__ static void
   mainloop_kscale(float (&acc)[kMmaM][BN / 2], const Epi& epi, int row0, int col0, int M,

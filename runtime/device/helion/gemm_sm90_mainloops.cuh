@@ -102,6 +102,7 @@ Gemm<TIn, TOut, BM, BN, BK, Stages, Consumers, BTransposed, Persistent, Form, Cl
   const int consumer = threadIdx.x / 128 - 1;
   float part[kMmaM][BN / 2];
   float rs[kMmaM][2], cs[kCols];
+  float rsNext[kMmaM][2], csNext[kCols]; // the next block's factors, loaded a block ahead
   auto loadScalesTo = [&](float (&r)[kMmaM][2], float (&c)[kCols], int kb) {
 #pragma unroll
     for (int mi = 0; mi < kMmaM; ++mi)
@@ -117,15 +118,26 @@ Gemm<TIn, TOut, BM, BN, BK, Stages, Consumers, BTransposed, Persistent, Form, Cl
     }
   };
   auto loadScales = [&](int kb) { loadScalesTo(rs, cs, kb); };
-  auto promote = [&] {
+  auto takeNext = [&] {
+#pragma unroll
+    for (int mi = 0; mi < kMmaM; ++mi)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+        rs[mi][h] = rsNext[mi][h];
+#pragma unroll
+    for (int j = 0; j < kCols; ++j)
+      cs[j] = csNext[j];
+  };
+  auto promoteFrom = [&](float (&p)[kMmaM][BN / 2]) {
 #pragma unroll
     for (int mi = 0; mi < kMmaM; ++mi)
 #pragma unroll
       for (int r = 0; r < BN / 2; ++r)
-        acc[mi][r] = fmaf(part[mi][r],
+        acc[mi][r] = fmaf(p[mi][r],
                           rs[mi][(r / 2) % 2] * cs[kColUniform ? 0 : (r / 4) * 2 + r % 2],
                           acc[mi][r]);
   };
+  auto promote = [&] { promoteFrom(part); };
   // The wgmmas of k-step kk of stage s into `part`; scale-d 0 starts a block. Stage 0's
   // descriptors are computed once, from a consumer index the compiler knows to be
   // warp-uniform (they stay in uniform registers), and a stage adds its offset: between
@@ -134,15 +146,70 @@ Gemm<TIn, TOut, BM, BN, BK, Stages, Consumers, BTransposed, Persistent, Form, Cl
   const uint32 ring = smem_addr(base);
   const uint64 descA0 = desc_sw128(ring + wg * kWgM * 128, 16, 1024);
   const uint64 descB0 = descOfB(ring + kStageBytesA);
-  auto issue = [&](int kk, int scaleD) {
+  auto issueTo = [&](float (&p)[kMmaM][BN / 2], int kk, int scaleD) {
     const uint64 off = static_cast<uint64>((s * kStageBytes) >> 4);
-    wgmma_k_step(part, descA0 + off, descB0 + off, kk, scaleD);
+    wgmma_k_step(p, descA0 + off, descB0 + off, kk, scaleD);
   };
-  if constexpr (S >= kKSteps) {
+  auto issue = [&](int kk, int scaleD) { issueTo(part, kk, scaleD); };
+  if constexpr (kscaleTwoParts<Epi>()) {
+    // Two parts: block kb + 1's group is issued into the other part before block kb's
+    // is waited for (wait_group 1), so that block kb's adds run while the tensor cores
+    // work on block kb + 1. The loop is unrolled by two (each part stays in its own
+    // registers) and its last block peeled: with no branch between an issue and its
+    // wait inside the loop, ptxas keeps the wgmmas asynchronous (an issue under a
+    // condition inside the loop made it serialize them, C7514).
+    float partB[kMmaM][BN / 2];
+    int prev = s;
+    auto issueInto = [&](float (&p)[kMmaM][BN / 2]) { // the block at stage s
+      mbarrier_wait(&full[s], phase);
+      fence_acc(p);
+      wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < kKSteps; ++kk)
+        issueTo(p, kk, kk == 0 ? 0 : 1);
+      wgmma_commit();
+      fence_acc(p);
+    };
+    auto finish = [&](float (&cur)[kMmaM][BN / 2]) { // `cur`'s group has completed
+      fence_acc(cur);
+      if (tid % 32 == 0)
+        release(&empty[prev]);
+      promoteFrom(cur);
+      takeNext();
+    };
+    auto step = [&](float (&cur)[kMmaM][BN / 2], float (&next)[kMmaM][BN / 2], int kb) {
+      prev = s;
+      advance(s, phase);
+      loadScalesTo(rsNext, csNext, kb + 1);
+      issueInto(next);
+      wgmma_wait<1>();
+      finish(cur);
+    };
+    auto last = [&](float (&cur)[kMmaM][BN / 2]) {
+      prev = s;
+      advance(s, phase);
+      wgmma_wait<0>();
+      finish(cur);
+    };
+    if (kBlocks > 0) {
+      loadScales(0);
+      issueInto(part);
+      int kb = 0;
+      for (; kb + 2 < kBlocks; kb += 2) {
+        step(part, partB, kb);
+        step(partB, part, kb + 1);
+      }
+      if (kb + 1 < kBlocks) {
+        step(part, partB, kb);
+        last(partB);
+      } else {
+        last(part);
+      }
+    }
+  } else if constexpr (S >= kKSteps) {
     constexpr int P = S / kKSteps; // stages per scale block
     // Block b + 1's factors load while block b's group runs, off the path from the wait
     // to the adds.
-    float rsNext[kMmaM][2], csNext[kCols];
     if (kBlocks > 0)
       loadScales(0);
     for (int kb = 0; kb < kBlocks; ++kb) {
@@ -163,14 +230,7 @@ Gemm<TIn, TOut, BM, BN, BK, Stages, Consumers, BTransposed, Persistent, Form, Cl
         release(&empty[s]);
       if (ends) {
         promote();
-#pragma unroll
-        for (int mi = 0; mi < kMmaM; ++mi)
-#pragma unroll
-          for (int h = 0; h < 2; ++h)
-            rs[mi][h] = rsNext[mi][h];
-#pragma unroll
-        for (int j = 0; j < kCols; ++j)
-          cs[j] = csNext[j];
+        takeNext();
       }
       advance(s, phase);
     }

@@ -9,6 +9,11 @@
 // RUN: %helionc compile %s --kernel scaled128 --emit cuda | FileCheck %s --check-prefix=CUDA
 // RUN: rm -rf %t && %helionc compile %s --kernel scaled128 --emit cubin --arch sm_90a --dtype x=f8e4m3,w=f8e4m3,sx=f32,sw=f32,out=bf16 -o %t/90 | FileCheck %s --check-prefix=FITS90
 // RUN: %helionc compile %s --kernel scaled128 --emit cubin --arch sm_80 --dtype x=f8e4m3,w=f8e4m3,sx=f32,sw=f32,out=bf16 -o %t/80 | FileCheck %s --check-prefix=FITS80
+// Blocks of one stage with 2 consumers alternate between two parts (the next block's
+// wgmmas issued before a block's adds): ptxas keeps the wgmmas asynchronous (no C7514,
+// which a branch between an issue and its wait inside the loop brought) and spills
+// nothing; NVRTC's log is shown (not on a cache hit: no cache here).
+// RUN: env HELIONC_NO_CACHE=1 HELIONC_NVRTC_OPTIONS=--ptxas-options=-v %helionc compile %s --kernel scaled128 --emit cubin --arch sm_90a --dtype x=f8e4m3,w=f8e4m3,sx=f32,sw=f32,out=bf16 -o %t/ptxas 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7514
 // Blocks of 64 (two per 8-bit stage on sm90) and a per-element column factor:
 // RUN: %helionc compile %s --kernel scaled64 --emit cuda | FileCheck %s --check-prefix=CUDA64
 // RUN: %helionc compile %s --kernel scaled64 --emit cubin --arch sm_90a --dtype x=f8e4m3,w=f8e4m3,sx=f32,sw=f32,out=bf16 -o %t/64 | FileCheck %s --check-prefix=FITS64
@@ -48,6 +53,9 @@ using helion::Tensor;
 // CUDA: float kscale_col(int64 col__, int64 kb__) const {
 // CUDA-NEXT: return float(hd::to_compute(p_sw[int64((col__ / 128)) * stride_p_sw_0 + int64(kb__) * stride_p_sw_1]));
 // FITS90: scaled128_kernel<hd::f8e4m3, hd::f8e4m3, float, float, hd::bf16, 1> (sm_90a
+// PTXAS: note: NVRTC's log for kernel 'scaled128' (scaled128_kernel<hd::f8e4m3, {{.*}}, sm_90a):
+// PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS: scaled128_kernel<hd::f8e4m3, hd::f8e4m3, float, float, hd::bf16, 1> (sm_90a
 // FITS80: scaled128_kernel_sm80<hd::f8e4m3, hd::f8e4m3, float, float, hd::bf16, 0> (sm_80
 HELION_KERNEL Tensor scaled128(const Tensor& x, const Tensor& w, const Tensor& sx,
                                const Tensor& sw) {
