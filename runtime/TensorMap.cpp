@@ -4,8 +4,10 @@
 
 #include "DriverApi.h"
 
+#include <cstring>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 namespace helion::rt {
 namespace {
@@ -56,9 +58,49 @@ CUtensorMapDataType defaultDataType(int elementBytes) {
   }
 }
 
-} // namespace
+/// Everything a map is made of, as plain words: equal keys encode equal maps (the
+/// driver's encoding reads nothing else, and no device or context), so a map found
+/// under a key stays right however the memory at its address has been reused since.
+struct MapKey {
+  std::uint64_t words[2 + 3 * 5 + 2] = {};
+  bool operator==(const MapKey &other) const {
+    return std::memcmp(words, other.words, sizeof(words)) == 0;
+  }
+};
 
-CUtensorMap makeTensorMap(const TensorMapDesc &desc) {
+struct MapKeyHash {
+  std::size_t operator()(const MapKey &key) const {
+    std::uint64_t h = 1469598103934665603ull; // FNV-1a over the words
+    for (std::uint64_t w : key.words)
+      h = (h ^ w) * 1099511628211ull;
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
+};
+
+/// The key of a descriptor of rank 1 to 5 (checked before).
+MapKey keyOf(const TensorMapDesc &desc) {
+  MapKey key;
+  const size_t rank = desc.sizes.size();
+  key.words[0] = reinterpret_cast<std::uintptr_t>(desc.base);
+  key.words[1] = static_cast<std::uint64_t>(desc.elementBytes) | rank << 8 |
+                 static_cast<std::uint64_t>(desc.swizzle) << 16;
+  for (size_t d = 0; d < rank; ++d) {
+    key.words[2 + d] = static_cast<std::uint64_t>(desc.sizes[d]);
+    key.words[7 + d] = static_cast<std::uint64_t>(desc.strides[d]);
+    key.words[12 + d] = static_cast<std::uint64_t>(static_cast<std::uint32_t>(desc.box[d]));
+  }
+  key.words[17] = static_cast<std::uint64_t>(static_cast<std::int64_t>(desc.dataType));
+  return key;
+}
+
+/// Maps this thread encoded, by key: a launch rebuilds the maps of its tensors on every
+/// call, and cuTensorMapEncodeTiled takes microseconds each, as long as a small kernel
+/// runs. Emptied when it passes kMaxMaps (a loop over ever new tensors cannot grow it
+/// without bound).
+constexpr size_t kMaxMaps = 1024;
+thread_local std::unordered_map<MapKey, CUtensorMap, MapKeyHash> encodedMaps;
+
+CUtensorMap encode(const TensorMapDesc &desc) {
   const int rank = static_cast<int>(desc.sizes.size());
   require(rank >= 1 && rank <= 5, "expected rank 1 to 5, got " + std::to_string(rank));
   require(desc.strides.size() == desc.sizes.size() && desc.box.size() == desc.sizes.size(),
@@ -109,6 +151,22 @@ CUtensorMap makeTensorMap(const TensorMapDesc &desc) {
                 elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, toDriver(desc.swizzle),
                 CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
             "building a TMA descriptor (cuTensorMapEncodeTiled)");
+  return map;
+}
+
+} // namespace
+
+CUtensorMap makeTensorMap(const TensorMapDesc &desc) {
+  const size_t rank = desc.sizes.size();
+  if (rank < 1 || rank > 5 || desc.strides.size() != rank || desc.box.size() != rank)
+    return encode(desc); // its checks say what is wrong
+  const MapKey key = keyOf(desc);
+  if (auto found = encodedMaps.find(key); found != encodedMaps.end())
+    return found->second;
+  CUtensorMap map = encode(desc); // throws before anything is kept
+  if (encodedMaps.size() >= kMaxMaps)
+    encodedMaps.clear();
+  encodedMaps.emplace(key, map);
   return map;
 }
 

@@ -174,10 +174,16 @@ CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream stre
   std::memset(reinterpret_cast<void*>(d), v, n);
   FAKE_OK;
 }
-CUresult cuTensorMapEncodeTiled(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*,
-                                const cuuint64_t*, const cuuint64_t*, const cuuint32_t*,
-                                const cuuint32_t*, CUtensorMapInterleave, CUtensorMapSwizzle,
-                                CUtensorMapL2promotion, CUtensorMapFloatOOBfill) {
+CUresult cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType, cuuint32_t rank,
+                                void* base, const cuuint64_t* dims, const cuuint64_t*,
+                                const cuuint32_t* box, const cuuint32_t*, CUtensorMapInterleave,
+                                CUtensorMapSwizzle, CUtensorMapL2promotion,
+                                CUtensorMapFloatOOBfill) {
+  static unsigned long long encoded = 0;
+  std::printf("fake-cuda: encode map %llu of %p rank %u dims[0] %llu box[0] %u\n", ++encoded,
+              base, rank, static_cast<unsigned long long>(dims[0]), box[0]);
+  std::memset(map, 0, sizeof(*map)); // the map carries its number: a kept one is told apart
+  std::memcpy(map, &encoded, sizeof(encoded));
   FAKE_OK;
 }
 CUresult cuEventCreate(CUevent* e, unsigned) {
