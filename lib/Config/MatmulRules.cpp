@@ -151,7 +151,7 @@ void MatmulRules::defaults(const ConfigSpec& spec, Config& c) const {
   setTileDefault(*k_, spec, c, t_.n, t_.kScaled ? 128 : 256);
   setTileDefault(*k_, spec, c, t_.k, t_.kScaled ? 128 : 64);
   // A product scaled per K block stays at 2 consumers of 128 rows, which alternate two
-  // part accumulators: 3 consumers of 192 (num_warps 16, one part each) took 1.09-1.31x
+  // part accumulators: 3 consumers of 192 (num_warps 16, one part each) took 1.10-1.31x
   // its time on the H200 (docs/gemm.md); the tuner may still try them.
   c.numWarps = 12;
   c.numStages = 4;
