@@ -242,7 +242,9 @@ def main():
                        rel_err(got, s64 @ vv.double()), pz, call,
                        lambda: (q @ kt.T).to(dt) @ vv, timed and dt != torch.float32,
                        v == "default")
-            for (m, k, n), timed in (((4096, 1024, 1024), True), ((333, 72, 200), False)):
+            # k 296: 5 K blocks of 64 (dot_kscale's two-part loop past its unrolled pairs)
+            for (m, k, n), timed in (((4096, 1024, 1024), True), ((333, 72, 200), False),
+                                     ((200, 296, 136), False)):
                 x = torch.randn(m, k, device=DEV, dtype=dt)
                 w = torch.randn(k, n, device=DEV, dtype=dt)
                 bias = torch.randn(n, device=DEV, dtype=dt)

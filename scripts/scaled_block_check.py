@@ -82,7 +82,9 @@ def main():
     results = {"device": torch.cuda.get_device_name(), "checks": [], "timings": []}
     failed = 0
     # Checks: every variant, ragged and small shapes too.
-    for m, n, k in ((4096, 4096, 4096), (1000, 1000, 1008), (333, 200, 80), (4000, 4096, 4032)):
+    # K blocks: 32, 8, 1, 32 and 9 (an odd count past the two-part loop's unrolled pairs)
+    for m, n, k in ((4096, 4096, 4096), (1000, 1000, 1008), (333, 200, 80), (4000, 4096, 4032),
+                    (512, 384, 1136)):
         x, w = torch.randn(m, k, device=DEV), torch.randn(n, k, device=DEV)
         xq, sx = quantize_blocks(x, e4, 1)
         wq, sw = quantize_blocks(w, e4, 128)
