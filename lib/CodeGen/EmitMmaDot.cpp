@@ -260,7 +260,9 @@ void Emitter::emitMmaDot(const Stmt& s, const Expr& dot, bool declare) {
   ++indent_;
   // Per k step: the A fragments of this warp's rows, then each B fragment once for all
   // of them.
-  line("const int lane = threadIdx.x % 32, row8 = threadIdx.x / 32 * 8;");
+  line("const int lane = threadIdx.x % 32;");
+  if (!p.registerA)
+    line("const int row8 = threadIdx.x / 32 * 8;");
   line("#pragma unroll");
   line("for (int ks = 0; ks < " + site + "::kKSteps; ++ks) {");
   ++indent_;

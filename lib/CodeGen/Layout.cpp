@@ -8,6 +8,7 @@
 #include "EmitterState.h"
 
 #include "helion/IR/DotShape.h"
+#include "helion/IR/Visitor.h"
 
 #include <algorithm>
 
@@ -109,9 +110,14 @@ void Emitter::emitLayoutConstants() {
     if (!a.isTile && !a.looped)
       line("const int64 off_" + x + " = 0;");
   }
-  // Two buffers for axis_reduce, used alternately (one barrier per reduction).
-  line("__shared__ double smem_raw[2][NT];");
-  line("int red_phase = 0;");
+  // Two buffers for axis_reduce, used alternately (one barrier per reduction); only in
+  // kernels with a reduction or a scan (else NVRTC warns of unused variables).
+  if (ir::findExpr(k_.body, [](const ir::Expr& e) {
+        return e.kind == ir::ExprKind::Reduce || e.kind == ir::ExprKind::Scan;
+      })) {
+    line("__shared__ double smem_raw[2][NT];");
+    line("int red_phase = 0;");
+  }
 }
 
 } // namespace helion::codegen

@@ -250,9 +250,9 @@ AotPlan planAotImages(const std::vector<codegen::HostKernel>& hosts, const AotRe
 
 std::optional<codegen::AotImageMap> compileAotImages(const AotPlan& plan, int parallel,
                                                      const std::string& file,
-                                                     DiagnosticEngine& diags) {
+                                                     DiagnosticEngine& diags, bool showLog) {
   std::optional<std::vector<DeviceOutput>> outputs =
-      compileDeviceJobs(plan.jobs, parallel, file, diags);
+      compileDeviceJobs(plan.jobs, parallel, file, diags, showLog);
   if (!outputs)
     return std::nullopt;
   codegen::AotImageMap map;

@@ -42,6 +42,7 @@ struct CompileOptions {
   std::vector<int64_t> specialize;    ///< --specialize: hl::specialize'd values (default 64)
   std::vector<std::string> aotArchs;  ///< --aot-arch: embed images for these
   int jobs = 0;                       ///< -j: NVRTC children at once (0: one per core)
+  bool nvrtcLog = false;              ///< --nvrtc-log: NVRTC's log of each compile
 };
 
 bool writeFile(const std::filesystem::path& path, const std::string& text, DiagnosticEngine& diags) {
@@ -191,7 +192,7 @@ int emitDevice(const std::vector<AnalyzedKernel>& kernels,
     }
   }
   std::optional<std::vector<DeviceOutput>> outputs =
-      compileDeviceJobs(jobs, parallelJobs(o), o.in.file, diags);
+      compileDeviceJobs(jobs, parallelJobs(o), o.in.file, diags, o.nvrtcLog);
   if (!outputs)
     return 1;
   for (size_t j = 0; j < jobs.size(); ++j) {
@@ -238,7 +239,7 @@ std::optional<codegen::AotImageMap> aotImages(const std::vector<AnalyzedKernel>&
   std::optional<AotPlan> plan = aotPlan(kernels, hosts, o, diags);
   if (!plan)
     return std::nullopt;
-  return compileAotImages(*plan, parallelJobs(o), o.in.file, diags);
+  return compileAotImages(*plan, parallelJobs(o), o.in.file, diags, o.nvrtcLog);
 }
 
 /// --depfile: the host file depends on every file the parse read (the kernel file
@@ -464,6 +465,11 @@ void registerCompile(CLI::App& app) {
       ->allow_extra_args(false);
   cmd->add_option("-j,--jobs", o->jobs, "NVRTC compiles run at once (default: one per core)")
       ->check(CLI::PositiveNumber);
+  cmd->add_flag("--nvrtc-log", o->nvrtcLog,
+                "with --emit cubin/ptx or --aot-arch: print NVRTC's log of each compile that "
+                "succeeds as a note (its warnings; with "
+                "HELIONC_NVRTC_OPTIONS=--ptxas-options=-v, ptxas's registers, spills and "
+                "performance notes). A cache hit has no log: HELIONC_NO_CACHE=1 compiles again");
   cmd->callback([o] {
     int rc = runCompile(*o);
     if (rc != 0)

@@ -77,7 +77,7 @@ std::optional<double> nvrtcTimeout(DiagnosticEngine& diags) {
 
 std::optional<std::vector<DeviceOutput>> compileDeviceJobs(const std::vector<DeviceJob>& jobs,
                                                            int parallel, const std::string& file,
-                                                           DiagnosticEngine& diags) {
+                                                           DiagnosticEngine& diags, bool showLog) {
   std::optional<double> limit = nvrtcTimeout(diags);
   if (!limit)
     return std::nullopt;
@@ -98,10 +98,10 @@ std::optional<std::vector<DeviceOutput>> compileDeviceJobs(const std::vector<Dev
         req.wantPtx = j.wantPtx;
         try {
           rt::CompiledProgram p = rt::compile(req);
-          // What NVRTC says of a compile that succeeded (ptxas's resource usage and
-          // notes under HELIONC_NVRTC_OPTIONS=--ptxas-options=-v) is the user's too.
+          // --nvrtc-log: what NVRTC says of a compile that succeeded (ptxas's resource
+          // usage and notes under HELIONC_NVRTC_OPTIONS=--ptxas-options=-v).
           const size_t end = p.log.find_last_not_of(" \t\r\n");
-          if (end != std::string::npos)
+          if (showLog && end != std::string::npos)
             diags.note(at, "NVRTC's log for kernel '" + j.kernel + "' (" + j.name + ", " +
                                j.arch + "):\n" + p.log.substr(0, end + 1));
           writeOutput(resultPath(i), p, p.loweredNames.at(j.name));

@@ -39,10 +39,12 @@ struct DeviceOutput {
 std::optional<double> nvrtcTimeout(DiagnosticEngine& diags);
 
 /// Compiles every job, `parallel` at a time. On any failure (reported against
-/// `file`) returns nullopt, after the other jobs have finished.
+/// `file`) returns nullopt, after the other jobs have finished. `showLog`: NVRTC's log
+/// of each compile that succeeds (its warnings, ptxas's notes) is printed as a note.
 std::optional<std::vector<DeviceOutput>> compileDeviceJobs(const std::vector<DeviceJob>& jobs,
                                                            int parallel, const std::string& file,
-                                                           DiagnosticEngine& diags);
+                                                           DiagnosticEngine& diags,
+                                                           bool showLog = false);
 
 /// What `--aot-arch` embeds: each architecture x each dtype signature x the hints.
 struct AotRequest {
@@ -66,9 +68,11 @@ struct AotPlan {
 AotPlan planAotImages(const std::vector<codegen::HostKernel>& hosts, const AotRequest& request,
                       const std::string& programName);
 
-/// Runs the plan's jobs, `parallel` at a time; nullopt after errors.
+/// Runs the plan's jobs, `parallel` at a time; nullopt after errors. `showLog` as for
+/// compileDeviceJobs.
 std::optional<codegen::AotImageMap> compileAotImages(const AotPlan& plan, int parallel,
                                                      const std::string& file,
-                                                     DiagnosticEngine& diags);
+                                                     DiagnosticEngine& diags,
+                                                     bool showLog = false);
 
 } // namespace helion::tool

@@ -244,17 +244,17 @@ template <int V, class T, class C> __device__ __forceinline__ void atomic_add_ve
       asm volatile("red.relaxed.gpu.global.add.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p + i),
                    "f"(float(v[i])), "f"(float(v[i + 1])), "f"(float(v[i + 2])), "f"(float(v[i + 3]))
                    : "memory");
-    return;
   } else if constexpr (is_same_v<T, float> && V == 2) {
     asm volatile("red.relaxed.gpu.global.add.v2.f32 [%0], {%1, %2};" ::"l"(p), "f"(float(v[0])),
                  "f"(float(v[1]))
                  : "memory");
-    return;
-  }
+  } else
 #endif
+  { // (an `else`, not a return above it: NVRTC warns of an unreachable loop)
 #pragma unroll
-  for (int i = 0; i < V; ++i)
-    atomic_add(p + i, from_compute<T>(v[i]));
+    for (int i = 0; i < V; ++i)
+      atomic_add(p + i, from_compute<T>(v[i]));
+  }
 }
 
 }  // namespace helion::dev

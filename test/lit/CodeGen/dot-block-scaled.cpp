@@ -12,8 +12,10 @@
 // Blocks of one stage with 2 consumers alternate between two parts (the next block's
 // wgmmas issued before a block's adds): ptxas keeps the wgmmas asynchronous (no C7514,
 // which a branch between an issue and its wait inside the loop brought) and spills
-// nothing; NVRTC's log is shown (not on a cache hit: no cache here).
-// RUN: env HELIONC_NO_CACHE=1 HELIONC_NVRTC_OPTIONS=--ptxas-options=-v %helionc compile %s --kernel scaled128 --emit cubin --arch sm_90a --dtype x=f8e4m3,w=f8e4m3,sx=f32,sw=f32,out=bf16 -o %t/ptxas 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7514
+// nothing; --nvrtc-log shows NVRTC's log (not on a cache hit: no cache here), and
+// without it no log is printed.
+// RUN: env HELIONC_NO_CACHE=1 HELIONC_NVRTC_OPTIONS=--ptxas-options=-v %helionc compile %s --kernel scaled128 --emit cubin --arch sm_90a --dtype x=f8e4m3,w=f8e4m3,sx=f32,sw=f32,out=bf16 --nvrtc-log -o %t/ptxas 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7514
+// RUN: env HELIONC_NO_CACHE=1 HELIONC_NVRTC_OPTIONS=--ptxas-options=-v %helionc compile %s --kernel scaled128 --emit cubin --arch sm_90a --dtype x=f8e4m3,w=f8e4m3,sx=f32,sw=f32,out=bf16 -o %t/quiet 2>&1 | FileCheck %s --check-prefix=FITS90 --implicit-check-not=ptxas
 // Blocks of 64 (two per 8-bit stage on sm90) and a per-element column factor:
 // RUN: %helionc compile %s --kernel scaled64 --emit cuda | FileCheck %s --check-prefix=CUDA64
 // RUN: %helionc compile %s --kernel scaled64 --emit cubin --arch sm_90a --dtype x=f8e4m3,w=f8e4m3,sx=f32,sw=f32,out=bf16 -o %t/64 | FileCheck %s --check-prefix=FITS64
