@@ -66,7 +66,9 @@
 // A product scaled per K block (gemm_tiles.cuh has_kscale: an epilogue functor with
 // kKScale, kscale_row(row, kb) and kscale_col(col, kb)) runs mainloop_kscale: each K block
 // of kKScaleBlock elements into a part accumulator, added to acc times its row and column
-// factors; the next block's factors load while a block's wgmmas run.
+// factors; the next block's factors load while a block's wgmmas run, and with 2 consumers
+// and blocks of one stage two parts alternate (a block's adds overlap the next block's
+// wgmmas: kscaleTwoParts).
 //
 // Epilogue (the finished f32 accumulator tile goes to a user functor `epi`):
 //   pairs:     epi(int64 row, int64 col, float v0, float v1) for each pair of
