@@ -38,6 +38,7 @@ def draw(kind, rng):
     fixed = {
         "draw752": [1025, 0, 1, 129, 1836, 1422, 1917, 958],
         "halves": [1029, 823, 660, 552, 1722, 1560, 922, 1579],
+        "halves31": [1688, 687, 1045, 1595, 1693, 1702, 411, 1830],
         "uniform": [1024] * 8,
         "moe": [256] * 64,
         "edges": [0, 1, 7, 8, 9, 15, 16, 17, 120, 121, 127, 128, 129, 255, 256, 257, 4097, 0],
@@ -95,6 +96,7 @@ def main():
              ("small", 384, 256, torch.bfloat16, torch.int32, False),
              ("draw752", 4096, 4096, torch.bfloat16, torch.int32, True),
              ("halves", 4096, 4096, torch.bfloat16, torch.int32, True),
+             ("halves31", 4096, 4096, torch.bfloat16, torch.int32, True),
              ("random", 4096, 4096, torch.bfloat16, torch.int32, True),
              ("random", 4096, 4096, torch.float16, torch.int64, True),
              ("random", 4096, 4096, torch.bfloat16, torch.int32, True),

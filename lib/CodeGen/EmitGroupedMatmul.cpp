@@ -14,7 +14,8 @@
 //   sm80: (a, b, M, N, K, lda, ldb, stride_b, groupM, offsets, groups,
 //          epilogue fields...)
 //   rows (GemmParams::groupedRows; hd::GemmGroupedRowsSm90, gemm_grouped_rows.cuh):
-//         (maps: hd::GroupedRowMaps, c, ldc, M, N, K, offsets, groups); no functor.
+//         (maps: hd::GroupedRowMaps, c, ldc, M, N, K, offsets, groups, workspace); no
+//         functor.
 //===----------------------------------------------------------------------===//
 #include "EmitMatmul.h"
 
@@ -63,7 +64,7 @@ void emitGroupedRowsSm90(std::ostream& os, const GroupedKernelParts& k,
      << "hd::GroupedRowsShape::kThreads, 1) " << name
      << "(\n    const __grid_constant__ hd::GroupedRowMaps maps__, " << k.tOut
      << "* __restrict__ c__, int64 ldc__, int M__,\n    int N__, int K__, const " << k.tOffsets
-     << "* __restrict__ group_offsets__, int groups__) {\n";
+     << "* __restrict__ group_offsets__, int groups__,\n    hd::uint8* workspace__) {\n";
   os << k.asserts90 << offsetsAssert(k);
   os << "  static_assert(hd::is_same_v<" << k.tIn << ", " << k.tOut << "> && (hd::is_same_v<"
      << k.tIn << ", hd::bf16> || hd::is_same_v<" << k.tIn
@@ -73,7 +74,7 @@ void emitGroupedRowsSm90(std::ostream& os, const GroupedKernelParts& k,
   os << "  extern __shared__ __align__(1024) hd::uint8 smem__[];\n";
   os << "  hd::check_dynamic_smem(G__::kSmemBytes); // the launcher sized it on its own\n";
   os << "  G__::run(maps__.a, &maps__.b, maps__.c, c__, ldc__, M__, N__, K__, group_offsets__, "
-        "groups__,\n        true, smem__);\n"
+        "groups__,\n        true, workspace__, smem__);\n"
         "}\n\n";
 }
 

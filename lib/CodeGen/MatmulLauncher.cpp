@@ -26,7 +26,7 @@
 // and the groups average more than 256 rows (M > 256 G: measured faster than the BM x
 // BN kernel there, slower on MoE-sized groups of 256 rows); its maps are A's and C's
 // at every box height (hd::GroupedRowMaps), kept per thread until a tensor changes,
-// and B's.
+// and B's; it takes the same stream-K workspace (gemm_grouped_rows.cuh).
 //===----------------------------------------------------------------------===//
 #include "MatmulLauncher.h"
 #include "MatmulPlan.h"
@@ -42,6 +42,18 @@
 
 namespace helion::codegen {
 using namespace ir;
+
+namespace {
+/// Declares `ws`: the current stream's stream-K workspace (stream_k.cuh: the counters,
+/// then `slotBytes` of partial sums per CTA of `ctas`), or null with HELIONC_NO_STREAM_K.
+void streamKWorkspace(std::ostream& os, const std::string& indent, const std::string& ctas,
+                      int64_t slotBytes) {
+  os << indent << "void* ws = !helion::rt::streamKEnabled() ? nullptr\n"
+     << indent << "    : reinterpret_cast<void*>(helion::rt::streamWorkspace(\n"
+     << indent << "          helion::rt::currentStream(), " << helion::dev::kStreamKCounterBytes
+     << " + size_t(" << ctas << ") * " << slotBytes << "));\n";
+}
+} // namespace
 
 std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
                            const std::function<std::string(const Expr&)>& hostExpr,
@@ -221,9 +233,11 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
     // A group of m rows has at most ceil(m / MaxH) row tiles (GroupRows).
     os << "      const int64_t units = (M / " << Rows::MaxH << " + G) * helion::rt::cdiv(N, "
        << Rows::BN << ");\n";
-    os << "      void* args[] = {rowMaps, &pc, &ldc, &iM, &iN, &iK, &po, &iG};\n";
-    os << "      helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>("
-          "std::min<int64_t>(units, dev.smCount))), helion::rt::Dim3("
+    os << "      const int64_t ctas = std::min<int64_t>(units, dev.smCount);\n";
+    streamKWorkspace(os, "      ", "ctas", Rows::kStreamKSlotBytes);
+    os << "      void* args[] = {rowMaps, &pc, &ldc, &iM, &iN, &iK, &po, &iG, &ws};\n";
+    os << "      helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), "
+          "helion::rt::Dim3("
        << Rows::kThreads << "), static_cast<unsigned>(smem), args, helion::rt::currentStream());\n";
     os << "      return;\n    }\n";
   }
@@ -245,11 +259,7 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   os << "    const int64_t ctas = "
      << (mm.gemm.persistent ? "std::min<int64_t>(units, dev.smCount)" : "units") << ";\n";
   if (grouped) // stream-K (gemm_grouped.cuh): the counters, then an f32 tile per CTA
-    os << "    void* ws = !helion::rt::streamKEnabled() ? nullptr\n"
-          "        : reinterpret_cast<void*>(helion::rt::streamWorkspace(\n"
-          "              helion::rt::currentStream(), "
-       << helion::dev::kStreamKCounterBytes << " + size_t(ctas) * " << mm.gemm.bm * mm.gemm.bn * 4
-       << "));\n";
+    streamKWorkspace(os, "    ", "ctas", mm.gemm.bm * mm.gemm.bn * 4);
   os << "    void* args[] = {&mapA, &mapB, &mapC, " << (mm.aStaged >= 0 ? "&mapY, " : "")
      << "&iM, &iN, &iK, &groupM"
      << (batched ? ", &iB" : grouped ? ", &po, &iG, &ws" : "") << epiArgs << "};\n";

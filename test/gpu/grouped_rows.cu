@@ -5,7 +5,8 @@
 //                    void* stream)
 // a [M, K], b [groups, K, N], c [M, N], all row-major and contiguous, bf16 (f16 when
 // f16 != 0); offsets int32 (int64 when offsetsI64 != 0). Returns 0, or a CUDA error.
-// Built by scripts/grouped_rows_check.sh with nvcc (-shared, -lcuda for the maps).
+// Built by scripts/grouped_rows_check.sh with nvcc (-shared, -lcuda for the maps);
+// -DSTREAMK=1 gives the kernel a stream-K workspace (one per process, one stream).
 #include "helion/gemm_grouped_rows.cuh"
 
 #include <cuda.h>
@@ -21,6 +22,9 @@ namespace hd = helion::dev;
 #ifndef BOXES // hd::RowBoxes: 0 k64x16, 1 kExact, 2 kCeil64
 #define BOXES 1
 #endif
+#ifndef STREAMK // 1: a stream-K workspace (the last wave split in k where it pays), 0: none
+#define STREAMK 0
+#endif
 
 template <class T>
 using Gemm = hd::GemmGroupedRowsSm90<T, STAGES, static_cast<hd::RowBoxes>(BOXES)>;
@@ -31,9 +35,11 @@ using Maps = hd::GroupedRowMaps;
 template <class T, class TOff>
 __global__ void __launch_bounds__(384, 1)
     grouped_rows_kernel(const __grid_constant__ Maps maps, T* c, long long ldc, int M, int N,
-                        int K, const TOff* offsets, int groups, int byHeight) {
+                        int K, const TOff* offsets, int groups, int byHeight,
+                        unsigned char* workspace) {
   extern __shared__ __align__(1024) unsigned char smem[];
-  Gemm<T>::run(maps.a, &maps.b, maps.c, c, ldc, M, N, K, offsets, groups, byHeight != 0, smem);
+  Gemm<T>::run(maps.a, &maps.b, maps.c, c, ldc, M, N, K, offsets, groups, byHeight != 0,
+               workspace, smem);
 }
 
 static int encode(hd::TensorMap* out, CUtensorMapDataType type, int rank, const void* p,
@@ -89,8 +95,17 @@ static int launch(const void* a, const void* b, const void* offsets, void* c, in
   int dev = 0, sms = 0;
   cudaGetDevice(&dev);
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  static unsigned char* workspace = nullptr; // counters zeroed once; the kernel re-zeroes them
+  if (STREAMK && !workspace) {
+    const size_t bytes = hd::kStreamKCounterBytes + size_t(sms) * G::kStreamKSlotBytes;
+    if (cudaError_t e = cudaMalloc(&workspace, bytes))
+      return static_cast<int>(e);
+    if (cudaError_t e = cudaMemset(workspace, 0, bytes))
+      return static_cast<int>(e);
+  }
   grouped_rows_kernel<T, TOff><<<sms, G::kThreads, G::kSmemBytes, stream>>>(
-      maps, static_cast<T*>(c), N, M, N, K, static_cast<const TOff*>(offsets), groups, byHeight);
+      maps, static_cast<T*>(c), N, M, N, K, static_cast<const TOff*>(offsets), groups, byHeight,
+      workspace);
   return static_cast<int>(cudaGetLastError());
 }
 

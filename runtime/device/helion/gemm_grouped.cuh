@@ -95,6 +95,59 @@ template <class TOff> struct GroupedTiles {
   }
 };
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+namespace sm90 {
+/// A piece of a split tile (stream_k.cuh), for one consumer warpgroup of 128 threads
+/// whose accumulator is `acc` (Quads float4s per thread, acc[4 q] .. acc[4 q + 3] the
+/// q-th): stores the partial sums in the piece's slot (thread-major float4s: coalesced,
+/// and the same thread reads them back in the same layout; a slot holds SlotQuads per
+/// thread and consumer) and counts its arrival; the last piece to arrive sums the
+/// tile's slots in piece order into acc and returns true (then it runs the epilogue),
+/// the others return false. Uses named barrier 1 + consumer.
+template <int Quads, int SlotQuads, int Consumers>
+__device__ __forceinline__ bool stream_k_reduce(const StreamK& sk, const StreamKUnit& u,
+                                                float* acc, int tid, int consumer,
+                                                uint8* workspace) {
+  static_assert(Quads <= SlotQuads, "stream_k_reduce: the partials fill at most a slot");
+  float4* slots = reinterpret_cast<float4*>(workspace + kStreamKCounterBytes);
+  auto slot = [&](int sl) {
+    return slots + (static_cast<int64>(sl) * Consumers + consumer) * (128 * SlotQuads) + tid;
+  };
+  float4* mine = slot(u.slot);
+#pragma unroll
+  for (int q = 0; q < Quads; ++q)
+    mine[q * 128] = make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]);
+  __threadfence(); // the partials before the count
+  named_barrier_sync(1 + consumer, 128);
+  const int first = sk.firstSlot(u.tile), count = sk.pieces;
+  int* counter = reinterpret_cast<int*>(workspace) + (u.tile - sk.dpTiles) * Consumers + consumer;
+  int arrived = 0;
+  if (tid == 0)
+    arrived = atomicAdd(counter, 1);
+  if (!named_barrier_or(1 + consumer, 128, tid == 0 && arrived == count - 1))
+    return false;
+  __threadfence(); // the others' partials after their counts
+  if (tid == 0)
+    *counter = 0; // every contributor has counted: ready for the next launch
+#pragma unroll
+  for (int i = 0; i < 4 * Quads; ++i)
+    acc[i] = 0.f;
+  for (int j = 0; j < count; ++j) {
+    const float4* p = slot(first + j);
+#pragma unroll
+    for (int q = 0; q < Quads; ++q) {
+      const float4 v = __ldcg(p + q * 128);
+      acc[4 * q] += v.x;
+      acc[4 * q + 1] += v.y;
+      acc[4 * q + 2] += v.z;
+      acc[4 * q + 3] += v.w;
+    }
+  }
+  return true;
+}
+} // namespace sm90
+#endif
+
 /// sm90: Gemm's producer / consumer pipeline over the grouped tile walk.
 template <class TIn, class TOut, int BM, int BN, int Stages = 4, int Consumers = 2,
           bool BTransposed = false, EpilogueForm Form = EpilogueForm::pairs>
@@ -223,7 +276,8 @@ private:
       fence(acc);
       if (u.k1 > u.k0 && tid % 32 == 0)
         mbarrier_arrive(&empty[prev]);
-      if (u.slot >= 0 && !reduce_split(sk, u, acc, tid, consumer, workspace))
+      if (u.slot >= 0 && !sm90::stream_k_reduce<kMmaM * BN / 8, kMmaM * BN / 8, Consumers>(
+                             sk, u, &acc[0][0], tid, consumer, workspace))
         continue; // another contributor of this split tile adds the partials
 
       // This warpgroup's rows; only rows < end belong to the group.
@@ -242,53 +296,6 @@ private:
     if constexpr (Form == EpilogueForm::tma_store)
       if (tid == 0)
         tma_store_wait<0>();
-  }
-
-  /// A piece of a split tile (stream_k.cuh): stores this warpgroup's partial sums in
-  /// the piece's slot (thread-major float4s: coalesced, and the same thread reads
-  /// them back in the same layout) and counts its arrival; the last piece to arrive
-  /// sums the tile's slots in piece order into acc and returns true (then it runs
-  /// the epilogue), the others return false.
-  __device__ static bool reduce_split(const StreamK& sk, const StreamKUnit& u,
-                                      float (&acc)[kMmaM][BN / 2], int tid, int consumer,
-                                      uint8* workspace) {
-    constexpr int kQuads = kMmaM * BN / 8; // float4s per thread
-    float4* slots = reinterpret_cast<float4*>(workspace + kStreamKCounterBytes);
-    auto slot = [&](int sl) {
-      return slots + (static_cast<int64>(sl) * Consumers + consumer) * (128 * kQuads) + tid;
-    };
-    float4* mine = slot(u.slot);
-#pragma unroll
-    for (int q = 0; q < kQuads; ++q) {
-      const float* a = &acc[q / (BN / 8)][(q % (BN / 8)) * 4];
-      mine[q * 128] = make_float4(a[0], a[1], a[2], a[3]);
-    }
-    __threadfence(); // the partials before the count
-    sm90::named_barrier_sync(1 + consumer, 128);
-    const int first = sk.firstSlot(u.tile), count = sk.pieces;
-    int* counter = reinterpret_cast<int*>(workspace) + (u.tile - sk.dpTiles) * Consumers + consumer;
-    int arrived = 0;
-    if (tid == 0)
-      arrived = atomicAdd(counter, 1);
-    if (!sm90::named_barrier_or(1 + consumer, 128, tid == 0 && arrived == count - 1))
-      return false;
-    __threadfence(); // the others' partials after their counts
-    if (tid == 0)
-      *counter = 0; // every contributor has counted: ready for the next launch
-    zero(acc);
-    for (int j = 0; j < count; ++j) {
-      const float4* p = slot(first + j);
-#pragma unroll
-      for (int q = 0; q < kQuads; ++q) {
-        const float4 v = __ldcg(p + q * 128);
-        float* a = &acc[q / (BN / 8)][(q % (BN / 8)) * 4];
-        a[0] += v.x;
-        a[1] += v.y;
-        a[2] += v.z;
-        a[3] += v.w;
-      }
-    }
-    return true;
   }
 
   __device__ static __forceinline__ void zero(float (&acc)[kMmaM][BN / 2]) {

@@ -27,14 +27,26 @@
 // x 64 columns at a time, and stored by TMA in one box per pass, only rows inside the
 // group (the last fewer than 16 by 16-byte stores).
 //
+// Stream-K (with a workspace), as gemm_grouped.cuh's: when all groups' tiles (counted
+// on the device) leave the persistent grid's last wave partly idle, the last tiles
+// (the smallest, in height order) are cut into k-pieces dealt out to all CTAs
+// (stream_k.cuh); a piece stores its f32 partials in its slot of the workspace
+// (kStreamKSlotBytes each) and the last to arrive adds them and stores the tile.
+// Example: 8 groups of [1688, 687, 1045, 1595, 1693, 1702, 411, 1830] rows, N 4096,
+// K 4096: 46 row tiles x 32 column tiles = 1472 tiles on 132 CTAs, 11 whole waves and
+// 20 tiles left, each cut into 5 pieces of 12-13 k-blocks (100 CTAs): a twelfth wave of
+// about 24 k-blocks' time (stream_k.cuh's cost) instead of a whole tile's 64.
+//
 //   GemmGroupedRowsSm90<T, Stages, Boxes>::run(mapsA (kMapsA maps of A {M, K}),
 //       mapB {groups, K, N} box {64, 64, 1}, mapsC (kMapsC maps of C {M, N}), C, ldc,
-//       M, N, K, offsets, groups, byHeight, smem); kExact's maps: GroupedRowMaps
+//       M, N, K, offsets, groups, byHeight, workspace (kStreamKCounterBytes of zeroed
+//       counters, then gridDim.x x kStreamKSlotBytes; or null: no split), smem);
+//     kExact's maps: GroupedRowMaps
 //     grid: #SMs (persistent: CTA i takes tiles i, i + gridDim.x, ...), block
 //     kThreads (1 producer + 2 consumer warpgroups), dynamic shared memory kSmemBytes.
 //     Requires N % 8 == 0, ldc % 8 == 0 and a 16-byte aligned C.
 #pragma once
-#include "helion/gemm_sm90.cuh"
+#include "helion/gemm_grouped.cuh"
 #include "helion/grouped_rows_plan.cuh"
 
 namespace helion::dev {
@@ -49,7 +61,7 @@ template <class TOff> struct GroupedRowTiles {
   const uint16* order; ///< the groups with tiles in the order to take them, or null: by index
   int ordered;         ///< how many groups `order` lists
   int g = -1, at = -1, first = 0, count = 0;
-  int64 start = 0, end = 0;
+  int start = 0, end = 0; ///< the group's rows, clamped to [0, M] (M is an int)
   GroupRows rows{0, 16};
 
   __device__ __forceinline__ GroupedRowTiles(const TOff* o, int groups_, int M_, int N,
@@ -71,6 +83,19 @@ template <class TOff> struct GroupedRowTiles {
     tr = (t - first) % rows.count;
     tn = (t - first) / rows.count;
   }
+  /// The tiles of all groups, counted by the whole warp (every lane gets it).
+  __device__ __forceinline__ int total() const {
+    int n = 0;
+    for (int gi = static_cast<int>(threadIdx.x % 32); gi < groups; gi += 32) {
+      int64 s, e;
+      group_bounds(offsets, gi, M, s, e);
+      n += GroupRows::of(e - s).count;
+    }
+#pragma unroll
+    for (int d = 16; d > 0; d /= 2)
+      n += __shfl_xor_sync(0xffffffffu, n, d);
+    return n * tilesN;
+  }
 
 private:
   __device__ __forceinline__ bool next() {
@@ -82,7 +107,10 @@ private:
       } else if (++g >= groups) {
         return false;
       }
-      group_bounds(offsets, g, M, start, end);
+      int64 s, e;
+      group_bounds(offsets, g, M, s, e);
+      start = static_cast<int>(s);
+      end = static_cast<int>(e);
       rows = GroupRows::of(end - start);
       if (rows.count > 0)
         return true;
@@ -253,7 +281,8 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
   template <class TOff>
   __device__ static void run(const TensorMap* mapsA, const TensorMap* mapB,
                              const TensorMap* mapsC, T* C, int64 ldc, int M, int N, int K,
-                             const TOff* offsets, int groups, bool byHeight, void* smem) {
+                             const TOff* offsets, int groups, bool byHeight, uint8* workspace,
+                             void* smem) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 1023) & ~1023ull);
     uint8* staging = base + Stages * kStageBytes;
@@ -273,15 +302,27 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     const bool sorted = byHeight && groups <= kMaxOrdered;
     const int ordered = sorted ? order_by_height(offsets, groups, M, order, keys, counts) : 0;
     GroupedRowTiles<TOff> tiles(offsets, groups, M, N, sorted ? order : nullptr, ordered);
+    // The stream-K plan in shared memory: the producer's 40 registers cannot hold it
+    // beside the tile walk (ptxas spilled), and a walk reads it once per unit.
+    static_assert(sizeof(StreamK) <= kPlanBytes, "GroupedRowsShape::kPlanBytes holds StreamK");
+    StreamK* plan = reinterpret_cast<StreamK*>(keys + kMaxOrdered);
+    if (threadIdx.x < 32) {
+      const int total = tiles.total(); // the whole warp counts
+      if (threadIdx.x == 0)
+        *plan = StreamK::plan(total, static_cast<int>(gridDim.x), (K + BK - 1) / BK, Consumers,
+                              workspace != nullptr);
+    }
+    __syncthreads();
+    const StreamK& sk = *plan;
     if (threadIdx.x < 128) {
       sm90::setmaxnreg_dec<40>();
       if (threadIdx.x == 0)
-        produce(mapsA, mapB, K, tiles, base, full, empty);
+        produce(mapsA, mapB, tiles, sk, base, full, empty);
     } else {
       sm90::setmaxnreg_inc<232>();
       const int consumer = threadIdx.x / 128 - 1;
-      consume(mapsC, C, ldc, N, K, tiles, base, staging + consumer * kStagingBytes, full, empty,
-              consumer);
+      consume(mapsC, C, ldc, N, tiles, sk, workspace, base, staging + consumer * kStagingBytes,
+              full, empty, consumer);
     }
 #endif
   }
@@ -289,18 +330,18 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 private:
   template <class TOff>
-  __device__ static void produce(const TensorMap* mapsA, const TensorMap* mapB, int K,
-                                 GroupedRowTiles<TOff> tiles, uint8* base, uint64* full,
-                                 uint64* empty) {
+  __device__ static void produce(const TensorMap* mapsA, const TensorMap* mapB,
+                                 GroupedRowTiles<TOff> tiles, const StreamK& sk, uint8* base,
+                                 uint64* full, uint64* empty) {
     int s = 0;
     uint32 phase = 0;
-    const int kBlocks = (K + BK - 1) / BK;
-    for (int t = blockIdx.x; tiles.seek(t); t += gridDim.x) {
+    StreamKWalk walk(sk, static_cast<int>(blockIdx.x));
+    for (StreamKUnit u; walk.next(u) && tiles.seek(u.tile);) {
       int tr, tn;
-      tiles.coords(t, tr, tn);
+      tiles.coords(u.tile, tr, tn);
       const int h = tiles.rows.h;
-      const int row = static_cast<int>(tiles.start) + tr * h, g = tiles.g;
-      for (int kb = 0; kb < kBlocks; ++kb) {
+      const int row = tiles.start + tr * h, g = tiles.g;
+      for (int kb = u.k0; kb < u.k1; ++kb) {
         mbarrier_wait(&empty[s], phase ^ 1);
         uint8* b = base + s * kStageBytes;
         uint8* a = b + kStageBytesB;
@@ -331,16 +372,18 @@ private:
   }
 
   template <class TOff>
-  __device__ static void consume(const TensorMap* mapsC, T* C, int64 ldc, int N, int K,
-                                 GroupedRowTiles<TOff> tiles, uint8* base, uint8* staging,
-                                 uint64* full, uint64* empty, int consumer) {
+  __device__ static void consume(const TensorMap* mapsC, T* C, int64 ldc, int N,
+                                 GroupedRowTiles<TOff> tiles, const StreamK& sk,
+                                 uint8* workspace, uint8* base, uint8* staging, uint64* full,
+                                 uint64* empty, int consumer) {
     float acc[128];
     int s = 0;
     uint32 phase = 0;
     const int tid = threadIdx.x % 128;
-    for (int t = blockIdx.x; tiles.seek(t); t += gridDim.x) {
+    StreamKWalk walk(sk, static_cast<int>(blockIdx.x));
+    for (StreamKUnit u; walk.next(u) && tiles.seek(u.tile);) {
       int tr, tn;
-      tiles.coords(t, tr, tn);
+      tiles.coords(u.tile, tr, tn);
       const int h = tiles.rows.h;
       const int64 row0 = tiles.start + static_cast<int64>(tr) * h;
       const int valid = static_cast<int>(min(static_cast<int64>(h), tiles.end - row0));
@@ -348,8 +391,8 @@ private:
       switch (h / 16) {
 #define HELION_ROWS_CASE(i)                                                                      \
   case i:                                                                                        \
-    tile<16 * i>(acc, mapsC, C, ldc, N, K, row0, valid, col0, base, staging, full, empty, s,      \
-                 phase, consumer, tid);                                                          \
+    tile<16 * i>(acc, mapsC, C, ldc, N, u, sk, workspace, row0, valid, col0, base, staging, full, \
+                 empty, s, phase, consumer, tid);                                                \
     break;
         HELION_ROWS_CASE(1) HELION_ROWS_CASE(2) HELION_ROWS_CASE(3) HELION_ROWS_CASE(4)
         HELION_ROWS_CASE(5) HELION_ROWS_CASE(6) HELION_ROWS_CASE(7) HELION_ROWS_CASE(8)
@@ -363,18 +406,23 @@ private:
       tma_store_wait<0>();
   }
 
-  /// One tile of H rows: the k-loop (each k-block's 4 k16 steps, one wgmma each),
-  /// then the transposed store of this consumer's 64 columns.
+  /// One unit (a tile of H rows or a piece of one: k-blocks [u.k0, u.k1)): the k-loop
+  /// (each k-block's 4 k16 steps, one wgmma each), then, for a whole tile or the last
+  /// piece of a split one to arrive, the transposed store of this consumer's 64 columns.
   template <int H>
   __device__ static __forceinline__ void tile(float (&acc)[128], const TensorMap* mapsC, T* C,
-                                              int64 ldc, int N, int K, int64 row0, int valid,
-                                              int col0, uint8* base, uint8* staging,
+                                              int64 ldc, int N, const StreamKUnit& u,
+                                              const StreamK& sk, uint8* workspace, int64 row0,
+                                              int valid, int col0, uint8* base, uint8* staging,
                                               uint64* full, uint64* empty, int& s, uint32& phase,
                                               int consumer, int tid) {
     using namespace sm90;
-    const int kBlocks = (K + BK - 1) / BK;
     int prev = 0;
-    for (int kb = 0; kb < kBlocks; ++kb) {
+    if (u.k1 <= u.k0) // no k-blocks (K = 0): the product is zero
+#pragma unroll
+      for (int r = 0; r < H / 2; ++r)
+        acc[r] = 0.f;
+    for (int kb = u.k0; kb < u.k1; ++kb) {
       mbarrier_wait(&full[s], phase);
       const uint32 b = smem_addr(base + s * kStageBytes) + consumer * BK * 128;
       const uint32 a = smem_addr(base + s * kStageBytes + kStageBytesB);
@@ -385,11 +433,11 @@ private:
 #pragma unroll
       for (int kk = 0; kk < BK / 16; ++kk)
         wgmma_ta<H, T>(acc, descA + ((kk * 16 * 128) >> 4), descB + ((kk * 32) >> 4),
-                       kb > 0 || kk > 0);
+                       kb > u.k0 || kk > 0);
       wgmma_commit();
       fence<H>(acc);
       wgmma_wait<1>();
-      if (kb > 0 && tid % 32 == 0)
+      if (kb > u.k0 && tid % 32 == 0)
         mbarrier_arrive(&empty[prev]);
       prev = s;
       if (++s == Stages) {
@@ -399,8 +447,11 @@ private:
     }
     wgmma_wait<0>();
     fence<H>(acc);
-    if (kBlocks > 0 && tid % 32 == 0)
+    if (u.k1 > u.k0 && tid % 32 == 0)
       mbarrier_arrive(&empty[prev]);
+    if (u.slot >= 0 &&
+        !stream_k_reduce<H / 8, kStreamKSlotQuads, Consumers>(sk, u, acc, tid, consumer, workspace))
+      return; // another piece of this split tile adds the partials and stores
 
     // acc register r: column 16 warp + lane / 4 + 8 ((r / 2) % 2) of this consumer's
     // 64, row 8 (r / 4) + 2 (lane % 4) + r % 2 of the tile (WgmmaAcc, M and N swapped).

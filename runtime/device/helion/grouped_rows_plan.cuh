@@ -44,12 +44,20 @@ struct GroupedRowsShape {
   /// .. 128 for C (a tile's rows travel in one box).
   static constexpr int kMapsA = MaxH / 16, kMapsC = kStagingRows / 16;
   static constexpr int kMaxOrdered = 512; ///< at most this many groups are taken by height
+  /// Stream-K (stream_k.cuh): a consumer thread's partial sums of a piece, in float4s
+  /// (its accumulator of up to 256 rows x 64 columns / 128 threads), and a CTA's slot
+  /// of partials in the workspace (both consumers).
+  static constexpr int kStreamKSlotQuads = MaxH / 8;
+  static constexpr int kStreamKSlotBytes = Consumers * 128 * kStreamKSlotQuads * 16;
+
+  static constexpr int kPlanBytes = 32; ///< room for the stream-K plan (StreamK)
 
   /// Dynamic shared memory of `stages` ring stages: the ring, the consumers' staging,
-  /// the barriers, the height order's counts, order and keys (1024 for alignment).
+  /// the barriers, the height order's counts, order and keys, the stream-K plan (1024
+  /// for alignment).
   static constexpr int smemBytes(int stages) {
     return 1024 + stages * kStageBytes + Consumers * kStagingBytes + 2 * stages * 8 + 17 * 4 +
-           kMaxOrdered * 3;
+           kMaxOrdered * 3 + kPlanBytes;
   }
 };
 

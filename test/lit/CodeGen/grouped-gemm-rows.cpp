@@ -11,6 +11,8 @@
 // RUN: %helionc compile %examples/grouped_gemm.cpp -o %t/aot --aot-arch sm_90a --dtype f16,offsets=i64
 // RUN: FileCheck %s --check-prefix=AOT < %t/aot/grouped_gemm.helion.cpp
 // RUN: %host_cxx -DHELIONC_C_API %t/aot/grouped_gemm.helion.cpp
+// The rows kernel with its stream-K walk fits its registers (the producer's 40 too):
+// RUN: env HELIONC_NO_CACHE=1 HELIONC_NVRTC_OPTIONS=--ptxas-options=-v %helionc compile %examples/grouped_gemm.cpp -o %t/ptxas --aot-arch sm_90a --dtype bf16,offsets=i32 --nvrtc-log 2>&1 | FileCheck %s --check-prefix=PTXAS
 //
 // A grouped GEMM whose epilogue is its one store of the accumulator, of B [G, K, N],
 // gets the row-fitting kernel (hd::GemmGroupedRowsSm90, gemm_grouped_rows.cuh) beside
@@ -68,16 +70,21 @@ HELION_KERNEL Tensor grouped_bt(const Tensor& a, const Tensor& b, const Tensor& 
 // CUDA: #include "helion/gemm_grouped_rows.cuh"
 // CUDA: __global__ void __launch_bounds__(hd::GroupedRowsShape::kThreads, 1) grouped_gemm_kernel_rows(
 // CUDA-NEXT: const __grid_constant__ hd::GroupedRowMaps maps__, T_p_out* __restrict__ c__, int64 ldc__, int M__,
-// CUDA-NEXT: int N__, int K__, const T_p_offsets* __restrict__ group_offsets__, int groups__) {
+// CUDA-NEXT: int N__, int K__, const T_p_offsets* __restrict__ group_offsets__, int groups__,
+// CUDA-NEXT: hd::uint8* workspace__) {
 // CUDA: static_assert(hd::is_same_v<T_p_a, T_p_out> && (hd::is_same_v<T_p_a, hd::bf16> || hd::is_same_v<T_p_a, hd::f16>)
 // CUDA: using G__ = hd::GemmGroupedRowsSm90<T_p_a>;
 // CUDA: G__::run(maps__.a, &maps__.b, maps__.c, c__, ldc__, M__, N__, K__, group_offsets__, groups__,
+// CUDA-NEXT: true, workspace__, smem__);
+// PTXAS: Compiling entry function '_Z24grouped_gemm_kernel_rows
+// PTXAS-NEXT: Function properties for _Z24grouped_gemm_kernel_rows
+// PTXAS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // NOROWS-NOT: grouped_rows
 // NOROWS-NOT: _kernel_rows
 //
 // HOST: {{^}}  const bool fitRows = tmaStore && p_out.dtype() == p_a.dtype() && (p_a.dtype() == helion::DType::bf16 || p_a.dtype() == helion::DType::f16) && M > 256 * G;
 // HOST: {{^}}  if (fitRows)
-// HOST-NEXT: {{^}}    smem = 232068;
+// HOST-NEXT: {{^}}    smem = 232100;
 // HOST: {{^}}      std::int64_t(fitRows),
 // HOST: {{^}}    std::string name = fitRows ? "grouped_gemm_kernel_rows<" : sm90 ? "grouped_gemm_kernel<" : "grouped_gemm_kernel_sm80<";
 // HOST: {{^}}    if (fitRows) {
@@ -93,8 +100,13 @@ HELION_KERNEL Tensor grouped_bt(const Tensor& a, const Tensor& b, const Tensor& 
 // HOST-NEXT: {{^}}        for (int i = 0; i < 9; ++i)
 // HOST-NEXT: {{^}}          mapsFor[i] = mapsKey[i];
 // HOST: {{^}}      rowMaps[24] = mapB;
-// HOST: {{^}}      void* args[] = {rowMaps, &pc, &ldc, &iM, &iN, &iK, &po, &iG};
-// HOST-NEXT: {{^}}      helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(std::min<int64_t>(units, dev.smCount))), helion::rt::Dim3(384), static_cast<unsigned>(smem), args, helion::rt::currentStream());
+// The stream-K workspace (gemm_grouped_rows.cuh): counters, then a slot per CTA.
+// HOST: {{^}}      const int64_t ctas = std::min<int64_t>(units, dev.smCount);
+// HOST-NEXT: {{^}}      void* ws = !helion::rt::streamKEnabled() ? nullptr
+// HOST-NEXT: {{^}}          : reinterpret_cast<void*>(helion::rt::streamWorkspace(
+// HOST-NEXT: {{^}}                helion::rt::currentStream(), 65536 + size_t(ctas) * 131072));
+// HOST-NEXT: {{^}}      void* args[] = {rowMaps, &pc, &ldc, &iM, &iN, &iK, &po, &iG, &ws};
+// HOST-NEXT: {{^}}      helion::rt::launch(*found, helion::rt::Dim3(static_cast<unsigned>(ctas)), helion::rt::Dim3(384), static_cast<unsigned>(smem), args, helion::rt::currentStream());
 // HOST-NEXT: {{^}}      return;
 //
 // The rows kernel is an instantiation only for 16-bit A with an output of its dtype.
