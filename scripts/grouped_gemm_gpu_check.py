@@ -20,14 +20,15 @@ warps, 5 stages), timed next to the default on the bf16 cases.
 
 Groups of more than 256 rows on average in bf16 / f16 run the row-fitting kernel
 (gemm_grouped_rows.cuh; the launcher's choice), the others the 128 x 256 one; the
-"rows-edges" cases aim at the former's row-tile heights.
+"rows-edges" cases aim at the former's row-tile heights, "rows-split" at its stream-K.
+For it, "cap" is the row cap the kernel chooses for the draw (chooseCap, recomputed
+here; "-": the 128 x 256 kernel).
 
-Stream-K (gemm_grouped.cuh): each row says into how many k-pieces the sm90 kernel
-cuts each of the last T % P tiles ("split"; the plan of stream_k.cuh, recomputed here
-from the group sizes: tiles T, grid P, k-blocks kB; "T/P" column). The "split" cases
-are small enough that every tile is split; "rounds" has 76 tiles left over 132 SMs
-(more than half a wave: not split since a version that dealt 3 pieces each out in
-two rounds lost 7-9% there). Every case is also run a second time and must
+Stream-K (gemm_grouped.cuh, gemm_grouped_rows.cuh): each row says into how many
+k-pieces the sm90 kernel cuts each of the last T % P tiles ("split"; the plan of
+stream_k.cuh, recomputed here from the group sizes: tiles T, grid P, k-blocks kB; "T/P"
+column). The "split" cases are small enough that every tile is split; "rounds" (one
+group of 1664 rows: the row-fitting kernel, cap 224) fills 1.94 waves, not split. Every case is also run a second time and must
 give the same bits (the partials are added in a fixed order). Timed cases are also
 timed with HELIONC_NO_STREAM_K=1 (every tile whole: the kernel before stream-K), as
 "whole".
@@ -127,26 +128,18 @@ def grouped_mm_fn(a, b, ends):
     return None, err
 
 
-def row_tiles(m):
-    """GroupRows::of(m).count: the row-fitting kernel's row tiles of a group of m rows."""
+def row_tiles(m, cap=256):
+    """GroupRows::of(m, cap): (row tiles, rows of each) of a group of m rows in the
+    row-fitting kernel."""
     if m <= 0:
-        return 0
-    t = (m + 255) // 256
+        return 0, 16
+    t = (m + cap - 1) // cap
     h = ((m + t - 1) // t + 15) // 16 * 16
-    return (m + h - 1) // h
+    return (m + h - 1) // h, h
 
 
-def stream_k_plan(sizes, n, k, ctas, rows=False, bm=128, bn=256, bk=64):
-    """(T, P, pieces per split tile or 0) as StreamK::plan decides for the default
-    128x256 tiles, or (rows) the row-fitting kernel's tiles of up to 256 rows x 128."""
-    if rows:
-        tiles = sum(row_tiles(s) for s in sizes) * ((n + 127) // 128)
-        units = (sum(sizes) // 256 + len(sizes)) * ((n + 127) // 128)
-    else:
-        tiles = sum((s + bm - 1) // bm for s in sizes) * ((n + bn - 1) // bn)
-        units = (sum(sizes) // bm + len(sizes)) * ((n + bn - 1) // bn)
-    p = max(1, min(units, ctas))
-    kb = (k + bk - 1) // bk
+def split_plan(tiles, p, kb):
+    """StreamK::plan: (pieces per split tile or 0, the k-blocks of the last wave)."""
     rest = tiles % p
     best, best_cost = 1, kb
     for n in range(2, min(8, kb // 4) + 1):
@@ -156,7 +149,41 @@ def stream_k_plan(sizes, n, k, ctas, rows=False, bm=128, bn=256, bk=64):
         if cost < best_cost:
             best, best_cost = n, cost
     split = tiles > 0 and rest != 0 and best >= 2 and kb - best_cost >= 8
-    return tiles, p, best if split else 0
+    return (best, best_cost) if split else (0, kb if rest else 0)
+
+
+def choose_cap(sizes, n, p, kb):
+    """GroupedRowsShape::chooseCap: (cap, tiles) of the row-fitting kernel."""
+    tn = (n + 127) // 128
+    cands = []
+    for cap in range(256, 127, -16):
+        rows = [row_tiles(s, cap) for s in sizes]
+        cands.append((cap, sum(c for c, _ in rows) * tn, max([h for c, h in rows if c] or [0])))
+    waves = -(-cands[0][1] // p)
+    best, best_cost = cands[0], None
+    for cap, tiles, hmax in cands:
+        if tiles > waves * p:
+            continue
+        cost = ((tiles // p) * kb + split_plan(tiles, p, kb)[1]) * (hmax + 32)
+        if best_cost is None or cost < best_cost:
+            best, best_cost = (cap, tiles, hmax), cost
+    return best[0], best[1]
+
+
+def stream_k_plan(sizes, n, k, ctas, rows=False, bm=128, bn=256, bk=64):
+    """(T, P, pieces per split tile or 0, row cap) as the kernel decides: the default
+    128x256 tiles, or (rows) the row-fitting kernel's of up to `cap` rows x 128."""
+    kb = (k + bk - 1) // bk
+    cap = 0
+    if rows:
+        units = (sum(sizes) // 256 + len(sizes)) * ((n + 127) // 128)
+        p = max(1, min(units, ctas))
+        cap, tiles = choose_cap(sizes, n, p, kb)
+    else:
+        tiles = sum((s + bm - 1) // bm for s in sizes) * ((n + bn - 1) // bn)
+        units = (sum(sizes) // bm + len(sizes)) * ((n + bn - 1) // bn)
+        p = max(1, min(units, ctas))
+    return tiles, p, split_plan(tiles, p, kb)[0], cap
 
 
 def paired(call, eager, a, b, mm_lib, rounds, alt_call=None):
@@ -236,12 +263,13 @@ def main():
         ("rows-edges", [0, 1, 7, 8, 9, 15, 16, 17, 120, 127, 128, 129, 255, 256, 257, 4097, 0,
                         300], 18, 0, 72, 200, (torch.bfloat16, torch.float16), torch.int64, False),
         ("rows-edges", [513, 1, 700], 3, 0, 1000, 136, (torch.bfloat16,), torch.int32, False),
-        # The row-fitting kernel's stream-K: 160 tiles on 132 CTAs, the last 28 split in 4
-        # pieces; 192 tiles (N = 4000: a partial column tile), the last 60 in 2. K = 2000:
-        # a partial last k-block. Every row checked.
-        ("rows-split", [700, 0, 500], 3, 0, 2000, 4096, (torch.bfloat16, torch.float16),
+        # The row-fitting kernel's stream-K under a cap below 256: cap 208, 176 tiles on 132
+        # CTAs, the last 44 split in 3 pieces; cap 240, 192 tiles (N = 4000: a partial
+        # column tile), the last 60 in 2. K = 2000: a partial last k-block. Every row
+        # checked.
+        ("rows-split", [1068, 944], 2, 0, 2000, 2048, (torch.bfloat16, torch.float16),
          torch.int32, False),
-        ("rows-split", [300, 5, 700], 3, 0, 2000, 4000, (torch.bfloat16,), torch.int64, False),
+        ("rows-split", [757, 374], 2, 0, 2000, 4000, (torch.bfloat16,), torch.int64, False),
     ]
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     if args.cases:
@@ -267,13 +295,13 @@ def main():
             del again
             # The launcher's choice of the row-fitting kernel (MatmulLauncher.cpp).
             fit_rows = dt != torch.float32 and total > 256 * groups
-            tiles, p, split = stream_k_plan(sizes, n, k, sms, fit_rows)
+            tiles, p, split, cap = stream_k_plan(sizes, n, k, sms, fit_rows)
             tol = TOL[dt]
             row = {"case": name, "dtype": str(dt).replace("torch.", ""), "groups": groups,
                    "total_m": total, "k": k, "n": n, "offsets": str(odt).replace("torch.", ""),
                    "sizes": sizes, "sampled_rows": sample, "max_rel_err": err, "tol": tol,
                    "ok": err <= tol and same, "same_bits": same, "tiles": tiles, "ctas": p,
-                   "split": split, "poison": pz, "flops": flops, "helionc_us": None,
+                   "split": split, "cap": cap, "poison": pz, "flops": flops, "helionc_us": None,
                    "whole_us": None,
                    "alt_us": None, "eager_us": None, "compile_us": None, "grouped_mm_us": None}
             if timed:
@@ -317,7 +345,7 @@ def main():
           "a loop of torch.mm per group (cuBLAS); gmm = torch._grouped_mm; alt = helionc, "
           f"{args.alt_label}; whole = HELIONC_NO_STREAM_K=1)")
     hdr = (f"{'case':10} {'dtype':8} {'G':>3} {'total_m':>7} {'k':>5} {'n':>5} {'off':5} "
-           f"{'check':5} {'max_err':>8} {'poison':6} {'T/P':>5} {'split':5} {'helionc':>8} "
+           f"{'check':5} {'max_err':>8} {'poison':6} {'T/P':>5} {'split':5} {'cap':>3} {'helionc':>8} "
            f"{'whole':>8} {'alt':>8} {'eager':>8} "
            f"{'compile':>8} {'gmm':>8} {'TF/s':>6} {'eager/h':>7} {'comp/h':>6} {'gmm/h':>6}")
     print(hdr)
@@ -331,7 +359,8 @@ def main():
         print(f"{r['case']:10} {r['dtype']:8} {r['groups']:3} {r['total_m']:7} {r['k']:5} "
               f"{r['n']:5} {r['offsets'][:5]:5} {'ok' if ok else 'FAIL':5} "
               f"{r['max_rel_err']:8.2g} {str(r['poison']):6} {r['tiles'] / r['ctas']:5.2f} "
-              f"{str(r['split']) if r['split'] else 'no':5} {fmt(h)} {fmt(r['whole_us'])} {fmt(r['alt_us'])} "
+              f"{str(r['split']) if r['split'] else 'no':5} {r['cap'] or '-':>3} {fmt(h)} "
+              f"{fmt(r['whole_us'])} {fmt(r['alt_us'])} "
               f"{fmt(r['eager_us'])} {fmt(r['compile_us'])} {fmt(r['grouped_mm_us'])} {tf} "
               f"{ratio(r['eager_us'], h):>7} {ratio(r['compile_us'], h)} "
               f"{ratio(r['grouped_mm_us'], h)}")

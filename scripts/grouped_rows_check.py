@@ -29,6 +29,7 @@ root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(root, "examples", "python"))
 sys.path.insert(0, os.path.join(root, "benchmarks"))
 from timing import paired_us  # noqa: E402
+from grouped_gemm_gpu_check import stream_k_plan  # noqa: E402
 
 DEV = "cuda"
 TOL = {torch.bfloat16: 1.6e-2, torch.float16: 2e-3}
@@ -39,6 +40,7 @@ def draw(kind, rng):
         "draw752": [1025, 0, 1, 129, 1836, 1422, 1917, 958],
         "halves": [1029, 823, 660, 552, 1722, 1560, 922, 1579],
         "halves31": [1688, 687, 1045, 1595, 1693, 1702, 411, 1830],
+        "rounds": [1664],  # 1.70 waves of 240-row tiles; cap 224: 1.94 of 208
         "uniform": [1024] * 8,
         "moe": [256] * 64,
         "edges": [0, 1, 7, 8, 9, 15, 16, 17, 120, 121, 127, 128, 129, 255, 256, 257, 4097, 0],
@@ -97,6 +99,8 @@ def main():
              ("draw752", 4096, 4096, torch.bfloat16, torch.int32, True),
              ("halves", 4096, 4096, torch.bfloat16, torch.int32, True),
              ("halves31", 4096, 4096, torch.bfloat16, torch.int32, True),
+             ("rounds", 4096, 4096, torch.bfloat16, torch.int32, True),
+             ("rounds", 4096, 4096, torch.float16, torch.int64, True),
              ("random", 4096, 4096, torch.bfloat16, torch.int32, True),
              ("random", 4096, 4096, torch.float16, torch.int64, True),
              ("random", 4096, 4096, torch.bfloat16, torch.int32, True),
@@ -148,7 +152,11 @@ def main():
         ok_all = ok_all and ok
         row = {"draw": kind, "sizes": sizes, "n": n, "k": k, "dtype": str(dt), "rows": M,
                "max_rel_err": err, "nan": nan, "ok": ok, "failed": failed}
-        line = (f"{kind:10} {str(dt)[6:]:8} G {G:2} rows {M:5} n {n:4} k {k:4}: "
+        tiles, p, split, cap = stream_k_plan(sizes, n, k, torch.cuda.get_device_properties(0)
+                                             .multi_processor_count, True)
+        row.update({"tiles": tiles, "ctas": p, "split": split, "cap": cap})
+        line = (f"{kind:10} {str(dt)[6:]:8} G {G:2} rows {M:5} n {n:4} k {k:4} cap {cap} T/P "
+                f"{tiles / p:.2f}{' split ' + str(split) if split else ''}: "
                 f"{'ok' if ok else 'FAIL ' + ', '.join(failed)} max_err {err:.2g}"
                 f"{' NaN' if nan else ''}")
         if timed and ok:

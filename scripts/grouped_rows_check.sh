@@ -13,20 +13,22 @@ cuda=${CUDA_HOME:-/usr/local/cuda}
 out=${OUT:-/tmp/grouped-rows-check}
 work=${BUILD_DIR:-/tmp/grouped-rows-build}
 mkdir -p "$out" "$work"
-# Variants: exact (hd::RowBoxes::kExact, one TMA box of each tile's height, what the
-# compiler runs) and sk (the same with a stream-K workspace: the last wave split in k
-# where it pays), each with its tiles group by group and in order of decreasing height
-# (-h, the compiler's).
+# Variants, all hd::RowBoxes::kExact (one TMA box of each tile's height) with the tiles
+# in order of decreasing height (-h): exact-h (row tiles of up to 256 rows, no split),
+# sk-h (the same with a stream-K workspace: the last wave split in k where it pays) and
+# bal-h (sk-h with the row cap chosen per launch to fill the waves: what the compiler
+# runs), and bal (bal-h with the tiles group by group).
 build() {
   "$cuda/bin/nvcc" -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a \
     -I "$root/runtime/device" -Xcompiler -fPIC -shared "$root/test/gpu/grouped_rows.cu" \
     -L "$cuda/lib64/stubs" -lcuda "$@"
 }
-build -DBOXES=1 -o "$work/libgrouped_rows.so" & p1=$!
-build -DBOXES=1 -DSTREAMK=1 -o "$work/libgrouped_rows_sk.so" & p2=$!
-wait $p1 && wait $p2
+build -DBALANCE=0 -o "$work/libgrouped_rows.so" & p1=$!
+build -DBALANCE=0 -DSTREAMK=1 -o "$work/libgrouped_rows_sk.so" & p2=$!
+build -DSTREAMK=1 -o "$work/libgrouped_rows_bal.so" & p3=$!
+wait $p1 && wait $p2 && wait $p3
 hl=()
 [[ -n ${HELIONC_LIB:-} ]] && hl=(--helionc-lib "$HELIONC_LIB")
-python3 "$root/scripts/grouped_rows_check.py" --lib "exact-h=$work/libgrouped_rows.so,height" \
-  --lib "sk-h=$work/libgrouped_rows_sk.so,height" --lib "exact=$work/libgrouped_rows.so" \
-  --lib "sk=$work/libgrouped_rows_sk.so" "${hl[@]}" --json "$out/grouped_rows_check.json" "$@"
+python3 "$root/scripts/grouped_rows_check.py" --lib "bal-h=$work/libgrouped_rows_bal.so,height" \
+  --lib "sk-h=$work/libgrouped_rows_sk.so,height" --lib "exact-h=$work/libgrouped_rows.so,height" \
+  --lib "bal=$work/libgrouped_rows_bal.so" "${hl[@]}" --json "$out/grouped_rows_check.json" "$@"

@@ -6,7 +6,8 @@
 // a [M, K], b [groups, K, N], c [M, N], all row-major and contiguous, bf16 (f16 when
 // f16 != 0); offsets int32 (int64 when offsetsI64 != 0). Returns 0, or a CUDA error.
 // Built by scripts/grouped_rows_check.sh with nvcc (-shared, -lcuda for the maps);
-// -DSTREAMK=1 gives the kernel a stream-K workspace (one per process, one stream).
+// -DSTREAMK=1 gives the kernel a stream-K workspace (one per process, one stream);
+// -DBALANCE=0 keeps row tiles of up to 256 rows (no cap chosen per launch).
 #include "helion/gemm_grouped_rows.cuh"
 
 #include <cuda.h>
@@ -25,9 +26,13 @@ namespace hd = helion::dev;
 #ifndef STREAMK // 1: a stream-K workspace (the last wave split in k where it pays), 0: none
 #define STREAMK 0
 #endif
+#ifndef BALANCE // 1: the row cap chosen per launch (BalanceWaves), 0: always 256
+#define BALANCE 1
+#endif
 
 template <class T>
-using Gemm = hd::GemmGroupedRowsSm90<T, STAGES, static_cast<hd::RowBoxes>(BOXES)>;
+using Gemm =
+    hd::GemmGroupedRowsSm90<T, STAGES, static_cast<hd::RowBoxes>(BOXES), BALANCE != 0>;
 
 /// A's and C's maps (Gemm::kMapsA / kMapsC of them, the rest unused) and B's.
 using Maps = hd::GroupedRowMaps;

@@ -10,12 +10,16 @@
 // on the device), but each tile computes the transposed product
 //   C^T[n0 : n0 + 128, rows] = B[g]^T[n0 : n0 + 128, :] @ A[rows, :]^T
 // so that a group's rows are wgmma's N, which can be any multiple of 16 up to 256,
-// instead of its M (64 per warpgroup). Group g of m rows has t = ceil(m / 256) row
+// instead of its M (64 per warpgroup). Group g of m rows has t = ceil(m / cap) row
 // tiles of h = m / t rows rounded up to 16 (then t = ceil(m / h); GroupRows in
 // grouped_rows_plan.cuh), so a tile computes at most 15 rows past its group's end,
-// where a 128-row tile computes up to 127. Example: m = 1025 gives t = 5, h = 208
-// (1040 rows computed; 1152 with 128-row tiles); m = 1836: t = 8, h = 240. Each CTA
-// first orders the groups by decreasing h in shared memory (the same order in all:
+// where a 128-row tile computes up to 127. Example (cap 256): m = 1025 gives t = 5,
+// h = 208 (1040 rows computed; 1152 with 128-row tiles); m = 1836: t = 8, h = 240.
+// The cap (256 .. 128) balances the persistent grid's waves: each CTA counts all
+// groups' tiles under each cap and takes the one that fills the waves of cap 256's
+// tiles best (GroupedRowsShape::chooseCap: one group of 1664 rows, N 4096, 132 SMs:
+// cap 224, 256 tiles of 208 rows in 1.94 waves instead of 224 of 240 in 1.70). Each
+// CTA then orders the groups by decreasing h in shared memory (the same order in all:
 // order_by_height), so the grid's last tiles are its smallest.
 //
 // Per tile, two consumer warpgroups each own 64 of its 128 columns: their A operand
@@ -57,17 +61,20 @@ namespace helion::dev {
 /// group (t must not decrease between calls); coords gives its row tile and column.
 template <class TOff> struct GroupedRowTiles {
   const TOff* offsets;
-  int groups, M, tilesN;
-  const uint16* order; ///< the groups with tiles in the order to take them, or null: by index
-  int ordered;         ///< how many groups `order` lists
+  int M, tilesN;
+  /// The groups with tiles in the order to take them (a shared-memory uint16 array), or
+  /// 0: by index. A 32-bit address: the producer's 40 registers hold the walk.
+  uint32 order;
+  int listed; ///< how many groups `order` lists, else the groups
+  int cap;             ///< the tallest row tile (GroupRows::of)
   int g = -1, at = -1, first = 0, count = 0;
   int start = 0, end = 0; ///< the group's rows, clamped to [0, M] (M is an int)
   GroupRows rows{0, 16};
 
-  __device__ __forceinline__ GroupedRowTiles(const TOff* o, int groups_, int M_, int N,
+  __device__ __forceinline__ GroupedRowTiles(const TOff* o, int groups_, int M_, int N, int cap_,
                                              const uint16* order_, int ordered_)
-      : offsets(o), groups(groups_), M(M_), tilesN((N + 127) / 128), order(order_),
-        ordered(ordered_) {}
+      : offsets(o), M(M_), tilesN((N + 127) / 128), order(order_ ? smem_addr(order_) : 0u),
+        listed(order_ ? ordered_ : groups_), cap(cap_) {}
 
   __device__ __forceinline__ bool seek(int t) {
     while (t >= first + count) {
@@ -83,47 +90,31 @@ template <class TOff> struct GroupedRowTiles {
     tr = (t - first) % rows.count;
     tn = (t - first) / rows.count;
   }
-  /// The tiles of all groups, counted by the whole warp (every lane gets it).
-  __device__ __forceinline__ int total() const {
-    int n = 0;
-    for (int gi = static_cast<int>(threadIdx.x % 32); gi < groups; gi += 32) {
-      int64 s, e;
-      group_bounds(offsets, gi, M, s, e);
-      n += GroupRows::of(e - s).count;
-    }
-#pragma unroll
-    for (int d = 16; d > 0; d /= 2)
-      n += __shfl_xor_sync(0xffffffffu, n, d);
-    return n * tilesN;
-  }
 
 private:
   __device__ __forceinline__ bool next() {
     for (;;) {
-      if (order) {
-        if (++at >= ordered)
-          return false;
-        g = order[at];
-      } else if (++g >= groups) {
+      if (++at >= listed)
         return false;
-      }
+      g = order ? *static_cast<const uint16*>(__cvta_shared_to_generic(order + 2 * at)) : at;
       int64 s, e;
       group_bounds(offsets, g, M, s, e);
       start = static_cast<int>(s);
       end = static_cast<int>(e);
-      rows = GroupRows::of(end - start);
+      rows = GroupRows::of(end - start, cap);
       if (rows.count > 0)
         return true;
     }
   }
 };
 
-/// Fills order[] with the groups that have tiles, in order of decreasing tile height,
-/// by index within a height (the same order in every CTA: tile t must be the same
-/// tile in all), using keys[groups] and counts[17]; returns how many. Called by every
-/// thread of the block (barriers inside); groups <= the order's room.
+/// Fills order[] with the groups that have tiles (of at most `cap` rows), in order of
+/// decreasing tile height, by index within a height (the same order in every CTA: tile
+/// t must be the same tile in all), using keys[groups] and counts[17]; returns how
+/// many. Called by every thread of the block (barriers inside); groups <= the order's
+/// room.
 template <class TOff>
-__device__ int order_by_height(const TOff* offsets, int groups, int M, uint16* order,
+__device__ int order_by_height(const TOff* offsets, int groups, int M, int cap, uint16* order,
                                uint8* keys, uint32* counts) {
   if (threadIdx.x < 17)
     counts[threadIdx.x] = 0;
@@ -131,7 +122,7 @@ __device__ int order_by_height(const TOff* offsets, int groups, int M, uint16* o
   for (int g = threadIdx.x; g < groups; g += blockDim.x) {
     int64 start, end;
     group_bounds(offsets, g, M, start, end);
-    const GroupRows r = GroupRows::of(end - start);
+    const GroupRows r = GroupRows::of(end - start, cap);
     const int k = r.count == 0 ? 16 : 16 - r.h / 16; // 256 rows first, empty groups last
     keys[g] = static_cast<uint8>(k);
     atomicAdd(&counts[k], 1u);
@@ -268,7 +259,20 @@ enum class RowBoxes {
   kCeil64 ///< A in boxes of 64 rows (up to 63 rows past h loaded, never used); C as k64x16
 };
 
-template <class T, int Stages = GroupedRowsShape::kStages, RowBoxes Boxes = RowBoxes::kExact>
+/// What a CTA decides before its tiles, in shared memory (the producer's 40 registers
+/// cannot hold the stream-K plan beside its tile walk: ptxas spilled it), the same in
+/// every CTA: per row cap (GroupedRowsShape::capOf), each priced by a warp of its own,
+/// the stream-K plan of its tiles and its modelled time (capCost); then the chosen
+/// cap's plan, at a fixed place (a walk reading sk[chosen] kept the index: spills).
+struct RowsPlan {
+  long long cost[GroupedRowsShape::kCaps];
+  StreamK sk[GroupedRowsShape::kCaps];
+  StreamK chosen;
+};
+
+/// BalanceWaves: the row cap chosen per launch (chooseCap), else 256.
+template <class T, int Stages = GroupedRowsShape::kStages, RowBoxes Boxes = RowBoxes::kExact,
+          bool BalanceWaves = true>
 struct GemmGroupedRowsSm90 : GroupedRowsShape {
   static constexpr bool Exact = Boxes == RowBoxes::kExact;
   /// Maps of A and of C, by box rows: kExact 16, 32, .. (256 for A, 128 for C); else
@@ -296,24 +300,23 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
         prefetch_tensormap(&mapsC[i]);
     });
     __syncthreads();
-    uint32* counts = reinterpret_cast<uint32*>(empty + Stages);
+    static_assert(sizeof(RowsPlan) <= kPlanBytes, "GroupedRowsShape::kPlanBytes holds RowsPlan");
+    RowsPlan* plan = reinterpret_cast<RowsPlan*>(empty + Stages); // 8-byte aligned
+    uint32* counts = reinterpret_cast<uint32*>(reinterpret_cast<uint8*>(plan) + kPlanBytes);
     uint16* order = reinterpret_cast<uint16*>(counts + 17);
     uint8* keys = reinterpret_cast<uint8*>(order + kMaxOrdered);
-    const bool sorted = byHeight && groups <= kMaxOrdered;
-    const int ordered = sorted ? order_by_height(offsets, groups, M, order, keys, counts) : 0;
-    GroupedRowTiles<TOff> tiles(offsets, groups, M, N, sorted ? order : nullptr, ordered);
-    // The stream-K plan in shared memory: the producer's 40 registers cannot hold it
-    // beside the tile walk (ptxas spilled), and a walk reads it once per unit.
-    static_assert(sizeof(StreamK) <= kPlanBytes, "GroupedRowsShape::kPlanBytes holds StreamK");
-    StreamK* plan = reinterpret_cast<StreamK*>(keys + kMaxOrdered);
-    if (threadIdx.x < 32) {
-      const int total = tiles.total(); // the whole warp counts
-      if (threadIdx.x == 0)
-        *plan = StreamK::plan(total, static_cast<int>(gridDim.x), (K + BK - 1) / BK, Consumers,
-                              workspace != nullptr);
-    }
+    if (const int warp = threadIdx.x / 32; warp < (BalanceWaves ? kCaps : 1))
+      price_cap(offsets, groups, M, N, K, warp, workspace != nullptr, plan);
     __syncthreads();
-    const StreamK& sk = *plan;
+    const int chosen = BalanceWaves ? chooseCap(plan->sk, plan->cost) : 0;
+    const int cap = capOf(chosen);
+    if (threadIdx.x == 0)
+      plan->chosen = plan->sk[chosen];
+    __syncthreads();
+    const bool sorted = byHeight && groups <= kMaxOrdered;
+    const int ordered = sorted ? order_by_height(offsets, groups, M, cap, order, keys, counts) : 0;
+    GroupedRowTiles<TOff> tiles(offsets, groups, M, N, cap, sorted ? order : nullptr, ordered);
+    const StreamK& sk = plan->chosen;
     if (threadIdx.x < 128) {
       sm90::setmaxnreg_dec<40>();
       if (threadIdx.x == 0)
@@ -329,6 +332,32 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 private:
+  /// Row cap i (capOf(i)), priced by one warp: the tiles of all groups and the rows of
+  /// the tallest (0 without tiles) counted, then lane 0 writes their stream-K plan and
+  /// capCost to plan->sk[i] and plan->cost[i].
+  template <class TOff>
+  __device__ static void price_cap(const TOff* offsets, int groups, int M, int N, int K, int i,
+                                   bool streamK, RowsPlan* plan) {
+    int n = 0, h = 0;
+    for (int g = static_cast<int>(threadIdx.x % 32); g < groups; g += 32) {
+      int64 s, e;
+      group_bounds(offsets, g, M, s, e);
+      const GroupRows r = GroupRows::of(e - s, capOf(i));
+      n += r.count;
+      h = r.count > 0 && r.h > h ? r.h : h;
+    }
+#pragma unroll
+    for (int d = 16; d > 0; d /= 2) {
+      n += __shfl_xor_sync(0xffffffffu, n, d);
+      h = max(h, __shfl_xor_sync(0xffffffffu, h, d));
+    }
+    if (threadIdx.x % 32 == 0) {
+      plan->sk[i] = StreamK::plan(n * ((N + BN - 1) / BN), static_cast<int>(gridDim.x),
+                                  (K + BK - 1) / BK, Consumers, streamK);
+      plan->cost[i] = capCost(plan->sk[i], h);
+    }
+  }
+
   template <class TOff>
   __device__ static void produce(const TensorMap* mapsA, const TensorMap* mapB,
                                  GroupedRowTiles<TOff> tiles, const StreamK& sk, uint8* base,

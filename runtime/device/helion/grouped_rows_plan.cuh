@@ -4,7 +4,7 @@
 //
 // Host-compilable (integer arithmetic only).
 #pragma once
-// No includes: integer arithmetic only.
+#include "helion/stream_k.cuh" // integer arithmetic only, as this file
 
 #ifndef __CUDACC__
 #define HELION_GR_FN inline
@@ -15,16 +15,23 @@
 namespace helion::dev {
 
 /// The row tiles of one group of `m` rows: `count` tiles of `h` rows, h a multiple
-/// of 16 up to 256: t = ceil(m / 256) tiles of m / t rows rounded up to 16, then
-/// count = ceil(m / h). At most 15 rows past the group's end per tile are computed
-/// (a 128-row tile computes up to 127). m = 1025: 5 tiles of 208 rows (1040
-/// computed); m = 1836: 8 of 240.
+/// of 16 up to `cap` (a multiple of 16, at most 256): t = ceil(m / cap) tiles of m / t
+/// rows rounded up to 16, then count = ceil(m / h). At most 15 rows past the group's
+/// end per tile are computed (a 128-row tile computes up to 127). m = 1025: 5 tiles of
+/// 208 rows (1040 computed); m = 1836: 8 of 240; m = 1664: 7 of 240, with cap 224 8 of
+/// 208.
 struct GroupRows {
   int count, h;
-  HELION_GR_FN static GroupRows of(long long m) {
+  HELION_GR_FN static GroupRows of(long long m, int cap = 256) {
     if (m <= 0)
       return {0, 16};
-    const long long t = (m + 255) / 256;
+    // 32-bit divisions where they do (a kernel plans every group under 9 caps).
+    return m < (1LL << 30) ? split<int>(static_cast<int>(m), cap) : split<long long>(m, cap);
+  }
+
+private:
+  template <class I> HELION_GR_FN static GroupRows split(I m, I cap) {
+    const I t = (m + cap - 1) / cap;
     const int h = static_cast<int>(((m + t - 1) / t + 15) / 16 * 16);
     return {static_cast<int>((m + h - 1) / h), h};
   }
@@ -50,11 +57,45 @@ struct GroupedRowsShape {
   static constexpr int kStreamKSlotQuads = MaxH / 8;
   static constexpr int kStreamKSlotBytes = Consumers * 128 * kStreamKSlotQuads * 16;
 
-  static constexpr int kPlanBytes = 32; ///< room for the stream-K plan (StreamK)
+  static constexpr int kPlanBytes = 272; ///< room for the kernel's plan (RowsPlan)
+
+  /// The row caps a kernel chooses from (chooseCap): capOf(i) for i < kCaps, 256 .. 128.
+  static constexpr int kCaps = 9;
+  HELION_GR_FN static constexpr int capOf(int i) { return MaxH - 16 * i; }
+  /// The modelled cost of a tile beside its rows, in rows (loading B[g]'s panel, the
+  /// pipeline's start and the store; capCost).
+  static constexpr int kTileOverheadRows = 32;
+
+  /// The modelled time of `plan`'s tiles (StreamK::plan of one cap's tiles) whose
+  /// tallest has `hmax` rows, in k-block rows: a CTA's whole waves and its last wave
+  /// (StreamK::lastWaveBlocks), each k-block costing the tallest tile's rows plus
+  /// kTileOverheadRows.
+  HELION_GR_FN static long long capCost(const StreamK& plan, int hmax) {
+    const long long blocks =
+        static_cast<long long>(plan.tiles / plan.ctas) * plan.kBlocks + plan.lastWaveBlocks();
+    return blocks * (hmax + kTileOverheadRows);
+  }
+
+  /// The row cap that balances the persistent grid's waves, as an index i (capOf(i)),
+  /// given per cap the stream-K plan of its tiles and its capCost: of the caps whose
+  /// tiles take no more waves than cap 256's, the cheapest; ties keep the taller cap.
+  /// Example: one group of 1664 rows, N 4096, K 4096, 132 CTAs: cap 256 makes 7 x 32 =
+  /// 224 tiles of 240 rows (1.70 waves, the second 70 % full and not split: cost
+  /// 2 x 64 x (240 + 32)), cap 224 256 tiles of 208 (1.94 waves: 2 x 64 x (208 + 32)).
+  HELION_GR_FN static int chooseCap(const StreamK* plans, const long long* costs) {
+    const long long room =
+        static_cast<long long>((plans[0].tiles + plans[0].ctas - 1) / plans[0].ctas) *
+        plans[0].ctas;
+    int best = 0;
+    for (int i = 1; i < kCaps; ++i)
+      if (plans[i].tiles <= room && costs[i] < costs[best])
+        best = i;
+    return best;
+  }
 
   /// Dynamic shared memory of `stages` ring stages: the ring, the consumers' staging,
-  /// the barriers, the height order's counts, order and keys, the stream-K plan (1024
-  /// for alignment).
+  /// the barriers, the plan (the caps' prices), the height order's counts, order and
+  /// keys (1024 for alignment).
   static constexpr int smemBytes(int stages) {
     return 1024 + stages * kStageBytes + Consumers * kStagingBytes + 2 * stages * 8 + 17 * 4 +
            kMaxOrdered * 3 + kPlanBytes;

@@ -90,6 +90,15 @@ struct StreamK {
   }
 
   HELION_SK_FN bool split() const { return dpTiles < tiles; }
+  /// The k-blocks a CTA spends on the last wave: none when the tiles fill whole waves,
+  /// a whole tile's when it stays whole, else a piece's and its partials' (plan's cost).
+  HELION_SK_FN int lastWaveBlocks() const {
+    if (tiles % ctas == 0)
+      return 0;
+    if (!split())
+      return kBlocks;
+    return (kBlocks + pieces - 1) / pieces + 2 * pieces + 1;
+  }
   /// Pieces of all split tiles.
   HELION_SK_FN int splitPieces() const { return (tiles - dpTiles) * pieces; }
   /// The first k-block of piece j of a tile.
