@@ -153,20 +153,22 @@ def split_plan(tiles, p, kb):
 
 
 def choose_cap(sizes, n, p, kb):
-    """GroupedRowsShape::chooseCap: (cap, tiles) of the row-fitting kernel."""
+    """GroupedRowsShape::chooseCap with capCost: (cap, tiles) of the row-fitting kernel."""
     tn = (n + 127) // 128
     cands = []
     for cap in range(256, 127, -16):
-        rows = [row_tiles(s, cap) for s in sizes]
-        cands.append((cap, sum(c for c, _ in rows) * tn, max([h for c, h in rows if c] or [0])))
-    waves = -(-cands[0][1] // p)
-    best, best_cost = cands[0], None
-    for cap, tiles, hmax in cands:
-        if tiles > waves * p:
-            continue
-        cost = ((tiles // p) * kb + split_plan(tiles, p, kb)[1]) * (hmax + 32)
-        if best_cost is None or cost < best_cost:
-            best, best_cost = (cap, tiles, hmax), cost
+        heights = sorted((h for c, h in (row_tiles(s, cap) for s in sizes) for _ in range(c * tn)),
+                         reverse=True)
+        tiles, full = len(heights), len(heights) // p
+        cost = sum((heights[w * p] + 64) * kb for w in range(full))
+        if tiles % p:
+            cost += (heights[full * p] + 64) * split_plan(tiles, p, kb)[1]
+        cands.append((cap, tiles, cost))
+    room = -(-cands[0][1] // p) * p
+    best = cands[0]
+    for c in cands[1:]:
+        if c[1] <= room and c[2] < best[2]:
+            best = c
     return best[0], best[1]
 
 

@@ -21,14 +21,15 @@ using helion::dev::GroupRows;
 static void priceCaps(const std::vector<int>& sizes, int tilesN, int ctas, int kBlocks,
                       helion::dev::StreamK* plans, long long* costs) {
   for (int i = 0; i < GroupedRowsShape::kCaps; ++i) {
-    int tiles = 0, hmax = 0;
+    int tiles = 0, byClass[GroupedRowsShape::kClasses] = {};
     for (int m : sizes) {
       const GroupRows r = GroupRows::of(m, GroupedRowsShape::capOf(i));
+      if (r.count > 0)
+        byClass[r.h / 16 - 1] += r.count * tilesN;
       tiles += r.count * tilesN;
-      hmax = r.count > 0 && r.h > hmax ? r.h : hmax;
     }
     plans[i] = helion::dev::StreamK::plan(tiles, ctas, kBlocks, GroupedRowsShape::Consumers, true);
-    costs[i] = GroupedRowsShape::capCost(plans[i], hmax);
+    costs[i] = GroupedRowsShape::capCost(plans[i], byClass);
   }
 }
 
@@ -58,6 +59,11 @@ int main() {
   EXPECT(chosenCap({1664}, 32, 132, 64) == 224, " one group of 1664 rows: cap 224");
   EXPECT(chosenCap(std::vector<int>(8, 1024), 32, 132, 64) == 256, " 8 x 1024: cap 256");
   EXPECT(chosenCap(std::vector<int>(8, 2048), 32, 132, 64) == 256, " 8 x 2048: cap 256");
+  // H200 draws (session 32): cap 240 gained 2 % on the first, lost 2 % on the second.
+  EXPECT(chosenCap({1029, 823, 660, 552, 1722, 1560, 922, 1579}, 32, 132, 64) == 240,
+         " halves: cap 240");
+  EXPECT(chosenCap({605, 1859, 451, 608, 424, 1827, 1764, 1350}, 32, 132, 64) == 256,
+         " random 8888 rows: cap 256");
   std::mt19937 rng(7);
   for (int draw = 0; draw < 2000; ++draw) { // never more waves than cap 256's
     std::vector<int> sizes(1 + rng() % 16);

@@ -332,29 +332,40 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 private:
-  /// Row cap i (capOf(i)), priced by one warp: the tiles of all groups and the rows of
-  /// the tallest (0 without tiles) counted, then lane 0 writes their stream-K plan and
-  /// capCost to plan->sk[i] and plan->cost[i].
+  /// Row cap i (capOf(i)), priced by one warp: the tiles of all groups counted by
+  /// height (lane j holds those of 16 (j + 1) rows), then lane 0 writes their stream-K
+  /// plan and capCost to plan->sk[i] and plan->cost[i].
   template <class TOff>
   __device__ static void price_cap(const TOff* offsets, int groups, int M, int N, int K, int i,
                                    bool streamK, RowsPlan* plan) {
-    int n = 0, h = 0;
-    for (int g = static_cast<int>(threadIdx.x % 32); g < groups; g += 32) {
-      int64 s, e;
-      group_bounds(offsets, g, M, s, e);
-      const GroupRows r = GroupRows::of(e - s, capOf(i));
-      n += r.count;
-      h = r.count > 0 && r.h > h ? r.h : h;
-    }
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    unsigned mine = 0;
+    for (int c = 0; c < groups; c += 32) {
+      int cls = -1, count = 0;
+      if (c + lane < groups) {
+        int64 s, e;
+        group_bounds(offsets, c + lane, M, s, e);
+        const GroupRows r = GroupRows::of(e - s, capOf(i));
+        cls = r.count > 0 ? r.h / 16 - 1 : -1;
+        count = r.count;
+      }
 #pragma unroll
-    for (int d = 16; d > 0; d /= 2) {
-      n += __shfl_xor_sync(0xffffffffu, n, d);
-      h = max(h, __shfl_xor_sync(0xffffffffu, h, d));
+      for (int j = 0; j < kClasses; ++j) {
+        const unsigned n = __reduce_add_sync(0xffffffffu, cls == j ? count : 0);
+        mine += lane == j ? n : 0u;
+      }
     }
-    if (threadIdx.x % 32 == 0) {
-      plan->sk[i] = StreamK::plan(n * ((N + BN - 1) / BN), static_cast<int>(gridDim.x),
-                                  (K + BK - 1) / BK, Consumers, streamK);
-      plan->cost[i] = capCost(plan->sk[i], h);
+    const int tilesN = (N + BN - 1) / BN;
+    int byClass[kClasses], tiles = 0;
+#pragma unroll
+    for (int j = 0; j < kClasses; ++j) {
+      byClass[j] = static_cast<int>(__shfl_sync(0xffffffffu, mine, j)) * tilesN;
+      tiles += byClass[j];
+    }
+    if (lane == 0) {
+      plan->sk[i] = StreamK::plan(tiles, static_cast<int>(gridDim.x), (K + BK - 1) / BK,
+                                  Consumers, streamK);
+      plan->cost[i] = capCost(plan->sk[i], byClass);
     }
   }
 

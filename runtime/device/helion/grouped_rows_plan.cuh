@@ -62,18 +62,33 @@ struct GroupedRowsShape {
   /// The row caps a kernel chooses from (chooseCap): capOf(i) for i < kCaps, 256 .. 128.
   static constexpr int kCaps = 9;
   HELION_GR_FN static constexpr int capOf(int i) { return MaxH - 16 * i; }
+  /// Tile heights 16 (j + 1) for j < kClasses.
+  static constexpr int kClasses = MaxH / 16;
   /// The modelled cost of a tile beside its rows, in rows (loading B[g]'s panel, the
-  /// pipeline's start and the store; capCost).
-  static constexpr int kTileOverheadRows = 32;
+  /// pipeline's start and the store; capCost). 64 puts the H200's measured gains of
+  /// smaller caps (one group of 1664 rows: x0.89-0.91 at cap 224) and losses (random
+  /// draws whose few 256-row tiles a cap of 240 spread: x1.02) on the right side.
+  static constexpr int kTileOverheadRows = 64;
 
-  /// The modelled time of `plan`'s tiles (StreamK::plan of one cap's tiles) whose
-  /// tallest has `hmax` rows, in k-block rows: a CTA's whole waves and its last wave
-  /// (StreamK::lastWaveBlocks), each k-block costing the tallest tile's rows plus
-  /// kTileOverheadRows.
-  HELION_GR_FN static long long capCost(const StreamK& plan, int hmax) {
-    const long long blocks =
-        static_cast<long long>(plan.tiles / plan.ctas) * plan.kBlocks + plan.lastWaveBlocks();
-    return blocks * (hmax + kTileOverheadRows);
+  /// The modelled time, in k-block rows, of the tiles of `plan` (StreamK::plan of one
+  /// cap's tiles), byClass[j] of them of 16 (j + 1) rows, dealt in order of decreasing
+  /// height (tile t to CTA t % ctas): CTA 0 takes the tallest tile of each wave, so a
+  /// whole wave costs its first tile's rows plus kTileOverheadRows per k-block, and
+  /// the last one (StreamK::lastWaveBlocks) as much per k-block of its first tile.
+  HELION_GR_FN static long long capCost(const StreamK& plan, const int* byClass) {
+    const int ctas = plan.ctas, full = plan.tiles / ctas, last = full * ctas;
+    long long cost = 0;
+    int start = 0;
+    for (int j = kClasses - 1; j >= 0; --j) {
+      const int end = start + byClass[j], rows = 16 * (j + 1) + kTileOverheadRows;
+      const int w0 = (start + ctas - 1) / ctas, w1 = (end + ctas - 1) / ctas; // wave starts
+      cost += static_cast<long long>((w1 < full ? w1 : full) - (w0 < full ? w0 : full)) *
+              plan.kBlocks * rows;
+      if (plan.tiles > last && start <= last && last < end)
+        cost += static_cast<long long>(plan.lastWaveBlocks()) * rows;
+      start = end;
+    }
+    return cost;
   }
 
   /// The row cap that balances the persistent grid's waves, as an index i (capOf(i)),
@@ -81,7 +96,7 @@ struct GroupedRowsShape {
   /// tiles take no more waves than cap 256's, the cheapest; ties keep the taller cap.
   /// Example: one group of 1664 rows, N 4096, K 4096, 132 CTAs: cap 256 makes 7 x 32 =
   /// 224 tiles of 240 rows (1.70 waves, the second 70 % full and not split: cost
-  /// 2 x 64 x (240 + 32)), cap 224 256 tiles of 208 (1.94 waves: 2 x 64 x (208 + 32)).
+  /// 2 x 64 x (240 + 64)), cap 224 256 tiles of 208 (1.94 waves: 2 x 64 x (208 + 64)).
   HELION_GR_FN static int chooseCap(const StreamK* plans, const long long* costs) {
     const long long room =
         static_cast<long long>((plans[0].tiles + plans[0].ctas - 1) / plans[0].ctas) *
