@@ -63,8 +63,8 @@ CUdeviceptr tileCounter(CUstream stream);
 CUdeviceptr streamWorkspace(CUstream stream, size_t bytes);
 
 /// False while the environment sets HELIONC_NO_STREAM_K (to anything but "0"): then the
-/// grouped GEMM runs every tile whole, as before stream-K (read at every launch, to
-/// compare the two in one process).
+/// grouped GEMM's kernels (128 x 256 and row-fitting) run every tile whole, as before
+/// stream-K (read at every launch, to compare the two in one process).
 bool streamKEnabled();
 
 } // namespace helion::rt
