@@ -7,7 +7,8 @@
 // f16 != 0); offsets int32 (int64 when offsetsI64 != 0). Returns 0, or a CUDA error.
 // Built by scripts/grouped_rows_check.sh with nvcc (-shared, -lcuda for the maps);
 // -DSTREAMK=1 gives the kernel a stream-K workspace (one per process, one stream);
-// -DBALANCE=0 keeps row tiles of up to 256 rows (no cap chosen per launch).
+// -DBALANCE=0 keeps row tiles of up to 256 rows (no cap chosen per launch);
+// -DOVERHEAD=N prices caps with N rows of per-tile overhead.
 #include "helion/gemm_grouped_rows.cuh"
 
 #include <cuda.h>
@@ -29,10 +30,13 @@ namespace hd = helion::dev;
 #ifndef BALANCE // 1: the row cap chosen per launch (BalanceWaves), 0: always 256
 #define BALANCE 1
 #endif
+#ifndef OVERHEAD // the cap model's per-tile rows (GroupedRowsShape::capCost)
+#define OVERHEAD hd::GroupedRowsShape::kTileOverheadRows
+#endif
 
 template <class T>
-using Gemm =
-    hd::GemmGroupedRowsSm90<T, STAGES, static_cast<hd::RowBoxes>(BOXES), BALANCE != 0>;
+using Gemm = hd::GemmGroupedRowsSm90<T, STAGES, static_cast<hd::RowBoxes>(BOXES), BALANCE != 0,
+                                     OVERHEAD>;
 
 /// A's and C's maps (Gemm::kMapsA / kMapsC of them, the rest unused) and B's.
 using Maps = hd::GroupedRowMaps;

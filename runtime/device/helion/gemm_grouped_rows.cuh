@@ -270,9 +270,10 @@ struct RowsPlan {
   StreamK chosen;
 };
 
-/// BalanceWaves: the row cap chosen per launch (chooseCap), else 256.
+/// BalanceWaves: the row cap chosen per launch (chooseCap), else 256; TileOverheadRows:
+/// capCost's per-tile rows.
 template <class T, int Stages = GroupedRowsShape::kStages, RowBoxes Boxes = RowBoxes::kExact,
-          bool BalanceWaves = true>
+          bool BalanceWaves = true, int TileOverheadRows = GroupedRowsShape::kTileOverheadRows>
 struct GemmGroupedRowsSm90 : GroupedRowsShape {
   static constexpr bool Exact = Boxes == RowBoxes::kExact;
   /// Maps of A and of C, by box rows: kExact 16, 32, .. (256 for A, 128 for C); else
@@ -365,7 +366,7 @@ private:
     if (lane == 0) {
       plan->sk[i] = StreamK::plan(tiles, static_cast<int>(gridDim.x), (K + BK - 1) / BK,
                                   Consumers, streamK);
-      plan->cost[i] = capCost(plan->sk[i], byClass);
+      plan->cost[i] = capCost(plan->sk[i], byClass, TileOverheadRows);
     }
   }
 

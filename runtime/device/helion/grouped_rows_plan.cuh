@@ -75,12 +75,15 @@ struct GroupedRowsShape {
   /// height (tile t to CTA t % ctas): CTA 0 takes the tallest tile of each wave, so a
   /// whole wave costs its first tile's rows plus kTileOverheadRows per k-block, and
   /// the last one (StreamK::lastWaveBlocks) as much per k-block of its first tile.
-  HELION_GR_FN static long long capCost(const StreamK& plan, const int* byClass) {
+  /// `overhead`: the per-tile rows (kTileOverheadRows; scripts/grouped_rows_check.sh
+  /// builds other values to measure them).
+  HELION_GR_FN static long long capCost(const StreamK& plan, const int* byClass,
+                                        int overhead = kTileOverheadRows) {
     const int ctas = plan.ctas, full = plan.tiles / ctas, last = full * ctas;
     long long cost = 0;
     int start = 0;
     for (int j = kClasses - 1; j >= 0; --j) {
-      const int end = start + byClass[j], rows = 16 * (j + 1) + kTileOverheadRows;
+      const int end = start + byClass[j], rows = 16 * (j + 1) + overhead;
       const int w0 = (start + ctas - 1) / ctas, w1 = (end + ctas - 1) / ctas; // wave starts
       cost += static_cast<long long>((w1 < full ? w1 : full) - (w0 < full ? w0 : full)) *
               plan.kBlocks * rows;
