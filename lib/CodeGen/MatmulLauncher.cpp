@@ -230,7 +230,8 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
        << " + i] = map(" << c << ", M, N, 16 * (i + 1), 64);\n";
     os << "        for (int i = 0; i < 9; ++i)\n          mapsFor[i] = mapsKey[i];\n      }\n";
     os << "      rowMaps[" << mapsA + mapsC << "] = mapB;\n";
-    // A group of m rows has at most ceil(m / MaxH) row tiles (GroupRows).
+    // A group of m rows has at most ceil(m / MaxH) row tiles at cap 256 (GroupRows; the
+    // kernel may choose a lower cap for more tiles on the same grid).
     os << "      const int64_t units = (M / " << Rows::MaxH << " + G) * helion::rt::cdiv(N, "
        << Rows::BN << ");\n";
     os << "      const int64_t ctas = std::min<int64_t>(units, dev.smCount);\n";

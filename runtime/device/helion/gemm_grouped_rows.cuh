@@ -41,7 +41,8 @@
 // 20 tiles left, each cut into 5 pieces of 12-13 k-blocks (100 CTAs): a twelfth wave of
 // about 24 k-blocks' time (stream_k.cuh's cost) instead of a whole tile's 64.
 //
-//   GemmGroupedRowsSm90<T, Stages, Boxes>::run(mapsA (kMapsA maps of A {M, K}),
+//   GemmGroupedRowsSm90<T, Stages, Boxes, BalanceWaves, TileOverheadRows>::run(mapsA
+//       (kMapsA maps of A {M, K}),
 //       mapB {groups, K, N} box {64, 64, 1}, mapsC (kMapsC maps of C {M, N}), C, ldc,
 //       M, N, K, offsets, groups, byHeight, workspace (kStreamKCounterBytes of zeroed
 //       counters, then gridDim.x x kStreamKSlotBytes; or null: no split), smem);
@@ -66,7 +67,7 @@ template <class TOff> struct GroupedRowTiles {
   /// 0: by index. A 32-bit address: the producer's 40 registers hold the walk.
   uint32 order;
   int listed; ///< how many groups `order` lists, else the groups
-  int cap;             ///< the tallest row tile (GroupRows::of)
+  int cap;    ///< the tallest row tile (GroupRows::of)
   int g = -1, at = -1, first = 0, count = 0;
   int start = 0, end = 0; ///< the group's rows, clamped to [0, M] (M is an int)
   GroupRows rows{0, 16};

@@ -1,5 +1,6 @@
 // helion/stream_k.cuh: splitting the last wave of a persistent GEMM in k (after
-// Osama et al., "Stream-K", PPoPP'23), used by the grouped GEMM (gemm_grouped.cuh).
+// Osama et al., "Stream-K", PPoPP'23), used by the grouped GEMM's kernels
+// (gemm_grouped.cuh, gemm_grouped_rows.cuh).
 //
 // A persistent grid of P CTAs over T output tiles of kB k-blocks each takes
 // ceil(T / P) tile times when every tile is one CTA's work: the last wave leaves
