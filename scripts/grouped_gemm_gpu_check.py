@@ -28,8 +28,9 @@ Stream-K (gemm_grouped.cuh, gemm_grouped_rows.cuh): each row says into how many
 k-pieces the sm90 kernel cuts each of the last T % P tiles ("split"; the plan of
 stream_k.cuh, recomputed here from the group sizes: tiles T, grid P, k-blocks kB; "T/P"
 column). The "split" cases are small enough that every tile is split; "rounds" (one
-group of 1664 rows: the row-fitting kernel, cap 224) fills 1.94 waves, not split. Every case is also run a second time and must
-give the same bits (the partials are added in a fixed order). Timed cases are also
+group of 1664 rows: the row-fitting kernel, cap 224) fills 1.94 waves, not split.
+Every case is also run a second time and must give the same bits (the partials are
+added in a fixed order). Timed cases are also
 timed with HELIONC_NO_STREAM_K=1 (every tile whole: the kernel before stream-K), as
 "whole".
 """
@@ -347,7 +348,8 @@ def main():
           "a loop of torch.mm per group (cuBLAS); gmm = torch._grouped_mm; alt = helionc, "
           f"{args.alt_label}; whole = HELIONC_NO_STREAM_K=1)")
     hdr = (f"{'case':10} {'dtype':8} {'G':>3} {'total_m':>7} {'k':>5} {'n':>5} {'off':5} "
-           f"{'check':5} {'max_err':>8} {'poison':6} {'T/P':>5} {'split':5} {'cap':>3} {'helionc':>8} "
+           f"{'check':5} {'max_err':>8} {'poison':6} {'T/P':>5} {'split':5} {'cap':>3} "
+           f"{'helionc':>8} "
            f"{'whole':>8} {'alt':>8} {'eager':>8} "
            f"{'compile':>8} {'gmm':>8} {'TF/s':>6} {'eager/h':>7} {'comp/h':>6} {'gmm/h':>6}")
     print(hdr)
