@@ -31,8 +31,8 @@ column). The "split" cases are small enough that every tile is split; "rounds" (
 group of 1664 rows: the row-fitting kernel, cap 224) fills 1.94 waves, not split.
 Every case is also run a second time and must give the same bits (the partials are
 added in a fixed order). Timed cases are also
-timed with HELIONC_NO_STREAM_K=1 (every tile whole: the kernel before stream-K), as
-"whole".
+timed with HELIONC_NO_STREAM_K=1 (every tile whole: the kernel before stream-K; the
+row-fitting kernel still chooses its cap, priced without a split), as "whole".
 """
 import argparse
 import json
