@@ -14,29 +14,32 @@ out=${OUT:-/tmp/grouped-rows-check}
 work=${BUILD_DIR:-/tmp/grouped-rows-build}
 mkdir -p "$out" "$work"
 # Variants, all hd::RowBoxes::kExact (one TMA box of each tile's height) with the tiles
-# in order of decreasing height (-h): exact-h (row tiles of up to 256 rows, no split),
-# sk-h (the same with a stream-K workspace: the last wave split in k where it pays) and
-# bal-h (sk-h with the row cap chosen per launch to fill the waves: what the compiler
-# runs), and bal (bal-h with the tiles group by group). OVERHEADS="32 48": also bal-h
-# with the cap model's per-tile rows at those values (bal32-h, bal48-h).
+# in order of decreasing height (-h) and a stream-K workspace (the last wave split in k
+# where it pays): bal-h (the row split chosen per launch to fill the waves, among caps
+# 256 .. 128 and the remainder split: what the compiler runs), caps-h (bal-h without
+# the remainder split), rem-h (the remainder split in every launch) and sk-h (row tiles
+# of up to 256 rows). OVERHEADS="32 48": also bal-h with the cap model's per-tile rows
+# at those values (bal32-h, bal48-h).
 build() {
   "$cuda/bin/nvcc" -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a \
     -I "$root/runtime/device" -Xcompiler -fPIC -shared "$root/test/gpu/grouped_rows.cu" \
     -L "$cuda/lib64/stubs" -lcuda "$@"
 }
-build -DBALANCE=0 -o "$work/libgrouped_rows.so" & p1=$!
-build -DBALANCE=0 -DSTREAMK=1 -o "$work/libgrouped_rows_sk.so" & p2=$!
-build -DSTREAMK=1 -o "$work/libgrouped_rows_bal.so" & p3=$!
+build -DSTREAMK=1 -o "$work/libgrouped_rows_bal.so" & p1=$!
+build -DSTREAMK=1 -DREMAINDER=0 -o "$work/libgrouped_rows_caps.so" & p2=$!
+build -DSTREAMK=1 -DFORCE=9 -o "$work/libgrouped_rows_rem.so" & p3=$!
+build -DBALANCE=0 -DSTREAMK=1 -o "$work/libgrouped_rows_sk.so" & p4=$!
 extra=() pids=()
 for o in ${OVERHEADS:-}; do
   build -DSTREAMK=1 -DOVERHEAD="$o" -o "$work/libgrouped_rows_bal$o.so" & pids+=($!)
   extra+=(--lib "bal$o-h=$work/libgrouped_rows_bal$o.so,height")
 done
-wait $p1 && wait $p2 && wait $p3
+wait $p1 && wait $p2 && wait $p3 && wait $p4
 for p in "${pids[@]}"; do wait "$p"; done
 hl=()
 [[ -n ${HELIONC_LIB:-} ]] && hl=(--helionc-lib "$HELIONC_LIB")
 python3 "$root/scripts/grouped_rows_check.py" --lib "bal-h=$work/libgrouped_rows_bal.so,height" \
-  --lib "sk-h=$work/libgrouped_rows_sk.so,height" --lib "exact-h=$work/libgrouped_rows.so,height" \
-  --lib "bal=$work/libgrouped_rows_bal.so" "${extra[@]}" "${hl[@]}" \
+  --lib "caps-h=$work/libgrouped_rows_caps.so,height" \
+  --lib "rem-h=$work/libgrouped_rows_rem.so,height" \
+  --lib "sk-h=$work/libgrouped_rows_sk.so,height" "${extra[@]}" "${hl[@]}" \
   --json "$out/grouped_rows_check.json" "$@"

@@ -18,8 +18,12 @@
 // The cap (256 .. 128) balances the persistent grid's waves: each CTA counts all
 // groups' tiles under each cap and takes the one that fills the waves of cap 256's
 // tiles best (GroupedRowsShape::chooseCap: one group of 1664 rows, N 4096, 132 SMs:
-// cap 224, 256 tiles of 208 rows in 1.94 waves instead of 224 of 240 in 1.70). Each
-// CTA then orders the groups by decreasing h in shared memory (the same order in all:
+// cap 224, 256 tiles of 208 rows in 1.94 waves instead of 224 of 240 in 1.70). One more
+// candidate, the remainder split, cuts each group into full tiles of 256 rows and one
+// tile of the rest (GroupRows::fullTiles: m = 1045 gives 4 x 256 + 32 for 21 rows, where
+// of() gives 5 x 224): fewer rows past the groups' ends, its small tiles last. Each CTA
+// then orders the groups by decreasing h (of the rest's tile under the remainder split,
+// whose full tiles come first, by group) in shared memory (the same order in all:
 // order_by_height), so the grid's last tiles are its smallest.
 //
 // Per tile, two consumer warpgroups each own 64 of its 128 columns: their A operand
@@ -60,22 +64,27 @@ namespace helion::dev {
 /// those of groups 0 .. g-1; inside a group, column tile by column tile (the
 /// tiles of one column tile share its B panel). seek(t) moves forward to tile t's
 /// group (t must not decrease between calls); coords gives its row tile and column.
+/// Under the remainder split (tallGroups = groups), the groups are walked twice: first
+/// by index, each with its GroupRows::fullTiles of `cap` rows, then (in `order`) with
+/// the one tile of the rest.
 template <class TOff> struct GroupedRowTiles {
   const TOff* offsets;
   int M, tilesN;
   /// The groups with tiles in the order to take them (a shared-memory uint16 array), or
   /// 0: by index. A 32-bit address: the producer's 40 registers hold the walk.
   uint32 order;
-  int listed; ///< how many groups `order` lists, else the groups
-  int cap;    ///< the tallest row tile (GroupRows::of)
-  int g = -1, at = -1, first = 0, count = 0;
+  int listed;     ///< how many groups `order` lists, else the groups
+  int cap;        ///< the tallest row tile (GroupRows::of)
+  int tallGroups; ///< the remainder split: the groups (walked first: `at` < 0), else 0
+  int g = -1, at, first = 0, count = 0;
   int start = 0, end = 0; ///< the group's rows, clamped to [0, M] (M is an int)
   GroupRows rows{0, 16};
 
   __device__ __forceinline__ GroupedRowTiles(const TOff* o, int groups_, int M_, int N, int cap_,
-                                             const uint16* order_, int ordered_)
+                                             bool remainder, const uint16* order_, int ordered_)
       : offsets(o), M(M_), tilesN((N + 127) / 128), order(order_ ? smem_addr(order_) : 0u),
-        listed(order_ ? ordered_ : groups_), cap(cap_) {}
+        listed(order_ ? ordered_ : groups_), cap(cap_), tallGroups(remainder ? groups_ : 0),
+        at(-1 - tallGroups) {}
 
   __device__ __forceinline__ bool seek(int t) {
     while (t >= first + count) {
@@ -97,32 +106,43 @@ private:
     for (;;) {
       if (++at >= listed)
         return false;
-      g = order ? *static_cast<const uint16*>(__cvta_shared_to_generic(order + 2 * at)) : at;
+      const bool tall = at < 0; // the remainder split's full tiles
+      g = tall ? at + tallGroups
+               : order ? *static_cast<const uint16*>(__cvta_shared_to_generic(order + 2 * at))
+                       : at;
       int64 s, e;
       group_bounds(offsets, g, M, s, e);
       start = static_cast<int>(s);
       end = static_cast<int>(e);
-      rows = GroupRows::of(end - start, cap);
+      if (tall) {
+        rows = {GroupRows::fullTiles(end - start, cap), cap};
+      } else {
+        if (tallGroups > 0) // the rest after the full tiles
+          start += GroupRows::fullTiles(end - start, cap) * cap;
+        rows = GroupRows::of(end - start, cap);
+      }
       if (rows.count > 0)
         return true;
     }
   }
 };
 
-/// Fills order[] with the groups that have tiles (of at most `cap` rows), in order of
-/// decreasing tile height, by index within a height (the same order in every CTA: tile
-/// t must be the same tile in all), using keys[groups] and counts[17]; returns how
-/// many. Called by every thread of the block (barriers inside); groups <= the order's
-/// room.
+/// Fills order[] with the groups that have tiles (of at most `cap` rows; `remainder`:
+/// the tile of the rest after the full ones), in order of decreasing tile height, by
+/// index within a height (the same order in every CTA: tile t must be the same tile in
+/// all), using keys[groups] and counts[17]; returns how many. Called by every thread of
+/// the block (barriers inside); groups <= the order's room.
 template <class TOff>
-__device__ int order_by_height(const TOff* offsets, int groups, int M, int cap, uint16* order,
-                               uint8* keys, uint32* counts) {
+__device__ int order_by_height(const TOff* offsets, int groups, int M, int cap, bool remainder,
+                               uint16* order, uint8* keys, uint32* counts) {
   if (threadIdx.x < 17)
     counts[threadIdx.x] = 0;
   __syncthreads();
   for (int g = threadIdx.x; g < groups; g += blockDim.x) {
     int64 start, end;
     group_bounds(offsets, g, M, start, end);
+    if (remainder)
+      start += static_cast<int64>(GroupRows::fullTiles(end - start, cap)) * cap;
     const GroupRows r = GroupRows::of(end - start, cap);
     const int k = r.count == 0 ? 16 : 16 - r.h / 16; // 256 rows first, empty groups last
     keys[g] = static_cast<uint8>(k);
@@ -262,19 +282,23 @@ enum class RowBoxes {
 
 /// What a CTA decides before its tiles, in shared memory (the producer's 40 registers
 /// cannot hold the stream-K plan beside its tile walk: ptxas spilled it), the same in
-/// every CTA: per row cap (GroupedRowsShape::capOf), each priced by a warp of its own,
-/// the stream-K plan of its tiles and its modelled time (capCost); then the chosen
-/// cap's plan, at a fixed place (a walk reading sk[chosen] kept the index: spills).
+/// every CTA: per row split (GroupedRowsShape::capOf, kRemainder), each priced by a warp
+/// of its own, the stream-K plan of its tiles and its modelled time (capCost); then the
+/// chosen one's plan, at a fixed place (a walk reading sk[chosen] kept the index:
+/// spills).
 struct RowsPlan {
-  long long cost[GroupedRowsShape::kCaps];
-  StreamK sk[GroupedRowsShape::kCaps];
+  long long cost[GroupedRowsShape::kCandidates];
+  StreamK sk[GroupedRowsShape::kCandidates];
   StreamK chosen;
 };
 
-/// BalanceWaves: the row cap chosen per launch (chooseCap), else 256; TileOverheadRows:
-/// capCost's per-tile rows.
+/// BalanceWaves: the row split chosen per launch (chooseCap), else equal tiles of up to
+/// 256 rows; TileOverheadRows: capCost's per-tile rows; Remainder: the remainder split
+/// among the candidates; Forced >= 0: that candidate in every launch (scripts'
+/// variants).
 template <class T, int Stages = GroupedRowsShape::kStages, RowBoxes Boxes = RowBoxes::kExact,
-          bool BalanceWaves = true, int TileOverheadRows = GroupedRowsShape::kTileOverheadRows>
+          bool BalanceWaves = true, int TileOverheadRows = GroupedRowsShape::kTileOverheadRows,
+          bool Remainder = true, int Forced = -1>
 struct GemmGroupedRowsSm90 : GroupedRowsShape {
   static constexpr bool Exact = Boxes == RowBoxes::kExact;
   /// Maps of A and of C, by box rows: kExact 16, 32, .. (256 for A, 128 for C); else
@@ -307,17 +331,26 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     uint32* counts = reinterpret_cast<uint32*>(reinterpret_cast<uint8*>(plan) + kPlanBytes);
     uint16* order = reinterpret_cast<uint16*>(counts + 17);
     uint8* keys = reinterpret_cast<uint8*>(order + kMaxOrdered);
-    if (const int warp = threadIdx.x / 32; warp < (BalanceWaves ? kCaps : 1))
-      price_cap(offsets, groups, M, N, K, warp, workspace != nullptr, plan);
+    static_assert(Forced < kCandidates, "a candidate of chooseCap");
+    constexpr int candidates =
+        Forced < 0 && BalanceWaves ? (Remainder ? kCandidates : kCaps) : 1;
+    static_assert(candidates * 32 <= kThreads, "a warp prices each candidate");
+    if (const int warp = threadIdx.x / 32; warp < candidates)
+      price_cap(offsets, groups, M, N, K, Forced < 0 ? warp : Forced, workspace != nullptr,
+                plan);
     __syncthreads();
-    const int chosen = BalanceWaves ? chooseCap(plan->sk, plan->cost) : 0;
+    const int chosen = Forced >= 0 ? Forced
+                       : candidates > 1 ? chooseCap(plan->sk, plan->cost, candidates) : 0;
     const int cap = capOf(chosen);
+    const bool remainder = chosen == kRemainder;
     if (threadIdx.x == 0)
       plan->chosen = plan->sk[chosen];
     __syncthreads();
     const bool sorted = byHeight && groups <= kMaxOrdered;
-    const int ordered = sorted ? order_by_height(offsets, groups, M, cap, order, keys, counts) : 0;
-    GroupedRowTiles<TOff> tiles(offsets, groups, M, N, cap, sorted ? order : nullptr, ordered);
+    const int ordered =
+        sorted ? order_by_height(offsets, groups, M, cap, remainder, order, keys, counts) : 0;
+    GroupedRowTiles<TOff> tiles(offsets, groups, M, N, cap, remainder, sorted ? order : nullptr,
+                                ordered);
     const StreamK& sk = plan->chosen;
     if (threadIdx.x < 128) {
       sm90::setmaxnreg_dec<40>();
@@ -334,26 +367,31 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 private:
-  /// Row cap i (capOf(i)), priced by one warp: the tiles of all groups counted by
-  /// height (lane j holds those of 16 (j + 1) rows), then lane 0 writes their stream-K
-  /// plan and capCost to plan->sk[i] and plan->cost[i].
+  /// Row split i (capOf(i); kRemainder), priced by one warp: the tiles of all groups
+  /// counted by height (lane j holds those of 16 (j + 1) rows), then lane 0 writes their
+  /// stream-K plan and capCost to plan->sk[i] and plan->cost[i].
   template <class TOff>
   __device__ static void price_cap(const TOff* offsets, int groups, int M, int N, int K, int i,
                                    bool streamK, RowsPlan* plan) {
     const int lane = static_cast<int>(threadIdx.x % 32);
     unsigned mine = 0;
     for (int c = 0; c < groups; c += 32) {
-      int cls = -1, count = 0;
+      int cls = -1, count = 0, tall = 0; // tall: the remainder split's tiles of 256 rows
       if (c + lane < groups) {
         int64 s, e;
         group_bounds(offsets, c + lane, M, s, e);
+        if (i == kRemainder) {
+          tall = GroupRows::fullTiles(e - s, MaxH);
+          s += static_cast<int64>(tall) * MaxH;
+        }
         const GroupRows r = GroupRows::of(e - s, capOf(i));
         cls = r.count > 0 ? r.h / 16 - 1 : -1;
         count = r.count;
       }
 #pragma unroll
       for (int j = 0; j < kClasses; ++j) {
-        const unsigned n = __reduce_add_sync(0xffffffffu, cls == j ? count : 0);
+        const int mineJ = (cls == j ? count : 0) + (j == kClasses - 1 ? tall : 0);
+        const unsigned n = __reduce_add_sync(0xffffffffu, mineJ);
         mine += lane == j ? n : 0u;
       }
     }
