@@ -11,11 +11,16 @@ compiled by helionc (default config), the loop of torch.mm per group (eager) and
 torch.mm of all rows with b[0] (dense).
 
     python3 scripts/grouped_rows_check.py --lib NAME=LIBGROUPED_ROWS.so[,height] ...
-        [--helionc-lib libgrouped_gemm.so] [--rounds 30] [--json OUT.json]
+        [--helionc-lib libgrouped_gemm.so] [--matmul-lib libmatmul.so] [--rounds 30]
+        [--cases default|sweep] [--json OUT.json]
 
 Each --lib is a variant (a build of test/gpu/grouped_rows.cu; `,height` runs its tiles
 in order of decreasing row-tile height, else group by group); all are checked and timed
-in the same rounds; ratios are against the first.
+in the same rounds; ratios are against the first. --matmul-lib (examples/python/build.sh of
+examples/matmul.cpp) times helionc's plain matmul on all rows with b[0] ("matmul", the
+same FLOPs as "dense"). --cases sweep: one group of 8192 rows and 8 of 1024 at K 1024
+.. 8192 (N 4096): the time per k-block and per tile of each variant against the plain
+matmul's, from a straight line through the K's (printed at the end).
 """
 import argparse
 import ctypes
@@ -42,6 +47,7 @@ def draw(kind, rng):
         "halves31": [1688, 687, 1045, 1595, 1693, 1702, 411, 1830],
         "rounds": [1664],  # 1.70 waves of 240-row tiles; cap 224: 1.94 of 208
         "uniform": [1024] * 8,
+        "one8192": [8192],
         "moe": [256] * 64,
         "edges": [0, 1, 7, 8, 9, 15, 16, 17, 120, 121, 127, 128, 129, 255, 256, 257, 4097, 0],
     }
@@ -67,10 +73,32 @@ def reference(a, b, offs, sample, gen):
     return out
 
 
+def fit_lines(rows):
+    """Per draw and timed function: a least-squares line us = a * kBlocks + b over the
+    K's; a / tiles-per-CTA is the time of one k-block of a tile, b the time that does
+    not grow with K (per launch and per tile: prologue, epilogue, pipeline fill)."""
+    print("\nper draw, us = a * kBlocks + b over K (a in ns per k-block, b in us):")
+    for kind in sorted({r["draw"] for r in rows if "us" in r}):
+        rs = [r for r in rows if r["draw"] == kind and "us" in r]
+        if len(rs) < 2:
+            continue
+        xs = [r["k"] / 64 for r in rs]
+        fits = []
+        for f in rs[0]["us"]:
+            ys = [r["us"][f] for r in rs]
+            mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+            a = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+            fits.append(f"{f} a {1000 * a:6.1f} b {my - a * mx:6.1f}")
+            rs[0].setdefault("fit", {})[f] = {"a_us": a, "b_us": my - a * mx}
+        print(f"  {kind:8} " + "  ".join(fits))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lib", action="append", required=True)
     ap.add_argument("--helionc-lib")
+    ap.add_argument("--matmul-lib")
+    ap.add_argument("--cases", choices=["default", "sweep"], default="default")
     ap.add_argument("--rounds", type=int, default=30)
     ap.add_argument("--json")
     args = ap.parse_args()
@@ -85,9 +113,11 @@ def main():
         variants[name] = (lib, int(order == "height"))
     first = next(iter(variants))
     hl = None
-    if args.helionc_lib:
+    mm = None
+    if args.helionc_lib or args.matmul_lib:
         from helionc_ctypes import HelioncLibrary
-        hl = HelioncLibrary(args.helionc_lib)
+        hl = HelioncLibrary(args.helionc_lib) if args.helionc_lib else None
+        mm = HelioncLibrary(args.matmul_lib) if args.matmul_lib else None
     seed = int.from_bytes(os.urandom(4), "little")
     torch.manual_seed(seed)
     rng = torch.Generator().manual_seed(seed)
@@ -108,6 +138,9 @@ def main():
              ("moe", 1024, 4096, torch.bfloat16, torch.int32, True),
              ("moe-random", 1024, 4096, torch.bfloat16, torch.int32, True),
              ("moe-random", 2048, 4096, torch.bfloat16, torch.int64, True)]
+    if args.cases == "sweep":
+        cases = [(kind, 4096, k, torch.bfloat16, torch.int32, True)
+                 for kind in ("one8192", "uniform") for k in (1024, 2048, 4096, 8192)]
     rows, ok_all = [], True
     stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
     print(f"{torch.cuda.get_device_name()}, seed {seed}")
@@ -171,6 +204,8 @@ def main():
             fns.update({"eager": eager, "dense": lambda: torch.mm(a, b0)})
             if hl is not None and odt == torch.int32:
                 fns["helionc"] = lambda: hl.call("grouped_gemm", a, b, o)
+            if mm is not None:
+                fns["matmul"] = lambda: mm.call("matmul", a, b0)
             med, ratio, _ = paired_us(list(fns.values()), rounds=args.rounds)
             row["us"] = dict(zip(fns, med))
             row["paired_ratio"] = {f: q for f, q in zip(fns, ratio)}
@@ -181,6 +216,8 @@ def main():
         rows.append(row)
         del a, b, c
         torch.cuda.empty_cache()
+    if args.cases == "sweep":
+        fit_lines(rows)
     print("all checks passed" if ok_all else "SOME CHECKS FAILED")
     if args.json:
         with open(args.json, "w") as f:

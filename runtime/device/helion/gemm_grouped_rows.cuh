@@ -368,8 +368,9 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 private:
   /// Row split i (capOf(i); kRemainder), priced by one warp: the tiles of all groups
-  /// counted by height (lane j holds those of 16 (j + 1) rows), then lane 0 writes their
-  /// stream-K plan and capCost to plan->sk[i] and plan->cost[i].
+  /// counted by height (lane j holds those of 16 (j + 1) rows) and priced, a class per
+  /// lane (capCost's sum of classCost), then lane 0 writes their stream-K plan and cost to
+  /// plan->sk[i] and plan->cost[i].
   template <class TOff>
   __device__ static void price_cap(const TOff* offsets, int groups, int M, int N, int K, int i,
                                    bool streamK, RowsPlan* plan) {
@@ -395,17 +396,27 @@ private:
         mine += lane == j ? n : 0u;
       }
     }
-    const int tilesN = (N + BN - 1) / BN;
-    int byClass[kClasses], tiles = 0;
+    // Lane j < kClasses prices class j (classCost): its tiles come after those of the
+    // taller classes j + 1 .. (a suffix sum over the lanes above).
+    const int count = lane < kClasses ? static_cast<int>(mine) * ((N + BN - 1) / BN) : 0;
+    int above = count; // count + the classes above
 #pragma unroll
-    for (int j = 0; j < kClasses; ++j) {
-      byClass[j] = static_cast<int>(__shfl_sync(0xffffffffu, mine, j)) * tilesN;
-      tiles += byClass[j];
+    for (int d = 1; d < kClasses; d *= 2) {
+      const int v = __shfl_down_sync(0xffffffffu, above, d);
+      above += lane + d < kClasses ? v : 0;
     }
+    const int tiles = __shfl_sync(0xffffffffu, above, 0);
+    const StreamK sk =
+        StreamK::plan(tiles, static_cast<int>(gridDim.x), (K + BK - 1) / BK, Consumers, streamK);
+    long long cost = lane < kClasses && count > 0
+                         ? classCost(sk, above - count, count, 16 * (lane + 1) + TileOverheadRows)
+                         : 0;
+#pragma unroll
+    for (int d = 16; d > 0; d /= 2)
+      cost += __shfl_xor_sync(0xffffffffu, cost, d);
     if (lane == 0) {
-      plan->sk[i] = StreamK::plan(tiles, static_cast<int>(gridDim.x), (K + BK - 1) / BK,
-                                  Consumers, streamK);
-      plan->cost[i] = capCost(plan->sk[i], byClass, TileOverheadRows);
+      plan->sk[i] = sk;
+      plan->cost[i] = cost;
     }
   }
 

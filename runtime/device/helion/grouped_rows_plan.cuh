@@ -90,18 +90,26 @@ struct GroupedRowsShape {
   /// builds other values to measure them).
   HELION_GR_FN static long long capCost(const StreamK& plan, const int* byClass,
                                         int overhead = kTileOverheadRows) {
-    const int ctas = plan.ctas, full = plan.tiles / ctas, last = full * ctas;
     long long cost = 0;
     int start = 0;
     for (int j = kClasses - 1; j >= 0; --j) {
-      const int end = start + byClass[j], rows = 16 * (j + 1) + overhead;
-      const int w0 = (start + ctas - 1) / ctas, w1 = (end + ctas - 1) / ctas; // wave starts
-      cost += static_cast<long long>((w1 < full ? w1 : full) - (w0 < full ? w0 : full)) *
-              plan.kBlocks * rows;
-      if (plan.tiles > last && start <= last && last < end)
-        cost += static_cast<long long>(plan.lastWaveBlocks()) * rows;
-      start = end;
+      cost += classCost(plan, start, byClass[j], 16 * (j + 1) + overhead);
+      start += byClass[j];
     }
+    return cost;
+  }
+
+  /// One height class's part of capCost: `count` tiles costing `rows` rows per k-block
+  /// each (their height plus the overhead), at places [start, start + count) of the
+  /// height order. The kernel's warp prices its classes in parallel, a lane each.
+  HELION_GR_FN static long long classCost(const StreamK& plan, int start, int count, int rows) {
+    const int ctas = plan.ctas, full = plan.tiles / ctas, last = full * ctas;
+    const int end = start + count;
+    const int w0 = (start + ctas - 1) / ctas, w1 = (end + ctas - 1) / ctas; // wave starts
+    long long cost = static_cast<long long>((w1 < full ? w1 : full) - (w0 < full ? w0 : full)) *
+                     plan.kBlocks * rows;
+    if (plan.tiles > last && start <= last && last < end)
+      cost += static_cast<long long>(plan.lastWaveBlocks()) * rows;
     return cost;
   }
 

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""One launch each of a row-fitting grouped GEMM variant and of helionc's plain matmul on
+the same rows, for a profiler (scripts/grouped_rows_ncu.sh runs this under ncu).
+
+    python3 scripts/grouped_rows_ncu.py --lib libgrouped_rows.so --matmul-lib libmatmul.so
+        [--sizes 8192] [--n 4096] [--k 4096]
+
+Each is called twice (the first warms up); the grouped GEMM has one B per group, the
+matmul all rows with b[0] (the same FLOPs).
+"""
+import argparse
+import ctypes
+import os
+import sys
+
+import torch
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(root, "examples", "python"))
+from helionc_ctypes import HelioncLibrary  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--matmul-lib", required=True)
+    ap.add_argument("--sizes", default="8192")
+    ap.add_argument("--n", type=int, default=4096)
+    ap.add_argument("--k", type=int, default=4096)
+    args = ap.parse_args()
+    sizes = [int(v) for v in args.sizes.split(",")]
+    offs = [0]
+    for s in sizes:
+        offs.append(offs[-1] + s)
+    M, G, n, k = offs[-1], len(sizes), args.n, args.k
+    a = torch.randn(M, k, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(G, k, n, device="cuda", dtype=torch.bfloat16)
+    o = torch.tensor(offs, device="cuda", dtype=torch.int32)
+    c = torch.empty(M, n, device="cuda", dtype=torch.bfloat16)
+    lib = ctypes.CDLL(args.lib)
+    lib.grouped_rows.restype = ctypes.c_int
+    lib.grouped_rows.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int, ctypes.c_void_p] + \
+        [ctypes.c_int] * 6 + [ctypes.c_void_p]
+    stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+    mm = HelioncLibrary(args.matmul_lib)
+    b0 = b[0].contiguous()
+    for _ in range(2):
+        r = lib.grouped_rows(a.data_ptr(), b.data_ptr(), o.data_ptr(), 0, c.data_ptr(), M, n, k,
+                             G, 0, 1, stream)
+        assert r == 0, r
+        mm.call("matmul", a, b0)
+    torch.cuda.synchronize()
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
