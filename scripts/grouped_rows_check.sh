@@ -19,7 +19,8 @@ mkdir -p "$out" "$work"
 # 256 .. 128 and the remainder split: what the compiler runs), caps-h (bal-h without
 # the remainder split), rem-h (the remainder split in every launch) and sk-h (row tiles
 # of up to 256 rows). OVERHEADS="32 48": also bal-h with the cap model's per-tile rows
-# at those values (bal32-h, bal48-h).
+# at those values (bal32-h, bal48-h). PROBE=1: first, bal-h with timing probes
+# (scripts/grouped_rows_probe.py: where one launch's time goes).
 build() {
   "$cuda/bin/nvcc" -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a \
     -I "$root/runtime/device" -Xcompiler -fPIC -shared "$root/test/gpu/grouped_rows.cu" \
@@ -34,6 +35,11 @@ for o in ${OVERHEADS:-}; do
   build -DSTREAMK=1 -DOVERHEAD="$o" -o "$work/libgrouped_rows_bal$o.so" & pids+=($!)
   extra+=(--lib "bal$o-h=$work/libgrouped_rows_bal$o.so,height")
 done
+if [[ ${PROBE:-0} == 1 ]]; then # bal-h with timing probes: scripts/grouped_rows_probe.py
+  build -DSTREAMK=1 -DPROBE -o "$work/libgrouped_rows_probe.so"
+  python3 "$root/scripts/grouped_rows_probe.py" --lib "$work/libgrouped_rows_probe.so" \
+    --json "$out/grouped_rows_probe.json"
+fi
 wait $p1 && wait $p2 && wait $p3 && wait $p4
 for p in "${pids[@]}"; do wait "$p"; done
 hl=()

@@ -11,6 +11,45 @@
 // -DOVERHEAD=N prices caps with N rows of per-tile overhead; -DREMAINDER=0 leaves the
 // remainder split out of the candidates; -DFORCE=I takes candidate I in every launch
 // (GroupedRowsShape::capOf; 9: the remainder split).
+// -DPROBE records, per CTA, clock64() at the kernel's probes (gemm_grouped_rows.cuh's
+// HELION_ROWS_PROBE: the producer's thread 0 and the first consumer's thread 0) and
+// globaltimer at entry and end; grouped_rows_probe(out) copies them out (int64 [#CTAs]
+// [kProbeSlots]) and zeroes them for the next launch.
+#ifdef PROBE
+namespace probe {
+enum : int { entry, planned, ordered, firstLoad, firstData, epilogueBegin, epilogueEnd, end,
+             gaps, gapsN, epilogues, epiloguesN, ns0, ns1, kSlots = 16 };
+constexpr int kCtas = 1024;
+__device__ long long slots[kCtas][kSlots];
+__device__ __forceinline__ bool mine(int e) {
+  return e <= firstLoad ? threadIdx.x == 0 : threadIdx.x == 128;
+}
+__device__ __forceinline__ void mark(int e) {
+  if (!mine(e) || blockIdx.x >= kCtas)
+    return;
+  long long* s = slots[blockIdx.x];
+  if ((e == firstLoad || e == firstData) && s[e] != 0)
+    return;
+  s[e] = clock64();
+  if (e == entry || e == end) {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    s[e == entry ? ns0 : ns1] = static_cast<long long>(t);
+  }
+}
+__device__ __forceinline__ void span(int what, int begin) {
+  if (!mine(what) || blockIdx.x >= kCtas)
+    return;
+  long long* s = slots[blockIdx.x];
+  if (s[begin] != 0) {
+    s[what] += clock64() - s[begin];
+    s[what + 1] += 1;
+  }
+}
+} // namespace probe
+#define HELION_ROWS_PROBE(event) probe::mark(probe::event)
+#define HELION_ROWS_PROBE_SPAN(what, begin) probe::span(probe::what, probe::begin)
+#endif
 #include "helion/gemm_grouped_rows.cuh"
 
 #include <cuda.h>
@@ -137,3 +176,16 @@ extern "C" int grouped_rows(const void* a, const void* b, const void* offsets, i
   return offsetsI64 ? launch<hd::bf16, long long>(a, b, offsets, c, M, N, K, groups, o, s)
                     : launch<hd::bf16, int>(a, b, offsets, c, M, N, K, groups, o, s);
 }
+
+#ifdef PROBE
+/// Copies the probes' slots of the last launch (int64 [probe::kCtas][probe::kSlots]) to
+/// `out` and zeroes them. Returns 0 or a CUDA error.
+extern "C" int grouped_rows_probe(long long* out) {
+  cudaError_t e = cudaMemcpyFromSymbol(out, probe::slots, sizeof(probe::slots));
+  if (e == cudaSuccess) {
+    static long long zero[probe::kCtas][probe::kSlots];
+    e = cudaMemcpyToSymbol(probe::slots, zero, sizeof(zero));
+  }
+  return static_cast<int>(e);
+}
+#endif

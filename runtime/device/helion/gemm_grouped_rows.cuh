@@ -58,6 +58,15 @@
 #include "helion/gemm_grouped.cuh"
 #include "helion/grouped_rows_plan.cuh"
 
+// Timing probes (test/gpu/grouped_rows.cu -DPROBE defines them to record clock64() in
+// global memory; nothing here otherwise): HELION_ROWS_PROBE(event) marks a moment of the
+// CTA (entry, plan, order, first load, first data, end), HELION_ROWS_PROBE_SPAN(what,
+// begin) adds the cycles since the mark `begin` to a sum (epilogues, gaps between tiles).
+#ifndef HELION_ROWS_PROBE
+#define HELION_ROWS_PROBE(event) ((void)0)
+#define HELION_ROWS_PROBE_SPAN(what, begin) ((void)0)
+#endif
+
 namespace helion::dev {
 
 /// The flat numbering of all groups' tiles: group g's count x tilesN tiles follow
@@ -331,6 +340,7 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     uint32* counts = reinterpret_cast<uint32*>(reinterpret_cast<uint8*>(plan) + kPlanBytes);
     uint16* order = reinterpret_cast<uint16*>(counts + 17);
     uint8* keys = reinterpret_cast<uint8*>(order + kMaxOrdered);
+    HELION_ROWS_PROBE(entry);
     static_assert(Forced < kCandidates, "a candidate of chooseCap");
     constexpr int candidates =
         Forced < 0 && BalanceWaves ? (Remainder ? kCandidates : kCaps) : 1;
@@ -346,11 +356,13 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     if (threadIdx.x == 0)
       plan->chosen = plan->sk[chosen];
     __syncthreads();
+    HELION_ROWS_PROBE(planned);
     const bool sorted = byHeight && groups <= kMaxOrdered;
     const int ordered =
         sorted ? order_by_height(offsets, groups, M, cap, remainder, order, keys, counts) : 0;
     GroupedRowTiles<TOff> tiles(offsets, groups, M, N, cap, remainder, sorted ? order : nullptr,
                                 ordered);
+    HELION_ROWS_PROBE(ordered);
     const StreamK& sk = plan->chosen;
     if (threadIdx.x < 128) {
       sm90::setmaxnreg_dec<40>();
@@ -432,6 +444,7 @@ private:
       tiles.coords(u.tile, tr, tn);
       const int h = tiles.rows.h;
       const int row = tiles.start + tr * h, g = tiles.g;
+      HELION_ROWS_PROBE(firstLoad);
       for (int kb = u.k0; kb < u.k1; ++kb) {
         mbarrier_wait(&empty[s], phase ^ 1);
         uint8* b = base + s * kStageBytes;
@@ -495,6 +508,7 @@ private:
     }
     if (tid == 0)
       tma_store_wait<0>();
+    HELION_ROWS_PROBE(end);
   }
 
   /// One unit (a tile of H rows or a piece of one: k-blocks [u.k0, u.k1)): the k-loop
@@ -515,6 +529,10 @@ private:
         acc[r] = 0.f;
     for (int kb = u.k0; kb < u.k1; ++kb) {
       mbarrier_wait(&full[s], phase);
+      if (kb == u.k0) {
+        HELION_ROWS_PROBE(firstData);
+        HELION_ROWS_PROBE_SPAN(gaps, epilogueEnd);
+      }
       const uint32 b = smem_addr(base + s * kStageBytes) + consumer * BK * 128;
       const uint32 a = smem_addr(base + s * kStageBytes + kStageBytesB);
       const uint64 descA = desc_sw128(b, BK * 128, 1024); // B[g]^T: N-major
@@ -543,6 +561,7 @@ private:
     if (u.slot >= 0 &&
         !stream_k_reduce<H / 8, kStreamKSlotQuads, Consumers>(sk, u, acc, tid, consumer, workspace))
       return; // another piece of this split tile adds the partials and stores
+    HELION_ROWS_PROBE(epilogueBegin);
 
     // acc register r: column 16 warp + lane / 4 + 8 ((r / 2) % 2) of this consumer's
     // 64, row 8 (r / 4) + 2 (lane % 4) + r % 2 of the tile (WgmmaAcc, M and N swapped).
@@ -594,6 +613,8 @@ private:
         *reinterpret_cast<uint4*>(C + (row0 + r) * ldc + col0 + 8 * c) = v;
       }
     }
+    HELION_ROWS_PROBE_SPAN(epilogues, epilogueBegin);
+    HELION_ROWS_PROBE(epilogueEnd);
   }
 
   template <int H> __device__ static __forceinline__ void fence(float (&acc)[128]) {
