@@ -20,7 +20,9 @@ mkdir -p "$out" "$work"
 # the remainder split), rem-h (the remainder split in every launch) and sk-h (row tiles
 # of up to 256 rows). OVERHEADS="32 48": also bal-h with the cap model's per-tile rows
 # at those values (bal32-h, bal48-h). PROBE=1: first, bal-h with timing probes
-# (scripts/grouped_rows_probe.py: where one launch's time goes).
+# (scripts/grouped_rows_probe.py: where one launch's time goes). OLD=DIR: also "old-h",
+# bal-h as DIR/runtime/device and DIR/test/gpu/grouped_rows.cu have it (another commit's
+# tree, e.g. from git archive), for a before/after comparison in the same rounds.
 build() {
   "$cuda/bin/nvcc" -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a \
     -I "$root/runtime/device" -Xcompiler -fPIC -shared "$root/test/gpu/grouped_rows.cu" \
@@ -41,6 +43,12 @@ if [[ ${PROBE:-0} == 1 ]]; then # bal-h with timing probes: scripts/grouped_rows
     --json "$out/grouped_rows_probe.json"
 fi
 wait $p1 && wait $p2 && wait $p3 && wait $p4
+if [[ -n ${OLD:-} ]]; then
+  "$cuda/bin/nvcc" -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a \
+    -I "$OLD/runtime/device" -Xcompiler -fPIC -shared "$OLD/test/gpu/grouped_rows.cu" \
+    -L "$cuda/lib64/stubs" -lcuda -DSTREAMK=1 -o "$work/libgrouped_rows_old.so" & pids+=($!)
+  extra+=(--lib "old-h=$work/libgrouped_rows_old.so,height")
+fi
 for p in "${pids[@]}"; do wait "$p"; done
 hl=()
 [[ -n ${HELIONC_LIB:-} ]] && hl=(--helionc-lib "$HELIONC_LIB")

@@ -26,6 +26,12 @@
 // whose full tiles come first, by group) in shared memory (the same order in all:
 // order_by_height), so the grid's last tiles are its smallest.
 //
+// The producer is a warp: it walks the groups 32 at a time (GroupedRowTiles::seekWarp:
+// one round trip of global loads for 32 groups' offsets; 64 groups of 256 rows with N
+// 1024 put about 16 groups between a CTA's tiles), and its lane 0 issues the loads. It
+// writes each tile's rows and column tile into the stage of its first k-block
+// (StageTile), where the consumers read it: they do not walk the groups.
+//
 // Per tile, two consumer warpgroups each own 64 of its 128 columns: their A operand
 // is B[g]'s k-block as TMA loads it ([64 k][64 n], N-major: wgmma's transposed A),
 // their B operand the tile's h rows of A ([h][64 k], K-major), loaded as one box of h
@@ -72,7 +78,9 @@ namespace helion::dev {
 /// The flat numbering of all groups' tiles: group g's count x tilesN tiles follow
 /// those of groups 0 .. g-1; inside a group, column tile by column tile (the
 /// tiles of one column tile share its B panel). seek(t) moves forward to tile t's
-/// group (t must not decrease between calls); coords gives its row tile and column.
+/// group (t must not decrease between calls); seekWarp(t) does it with a whole warp, 32
+/// groups a step (the producer's: one round trip of global loads for 32 groups, where
+/// seek takes one per group); coords gives its row tile and column.
 /// Under the remainder split (tallGroups = groups), the groups are walked twice: first
 /// by index, each with its GroupRows::fullTiles of `cap` rows, then (in `order`) with
 /// the one tile of the rest.
@@ -80,7 +88,7 @@ template <class TOff> struct GroupedRowTiles {
   const TOff* offsets;
   int M, tilesN;
   /// The groups with tiles in the order to take them (a shared-memory uint16 array), or
-  /// 0: by index. A 32-bit address: the producer's 40 registers hold the walk.
+  /// 0: by index. A 32-bit address: the producer's 48 registers hold the walk.
   uint32 order;
   int listed;     ///< how many groups `order` lists, else the groups
   int cap;        ///< the tallest row tile (GroupRows::of)
@@ -105,6 +113,46 @@ template <class TOff> struct GroupedRowTiles {
     }
     return true;
   }
+  /// seek(t) by all 32 lanes of a warp (the same t): lane l looks at the group after
+  /// the current one by l + 1 places (its rows and tiles), a prefix sum of their tiles
+  /// finds the group of tile t, and every lane takes that group's state.
+  __device__ __forceinline__ bool seekWarp(int t) {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    while (t >= first + count) {
+      first += count;
+      count = 0;
+      if (at + 1 >= listed)
+        return false;
+      const int pos = at + 1 + lane;
+      int gl = 0, s = 0, e = 0, n = 0;
+      GroupRows r{0, 16};
+      if (pos < listed) {
+        groupAt(pos, gl, s, e, r);
+        n = r.count * tilesN;
+      }
+      int upTo = n; // the tiles of this lane's group and of those before it
+#pragma unroll
+      for (int d = 1; d < 32; d *= 2) {
+        const int v = __shfl_up_sync(0xffffffffu, upTo, d);
+        upTo += lane >= d ? v : 0;
+      }
+      const unsigned holds = __ballot_sync(0xffffffffu, pos < listed && t < first + upTo);
+      if (holds == 0) {
+        first += __shfl_sync(0xffffffffu, upTo, 31);
+        at += 32;
+        continue;
+      }
+      const int j = __ffs(holds) - 1;
+      at += 1 + j;
+      g = __shfl_sync(0xffffffffu, gl, j);
+      start = __shfl_sync(0xffffffffu, s, j);
+      end = __shfl_sync(0xffffffffu, e, j);
+      rows = {__shfl_sync(0xffffffffu, r.count, j), __shfl_sync(0xffffffffu, r.h, j)};
+      count = __shfl_sync(0xffffffffu, n, j);
+      first += __shfl_sync(0xffffffffu, upTo, j) - count;
+    }
+    return true;
+  }
   __device__ __forceinline__ void coords(int t, int& tr, int& tn) const {
     tr = (t - first) % rows.count;
     tn = (t - first) / rows.count;
@@ -115,23 +163,29 @@ private:
     for (;;) {
       if (++at >= listed)
         return false;
-      const bool tall = at < 0; // the remainder split's full tiles
-      g = tall ? at + tallGroups
-               : order ? *static_cast<const uint16*>(__cvta_shared_to_generic(order + 2 * at))
-                       : at;
-      int64 s, e;
-      group_bounds(offsets, g, M, s, e);
-      start = static_cast<int>(s);
-      end = static_cast<int>(e);
-      if (tall) {
-        rows = {GroupRows::fullTiles(end - start, cap), cap};
-      } else {
-        if (tallGroups > 0) // the rest after the full tiles
-          start += GroupRows::fullTiles(end - start, cap) * cap;
-        rows = GroupRows::of(end - start, cap);
-      }
+      groupAt(at, g, start, end, rows);
       if (rows.count > 0)
         return true;
+    }
+  }
+
+  /// The group at place `pos` of the walk, its rows (clamped to [0, M]; under the
+  /// remainder split those of its full tiles or of the rest) and their tiles.
+  __device__ __forceinline__ void groupAt(int pos, int& gp, int& s, int& e, GroupRows& r) const {
+    const bool tall = pos < 0; // the remainder split's full tiles
+    gp = tall ? pos + tallGroups
+              : order ? *static_cast<const uint16*>(__cvta_shared_to_generic(order + 2 * pos))
+                      : pos;
+    int64 s64, e64;
+    group_bounds(offsets, gp, M, s64, e64);
+    s = static_cast<int>(s64);
+    e = static_cast<int>(e64);
+    if (tall) {
+      r = {GroupRows::fullTiles(e - s, cap), cap};
+    } else {
+      if (tallGroups > 0) // the rest after the full tiles
+        s += GroupRows::fullTiles(e - s, cap) * cap;
+      r = GroupRows::of(e - s, cap);
     }
   }
 };
@@ -289,7 +343,7 @@ enum class RowBoxes {
   kCeil64 ///< A in boxes of 64 rows (up to 63 rows past h loaded, never used); C as k64x16
 };
 
-/// What a CTA decides before its tiles, in shared memory (the producer's 40 registers
+/// What a CTA decides before its tiles, in shared memory (the producer's registers
 /// cannot hold the stream-K plan beside its tile walk: ptxas spilled it), the same in
 /// every CTA: per row split (GroupedRowsShape::capOf, kRemainder), each priced by a warp
 /// of its own, the stream-K plan of its tiles and its modelled time (capCost); then the
@@ -299,6 +353,16 @@ struct RowsPlan {
   long long cost[GroupedRowsShape::kCandidates];
   StreamK sk[GroupedRowsShape::kCandidates];
   StreamK chosen;
+};
+
+/// The tile whose first k-block a ring stage holds, written by the producer before the
+/// stage's loads (the full barrier's completion publishes it): the consumers take their
+/// tiles from it instead of walking the groups (global loads of the offsets) themselves.
+struct StageTile {
+  int row0; ///< the tile's first row
+  int end;  ///< its group's end (rows past it are computed, never stored)
+  int tn;   ///< its column tile
+  int h;    ///< its rows
 };
 
 /// BalanceWaves: the row split chosen per launch (chooseCap), else equal tiles of up to
@@ -340,6 +404,8 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     uint32* counts = reinterpret_cast<uint32*>(reinterpret_cast<uint8*>(plan) + kPlanBytes);
     uint16* order = reinterpret_cast<uint16*>(counts + 17);
     uint8* keys = reinterpret_cast<uint8*>(order + kMaxOrdered);
+    static_assert(sizeof(StageTile) == kStageTileBytes, "kStageTileBytes");
+    StageTile* stageTiles = reinterpret_cast<StageTile*>(keys + kMaxOrdered); // 4-byte aligned
     HELION_ROWS_PROBE(entry);
     static_assert(Forced < kCandidates, "a candidate of chooseCap");
     constexpr int candidates =
@@ -365,14 +431,14 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     HELION_ROWS_PROBE(ordered);
     const StreamK& sk = plan->chosen;
     if (threadIdx.x < 128) {
-      sm90::setmaxnreg_dec<40>();
-      if (threadIdx.x == 0)
-        produce(mapsA, mapB, tiles, sk, base, full, empty);
+      sm90::setmaxnreg_dec<48>();
+      if (threadIdx.x < 32) // a warp walks the groups, its lane 0 loads
+        produce(mapsA, mapB, tiles, sk, base, full, empty, stageTiles);
     } else {
       sm90::setmaxnreg_inc<232>();
       const int consumer = threadIdx.x / 128 - 1;
       consume(mapsC, C, ldc, N, tiles, sk, workspace, base, staging + consumer * kStagingBytes,
-              full, empty, consumer);
+              full, empty, stageTiles, consumer);
     }
 #endif
   }
@@ -435,11 +501,12 @@ private:
   template <class TOff>
   __device__ static void produce(const TensorMap* mapsA, const TensorMap* mapB,
                                  GroupedRowTiles<TOff> tiles, const StreamK& sk, uint8* base,
-                                 uint64* full, uint64* empty) {
+                                 uint64* full, uint64* empty, StageTile* stageTiles) {
     int s = 0;
     uint32 phase = 0;
+    const bool leader = threadIdx.x == 0;
     StreamKWalk walk(sk, static_cast<int>(blockIdx.x));
-    for (StreamKUnit u; walk.next(u) && tiles.seek(u.tile);) {
+    for (StreamKUnit u; walk.next(u) && tiles.seekWarp(u.tile);) {
       int tr, tn;
       tiles.coords(u.tile, tr, tn);
       const int h = tiles.rows.h;
@@ -447,25 +514,29 @@ private:
       HELION_ROWS_PROBE(firstLoad);
       for (int kb = u.k0; kb < u.k1; ++kb) {
         mbarrier_wait(&empty[s], phase ^ 1);
-        uint8* b = base + s * kStageBytes;
-        uint8* a = b + kStageBytesB;
-        const int loaded = Boxes == RowBoxes::kCeil64 ? (h + 63) / 64 * 64 : h;
-        mbarrier_arrive_expect_tx(&full[s], kStageBytesB + loaded * BK * 2);
+        if (leader) {
+          if (kb == u.k0)
+            stageTiles[s] = {row, tiles.end, tn, h};
+          uint8* b = base + s * kStageBytes;
+          uint8* a = b + kStageBytesB;
+          const int loaded = Boxes == RowBoxes::kCeil64 ? (h + 63) / 64 * 64 : h;
+          mbarrier_arrive_expect_tx(&full[s], kStageBytesB + loaded * BK * 2);
 #pragma unroll
-        for (int c = 0; c < BN / 64; ++c)
-          tma_load_3d(b + c * BK * 128, mapB, &full[s], tn * BN + 64 * c, kb * BK, g);
-        // Rows past the group: computed, never stored.
-        if constexpr (Exact) {
-          tma_load_2d(a, &mapsA[h / 16 - 1], &full[s], kb * BK, row);
-        } else if constexpr (Boxes == RowBoxes::kCeil64) {
-          for (int r = 0; r < h; r += 64)
-            tma_load_2d(a + r * 128, &mapsA[0], &full[s], kb * BK, row + r);
-        } else {
-          int r = 0;
-          for (; r + 64 <= h; r += 64)
-            tma_load_2d(a + r * 128, &mapsA[0], &full[s], kb * BK, row + r);
-          for (; r < h; r += 16)
-            tma_load_2d(a + r * 128, &mapsA[1], &full[s], kb * BK, row + r);
+          for (int c = 0; c < BN / 64; ++c)
+            tma_load_3d(b + c * BK * 128, mapB, &full[s], tn * BN + 64 * c, kb * BK, g);
+          // Rows past the group: computed, never stored.
+          if constexpr (Exact) {
+            tma_load_2d(a, &mapsA[h / 16 - 1], &full[s], kb * BK, row);
+          } else if constexpr (Boxes == RowBoxes::kCeil64) {
+            for (int r = 0; r < h; r += 64)
+              tma_load_2d(a + r * 128, &mapsA[0], &full[s], kb * BK, row + r);
+          } else {
+            int r = 0;
+            for (; r + 64 <= h; r += 64)
+              tma_load_2d(a + r * 128, &mapsA[0], &full[s], kb * BK, row + r);
+            for (; r < h; r += 16)
+              tma_load_2d(a + r * 128, &mapsA[1], &full[s], kb * BK, row + r);
+          }
         }
         if (++s == Stages) {
           s = 0;
@@ -479,18 +550,27 @@ private:
   __device__ static void consume(const TensorMap* mapsC, T* C, int64 ldc, int N,
                                  GroupedRowTiles<TOff> tiles, const StreamK& sk,
                                  uint8* workspace, uint8* base, uint8* staging, uint64* full,
-                                 uint64* empty, int consumer) {
+                                 uint64* empty, const StageTile* stageTiles, int consumer) {
     float acc[128];
     int s = 0;
     uint32 phase = 0;
     const int tid = threadIdx.x % 128;
     StreamKWalk walk(sk, static_cast<int>(blockIdx.x));
-    for (StreamKUnit u; walk.next(u) && tiles.seek(u.tile);) {
-      int tr, tn;
-      tiles.coords(u.tile, tr, tn);
-      const int h = tiles.rows.h;
-      const int64 row0 = tiles.start + static_cast<int64>(tr) * h;
-      const int valid = static_cast<int>(min(static_cast<int64>(h), tiles.end - row0));
+    for (StreamKUnit u; walk.next(u);) {
+      StageTile t;
+      if (u.k1 > u.k0) { // the producer's word for the stage of the unit's first k-block
+        mbarrier_wait(&full[s], phase);
+        t = stageTiles[s];
+      } else { // no k-blocks (K = 0): no stage; walk the groups
+        if (!tiles.seek(u.tile))
+          break;
+        int tr;
+        tiles.coords(u.tile, tr, t.tn);
+        t = {tiles.start + tr * tiles.rows.h, tiles.end, t.tn, tiles.rows.h};
+      }
+      const int h = t.h, tn = t.tn;
+      const int64 row0 = t.row0;
+      const int valid = min(h, t.end - t.row0);
       const int col0 = tn * BN + consumer * 64;
       switch (h / 16) {
 #define HELION_ROWS_CASE(i)                                                                      \

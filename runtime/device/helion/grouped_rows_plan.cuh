@@ -135,12 +135,15 @@ struct GroupedRowsShape {
     return best;
   }
 
+  /// A stage's tile, as the producer tells the consumers (16 bytes a stage).
+  static constexpr int kStageTileBytes = 16;
+
   /// Dynamic shared memory of `stages` ring stages: the ring, the consumers' staging,
   /// the barriers, the plan (the caps' prices), the height order's counts, order and
-  /// keys (1024 for alignment).
+  /// keys, the stages' tiles (1024 for alignment).
   static constexpr int smemBytes(int stages) {
     return 1024 + stages * kStageBytes + Consumers * kStagingBytes + 2 * stages * 8 + 17 * 4 +
-           kMaxOrdered * 3 + kPlanBytes;
+           kMaxOrdered * 3 + kPlanBytes + stages * kStageTileBytes;
   }
 };
 
