@@ -55,6 +55,13 @@ def draw(kind, rng):
         return fixed[kind]
     if kind == "moe-random":  # 64 experts, skewed routing
         return [int(v) for v in torch.randint(0, 512, (64,), generator=rng)]
+    if kind == "sparse":  # 300 groups, 10 with rows: the warp's group walk skips 32 at a time
+        sizes = [0] * 300
+        for i in torch.randperm(300, generator=rng)[:10].tolist():
+            sizes[i] = int(torch.randint(1, 2000, (1,), generator=rng))
+        return sizes
+    if kind == "many":  # more groups than the height order holds (512): walked by index
+        return [int(v) for v in torch.randint(0, 40, (600,), generator=rng)]
     if kind == "small":
         return [int(v) for v in torch.randint(0, 300, (5,), generator=rng)]
     return [int(v) for v in torch.randint(0, 2049, (8,), generator=rng)]  # random
@@ -126,6 +133,8 @@ def main():
     cases = [("edges", 200, 72, torch.bfloat16, torch.int32, False),
              ("small", 136, 1000, torch.float16, torch.int64, False),
              ("small", 384, 256, torch.bfloat16, torch.int32, False),
+             ("sparse", 512, 256, torch.bfloat16, torch.int32, False),
+             ("many", 256, 128, torch.float16, torch.int64, False),
              ("draw752", 4096, 4096, torch.bfloat16, torch.int32, True),
              ("halves", 4096, 4096, torch.bfloat16, torch.int32, True),
              ("halves31", 4096, 4096, torch.bfloat16, torch.int32, True),

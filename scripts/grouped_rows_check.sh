@@ -39,8 +39,8 @@ for o in ${OVERHEADS:-}; do
 done
 if [[ ${PROBE:-0} == 1 ]]; then # bal-h with timing probes: scripts/grouped_rows_probe.py
   build -DSTREAMK=1 -DPROBE -o "$work/libgrouped_rows_probe.so"
-  python3 "$root/scripts/grouped_rows_probe.py" --lib "$work/libgrouped_rows_probe.so" \
-    --json "$out/grouped_rows_probe.json"
+  timeout "${PROBE_TIMEOUT:-120}" python3 "$root/scripts/grouped_rows_probe.py" \
+    --lib "$work/libgrouped_rows_probe.so" --json "$out/grouped_rows_probe.json"
 fi
 wait $p1 && wait $p2 && wait $p3 && wait $p4
 if [[ -n ${OLD:-} ]]; then

@@ -98,9 +98,9 @@ def main():
         out[name] = summary
         print(f"{name:9} M {M} n {n} k {k}, {len(ctas)} CTAs; kernel {summary['first_to_last_us']:.1f}"
               f" us (entries spread {summary['entry_spread_us']:.1f}, ends "
-              f"{summary['end_spread_us']:.1f})")
+              f"{summary['end_spread_us']:.1f})", flush=True)
         print("   " + "  ".join(f"{f} {v['median']:.2f}/{v['max']:.2f}" for f, v in summary.items()
-                                if isinstance(v, dict)))
+                                if isinstance(v, dict)), flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(out, f, indent=1)

@@ -88,7 +88,7 @@ template <class TOff> struct GroupedRowTiles {
   const TOff* offsets;
   int M, tilesN;
   /// The groups with tiles in the order to take them (a shared-memory uint16 array), or
-  /// 0: by index. A 32-bit address: the producer's 48 registers hold the walk.
+  /// 0: by index. A 32-bit address: the producer's 40 registers hold the walk.
   uint32 order;
   int listed;     ///< how many groups `order` lists, else the groups
   int cap;        ///< the tallest row tile (GroupRows::of)
@@ -114,8 +114,9 @@ template <class TOff> struct GroupedRowTiles {
     return true;
   }
   /// seek(t) by all 32 lanes of a warp (the same t): lane l looks at the group after
-  /// the current one by l + 1 places (its rows and tiles), a prefix sum of their tiles
-  /// finds the group of tile t, and every lane takes that group's state.
+  /// the current one by l + 1 places (its tiles), a prefix sum of their tiles finds the
+  /// group of tile t, and every lane reads that group's rows again (fewer registers than
+  /// passing them over: the producer has 40).
   __device__ __forceinline__ bool seekWarp(int t) {
     const int lane = static_cast<int>(threadIdx.x % 32);
     while (t >= first + count) {
@@ -124,9 +125,10 @@ template <class TOff> struct GroupedRowTiles {
       if (at + 1 >= listed)
         return false;
       const int pos = at + 1 + lane;
-      int gl = 0, s = 0, e = 0, n = 0;
-      GroupRows r{0, 16};
+      int n = 0;
       if (pos < listed) {
+        int gl, s, e;
+        GroupRows r;
         groupAt(pos, gl, s, e, r);
         n = r.count * tilesN;
       }
@@ -144,12 +146,9 @@ template <class TOff> struct GroupedRowTiles {
       }
       const int j = __ffs(holds) - 1;
       at += 1 + j;
-      g = __shfl_sync(0xffffffffu, gl, j);
-      start = __shfl_sync(0xffffffffu, s, j);
-      end = __shfl_sync(0xffffffffu, e, j);
-      rows = {__shfl_sync(0xffffffffu, r.count, j), __shfl_sync(0xffffffffu, r.h, j)};
       count = __shfl_sync(0xffffffffu, n, j);
       first += __shfl_sync(0xffffffffu, upTo, j) - count;
+      groupAt(at, g, start, end, rows); // again, in every lane (the loads hit L1)
     }
     return true;
   }
@@ -343,7 +342,7 @@ enum class RowBoxes {
   kCeil64 ///< A in boxes of 64 rows (up to 63 rows past h loaded, never used); C as k64x16
 };
 
-/// What a CTA decides before its tiles, in shared memory (the producer's registers
+/// What a CTA decides before its tiles, in shared memory (the producer's 40 registers
 /// cannot hold the stream-K plan beside its tile walk: ptxas spilled it), the same in
 /// every CTA: per row split (GroupedRowsShape::capOf, kRemainder), each priced by a warp
 /// of its own, the stream-K plan of its tiles and its modelled time (capCost); then the
@@ -430,12 +429,18 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
                                 ordered);
     HELION_ROWS_PROBE(ordered);
     const StreamK& sk = plan->chosen;
+    // setmaxnreg moves registers inside the CTA's allocation (168 a thread at 384
+    // threads): a consumer waits at setmaxnreg_inc until the producer has given enough back.
+    constexpr int kProducerRegs = 40, kConsumerRegs = 232;
+    static_assert(128 * kProducerRegs + 128 * Consumers * kConsumerRegs <=
+                      kThreads * (65536 / kThreads / 8 * 8),
+                  "the producer's and consumers' registers fit the CTA's");
     if (threadIdx.x < 128) {
-      sm90::setmaxnreg_dec<48>();
+      sm90::setmaxnreg_dec<kProducerRegs>();
       if (threadIdx.x < 32) // a warp walks the groups, its lane 0 loads
         produce(mapsA, mapB, tiles, sk, base, full, empty, stageTiles);
     } else {
-      sm90::setmaxnreg_inc<232>();
+      sm90::setmaxnreg_inc<kConsumerRegs>();
       const int consumer = threadIdx.x / 128 - 1;
       consume(mapsC, C, ldc, N, tiles, sk, workspace, base, staging + consumer * kStagingBytes,
               full, empty, stageTiles, consumer);
