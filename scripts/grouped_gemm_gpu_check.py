@@ -21,9 +21,8 @@ warps, 5 stages), timed next to the default on the bf16 cases.
 Groups of more than 256 rows on average in bf16 / f16 run the row-fitting kernel
 (gemm_grouped_rows.cuh; the launcher's choice), the others the 128 x 256 one; the
 "rows-edges" cases aim at the former's row-tile heights, "rows-split" at its stream-K.
-For it, "cap" is the row split the kernel chooses for the draw (chooseCap, recomputed
-here): equal tiles of up to that many rows, or "256r" (the remainder split: full tiles
-of 256 rows and one of the rest); "-": the 128 x 256 kernel.
+For it, "cap" is the row cap the kernel chooses for the draw (chooseCap, recomputed
+here; "-": the 128 x 256 kernel).
 
 Stream-K (gemm_grouped.cuh, gemm_grouped_rows.cuh): each row says into how many
 k-pieces the sm90 kernel cuts each of the last T % P tiles ("split"; the plan of
@@ -154,26 +153,13 @@ def split_plan(tiles, p, kb):
     return (best, best_cost) if split else (0, kb if rest else 0)
 
 
-def remainder_tiles(m, cap=256):
-    """GroupRows::fullTiles and the rest's tile: the heights of a group's row tiles
-    under the remainder split."""
-    if m <= 0:
-        return []
-    full = (m - 1) // cap
-    return [cap] * full + [((m - full * cap) + 15) // 16 * 16]
-
-
 def choose_cap(sizes, n, p, kb):
-    """GroupedRowsShape::chooseCap with capCost: (cap, tiles) of the row-fitting kernel;
-    cap "256r": the remainder split."""
+    """GroupedRowsShape::chooseCap with capCost: (cap, tiles) of the row-fitting kernel."""
     tn = (n + 127) // 128
     cands = []
-    for cap in list(range(256, 127, -16)) + ["256r"]:
-        if cap == "256r":
-            per_group = [remainder_tiles(s) for s in sizes]
-        else:
-            per_group = [[h] * c for c, h in (row_tiles(s, cap) for s in sizes)]
-        heights = sorted((h for hs in per_group for h in hs for _ in range(tn)), reverse=True)
+    for cap in range(256, 127, -16):
+        heights = sorted((h for c, h in (row_tiles(s, cap) for s in sizes) for _ in range(c * tn)),
+                         reverse=True)
         tiles, full = len(heights), len(heights) // p
         cost = sum((heights[w * p] + 64) * kb for w in range(full))
         if tiles % p:
@@ -362,7 +348,7 @@ def main():
           "a loop of torch.mm per group (cuBLAS); gmm = torch._grouped_mm; alt = helionc, "
           f"{args.alt_label}; whole = HELIONC_NO_STREAM_K=1)")
     hdr = (f"{'case':10} {'dtype':8} {'G':>3} {'total_m':>7} {'k':>5} {'n':>5} {'off':5} "
-           f"{'check':5} {'max_err':>8} {'poison':6} {'T/P':>5} {'split':5} {'cap':>4} "
+           f"{'check':5} {'max_err':>8} {'poison':6} {'T/P':>5} {'split':5} {'cap':>3} "
            f"{'helionc':>8} "
            f"{'whole':>8} {'alt':>8} {'eager':>8} "
            f"{'compile':>8} {'gmm':>8} {'TF/s':>6} {'eager/h':>7} {'comp/h':>6} {'gmm/h':>6}")
@@ -377,7 +363,7 @@ def main():
         print(f"{r['case']:10} {r['dtype']:8} {r['groups']:3} {r['total_m']:7} {r['k']:5} "
               f"{r['n']:5} {r['offsets'][:5]:5} {'ok' if ok else 'FAIL':5} "
               f"{r['max_rel_err']:8.2g} {str(r['poison']):6} {r['tiles'] / r['ctas']:5.2f} "
-              f"{str(r['split']) if r['split'] else 'no':5} {r['cap'] or '-':>4} {fmt(h)} "
+              f"{str(r['split']) if r['split'] else 'no':5} {r['cap'] or '-':>3} {fmt(h)} "
               f"{fmt(r['whole_us'])} {fmt(r['alt_us'])} "
               f"{fmt(r['eager_us'])} {fmt(r['compile_us'])} {fmt(r['grouped_mm_us'])} {tf} "
               f"{ratio(r['eager_us'], h):>7} {ratio(r['compile_us'], h)} "

@@ -15,10 +15,8 @@ work=${BUILD_DIR:-/tmp/grouped-rows-build}
 mkdir -p "$out" "$work"
 # Variants, all hd::RowBoxes::kExact (one TMA box of each tile's height) with the tiles
 # in order of decreasing height (-h) and a stream-K workspace (the last wave split in k
-# where it pays): bal-h (the row split chosen per launch to fill the waves, among caps
-# 256 .. 128 and the remainder split: what the compiler runs), caps-h (bal-h without
-# the remainder split), rem-h (the remainder split in every launch) and sk-h (row tiles
-# of up to 256 rows). OVERHEADS="32 48": also bal-h with the cap model's per-tile rows
+# where it pays): bal-h (the row cap chosen per launch to fill the waves, 256 .. 128:
+# what the compiler runs) and sk-h (row tiles of up to 256 rows). OVERHEADS="32 48": also bal-h with the cap model's per-tile rows
 # at those values (bal32-h, bal48-h). PROBE=1: first, bal-h with timing probes
 # (scripts/grouped_rows_probe.py: where one launch's time goes). OLD=DIR: also "old-h",
 # bal-h as DIR/runtime/device and DIR/test/gpu/grouped_rows.cu have it (another commit's
@@ -29,9 +27,7 @@ build() {
     -L "$cuda/lib64/stubs" -lcuda "$@"
 }
 build -DSTREAMK=1 -o "$work/libgrouped_rows_bal.so" & p1=$!
-build -DSTREAMK=1 -DREMAINDER=0 -o "$work/libgrouped_rows_caps.so" & p2=$!
-build -DSTREAMK=1 -DFORCE=9 -o "$work/libgrouped_rows_rem.so" & p3=$!
-build -DBALANCE=0 -DSTREAMK=1 -o "$work/libgrouped_rows_sk.so" & p4=$!
+build -DBALANCE=0 -DSTREAMK=1 -o "$work/libgrouped_rows_sk.so" & p2=$!
 extra=() pids=()
 for o in ${OVERHEADS:-}; do
   build -DSTREAMK=1 -DOVERHEAD="$o" -o "$work/libgrouped_rows_bal$o.so" & pids+=($!)
@@ -42,7 +38,7 @@ if [[ ${PROBE:-0} == 1 ]]; then # bal-h with timing probes: scripts/grouped_rows
   timeout "${PROBE_TIMEOUT:-120}" python3 "$root/scripts/grouped_rows_probe.py" \
     --lib "$work/libgrouped_rows_probe.so" --json "$out/grouped_rows_probe.json"
 fi
-wait $p1 && wait $p2 && wait $p3 && wait $p4
+wait $p1 && wait $p2
 if [[ -n ${OLD:-} ]]; then
   "$cuda/bin/nvcc" -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a \
     -I "$OLD/runtime/device" -Xcompiler -fPIC -shared "$OLD/test/gpu/grouped_rows.cu" \
@@ -53,7 +49,5 @@ for p in "${pids[@]}"; do wait "$p"; done
 hl=()
 [[ -n ${HELIONC_LIB:-} ]] && hl=(--helionc-lib "$HELIONC_LIB")
 python3 "$root/scripts/grouped_rows_check.py" --lib "bal-h=$work/libgrouped_rows_bal.so,height" \
-  --lib "caps-h=$work/libgrouped_rows_caps.so,height" \
-  --lib "rem-h=$work/libgrouped_rows_rem.so,height" \
   --lib "sk-h=$work/libgrouped_rows_sk.so,height" "${extra[@]}" "${hl[@]}" \
   --json "$out/grouped_rows_check.json" "$@"

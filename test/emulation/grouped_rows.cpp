@@ -3,10 +3,9 @@
 // gives tiles whose heights are multiples of 16 from 16 to 256, that cover the group's
 // rows with none empty, in at most ceil(m / 256) tiles, computing fewer than 16 rows
 // past the group's end per tile, and so under every smaller cap (GroupRows::of(m, cap));
-// the documented examples hold; the remainder split (fullTiles and the rest's tile)
-// covers each group with full tiles but the last; chooseCap's choices (the documented
-// ones, none that takes more waves than cap 256 over random draws); and the kernel's
-// shared memory fits the 227 KB an sm_90a CTA may take.
+// the documented examples hold; chooseCap's choices (the documented one, none that takes
+// more waves than cap 256 over random draws); and the kernel's shared memory fits the
+// 227 KB an sm_90a CTA may take.
 #include <cstdio>
 #include <random>
 #include <vector>
@@ -17,21 +16,14 @@
 using helion::dev::GroupedRowsShape;
 using helion::dev::GroupRows;
 
-/// The candidates priced as the kernel's warps price them (a plan and capCost each)
-/// for `sizes` with `tilesN` column tiles.
+/// The caps priced as the kernel's warps price them (a plan and capCost per cap) for
+/// `sizes` with `tilesN` column tiles.
 static void priceCaps(const std::vector<int>& sizes, int tilesN, int ctas, int kBlocks,
                       helion::dev::StreamK* plans, long long* costs) {
-  for (int i = 0; i < GroupedRowsShape::kCandidates; ++i) {
+  for (int i = 0; i < GroupedRowsShape::kCaps; ++i) {
     int tiles = 0, byClass[GroupedRowsShape::kClasses] = {};
     for (int m : sizes) {
-      int rest = m;
-      if (i == GroupedRowsShape::kRemainder) {
-        const int full = GroupRows::fullTiles(m, 256);
-        byClass[GroupedRowsShape::kClasses - 1] += full * tilesN;
-        tiles += full * tilesN;
-        rest -= full * 256;
-      }
-      const GroupRows r = GroupRows::of(rest, GroupedRowsShape::capOf(i));
+      const GroupRows r = GroupRows::of(m, GroupedRowsShape::capOf(i));
       if (r.count > 0)
         byClass[r.h / 16 - 1] += r.count * tilesN;
       tiles += r.count * tilesN;
@@ -41,13 +33,11 @@ static void priceCaps(const std::vector<int>& sizes, int tilesN, int ctas, int k
   }
 }
 
-/// The chosen cap, or -256: the remainder split.
 static int chosenCap(const std::vector<int>& sizes, int tilesN, int ctas, int kBlocks) {
-  helion::dev::StreamK plans[GroupedRowsShape::kCandidates];
-  long long costs[GroupedRowsShape::kCandidates];
+  helion::dev::StreamK plans[GroupedRowsShape::kCaps];
+  long long costs[GroupedRowsShape::kCaps];
   priceCaps(sizes, tilesN, ctas, kBlocks, plans, costs);
-  const int i = GroupedRowsShape::chooseCap(plans, costs);
-  return i == GroupedRowsShape::kRemainder ? -256 : GroupedRowsShape::capOf(i);
+  return GroupedRowsShape::capOf(GroupedRowsShape::chooseCap(plans, costs));
 }
 
 int main() {
@@ -65,18 +55,6 @@ int main() {
   EXPECT(GroupRows::of(1025).count == 5 && GroupRows::of(1025).h == 208, " m = 1025");
   EXPECT(GroupRows::of(1836).count == 8 && GroupRows::of(1836).h == 240, " m = 1836");
   EXPECT(GroupRows::of(1664, 224).count == 8 && GroupRows::of(1664, 224).h == 208, " 1664/224");
-  for (int cap = 256; cap >= 128; cap -= 16) { // the remainder split
-    EXPECT(GroupRows::fullTiles(0, cap) == 0 && GroupRows::fullTiles(-3, cap) == 0, " empty");
-    for (long long m = 1; m <= 70000; ++m) {
-      const int full = GroupRows::fullTiles(m, cap);
-      const long long rest = m - static_cast<long long>(full) * cap;
-      const GroupRows r = GroupRows::of(rest, cap);
-      EXPECT(rest >= 1 && rest <= cap && r.count == 1 && r.h >= rest && r.h - rest < 16,
-             " m=%lld cap=%d: %d full, rest %lld in %d x %d", m, cap, full, rest, r.count, r.h);
-      EXPECT(full + 1 == (m + cap - 1) / cap, " m=%lld cap=%d: %d full tiles", m, cap, full);
-    }
-  }
-  EXPECT(GroupRows::fullTiles(1045, 256) == 4 && GroupRows::of(1045 - 1024).h == 32, " 1045");
   // N 4096 (32 column tiles), K 4096 (64 k-blocks), 132 CTAs.
   EXPECT(chosenCap({1664}, 32, 132, 64) == 224, " one group of 1664 rows: cap 224");
   EXPECT(chosenCap(std::vector<int>(8, 1024), 32, 132, 64) == 256, " 8 x 1024: cap 256");
@@ -84,20 +62,19 @@ int main() {
   // H200 draws (session 32): cap 240 gained 2 % on the first, lost 2 % on the second.
   EXPECT(chosenCap({1029, 823, 660, 552, 1722, 1560, 922, 1579}, 32, 132, 64) == 240,
          " halves: cap 240");
-  // The remainder split: 10704 rows computed for 10651, against 11232 at cap 256.
-  EXPECT(chosenCap({1688, 687, 1045, 1595, 1693, 1702, 411, 1830}, 32, 132, 64) == -256,
-         " halves31: the remainder split");
+  EXPECT(chosenCap({605, 1859, 451, 608, 424, 1827, 1764, 1350}, 32, 132, 64) == 256,
+         " random 8888 rows: cap 256");
   std::mt19937 rng(7);
   for (int draw = 0; draw < 2000; ++draw) { // never more waves than cap 256's
     std::vector<int> sizes(1 + rng() % 16);
     for (int& m : sizes)
       m = static_cast<int>(rng() % 3000);
     const int tilesN = 1 + static_cast<int>(rng() % 40), ctas = 1 + static_cast<int>(rng() % 132);
-    helion::dev::StreamK plans[GroupedRowsShape::kCandidates];
-    long long costs[GroupedRowsShape::kCandidates];
+    helion::dev::StreamK plans[GroupedRowsShape::kCaps];
+    long long costs[GroupedRowsShape::kCaps];
     priceCaps(sizes, tilesN, ctas, 64, plans, costs);
     const int i = GroupedRowsShape::chooseCap(plans, costs);
-    EXPECT(i >= 0 && i < GroupedRowsShape::kCandidates, " draw %d: index %d", draw, i);
+    EXPECT(i >= 0 && i < GroupedRowsShape::kCaps, " draw %d: index %d", draw, i);
     EXPECT((plans[i].tiles + ctas - 1) / ctas <= (plans[0].tiles + ctas - 1) / ctas,
            " draw %d: cap %d", draw, GroupedRowsShape::capOf(i));
     EXPECT(costs[i] <= costs[0], " draw %d: cap %d dearer than 256", draw,

@@ -8,9 +8,7 @@
 // Built by scripts/grouped_rows_check.sh with nvcc (-shared, -lcuda for the maps);
 // -DSTREAMK=1 gives the kernel a stream-K workspace (one per process, one stream);
 // -DBALANCE=0 keeps row tiles of up to 256 rows (no cap chosen per launch);
-// -DOVERHEAD=N prices caps with N rows of per-tile overhead; -DREMAINDER=0 leaves the
-// remainder split out of the candidates; -DFORCE=I takes candidate I in every launch
-// (GroupedRowsShape::capOf; 9: the remainder split).
+// -DOVERHEAD=N prices caps with N rows of per-tile overhead.
 // -DPROBE records, per CTA, clock64() at the kernel's probes (gemm_grouped_rows.cuh's
 // HELION_ROWS_PROBE: the producer's thread 0 and the first consumer's thread 0) and
 // globaltimer at entry and end; grouped_rows_probe(out) copies them out (int64 [#CTAs]
@@ -74,16 +72,10 @@ namespace hd = helion::dev;
 #ifndef OVERHEAD // the cap model's per-tile rows (GroupedRowsShape::capCost)
 #define OVERHEAD hd::GroupedRowsShape::kTileOverheadRows
 #endif
-#ifndef REMAINDER // 1: the remainder split among the candidates
-#define REMAINDER 1
-#endif
-#ifndef FORCE // >= 0: that candidate in every launch
-#define FORCE -1
-#endif
 
 template <class T>
 using Gemm = hd::GemmGroupedRowsSm90<T, STAGES, static_cast<hd::RowBoxes>(BOXES), BALANCE != 0,
-                                     OVERHEAD, REMAINDER != 0, FORCE>;
+                                     OVERHEAD>;
 
 /// A's and C's maps (Gemm::kMapsA / kMapsC of them, the rest unused) and B's.
 using Maps = hd::GroupedRowMaps;

@@ -18,12 +18,8 @@
 // The cap (256 .. 128) balances the persistent grid's waves: each CTA counts all
 // groups' tiles under each cap and takes the one that fills the waves of cap 256's
 // tiles best (GroupedRowsShape::chooseCap: one group of 1664 rows, N 4096, 132 SMs:
-// cap 224, 256 tiles of 208 rows in 1.94 waves instead of 224 of 240 in 1.70). One more
-// candidate, the remainder split, cuts each group into full tiles of 256 rows and one
-// tile of the rest (GroupRows::fullTiles: m = 1045 gives 4 x 256 + 32 for 21 rows, where
-// of() gives 5 x 224): fewer rows past the groups' ends, its small tiles last. Each CTA
-// then orders the groups by decreasing h (of the rest's tile under the remainder split,
-// whose full tiles come first, by group) in shared memory (the same order in all:
+// cap 224, 256 tiles of 208 rows in 1.94 waves instead of 224 of 240 in 1.70). Each
+// CTA then orders the groups by decreasing h in shared memory (the same order in all:
 // order_by_height), so the grid's last tiles are its smallest.
 //
 // The producer is a warp: it walks the groups 32 at a time (GroupedRowTiles::seekWarp:
@@ -81,27 +77,22 @@ namespace helion::dev {
 /// group (t must not decrease between calls); seekWarp(t) does it with a whole warp, 32
 /// groups a step (the producer's: one round trip of global loads for 32 groups, where
 /// seek takes one per group); coords gives its row tile and column.
-/// Under the remainder split (tallGroups = groups), the groups are walked twice: first
-/// by index, each with its GroupRows::fullTiles of `cap` rows, then (in `order`) with
-/// the one tile of the rest.
 template <class TOff> struct GroupedRowTiles {
   const TOff* offsets;
   int M, tilesN;
   /// The groups with tiles in the order to take them (a shared-memory uint16 array), or
   /// 0: by index. A 32-bit address: the producer's 40 registers hold the walk.
   uint32 order;
-  int listed;     ///< how many groups `order` lists, else the groups
-  int cap;        ///< the tallest row tile (GroupRows::of)
-  int tallGroups; ///< the remainder split: the groups (walked first: `at` < 0), else 0
-  int g = -1, at, first = 0, count = 0;
+  int listed; ///< how many groups `order` lists, else the groups
+  int cap;    ///< the tallest row tile (GroupRows::of)
+  int g = -1, at = -1, first = 0, count = 0;
   int start = 0, end = 0; ///< the group's rows, clamped to [0, M] (M is an int)
   GroupRows rows{0, 16};
 
   __device__ __forceinline__ GroupedRowTiles(const TOff* o, int groups_, int M_, int N, int cap_,
-                                             bool remainder, const uint16* order_, int ordered_)
+                                             const uint16* order_, int ordered_)
       : offsets(o), M(M_), tilesN((N + 127) / 128), order(order_ ? smem_addr(order_) : 0u),
-        listed(order_ ? ordered_ : groups_), cap(cap_), tallGroups(remainder ? groups_ : 0),
-        at(-1 - tallGroups) {}
+        listed(order_ ? ordered_ : groups_), cap(cap_) {}
 
   __device__ __forceinline__ bool seek(int t) {
     while (t >= first + count) {
@@ -168,43 +159,31 @@ private:
     }
   }
 
-  /// The group at place `pos` of the walk, its rows (clamped to [0, M]; under the
-  /// remainder split those of its full tiles or of the rest) and their tiles.
+  /// The group at place `pos` of the walk, its rows (clamped to [0, M]) and their tiles.
   __device__ __forceinline__ void groupAt(int pos, int& gp, int& s, int& e, GroupRows& r) const {
-    const bool tall = pos < 0; // the remainder split's full tiles
-    gp = tall ? pos + tallGroups
-              : order ? *static_cast<const uint16*>(__cvta_shared_to_generic(order + 2 * pos))
-                      : pos;
+    gp = order ? *static_cast<const uint16*>(__cvta_shared_to_generic(order + 2 * pos)) : pos;
     int64 s64, e64;
     group_bounds(offsets, gp, M, s64, e64);
     s = static_cast<int>(s64);
     e = static_cast<int>(e64);
-    if (tall) {
-      r = {GroupRows::fullTiles(e - s, cap), cap};
-    } else {
-      if (tallGroups > 0) // the rest after the full tiles
-        s += GroupRows::fullTiles(e - s, cap) * cap;
-      r = GroupRows::of(e - s, cap);
-    }
+    r = GroupRows::of(e - s, cap);
   }
 };
 
-/// Fills order[] with the groups that have tiles (of at most `cap` rows; `remainder`:
-/// the tile of the rest after the full ones), in order of decreasing tile height, by
-/// index within a height (the same order in every CTA: tile t must be the same tile in
-/// all), using keys[groups] and counts[17]; returns how many. Called by every thread of
-/// the block (barriers inside); groups <= the order's room.
+/// Fills order[] with the groups that have tiles (of at most `cap` rows), in order of
+/// decreasing tile height, by index within a height (the same order in every CTA: tile
+/// t must be the same tile in all), using keys[groups] and counts[17]; returns how
+/// many. Called by every thread of the block (barriers inside); groups <= the order's
+/// room.
 template <class TOff>
-__device__ int order_by_height(const TOff* offsets, int groups, int M, int cap, bool remainder,
-                               uint16* order, uint8* keys, uint32* counts) {
+__device__ int order_by_height(const TOff* offsets, int groups, int M, int cap, uint16* order,
+                               uint8* keys, uint32* counts) {
   if (threadIdx.x < 17)
     counts[threadIdx.x] = 0;
   __syncthreads();
   for (int g = threadIdx.x; g < groups; g += blockDim.x) {
     int64 start, end;
     group_bounds(offsets, g, M, start, end);
-    if (remainder)
-      start += static_cast<int64>(GroupRows::fullTiles(end - start, cap)) * cap;
     const GroupRows r = GroupRows::of(end - start, cap);
     const int k = r.count == 0 ? 16 : 16 - r.h / 16; // 256 rows first, empty groups last
     keys[g] = static_cast<uint8>(k);
@@ -344,13 +323,12 @@ enum class RowBoxes {
 
 /// What a CTA decides before its tiles, in shared memory (the producer's 40 registers
 /// cannot hold the stream-K plan beside its tile walk: ptxas spilled it), the same in
-/// every CTA: per row split (GroupedRowsShape::capOf, kRemainder), each priced by a warp
-/// of its own, the stream-K plan of its tiles and its modelled time (capCost); then the
-/// chosen one's plan, at a fixed place (a walk reading sk[chosen] kept the index:
-/// spills).
+/// every CTA: per row cap (GroupedRowsShape::capOf), each priced by a warp of its own,
+/// the stream-K plan of its tiles and its modelled time (capCost); then the chosen
+/// cap's plan, at a fixed place (a walk reading sk[chosen] kept the index: spills).
 struct RowsPlan {
-  long long cost[GroupedRowsShape::kCandidates];
-  StreamK sk[GroupedRowsShape::kCandidates];
+  long long cost[GroupedRowsShape::kCaps];
+  StreamK sk[GroupedRowsShape::kCaps];
   StreamK chosen;
 };
 
@@ -360,17 +338,14 @@ struct RowsPlan {
 struct StageTile {
   int row0; ///< the tile's first row
   int end;  ///< its group's end (rows past it are computed, never stored)
-  int tn;   ///< its column tile
-  int h;    ///< its rows
+  int tnh;  ///< its column tile tn and rows h as tn * 32 + h / 16 (tn < 2^24: N is an int)
+  int unused;
 };
 
-/// BalanceWaves: the row split chosen per launch (chooseCap), else equal tiles of up to
-/// 256 rows; TileOverheadRows: capCost's per-tile rows; Remainder: the remainder split
-/// among the candidates; Forced >= 0: that candidate in every launch (scripts'
-/// variants).
+/// BalanceWaves: the row cap chosen per launch (chooseCap), else 256; TileOverheadRows:
+/// capCost's per-tile rows.
 template <class T, int Stages = GroupedRowsShape::kStages, RowBoxes Boxes = RowBoxes::kExact,
-          bool BalanceWaves = true, int TileOverheadRows = GroupedRowsShape::kTileOverheadRows,
-          bool Remainder = true, int Forced = -1>
+          bool BalanceWaves = true, int TileOverheadRows = GroupedRowsShape::kTileOverheadRows>
 struct GemmGroupedRowsSm90 : GroupedRowsShape {
   static constexpr bool Exact = Boxes == RowBoxes::kExact;
   /// Maps of A and of C, by box rows: kExact 16, 32, .. (256 for A, 128 for C); else
@@ -406,27 +381,19 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     static_assert(sizeof(StageTile) == kStageTileBytes, "kStageTileBytes");
     StageTile* stageTiles = reinterpret_cast<StageTile*>(keys + kMaxOrdered); // 4-byte aligned
     HELION_ROWS_PROBE(entry);
-    static_assert(Forced < kCandidates, "a candidate of chooseCap");
-    constexpr int candidates =
-        Forced < 0 && BalanceWaves ? (Remainder ? kCandidates : kCaps) : 1;
-    static_assert(candidates * 32 <= kThreads, "a warp prices each candidate");
-    if (const int warp = threadIdx.x / 32; warp < candidates)
-      price_cap(offsets, groups, M, N, K, Forced < 0 ? warp : Forced, workspace != nullptr,
-                plan);
+    static_assert(kCaps * 32 <= kThreads, "a warp prices each cap");
+    if (const int warp = threadIdx.x / 32; warp < (BalanceWaves ? kCaps : 1))
+      price_cap(offsets, groups, M, N, K, warp, workspace != nullptr, plan);
     __syncthreads();
-    const int chosen = Forced >= 0 ? Forced
-                       : candidates > 1 ? chooseCap(plan->sk, plan->cost, candidates) : 0;
+    const int chosen = BalanceWaves ? chooseCap(plan->sk, plan->cost) : 0;
     const int cap = capOf(chosen);
-    const bool remainder = chosen == kRemainder;
     if (threadIdx.x == 0)
       plan->chosen = plan->sk[chosen];
     __syncthreads();
     HELION_ROWS_PROBE(planned);
     const bool sorted = byHeight && groups <= kMaxOrdered;
-    const int ordered =
-        sorted ? order_by_height(offsets, groups, M, cap, remainder, order, keys, counts) : 0;
-    GroupedRowTiles<TOff> tiles(offsets, groups, M, N, cap, remainder, sorted ? order : nullptr,
-                                ordered);
+    const int ordered = sorted ? order_by_height(offsets, groups, M, cap, order, keys, counts) : 0;
+    GroupedRowTiles<TOff> tiles(offsets, groups, M, N, cap, sorted ? order : nullptr, ordered);
     HELION_ROWS_PROBE(ordered);
     const StreamK& sk = plan->chosen;
     // setmaxnreg moves registers inside the CTA's allocation (168 a thread at 384
@@ -438,7 +405,7 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     if (threadIdx.x < 128) {
       sm90::setmaxnreg_dec<kProducerRegs>();
       if (threadIdx.x < 32) // a warp walks the groups, its lane 0 loads
-        produce(mapsA, mapB, tiles, sk, base, full, empty, stageTiles);
+        produce(mapsA, mapB, tiles, sk, smem_addr(base), smem_addr(stageTiles));
     } else {
       sm90::setmaxnreg_inc<kConsumerRegs>();
       const int consumer = threadIdx.x / 128 - 1;
@@ -450,7 +417,7 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 private:
-  /// Row split i (capOf(i); kRemainder), priced by one warp: the tiles of all groups
+  /// Row cap i (capOf(i)), priced by one warp: the tiles of all groups
   /// counted by height (lane j holds those of 16 (j + 1) rows) and priced, a class per
   /// lane (capCost's sum of classCost), then lane 0 writes their stream-K plan and cost to
   /// plan->sk[i] and plan->cost[i].
@@ -460,22 +427,17 @@ private:
     const int lane = static_cast<int>(threadIdx.x % 32);
     unsigned mine = 0;
     for (int c = 0; c < groups; c += 32) {
-      int cls = -1, count = 0, tall = 0; // tall: the remainder split's tiles of 256 rows
+      int cls = -1, count = 0;
       if (c + lane < groups) {
         int64 s, e;
         group_bounds(offsets, c + lane, M, s, e);
-        if (i == kRemainder) {
-          tall = GroupRows::fullTiles(e - s, MaxH);
-          s += static_cast<int64>(tall) * MaxH;
-        }
         const GroupRows r = GroupRows::of(e - s, capOf(i));
         cls = r.count > 0 ? r.h / 16 - 1 : -1;
         count = r.count;
       }
 #pragma unroll
       for (int j = 0; j < kClasses; ++j) {
-        const int mineJ = (cls == j ? count : 0) + (j == kClasses - 1 ? tall : 0);
-        const unsigned n = __reduce_add_sync(0xffffffffu, mineJ);
+        const unsigned n = __reduce_add_sync(0xffffffffu, cls == j ? count : 0);
         mine += lane == j ? n : 0u;
       }
     }
@@ -505,8 +467,12 @@ private:
 
   template <class TOff>
   __device__ static void produce(const TensorMap* mapsA, const TensorMap* mapB,
-                                 GroupedRowTiles<TOff> tiles, const StreamK& sk, uint8* base,
-                                 uint64* full, uint64* empty, StageTile* stageTiles) {
+                                 GroupedRowTiles<TOff> tiles, const StreamK& sk, uint32 ring,
+                                 uint32 stageTiles) {
+    // Shared memory by 32-bit addresses (the producer's 40 registers): the ring's stages
+    // from `ring`, the full and empty barriers after the consumers' staging.
+    const uint32 fullBars = ring + Stages * kStageBytes + Consumers * kStagingBytes;
+    const auto bar = [](uint32 addr) { return static_cast<uint64*>(__cvta_shared_to_generic(addr)); };
     int s = 0;
     uint32 phase = 0;
     const bool leader = threadIdx.x == 0;
@@ -518,29 +484,33 @@ private:
       const int row = tiles.start + tr * h, g = tiles.g;
       HELION_ROWS_PROBE(firstLoad);
       for (int kb = u.k0; kb < u.k1; ++kb) {
-        mbarrier_wait(&empty[s], phase ^ 1);
+        mbarrier_wait(bar(fullBars + 8 * (Stages + s)), phase ^ 1); // empty[s]
         if (leader) {
-          if (kb == u.k0)
-            stageTiles[s] = {row, tiles.end, tn, h};
-          uint8* b = base + s * kStageBytes;
+          if (kb == u.k0) // one store of the tile's word
+            asm volatile("st.shared.v2.s32 [%0], {%1, %2};\n\tst.shared.s32 [%0+8], %3;" ::"r"(
+                             stageTiles + s * kStageTileBytes),
+                         "r"(row), "r"(tiles.end), "r"(tn * 32 + h / 16)
+                         : "memory");
+          uint64* full = bar(fullBars + 8 * s);
+          uint8* b = static_cast<uint8*>(__cvta_shared_to_generic(ring + s * kStageBytes));
           uint8* a = b + kStageBytesB;
           const int loaded = Boxes == RowBoxes::kCeil64 ? (h + 63) / 64 * 64 : h;
-          mbarrier_arrive_expect_tx(&full[s], kStageBytesB + loaded * BK * 2);
+          mbarrier_arrive_expect_tx(full, kStageBytesB + loaded * BK * 2);
 #pragma unroll
           for (int c = 0; c < BN / 64; ++c)
-            tma_load_3d(b + c * BK * 128, mapB, &full[s], tn * BN + 64 * c, kb * BK, g);
+            tma_load_3d(b + c * BK * 128, mapB, full, tn * BN + 64 * c, kb * BK, g);
           // Rows past the group: computed, never stored.
           if constexpr (Exact) {
-            tma_load_2d(a, &mapsA[h / 16 - 1], &full[s], kb * BK, row);
+            tma_load_2d(a, &mapsA[h / 16 - 1], full, kb * BK, row);
           } else if constexpr (Boxes == RowBoxes::kCeil64) {
             for (int r = 0; r < h; r += 64)
-              tma_load_2d(a + r * 128, &mapsA[0], &full[s], kb * BK, row + r);
+              tma_load_2d(a + r * 128, &mapsA[0], full, kb * BK, row + r);
           } else {
             int r = 0;
             for (; r + 64 <= h; r += 64)
-              tma_load_2d(a + r * 128, &mapsA[0], &full[s], kb * BK, row + r);
+              tma_load_2d(a + r * 128, &mapsA[0], full, kb * BK, row + r);
             for (; r < h; r += 16)
-              tma_load_2d(a + r * 128, &mapsA[1], &full[s], kb * BK, row + r);
+              tma_load_2d(a + r * 128, &mapsA[1], full, kb * BK, row + r);
           }
         }
         if (++s == Stages) {
@@ -569,11 +539,11 @@ private:
       } else { // no k-blocks (K = 0): no stage; walk the groups
         if (!tiles.seek(u.tile))
           break;
-        int tr;
-        tiles.coords(u.tile, tr, t.tn);
-        t = {tiles.start + tr * tiles.rows.h, tiles.end, t.tn, tiles.rows.h};
+        int tr, tn;
+        tiles.coords(u.tile, tr, tn);
+        t = {tiles.start + tr * tiles.rows.h, tiles.end, tn * 32 + tiles.rows.h / 16, 0};
       }
-      const int h = t.h, tn = t.tn;
+      const int h = t.tnh % 32 * 16, tn = t.tnh / 32;
       const int64 row0 = t.row0;
       const int valid = min(h, t.end - t.row0);
       const int col0 = tn * BN + consumer * 64;

@@ -29,14 +29,6 @@ struct GroupRows {
     return m < (1LL << 30) ? split<int>(static_cast<int>(m), cap) : split<long long>(m, cap);
   }
 
-  /// The remainder split of a group of `m` rows (a kernel's candidate kRemainder):
-  /// fullTiles(m, cap) = (m - 1) / cap tiles of `cap` rows, then one tile of the rest,
-  /// GroupRows::of(m - fullTiles(m, cap) * cap, cap) (up to 15 rows past the end).
-  /// m = 1045: 4 tiles of 256 rows and one of 32 (21 rows); of(1045) gives 5 of 224.
-  HELION_GR_FN static int fullTiles(long long m, int cap) {
-    return m <= 0 ? 0 : static_cast<int>((m - 1) / cap);
-  }
-
 private:
   template <class I> HELION_GR_FN static GroupRows split(I m, I cap) {
     const I t = (m + cap - 1) / cap;
@@ -65,14 +57,11 @@ struct GroupedRowsShape {
   static constexpr int kStreamKSlotQuads = MaxH / 8;
   static constexpr int kStreamKSlotBytes = Consumers * 128 * kStreamKSlotQuads * 16;
 
-  static constexpr int kPlanBytes = 304; ///< room for the kernel's plan (RowsPlan)
+  static constexpr int kPlanBytes = 272; ///< room for the kernel's plan (RowsPlan)
 
-  /// The row splits a kernel chooses from (chooseCap), by index i: for i < kCaps, every
-  /// group's tiles of equal height up to capOf(i) (GroupRows::of), 256 .. 128; i =
-  /// kRemainder, the remainder split at 256 (GroupRows::fullTiles: full tiles of 256
-  /// rows, then one of the rest).
-  static constexpr int kCaps = 9, kRemainder = kCaps, kCandidates = kCaps + 1;
-  HELION_GR_FN static constexpr int capOf(int i) { return i < kCaps ? MaxH - 16 * i : MaxH; }
+  /// The row caps a kernel chooses from (chooseCap): capOf(i) for i < kCaps, 256 .. 128.
+  static constexpr int kCaps = 9;
+  HELION_GR_FN static constexpr int capOf(int i) { return MaxH - 16 * i; }
   /// Tile heights 16 (j + 1) for j < kClasses.
   static constexpr int kClasses = MaxH / 16;
   /// The modelled cost of a tile beside its rows, in rows (loading B[g]'s panel, the
@@ -113,23 +102,18 @@ struct GroupedRowsShape {
     return cost;
   }
 
-  /// The row split that balances the persistent grid's waves, as an index i (capOf(i)),
-  /// given per candidate (the first `candidates`) the stream-K plan of its tiles and its
-  /// capCost: of those whose tiles take no more waves than cap 256's, the cheapest; ties
-  /// keep the taller cap, and equal heights over the remainder split.
+  /// The row cap that balances the persistent grid's waves, as an index i (capOf(i)),
+  /// given per cap the stream-K plan of its tiles and its capCost: of the caps whose
+  /// tiles take no more waves than cap 256's, the cheapest; ties keep the taller cap.
   /// Example: one group of 1664 rows, N 4096, K 4096, 132 CTAs: cap 256 makes 7 x 32 =
   /// 224 tiles of 240 rows (1.70 waves, the second 70 % full and not split: cost
   /// 2 x 64 x (240 + 64)), cap 224 256 tiles of 208 (1.94 waves: 2 x 64 x (208 + 64)).
-  /// 8 groups of [1688, 687, 1045, 1595, 1693, 1702, 411, 1830] rows: the remainder split
-  /// (38 tiles of 256 rows and 8 of 32-176 per column tile, 10704 rows computed instead
-  /// of 11232).
-  HELION_GR_FN static int chooseCap(const StreamK* plans, const long long* costs,
-                                    int candidates = kCandidates) {
+  HELION_GR_FN static int chooseCap(const StreamK* plans, const long long* costs) {
     const long long room =
         static_cast<long long>((plans[0].tiles + plans[0].ctas - 1) / plans[0].ctas) *
         plans[0].ctas;
     int best = 0;
-    for (int i = 1; i < candidates; ++i)
+    for (int i = 1; i < kCaps; ++i)
       if (plans[i].tiles <= room && costs[i] < costs[best])
         best = i;
     return best;
