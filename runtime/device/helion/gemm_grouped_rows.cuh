@@ -374,12 +374,14 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     });
     __syncthreads();
     static_assert(sizeof(RowsPlan) <= kPlanBytes, "GroupedRowsShape::kPlanBytes holds RowsPlan");
-    RowsPlan* plan = reinterpret_cast<RowsPlan*>(empty + Stages); // 8-byte aligned
+    // After the barriers (16-byte aligned: the ring and staging are multiples of 1024
+    // bytes, the barriers 16 Stages): the stages' tiles (vector stores), then the plan.
+    static_assert(sizeof(StageTile) == kStageTileBytes, "kStageTileBytes");
+    StageTile* stageTiles = reinterpret_cast<StageTile*>(empty + Stages);
+    RowsPlan* plan = reinterpret_cast<RowsPlan*>(stageTiles + Stages); // 8-byte aligned
     uint32* counts = reinterpret_cast<uint32*>(reinterpret_cast<uint8*>(plan) + kPlanBytes);
     uint16* order = reinterpret_cast<uint16*>(counts + 17);
     uint8* keys = reinterpret_cast<uint8*>(order + kMaxOrdered);
-    static_assert(sizeof(StageTile) == kStageTileBytes, "kStageTileBytes");
-    StageTile* stageTiles = reinterpret_cast<StageTile*>(keys + kMaxOrdered); // 4-byte aligned
     HELION_ROWS_PROBE(entry);
     static_assert(kCaps * 32 <= kThreads, "a warp prices each cap");
     if (const int warp = threadIdx.x / 32; warp < (BalanceWaves ? kCaps : 1))
@@ -487,7 +489,7 @@ private:
         mbarrier_wait(bar(fullBars + 8 * (Stages + s)), phase ^ 1); // empty[s]
         if (leader) {
           if (kb == u.k0) // one store of the tile's word
-            asm volatile("st.shared.v2.s32 [%0], {%1, %2};\n\tst.shared.s32 [%0+8], %3;" ::"r"(
+            asm volatile("st.shared.v4.s32 [%0], {%1, %2, %3, %3};" ::"r"(
                              stageTiles + s * kStageTileBytes),
                          "r"(row), "r"(tiles.end), "r"(tn * 32 + h / 16)
                          : "memory");

@@ -123,8 +123,8 @@ struct GroupedRowsShape {
   static constexpr int kStageTileBytes = 16;
 
   /// Dynamic shared memory of `stages` ring stages: the ring, the consumers' staging,
-  /// the barriers, the plan (the caps' prices), the height order's counts, order and
-  /// keys, the stages' tiles (1024 for alignment).
+  /// the barriers, the stages' tiles, the plan (the caps' prices), the height order's
+  /// counts, order and keys (1024 for alignment).
   static constexpr int smemBytes(int stages) {
     return 1024 + stages * kStageBytes + Consumers * kStagingBytes + 2 * stages * 8 + 17 * 4 +
            kMaxOrdered * 3 + kPlanBytes + stages * kStageTileBytes;
