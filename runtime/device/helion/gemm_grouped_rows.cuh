@@ -81,7 +81,7 @@ template <class TOff> struct GroupedRowTiles {
   const TOff* offsets;
   int M, tilesN;
   /// The groups with tiles in the order to take them (a shared-memory uint16 array), or
-  /// 0: by index. A 32-bit address: the producer's 40 registers hold the walk.
+  /// 0: by index. A 32-bit address: the producer's 48 registers hold the walk.
   uint32 order;
   int listed; ///< how many groups `order` lists, else the groups
   int cap;    ///< the tallest row tile (GroupRows::of)
@@ -104,10 +104,11 @@ template <class TOff> struct GroupedRowTiles {
     }
     return true;
   }
-  /// seek(t) by all 32 lanes of a warp (the same t): lane l looks at the group after
-  /// the current one by l + 1 places (its tiles), a prefix sum of their tiles finds the
-  /// group of tile t, and every lane reads that group's rows again (fewer registers than
-  /// passing them over: the producer has 40).
+  /// seek(t) by all 32 lanes of a warp (the same t): the next group first (one round
+  /// trip of loads: a CTA's next tile is mostly in it); past it, lane l looks at the
+  /// group l + 1 places further (its tiles), a prefix sum of their tiles finds the group
+  /// of tile t, and every lane reads that group's rows again (fewer registers than
+  /// passing them over: the producer has 48).
   __device__ __forceinline__ bool seekWarp(int t) {
     const int lane = static_cast<int>(threadIdx.x % 32);
     while (t >= first + count) {
@@ -115,31 +116,42 @@ template <class TOff> struct GroupedRowTiles {
       count = 0;
       if (at + 1 >= listed)
         return false;
-      const int pos = at + 1 + lane;
-      int n = 0;
-      if (pos < listed) {
-        int gl, s, e;
-        GroupRows r;
-        groupAt(pos, gl, s, e, r);
-        n = r.count * tilesN;
-      }
-      int upTo = n; // the tiles of this lane's group and of those before it
+      groupAt(++at, g, start, end, rows);
+      count = rows.count * tilesN;
+      if (t < first + count)
+        break;
+      first += count;
+      count = 0;
+      for (;;) {
+        if (at + 1 >= listed)
+          return false;
+        const int pos = at + 1 + lane;
+        int n = 0;
+        if (pos < listed) {
+          int gl, s, e;
+          GroupRows r;
+          groupAt(pos, gl, s, e, r);
+          n = r.count * tilesN;
+        }
+        int upTo = n; // the tiles of this lane's group and of those before it
 #pragma unroll
-      for (int d = 1; d < 32; d *= 2) {
-        const int v = __shfl_up_sync(0xffffffffu, upTo, d);
-        upTo += lane >= d ? v : 0;
+        for (int d = 1; d < 32; d *= 2) {
+          const int v = __shfl_up_sync(0xffffffffu, upTo, d);
+          upTo += lane >= d ? v : 0;
+        }
+        const unsigned holds = __ballot_sync(0xffffffffu, pos < listed && t < first + upTo);
+        if (holds == 0) {
+          first += __shfl_sync(0xffffffffu, upTo, 31);
+          at += 32;
+          continue;
+        }
+        const int j = __ffs(holds) - 1;
+        at += 1 + j;
+        count = __shfl_sync(0xffffffffu, n, j);
+        first += __shfl_sync(0xffffffffu, upTo, j) - count;
+        groupAt(at, g, start, end, rows); // again, in every lane (the loads hit L1)
+        break;
       }
-      const unsigned holds = __ballot_sync(0xffffffffu, pos < listed && t < first + upTo);
-      if (holds == 0) {
-        first += __shfl_sync(0xffffffffu, upTo, 31);
-        at += 32;
-        continue;
-      }
-      const int j = __ffs(holds) - 1;
-      at += 1 + j;
-      count = __shfl_sync(0xffffffffu, n, j);
-      first += __shfl_sync(0xffffffffu, upTo, j) - count;
-      groupAt(at, g, start, end, rows); // again, in every lane (the loads hit L1)
     }
     return true;
   }
@@ -321,7 +333,7 @@ enum class RowBoxes {
   kCeil64 ///< A in boxes of 64 rows (up to 63 rows past h loaded, never used); C as k64x16
 };
 
-/// What a CTA decides before its tiles, in shared memory (the producer's 40 registers
+/// What a CTA decides before its tiles, in shared memory (the producer's 48 registers
 /// cannot hold the stream-K plan beside its tile walk: ptxas spilled it), the same in
 /// every CTA: per row cap (GroupedRowsShape::capOf), each priced by a warp of its own,
 /// the stream-K plan of its tiles and its modelled time (capCost); then the chosen
@@ -400,7 +412,7 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     const StreamK& sk = plan->chosen;
     // setmaxnreg moves registers inside the CTA's allocation (168 a thread at 384
     // threads): a consumer waits at setmaxnreg_inc until the producer has given enough back.
-    constexpr int kProducerRegs = 40, kConsumerRegs = 232;
+    constexpr int kProducerRegs = 48, kConsumerRegs = 224;
     static_assert(128 * kProducerRegs + 128 * Consumers * kConsumerRegs <=
                       kThreads * (65536 / kThreads / 8 * 8),
                   "the producer's and consumers' registers fit the CTA's");
@@ -471,7 +483,7 @@ private:
   __device__ static void produce(const TensorMap* mapsA, const TensorMap* mapB,
                                  GroupedRowTiles<TOff> tiles, const StreamK& sk, uint32 ring,
                                  uint32 stageTiles) {
-    // Shared memory by 32-bit addresses (the producer's 40 registers): the ring's stages
+    // Shared memory by 32-bit addresses (the producer's 48 registers): the ring's stages
     // from `ring`, the full and empty barriers after the consumers' staging.
     const uint32 fullBars = ring + Stages * kStageBytes + Consumers * kStagingBytes;
     const auto bar = [](uint32 addr) { return static_cast<uint64*>(__cvta_shared_to_generic(addr)); };

@@ -11,7 +11,8 @@
 // RUN: %helionc compile %examples/grouped_gemm.cpp -o %t/aot --aot-arch sm_90a --dtype f16,offsets=i64
 // RUN: FileCheck %s --check-prefix=AOT < %t/aot/grouped_gemm.helion.cpp
 // RUN: %host_cxx -DHELIONC_C_API %t/aot/grouped_gemm.helion.cpp
-// The rows kernel with its stream-K walk fits its registers (the producer's 40 too):
+// The rows kernel with its stream-K walk fits its registers (the producer's 48 and the
+// consumers' 224), for 32- and 64-bit offsets:
 // RUN: env HELIONC_NO_CACHE=1 HELIONC_NVRTC_OPTIONS=--ptxas-options=-v %helionc compile %examples/grouped_gemm.cpp -o %t/ptxas --aot-arch sm_90a --dtype bf16,offsets=i32 --nvrtc-log 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: env HELIONC_NO_CACHE=1 HELIONC_NVRTC_OPTIONS=--ptxas-options=-v %helionc compile %examples/grouped_gemm.cpp -o %t/ptxas64 --aot-arch sm_90a --dtype f16,offsets=i64 --nvrtc-log 2>&1 | FileCheck %s --check-prefix=PTXAS
 //
