@@ -15,8 +15,10 @@ work=${BUILD_DIR:-/tmp/grouped-rows-build}
 mkdir -p "$out" "$work"
 # Variants, all hd::RowBoxes::kExact (one TMA box of each tile's height) with the tiles
 # in order of decreasing height (-h) and a stream-K workspace (the last wave split in k
-# where it pays): bal-h (the row cap chosen per launch to fill the waves, 256 .. 128:
-# what the compiler runs) and sk-h (row tiles of up to 256 rows). OVERHEADS="32 48": also bal-h with the cap model's per-tile rows
+# where it pays): bal-h (the row cap chosen per launch to fill the waves, 256 .. 128,
+# each CTA taking the next unit from an atomic counter: what the compiler runs), static-h
+# (bal-h with units dealt out statically, CTA c: c, c + P, ...) and sk-h (row tiles of up
+# to 256 rows). OVERHEADS="32 48": also bal-h with the cap model's per-tile rows
 # at those values (bal32-h, bal48-h). PROBE=1: first, bal-h with timing probes
 # (scripts/grouped_rows_probe.py: where one launch's time goes). OLD=DIR: also "old-h",
 # bal-h as DIR/runtime/device and DIR/test/gpu/grouped_rows.cu have it (another commit's
@@ -28,6 +30,7 @@ build() {
 }
 build -DSTREAMK=1 -o "$work/libgrouped_rows_bal.so" & p1=$!
 build -DBALANCE=0 -DSTREAMK=1 -o "$work/libgrouped_rows_sk.so" & p2=$!
+build -DSTREAMK=1 -DDYNAMIC=0 -o "$work/libgrouped_rows_static.so" & p3=$!
 extra=() pids=()
 for o in ${OVERHEADS:-}; do
   build -DSTREAMK=1 -DOVERHEAD="$o" -o "$work/libgrouped_rows_bal$o.so" & pids+=($!)
@@ -38,7 +41,7 @@ if [[ ${PROBE:-0} == 1 ]]; then # bal-h with timing probes: scripts/grouped_rows
   timeout "${PROBE_TIMEOUT:-120}" python3 "$root/scripts/grouped_rows_probe.py" \
     --lib "$work/libgrouped_rows_probe.so" --json "$out/grouped_rows_probe.json"
 fi
-wait $p1 && wait $p2
+wait $p1 && wait $p2 && wait $p3
 if [[ -n ${OLD:-} ]]; then
   "$cuda/bin/nvcc" -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a \
     -I "$OLD/runtime/device" -Xcompiler -fPIC -shared "$OLD/test/gpu/grouped_rows.cu" \
@@ -49,5 +52,6 @@ for p in "${pids[@]}"; do wait "$p"; done
 hl=()
 [[ -n ${HELIONC_LIB:-} ]] && hl=(--helionc-lib "$HELIONC_LIB")
 python3 "$root/scripts/grouped_rows_check.py" --lib "bal-h=$work/libgrouped_rows_bal.so,height" \
+  --lib "static-h=$work/libgrouped_rows_static.so,height" \
   --lib "sk-h=$work/libgrouped_rows_sk.so,height" "${extra[@]}" "${hl[@]}" \
   --json "$out/grouped_rows_check.json" "$@"

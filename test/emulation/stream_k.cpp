@@ -4,7 +4,8 @@
 // tile has exactly `pieces` partial units, in the slots firstSlot names, each slot
 // used once and below P (the workspace's); piece j starts at the same k in every
 // split tile; a CTA's tiles never decrease; the split never costs more (by the
-// plan's model) than the whole tile; and the documented example holds.
+// plan's model) than the whole tile; unitAt numbers the same units (CTA c's are c, c +
+// P, ...); and the documented example holds.
 #include <cstdio>
 #include <map>
 #include <set>
@@ -29,8 +30,11 @@ static void check(int tiles, int ctas, int kb) {
   for (int c = 0; c < s.ctas; ++c) {
     StreamKWalk w(s, c);
     StreamKUnit u;
-    int last = -1;
+    int last = -1, n = 0;
     while (w.next(u)) {
+      const StreamKUnit v = s.unitAt(c + n++ * s.ctas); // unit numbers c, c + P, ...
+      EXPECT(v.tile == u.tile && v.k0 == u.k0 && v.k1 == u.k1 && v.slot == u.slot,
+             " T=%d P=%d kB=%d c=%d: unitAt", tiles, ctas, kb, c);
       EXPECT(u.tile >= last && u.tile < tiles, " T=%d P=%d kB=%d c=%d tile %d", tiles, ctas, kb,
              c, u.tile);
       last = u.tile;
@@ -51,6 +55,8 @@ static void check(int tiles, int ctas, int kb) {
       EXPECT(it->second == u.k0, " piece %d starts at %d and %d", j, it->second, u.k0);
       partial[u.tile].push_back(u.slot);
     }
+    EXPECT(c + n * s.ctas >= s.units(), " T=%d P=%d kB=%d c=%d: units past the walk", tiles,
+           ctas, kb, c);
   }
   for (size_t i = 0; i < seen.size(); ++i)
     EXPECT(seen[i] == 1, " T=%d P=%d kB=%d: tile %zu k %zu seen %d", tiles, ctas, kb, i / kb,

@@ -8,7 +8,8 @@
 // Built by scripts/grouped_rows_check.sh with nvcc (-shared, -lcuda for the maps);
 // -DSTREAMK=1 gives the kernel a stream-K workspace (one per process, one stream);
 // -DBALANCE=0 keeps row tiles of up to 256 rows (no cap chosen per launch);
-// -DOVERHEAD=N prices caps with N rows of per-tile overhead.
+// -DOVERHEAD=N prices caps with N rows of per-tile overhead; -DDYNAMIC=0 deals the units
+// out statically (CTA c: c, c + P, ...) instead of by an atomic counter in the workspace.
 // -DPROBE records, per CTA, clock64() at the kernel's probes (gemm_grouped_rows.cuh's
 // HELION_ROWS_PROBE: the producer's thread 0 and the first consumer's thread 0) and
 // globaltimer at entry and end; grouped_rows_probe(out) copies them out (int64 [#CTAs]
@@ -73,9 +74,13 @@ namespace hd = helion::dev;
 #define OVERHEAD hd::GroupedRowsShape::kTileOverheadRows
 #endif
 
+#ifndef DYNAMIC // 1: with a workspace, units taken from an atomic counter
+#define DYNAMIC 1
+#endif
+
 template <class T>
 using Gemm = hd::GemmGroupedRowsSm90<T, STAGES, static_cast<hd::RowBoxes>(BOXES), BALANCE != 0,
-                                     OVERHEAD>;
+                                     OVERHEAD, DYNAMIC != 0>;
 
 /// A's and C's maps (Gemm::kMapsA / kMapsC of them, the rest unused) and B's.
 using Maps = hd::GroupedRowMaps;

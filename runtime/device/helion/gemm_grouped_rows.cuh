@@ -350,14 +350,17 @@ struct RowsPlan {
 struct StageTile {
   int row0; ///< the tile's first row
   int end;  ///< its group's end (rows past it are computed, never stored)
-  int tnh;  ///< its column tile tn and rows h as tn * 32 + h / 16 (tn < 2^24: N is an int)
-  int unused;
+  int tnh;  ///< its column tile tn and rows h as tn * 32 + h / 16 (tn < 2^24: N is an int);
+            ///< 0: no more units
+  int unit; ///< the unit (StreamK::unitAt: a whole tile or a piece of one)
 };
 
 /// BalanceWaves: the row cap chosen per launch (chooseCap), else 256; TileOverheadRows:
-/// capCost's per-tile rows.
+/// capCost's per-tile rows; Dynamic: with a workspace, each CTA takes the launch's next
+/// unit when its producer is ready for one (an atomic counter), else units c, c + P, ...
 template <class T, int Stages = GroupedRowsShape::kStages, RowBoxes Boxes = RowBoxes::kExact,
-          bool BalanceWaves = true, int TileOverheadRows = GroupedRowsShape::kTileOverheadRows>
+          bool BalanceWaves = true, int TileOverheadRows = GroupedRowsShape::kTileOverheadRows,
+          bool Dynamic = true>
 struct GemmGroupedRowsSm90 : GroupedRowsShape {
   static constexpr bool Exact = Boxes == RowBoxes::kExact;
   /// Maps of A and of C, by box rows: kExact 16, 32, .. (256 for A, 128 for C); else
@@ -419,12 +422,14 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     if (threadIdx.x < 128) {
       sm90::setmaxnreg_dec<kProducerRegs>();
       if (threadIdx.x < 32) // a warp walks the groups, its lane 0 loads
-        produce(mapsA, mapB, tiles, sk, smem_addr(base), smem_addr(stageTiles));
+        produce(mapsA, mapB, tiles, sk, smem_addr(base), smem_addr(stageTiles),
+                Dynamic && workspace ? reinterpret_cast<int*>(workspace) + kStreamKNextUnit
+                                     : nullptr);
     } else {
       sm90::setmaxnreg_inc<kConsumerRegs>();
       const int consumer = threadIdx.x / 128 - 1;
-      consume(mapsC, C, ldc, N, tiles, sk, workspace, base, staging + consumer * kStagingBytes,
-              full, empty, stageTiles, consumer);
+      consume(mapsC, C, ldc, N, sk, workspace, base, staging + consumer * kStagingBytes, full,
+              empty, stageTiles, consumer);
     }
 #endif
   }
@@ -482,7 +487,7 @@ private:
   template <class TOff>
   __device__ static void produce(const TensorMap* mapsA, const TensorMap* mapB,
                                  GroupedRowTiles<TOff> tiles, const StreamK& sk, uint32 ring,
-                                 uint32 stageTiles) {
+                                 uint32 stageTiles, int* nextUnit) {
     // Shared memory by 32-bit addresses (the producer's 48 registers): the ring's stages
     // from `ring`, the full and empty barriers after the consumers' staging.
     const uint32 fullBars = ring + Stages * kStageBytes + Consumers * kStagingBytes;
@@ -490,41 +495,62 @@ private:
     int s = 0;
     uint32 phase = 0;
     const bool leader = threadIdx.x == 0;
-    StreamKWalk walk(sk, static_cast<int>(blockIdx.x));
-    for (StreamKUnit u; walk.next(u) && tiles.seekWarp(u.tile);) {
+    const int units = sk.units(), ctas = static_cast<int>(gridDim.x);
+    for (int i = static_cast<int>(blockIdx.x);; i += ctas) {
+      if (nextUnit) { // the next unit of the launch, whichever CTA asks first
+        int v = 0;
+        if (leader)
+          v = atomicAdd(nextUnit, 1);
+        i = __shfl_sync(0xffffffffu, v, 0);
+        if (i >= units) {
+          if (leader && i == units + ctas - 1) // the launch's last ask: 0 for the next launch
+            atomicExch(nextUnit, 0);
+          break;
+        }
+      } else if (i >= units) {
+        break;
+      }
+      const StreamKUnit u = sk.unitAt(i);
+      if (!tiles.seekWarp(u.tile))
+        break;
       int tr, tn;
       tiles.coords(u.tile, tr, tn);
       const int h = tiles.rows.h;
       const int row = tiles.start + tr * h, g = tiles.g;
       HELION_ROWS_PROBE(firstLoad);
-      for (int kb = u.k0; kb < u.k1; ++kb) {
+      // A stage per k-block; a unit without k-blocks (K = 0) gets one for its word alone.
+      for (int kb = u.k0; kb < max(u.k1, u.k0 + 1); ++kb) {
         mbarrier_wait(bar(fullBars + 8 * (Stages + s)), phase ^ 1); // empty[s]
         if (leader) {
-          if (kb == u.k0) // one store of the tile's word
-            asm volatile("st.shared.v4.s32 [%0], {%1, %2, %3, %3};" ::"r"(
+          if (kb == u.k0) // one store of the unit's word
+            asm volatile("st.shared.v4.s32 [%0], {%1, %2, %3, %4};" ::"r"(
                              stageTiles + s * kStageTileBytes),
-                         "r"(row), "r"(tiles.end), "r"(tn * 32 + h / 16)
+                         "r"(row), "r"(tiles.end), "r"(tn * 32 + h / 16), "r"(i)
                          : "memory");
           uint64* full = bar(fullBars + 8 * s);
           uint8* b = static_cast<uint8*>(__cvta_shared_to_generic(ring + s * kStageBytes));
           uint8* a = b + kStageBytesB;
           const int loaded = Boxes == RowBoxes::kCeil64 ? (h + 63) / 64 * 64 : h;
-          mbarrier_arrive_expect_tx(full, kStageBytesB + loaded * BK * 2);
-#pragma unroll
-          for (int c = 0; c < BN / 64; ++c)
-            tma_load_3d(b + c * BK * 128, mapB, full, tn * BN + 64 * c, kb * BK, g);
-          // Rows past the group: computed, never stored.
-          if constexpr (Exact) {
-            tma_load_2d(a, &mapsA[h / 16 - 1], full, kb * BK, row);
-          } else if constexpr (Boxes == RowBoxes::kCeil64) {
-            for (int r = 0; r < h; r += 64)
-              tma_load_2d(a + r * 128, &mapsA[0], full, kb * BK, row + r);
+          if (kb == u.k1) {
+            mbarrier_arrive(full);
           } else {
-            int r = 0;
-            for (; r + 64 <= h; r += 64)
-              tma_load_2d(a + r * 128, &mapsA[0], full, kb * BK, row + r);
-            for (; r < h; r += 16)
-              tma_load_2d(a + r * 128, &mapsA[1], full, kb * BK, row + r);
+            mbarrier_arrive_expect_tx(full, kStageBytesB + loaded * BK * 2);
+#pragma unroll
+            for (int c = 0; c < BN / 64; ++c)
+              tma_load_3d(b + c * BK * 128, mapB, full, tn * BN + 64 * c, kb * BK, g);
+            // Rows past the group: computed, never stored.
+            if constexpr (Exact) {
+              tma_load_2d(a, &mapsA[h / 16 - 1], full, kb * BK, row);
+            } else if constexpr (Boxes == RowBoxes::kCeil64) {
+              for (int r = 0; r < h; r += 64)
+                tma_load_2d(a + r * 128, &mapsA[0], full, kb * BK, row + r);
+            } else {
+              int r = 0;
+              for (; r + 64 <= h; r += 64)
+                tma_load_2d(a + r * 128, &mapsA[0], full, kb * BK, row + r);
+              for (; r < h; r += 16)
+                tma_load_2d(a + r * 128, &mapsA[1], full, kb * BK, row + r);
+            }
           }
         }
         if (++s == Stages) {
@@ -533,31 +559,38 @@ private:
         }
       }
     }
+    // The end: a word of no rows.
+    mbarrier_wait(bar(fullBars + 8 * (Stages + s)), phase ^ 1);
+    if (leader) {
+      asm volatile("st.shared.v4.s32 [%0], {%1, %1, %1, %1};" ::"r"(stageTiles + s * kStageTileBytes),
+                   "r"(0)
+                   : "memory");
+      mbarrier_arrive(bar(fullBars + 8 * s));
+    }
   }
 
-  template <class TOff>
-  __device__ static void consume(const TensorMap* mapsC, T* C, int64 ldc, int N,
-                                 GroupedRowTiles<TOff> tiles, const StreamK& sk,
+  __device__ static void consume(const TensorMap* mapsC, T* C, int64 ldc, int N, const StreamK& sk,
                                  uint8* workspace, uint8* base, uint8* staging, uint64* full,
                                  uint64* empty, const StageTile* stageTiles, int consumer) {
     float acc[128];
     int s = 0;
     uint32 phase = 0;
     const int tid = threadIdx.x % 128;
-    StreamKWalk walk(sk, static_cast<int>(blockIdx.x));
-    for (StreamKUnit u; walk.next(u);) {
-      StageTile t;
-      if (u.k1 > u.k0) { // the producer's word for the stage of the unit's first k-block
-        mbarrier_wait(&full[s], phase);
-        t = stageTiles[s];
-      } else { // no k-blocks (K = 0): no stage; walk the groups
-        if (!tiles.seek(u.tile))
-          break;
-        int tr, tn;
-        tiles.coords(u.tile, tr, tn);
-        t = {tiles.start + tr * tiles.rows.h, tiles.end, tn * 32 + tiles.rows.h / 16, 0};
-      }
+    for (;;) { // the units the producer took, each named in the stage of its first k-block
+      mbarrier_wait(&full[s], phase);
+      const StageTile t = stageTiles[s];
       const int h = t.tnh % 32 * 16, tn = t.tnh / 32;
+      if (h == 0)
+        break; // the end
+      const StreamKUnit u = sk.unitAt(t.unit);
+      if (u.k1 <= u.k0) { // no k-blocks: the stage held the word alone
+        if (tid % 32 == 0)
+          mbarrier_arrive(&empty[s]);
+        if (++s == Stages) {
+          s = 0;
+          phase ^= 1;
+        }
+      }
       const int64 row0 = t.row0;
       const int valid = min(h, t.end - t.row0);
       const int col0 = tn * BN + consumer * 64;

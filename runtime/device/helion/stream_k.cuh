@@ -43,8 +43,10 @@
 namespace helion::dev {
 
 /// Bytes of the counters at the start of a stream-K workspace (one int per split
-/// tile and consumer warpgroup); P tile slots of partial sums follow.
+/// tile and consumer warpgroup; the last int, kStreamKNextUnit, a dynamic schedule's
+/// next unit); P tile slots of partial sums follow.
 constexpr int kStreamKCounterBytes = 65536;
+constexpr int kStreamKNextUnit = kStreamKCounterBytes / 4 - 1;
 
 /// One CTA's work on one tile: k-blocks [k0, k1). slot < 0: the whole tile; else
 /// the piece's number, its partial sums' slot.
@@ -73,7 +75,7 @@ struct StreamK {
     s.dpTiles = tiles;
     const int rest = tiles % s.ctas;
     if (!enabled || tiles <= 0 || rest == 0 ||
-        static_cast<long long>(rest) * consumers * 4 > kStreamKCounterBytes)
+        static_cast<long long>(rest) * consumers > kStreamKNextUnit)
       return s;
     int best = 1, bestCost = kBlocks;
     for (int n = 2; n <= 8 && n <= kBlocks / 4 && rest * n <= s.ctas; ++n) {
@@ -107,6 +109,15 @@ struct StreamK {
   /// The first slot (piece) of split tile `tile`: its pieces are slots first ..
   /// first + pieces - 1.
   HELION_SK_FN int firstSlot(int tile) const { return (tile - dpTiles) * pieces; }
+  /// All units, numbered: the whole tiles, then the pieces (StreamKWalk gives CTA c the
+  /// units c, c + ctas, ..., as dpTiles is a multiple of ctas when there are pieces).
+  HELION_SK_FN int units() const { return dpTiles + splitPieces(); }
+  HELION_SK_FN StreamKUnit unitAt(int i) const {
+    if (i < dpTiles)
+      return {i, 0, kBlocks, -1};
+    const int p = i - dpTiles, j = p % pieces;
+    return {dpTiles + p / pieces, pieceBegin(j), pieceBegin(j + 1), p};
+  }
 };
 
 /// CTA c's units, in order: its whole tiles, then its piece if it has one (tile
