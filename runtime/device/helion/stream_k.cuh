@@ -65,7 +65,8 @@ struct StreamK {
   /// of a tile stores its own and reads s; the GPU check's splits in 2 to 5 pieces
   /// gained about what this predicts, one in 8 pieces gained nothing). The cheapest s
   /// in 2 .. min(8, kB / 4) with R * s <= P is taken when it costs at least 8
-  /// k-blocks less than a whole tile. Counters must fit: R * consumers ints.
+  /// k-blocks less than a whole tile. Counters must fit: R * consumers ints before
+  /// kStreamKNextUnit.
   HELION_SK_FN static StreamK plan(int tiles, int ctas, int kBlocks, int consumers,
                                    bool enabled) {
     StreamK s;
