@@ -10,11 +10,12 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-/tmp/grouped-rows-ncu}
 mkdir -p "$out"
+metrics=lts__t_sector_hit_rate.pct,dram__bytes_read.sum,dram__bytes_write.sum
+metrics+=,lts__t_bytes.sum,smsp__cycles_active.avg
 ncu --clock-control none -k 'regex:grouped_rows_kernel|matmul' --launch-skip 2 --launch-count 2 \
   --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
-  --section ComputeWorkloadAnalysis --section LaunchStats \
-  --metrics sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,lts__t_sector_hit_rate.pct,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,smsp__cycles_active.avg \
+  --section ComputeWorkloadAnalysis --section LaunchStats --metrics "$metrics" \
   python3 "$root/scripts/grouped_rows_ncu.py" --lib "$ROWS_LIB" --matmul-lib "$MATMUL_LIB" "$@" \
   > "$out/grouped_rows_ncu.txt" 2>&1
-grep -E "grouped_rows_kernel|matmul|Duration|Tensor|gmma|hit_rate|dram__bytes|lts__t_bytes|Throughput|Stall|Warp Cycles" \
-  "$out/grouped_rows_ncu.txt" | head -80
+shown="grouped_rows_kernel|matmul|Duration|Tensor|hit_rate|dram__bytes|lts__t_bytes|Throughput"
+grep -E "$shown|Stall|Warp Cycles" "$out/grouped_rows_ncu.txt" | head -80

@@ -96,8 +96,8 @@ def main():
         summary["first_to_last_us"] = (max(ends) - min(starts)) / 1000
         summary["ctas"] = len(ctas)
         out[name] = summary
-        print(f"{name:9} M {M} n {n} k {k}, {len(ctas)} CTAs; kernel {summary['first_to_last_us']:.1f}"
-              f" us (entries spread {summary['entry_spread_us']:.1f}, ends "
+        print(f"{name:9} M {M} n {n} k {k}, {len(ctas)} CTAs; kernel "
+              f"{summary['first_to_last_us']:.1f} us (entries spread {summary['entry_spread_us']:.1f}, ends "
               f"{summary['end_spread_us']:.1f})", flush=True)
         print("   " + "  ".join(f"{f} {v['median']:.2f}/{v['max']:.2f}" for f, v in summary.items()
                                 if isinstance(v, dict)), flush=True)
