@@ -97,7 +97,8 @@ def main():
         summary["ctas"] = len(ctas)
         out[name] = summary
         print(f"{name:9} M {M} n {n} k {k}, {len(ctas)} CTAs; kernel "
-              f"{summary['first_to_last_us']:.1f} us (entries spread {summary['entry_spread_us']:.1f}, ends "
+              f"{summary['first_to_last_us']:.1f} us (entries spread "
+              f"{summary['entry_spread_us']:.1f}, ends "
               f"{summary['end_spread_us']:.1f})", flush=True)
         print("   " + "  ".join(f"{f} {v['median']:.2f}/{v['max']:.2f}" for f, v in summary.items()
                                 if isinstance(v, dict)), flush=True)
