@@ -317,6 +317,15 @@ private:
     }
   }
 
+  /// A stage's word (StageTile's fields in order) in one vector store: a 32-bit address
+  /// and no struct in the producer's registers.
+  __device__ static __forceinline__ void store_word(uint32 addr, int row0, int end, int tnh,
+                                                    int unit) {
+    asm volatile("st.shared.v4.s32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(row0), "r"(end),
+                 "r"(tnh), "r"(unit)
+                 : "memory");
+  }
+
   template <class TOff>
   __device__ static void produce(const TensorMap* mapsA, const TensorMap* mapB,
                                  GroupedRowTiles<TOff> tiles, const StreamK& sk, uint32 ring,
@@ -357,11 +366,8 @@ private:
       for (int kb = u.k0; kb < max(u.k1, u.k0 + 1); ++kb) {
         mbarrier_wait(bar(fullBars + 8 * (Stages + s)), phase ^ 1); // empty[s]
         if (leader) {
-          if (kb == u.k0) // one store of the unit's word
-            asm volatile("st.shared.v4.s32 [%0], {%1, %2, %3, %4};" ::"r"(
-                             stageTiles + s * kStageTileBytes),
-                         "r"(row), "r"(tiles.end), "r"(tn * 32 + h / 16), "r"(i)
-                         : "memory");
+          if (kb == u.k0) // the unit's word
+            store_word(stageTiles + s * kStageTileBytes, row, tiles.end, tn * 32 + h / 16, i);
           uint64* full = bar(fullBars + 8 * s);
           uint8* b = static_cast<uint8*>(__cvta_shared_to_generic(ring + s * kStageBytes));
           uint8* a = b + kStageBytesB;
@@ -397,10 +403,7 @@ private:
     // The end: a word of no rows.
     mbarrier_wait(bar(fullBars + 8 * (Stages + s)), phase ^ 1);
     if (leader) {
-      asm volatile("st.shared.v4.s32 [%0], {%1, %1, %1, %1};" ::"r"(
-                       stageTiles + s * kStageTileBytes),
-                   "r"(0)
-                   : "memory");
+      store_word(stageTiles + s * kStageTileBytes, 0, 0, 0, 0);
       mbarrier_arrive(bar(fullBars + 8 * s));
     }
   }

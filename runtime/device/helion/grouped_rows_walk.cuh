@@ -1,6 +1,6 @@
 // helion/grouped_rows_walk.cuh: how the row-fitting grouped GEMM (gemm_grouped_rows.cuh)
 // finds its tiles: the flat numbering of all groups' row tiles and its walk
-// (GroupedRowTiles: one thread's seek, or a warp's seekWarp), the groups' order by tile
+// (GroupedRowTiles::seekWarp, by a warp), the groups' order by tile
 // height (order_by_height), and the word a ring stage carries from the producer to the
 // consumers (StageTile).
 #pragma once
@@ -11,10 +11,9 @@ namespace helion::dev {
 
 /// The flat numbering of all groups' tiles: group g's count x tilesN tiles follow
 /// those of groups 0 .. g-1; inside a group, column tile by column tile (the
-/// tiles of one column tile share its B panel). seek(t) moves forward to tile t's
-/// group (t must not decrease between calls); seekWarp(t) does it with a whole warp, 32
-/// groups a step (the producer's: one round trip of global loads for 32 groups, where
-/// seek takes one per group); coords gives its row tile and column.
+/// tiles of one column tile share its B panel). seekWarp(t), by a whole warp, moves
+/// forward to tile t's group (t must not decrease between calls), up to 32 groups per
+/// round trip of global loads; coords gives its row tile and column.
 template <class TOff> struct GroupedRowTiles {
   const TOff* offsets;
   int M, tilesN;
@@ -32,17 +31,7 @@ template <class TOff> struct GroupedRowTiles {
       : offsets(o), M(M_), tilesN((N + 127) / 128), order(order_ ? smem_addr(order_) : 0u),
         listed(order_ ? ordered_ : groups_), cap(cap_) {}
 
-  __device__ __forceinline__ bool seek(int t) {
-    while (t >= first + count) {
-      first += count;
-      count = 0;
-      if (!next())
-        return false;
-      count = rows.count * tilesN;
-    }
-    return true;
-  }
-  /// seek(t) by all 32 lanes of a warp (the same t): the next group first (one round
+  /// Called by all 32 lanes of a warp (the same t): the next group first (one round
   /// trip of loads: a CTA's next tile is mostly in it); past it, lane l looks at the
   /// group l + 1 places further (its tiles), a prefix sum of their tiles finds the group
   /// of tile t, and every lane reads that group's rows again (fewer registers than
@@ -99,16 +88,6 @@ template <class TOff> struct GroupedRowTiles {
   }
 
 private:
-  __device__ __forceinline__ bool next() {
-    for (;;) {
-      if (++at >= listed)
-        return false;
-      groupAt(at, g, start, end, rows);
-      if (rows.count > 0)
-        return true;
-    }
-  }
-
   /// The group at place `pos` of the walk, its rows (clamped to [0, M]) and their tiles.
   __device__ __forceinline__ void groupAt(int pos, int& gp, int& s, int& e, GroupRows& r) const {
     gp = order ? *static_cast<const uint16*>(__cvta_shared_to_generic(order + 2 * pos)) : pos;
