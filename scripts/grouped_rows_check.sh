@@ -23,6 +23,7 @@ mkdir -p "$out" "$work"
 # (scripts/grouped_rows_probe.py: where one launch's time goes). OLD=DIR: also "old-h",
 # bal-h as DIR/runtime/device and DIR/test/gpu/grouped_rows.cu have it (another commit's
 # tree, e.g. from git archive), for a before/after comparison in the same rounds.
+# VARIANTS: below.
 build() {
   "$cuda/bin/nvcc" -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a \
     -I "$root/runtime/device" -Xcompiler -fPIC -shared "$root/test/gpu/grouped_rows.cu" \
@@ -32,6 +33,16 @@ build -DSTREAMK=1 -o "$work/libgrouped_rows_bal.so" & p1=$!
 build -DBALANCE=0 -DSTREAMK=1 -o "$work/libgrouped_rows_sk.so" & p2=$!
 build -DSTREAMK=1 -DDYNAMIC=0 -o "$work/libgrouped_rows_static.so" & p3=$!
 extra=() pids=()
+# VARIANTS="pp-h:-DPINGPONG=1;pp5-h:-DPINGPONG=1 -DSTAGES=5": more bal-h builds, each a
+# name and its nvcc flags (test/gpu/grouped_rows.cu's macros), timed beside the others.
+IFS=';' read -r -a variants <<< "${VARIANTS:-}"
+for v in "${variants[@]}"; do
+  [[ -z $v ]] && continue
+  name=${v%%:*} flags=${v#*:}
+  # shellcheck disable=SC2086 # the flags are words
+  build -DSTREAMK=1 $flags -o "$work/libgrouped_rows_v_$name.so" & pids+=($!)
+  extra+=(--lib "$name=$work/libgrouped_rows_v_$name.so,height")
+done
 for o in ${OVERHEADS:-}; do
   build -DSTREAMK=1 -DOVERHEAD="$o" -o "$work/libgrouped_rows_bal$o.so" & pids+=($!)
   extra+=(--lib "bal$o-h=$work/libgrouped_rows_bal$o.so,height")

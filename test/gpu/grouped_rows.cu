@@ -78,9 +78,13 @@ namespace hd = helion::dev;
 #define DYNAMIC 1
 #endif
 
+#ifndef PINGPONG // 1: tiles of 64 columns, the consumers taking turns
+#define PINGPONG 0
+#endif
+
 template <class T>
 using Gemm = hd::GemmGroupedRowsSm90<T, STAGES, static_cast<hd::RowBoxes>(BOXES), BALANCE != 0,
-                                     OVERHEAD, DYNAMIC != 0>;
+                                     OVERHEAD, DYNAMIC != 0, PINGPONG != 0>;
 
 /// A's and C's maps (Gemm::kMapsA / kMapsC of them, the rest unused) and B's.
 using Maps = hd::GroupedRowMaps;

@@ -103,17 +103,31 @@ struct RowsPlan {
 /// BalanceWaves: the row cap chosen per launch (chooseCap), else 256; TileOverheadRows:
 /// capCost's per-tile rows; Dynamic: with a workspace, each CTA takes the launch's next
 /// unit when its producer is ready for one (an atomic counter), else units c, c + P, ...
+/// PingPong: tiles of 64 columns, each computed by one consumer, the two taking turns
+/// (one's k-loop while the other stores its tile), else tiles of 128 columns computed by
+/// both consumers at once.
 template <class T, int Stages = GroupedRowsShape::kStages, RowBoxes Boxes = RowBoxes::kExact,
           bool BalanceWaves = true, int TileOverheadRows = GroupedRowsShape::kTileOverheadRows,
-          bool Dynamic = true>
+          bool Dynamic = true, bool PingPong = false>
 struct GemmGroupedRowsSm90 : GroupedRowsShape {
   static constexpr bool Exact = Boxes == RowBoxes::kExact;
+  // PingPong's constants in place of GroupedRowsShape's: a tile's columns, a stage's B
+  // panel, the staged rows of C (64 leave room for a fifth stage), the consumers of a tile
+  // (stream-K parts, empty-barrier arrivals) and the turn barriers' and hand-offs' bytes.
+  static constexpr int BN = PingPong ? 64 : GroupedRowsShape::BN;
+  static constexpr int kStageBytesB = BK * BN * 2, kStageBytes = kStageBytesB + kStageBytesA;
+  static constexpr int kStagingRows = PingPong ? 64 : GroupedRowsShape::kStagingRows;
+  static constexpr int kStagingBytes = kStagingRows * 128;
+  static constexpr int kParts = PingPong ? 1 : Consumers;
+  static constexpr int kTurnBytes = PingPong ? 32 : 0;
   /// Maps of A and of C, by box rows: kExact 16, 32, .. (256 for A, 128 for C); else
   /// 64 and 16 (kCeil64's A: 64).
   static constexpr int kMapsA = Exact ? GroupedRowsShape::kMapsA
                                       : Boxes == RowBoxes::kCeil64 ? 1 : 2;
   static constexpr int kMapsC = Exact ? GroupedRowsShape::kMapsC : 2;
-  static constexpr int kSmemBytes = smemBytes(Stages);
+  static constexpr int kSmemBytes =
+      smemBytes(Stages) - Stages * (GroupedRowsShape::kStageBytes - kStageBytes) -
+      Consumers * (GroupedRowsShape::kStagingBytes - kStagingBytes) + kTurnBytes;
 
   template <class TOff>
   __device__ static void run(const TensorMap* mapsA, const TensorMap* mapB,
@@ -125,7 +139,15 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     uint8* staging = base + Stages * kStageBytes;
     uint64* full = reinterpret_cast<uint64*>(staging + Consumers * kStagingBytes);
     uint64* empty = full + Stages;
-    sm90::init_ring<Stages>(full, empty, 4 * Consumers, [&] {
+    // PingPong: after the barriers, a turn barrier per consumer (its k-loop may start) and
+    // the ring place where its next unit starts (handoff[c], stage + 256 phase).
+    uint64* turn = empty + Stages;
+    int* handoff = reinterpret_cast<int*>(turn + 2);
+    if (PingPong && threadIdx.x == 0) {
+      mbarrier_init(&turn[0], 1);
+      mbarrier_init(&turn[1], 1);
+    }
+    sm90::init_ring<Stages>(full, empty, 4 * kParts, [&] {
       for (int i = 0; i < kMapsA; ++i)
         prefetch_tensormap(&mapsA[i]);
       prefetch_tensormap(mapB);
@@ -137,7 +159,8 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     // After the barriers (16-byte aligned: the ring and staging are multiples of 1024
     // bytes, the barriers 16 Stages): the stages' tiles (vector stores), then the plan.
     static_assert(sizeof(StageTile) == kStageTileBytes, "kStageTileBytes");
-    StageTile* stageTiles = reinterpret_cast<StageTile*>(empty + Stages);
+    StageTile* stageTiles =
+        reinterpret_cast<StageTile*>(reinterpret_cast<uint8*>(empty + Stages) + kTurnBytes);
     RowsPlan* plan = reinterpret_cast<RowsPlan*>(stageTiles + Stages); // 8-byte aligned
     uint32* counts = reinterpret_cast<uint32*>(reinterpret_cast<uint8*>(plan) + kPlanBytes);
     uint16* order = reinterpret_cast<uint16*>(counts + 17);
@@ -155,7 +178,8 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     HELION_ROWS_PROBE(planned);
     const bool sorted = byHeight && groups <= kMaxOrdered;
     const int ordered = sorted ? order_by_height(offsets, groups, M, cap, order, keys, counts) : 0;
-    GroupedRowTiles<TOff> tiles(offsets, groups, M, N, cap, sorted ? order : nullptr, ordered);
+    GroupedRowTiles<TOff> tiles(offsets, groups, M, N, BN, cap, sorted ? order : nullptr,
+                                ordered);
     HELION_ROWS_PROBE(ordered);
     const StreamK& sk = plan->chosen;
     // setmaxnreg moves registers inside the CTA's allocation (168 a thread at 384
@@ -174,7 +198,7 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
       sm90::setmaxnreg_inc<kConsumerRegs>();
       const int consumer = threadIdx.x / 128 - 1;
       consume(mapsC, C, ldc, N, sk, workspace, base, staging + consumer * kStagingBytes, full,
-              empty, stageTiles, consumer);
+              empty, turn, handoff, stageTiles, consumer);
     }
 #endif
   }
@@ -216,7 +240,7 @@ private:
     }
     const int tiles = __shfl_sync(0xffffffffu, above, 0);
     const StreamK sk =
-        StreamK::plan(tiles, static_cast<int>(gridDim.x), (K + BK - 1) / BK, Consumers, streamK);
+        StreamK::plan(tiles, static_cast<int>(gridDim.x), (K + BK - 1) / BK, kParts, streamK);
     long long cost = lane < kClasses && count > 0
                          ? classCost(sk, above - count, count, 16 * (lane + 1) + TileOverheadRows)
                          : 0;
@@ -320,19 +344,40 @@ private:
     }
   }
 
+  /// PingPong: consumer c's k-loop starts when the other's has issued its last wgmma
+  /// (turn[c]), at the ring place the other leaves in handoff[c] (after its unit's
+  /// stages); consumer 0 starts at place 0, consumer 1 after consumer 0's first unit.
   __device__ static void consume(const TensorMap* mapsC, T* C, int64 ldc, int N, const StreamK& sk,
                                  uint8* workspace, uint8* base, uint8* staging, uint64* full,
-                                 uint64* empty, const StageTile* stageTiles, int consumer) {
+                                 uint64* empty, uint64* turn, int* handoff,
+                                 const StageTile* stageTiles, int consumer) {
     float acc[128];
     int s = 0;
-    uint32 phase = 0;
+    uint32 phase = 0, turnPhase = 0;
     const int tid = threadIdx.x % 128;
-    for (;;) { // the units the producer took, each named in the stage of its first k-block
+    // PingPong: the other consumer's turn from ring place (s, phase).
+    const auto handOff = [&] {
+      if (PingPong && tid == 0) {
+        handoff[1 - consumer] = s + 256 * static_cast<int>(phase);
+        mbarrier_arrive(&turn[1 - consumer]); // releases the hand-off
+      }
+    };
+    for (bool first = true;; first = false) {
+      // the units the producer took, each named in the stage of its first k-block
+      if (PingPong && (consumer == 1 || !first)) {
+        mbarrier_wait(&turn[consumer], turnPhase);
+        turnPhase ^= 1;
+        const int at = handoff[consumer];
+        s = at % 256;
+        phase = static_cast<uint32>(at / 256);
+      }
       mbarrier_wait(&full[s], phase);
       const StageTile t = stageTiles[s];
       const int h = t.tnh % 32 * 16, tn = t.tnh / 32;
-      if (h == 0)
-        break; // the end
+      if (h == 0) { // the end (PingPong: for the other consumer too)
+        handOff();
+        break;
+      }
       const StreamKUnit u = sk.unitAt(t.unit);
       if (u.k1 <= u.k0) { // no k-blocks: the stage held the word alone
         if (tid % 32 == 0)
@@ -344,12 +389,12 @@ private:
       }
       const int64 row0 = t.row0;
       const int valid = min(h, t.end - t.row0);
-      const int col0 = tn * BN + consumer * 64;
+      const int col0 = tn * BN + (PingPong ? 0 : consumer * 64);
       switch (h / 16) {
 #define HELION_ROWS_CASE(i)                                                                      \
   case i:                                                                                        \
     tile<16 * i>(acc, mapsC, C, ldc, N, u, sk, workspace, row0, valid, col0, base, staging, full, \
-                 empty, s, phase, consumer, tid);                                                \
+                 empty, s, phase, consumer, tid, handOff);                                       \
     break;
         HELION_ROWS_CASE(1) HELION_ROWS_CASE(2) HELION_ROWS_CASE(3) HELION_ROWS_CASE(4)
         HELION_ROWS_CASE(5) HELION_ROWS_CASE(6) HELION_ROWS_CASE(7) HELION_ROWS_CASE(8)
@@ -367,13 +412,13 @@ private:
   /// One unit (a tile of H rows or a piece of one: k-blocks [u.k0, u.k1)): the k-loop
   /// (each k-block's 4 k16 steps, one wgmma each), then, for a whole tile or the last
   /// piece of a split one to arrive, the transposed store of this consumer's 64 columns.
-  template <int H>
+  template <int H, class HandOff>
   __device__ static __forceinline__ void tile(float (&acc)[128], const TensorMap* mapsC, T* C,
                                               int64 ldc, int N, const StreamKUnit& u,
                                               const StreamK& sk, uint8* workspace, int64 row0,
                                               int valid, int col0, uint8* base, uint8* staging,
                                               uint64* full, uint64* empty, int& s, uint32& phase,
-                                              int consumer, int tid) {
+                                              int consumer, int tid, const HandOff& handOff) {
     using namespace sm90;
     int prev = 0;
     if (u.k1 <= u.k0) // no k-blocks (K = 0): the product is zero
@@ -386,7 +431,7 @@ private:
         HELION_ROWS_PROBE(firstData);
         HELION_ROWS_PROBE_SPAN(gaps, epilogueEnd);
       }
-      const uint32 b = smem_addr(base + s * kStageBytes) + consumer * BK * 128;
+      const uint32 b = smem_addr(base + s * kStageBytes) + (PingPong ? 0 : consumer * BK * 128);
       const uint32 a = smem_addr(base + s * kStageBytes + kStageBytesB);
       const uint64 descA = desc_sw128(b, BK * 128, 1024); // B[g]^T: N-major
       const uint64 descB = desc_sw128(a, 16, 1024);       // A's rows: K-major
@@ -407,12 +452,13 @@ private:
         phase ^= 1;
       }
     }
+    handOff(); // PingPong: the other's wgmmas queue behind these
     wgmma_wait<0>();
     fence<H>(acc);
     if (u.k1 > u.k0 && tid % 32 == 0)
       mbarrier_arrive(&empty[prev]);
-    if (u.slot >= 0 &&
-        !stream_k_reduce<H / 8, kStreamKSlotQuads, Consumers>(sk, u, acc, tid, consumer, workspace))
+    if (u.slot >= 0 && !stream_k_reduce<H / 8, kStreamKSlotQuads, kParts>(
+                           sk, u, acc, tid, PingPong ? 0 : consumer, 1 + consumer, workspace))
       return; // another piece of this split tile adds the partials and stores
     HELION_ROWS_PROBE(epilogueBegin);
 
