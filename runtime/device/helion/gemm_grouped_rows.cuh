@@ -105,12 +105,19 @@ struct RowsPlan {
 /// unit when its producer is ready for one (an atomic counter), else units c, c + P, ...
 /// PingPong: tiles of 64 columns, each computed by one consumer, the two taking turns
 /// (one's k-loop while the other stores its tile), else tiles of 128 columns computed by
-/// both consumers at once.
+/// both consumers at once. Cluster 2 (kExact, not PingPong): clusters of two CTAs take
+/// units of 2 x 128 columns, CTA rank r the columns 128 r .. of each; each loads half of
+/// the unit's rows of A (maps of 8 (i + 1) rows) for both (multicast: A is read from L2
+/// once per cluster); units dealt out statically per cluster (no Dynamic). Launch with
+/// clusters of 2 and an even grid.
 template <class T, int Stages = GroupedRowsShape::kStages, RowBoxes Boxes = RowBoxes::kExact,
           bool BalanceWaves = true, int TileOverheadRows = GroupedRowsShape::kTileOverheadRows,
-          bool Dynamic = true, bool PingPong = false>
+          bool Dynamic = true, bool PingPong = false, int Cluster = 1>
 struct GemmGroupedRowsSm90 : GroupedRowsShape {
   static constexpr bool Exact = Boxes == RowBoxes::kExact;
+  static_assert(Cluster == 1 || (Cluster == 2 && Exact && !PingPong),
+                "GemmGroupedRowsSm90: clusters of 2 with kExact boxes, not PingPong");
+  static constexpr int kCluster = Cluster;
   // PingPong's constants in place of GroupedRowsShape's: a tile's columns, a stage's B
   // panel, the staged rows of C (64 leave room for a fifth stage), the consumers of a tile
   // (stream-K parts, empty-barrier arrivals) and the turn barriers' and hand-offs' bytes.
@@ -118,7 +125,8 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
   static constexpr int kStageBytesB = BK * BN * 2, kStageBytes = kStageBytesB + kStageBytesA;
   static constexpr int kStagingRows = PingPong ? 64 : GroupedRowsShape::kStagingRows;
   static constexpr int kStagingBytes = kStagingRows * 128;
-  static constexpr int kParts = PingPong ? 1 : Consumers;
+  static constexpr int kParts = PingPong ? 1 : Consumers * Cluster;
+  static constexpr int kUnitCols = BN * Cluster; ///< a unit's columns (a cluster's)
   static constexpr int kTurnBytes = PingPong ? 32 : 0;
   /// Maps of A and of C, by box rows: kExact 16, 32, .. (256 for A, 128 for C); else
   /// 64 and 16 (kCeil64's A: 64).
@@ -147,14 +155,17 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
       mbarrier_init(&turn[0], 1);
       mbarrier_init(&turn[1], 1);
     }
-    sm90::init_ring<Stages>(full, empty, 4 * kParts, [&] {
+    sm90::init_ring<Stages>(full, empty, 4 * kParts, [&] { // kParts' warps release a stage
       for (int i = 0; i < kMapsA; ++i)
         prefetch_tensormap(&mapsA[i]);
       prefetch_tensormap(mapB);
       for (int i = 0; i < kMapsC; ++i)
         prefetch_tensormap(&mapsC[i]);
     });
-    __syncthreads();
+    if constexpr (Cluster > 1)
+      sm90::cluster_sync(); // the peer's barriers exist before it multicasts to them
+    else
+      __syncthreads();
     static_assert(sizeof(RowsPlan) <= kPlanBytes, "GroupedRowsShape::kPlanBytes holds RowsPlan");
     // After the barriers (16-byte aligned: the ring and staging are multiples of 1024
     // bytes, the barriers 16 Stages): the stages' tiles (vector stores), then the plan.
@@ -178,8 +189,8 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     HELION_ROWS_PROBE(planned);
     const bool sorted = byHeight && groups <= kMaxOrdered;
     const int ordered = sorted ? order_by_height(offsets, groups, M, cap, order, keys, counts) : 0;
-    GroupedRowTiles<TOff> tiles(offsets, groups, M, N, BN, cap, sorted ? order : nullptr,
-                                ordered);
+    GroupedRowTiles<TOff> tiles(offsets, groups, M, N, kUnitCols, cap,
+                                sorted ? order : nullptr, ordered);
     HELION_ROWS_PROBE(ordered);
     const StreamK& sk = plan->chosen;
     // setmaxnreg moves registers inside the CTA's allocation (168 a thread at 384
@@ -192,14 +203,17 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
       sm90::setmaxnreg_dec<kProducerRegs>();
       if (threadIdx.x < 32) // a warp walks the groups, its lane 0 loads
         produce(mapsA, mapB, tiles, sk, smem_addr(base), smem_addr(stageTiles),
-                Dynamic && workspace ? reinterpret_cast<int*>(workspace) + kStreamKNextUnit
-                                     : nullptr);
+                Dynamic && Cluster == 1 && workspace
+                    ? reinterpret_cast<int*>(workspace) + kStreamKNextUnit
+                    : nullptr);
     } else {
       sm90::setmaxnreg_inc<kConsumerRegs>();
       const int consumer = threadIdx.x / 128 - 1;
       consume(mapsC, C, ldc, N, sk, workspace, base, staging + consumer * kStagingBytes, full,
               empty, turn, handoff, stageTiles, consumer);
     }
+    if constexpr (Cluster > 1)
+      sm90::cluster_sync(); // no CTA leaves while its peer may still write to it
 #endif
   }
 
@@ -231,7 +245,8 @@ private:
     }
     // Lane j < kClasses prices class j (classCost): its tiles come after those of the
     // taller classes j + 1 .. (a suffix sum over the lanes above).
-    const int count = lane < kClasses ? static_cast<int>(mine) * ((N + BN - 1) / BN) : 0;
+    const int count =
+        lane < kClasses ? static_cast<int>(mine) * ((N + kUnitCols - 1) / kUnitCols) : 0;
     int above = count; // count + the classes above
 #pragma unroll
     for (int d = 1; d < kClasses; d *= 2) {
@@ -240,7 +255,8 @@ private:
     }
     const int tiles = __shfl_sync(0xffffffffu, above, 0);
     const StreamK sk =
-        StreamK::plan(tiles, static_cast<int>(gridDim.x), (K + BK - 1) / BK, kParts, streamK);
+        StreamK::plan(tiles, static_cast<int>(gridDim.x) / Cluster, (K + BK - 1) / BK, kParts,
+                      streamK);
     long long cost = lane < kClasses && count > 0
                          ? classCost(sk, above - count, count, 16 * (lane + 1) + TileOverheadRows)
                          : 0;
@@ -275,8 +291,8 @@ private:
     int s = 0;
     uint32 phase = 0;
     const bool leader = threadIdx.x == 0;
-    const int units = sk.units(), ctas = static_cast<int>(gridDim.x);
-    for (int i = static_cast<int>(blockIdx.x);; i += ctas) {
+    const int units = sk.units(), ctas = static_cast<int>(gridDim.x) / Cluster;
+    for (int i = static_cast<int>(blockIdx.x) / Cluster;; i += ctas) {
       if (nextUnit) { // the next unit of the launch, whichever CTA asks first
         int v = 0;
         if (leader)
@@ -293,7 +309,7 @@ private:
       const StreamKUnit u = sk.unitAt(i);
       if (!tiles.seekWarp(u.tile))
         break;
-      int tr, tn;
+      int tr, tn; // tn: the unit's column (kUnitCols columns each)
       tiles.coords(u.tile, tr, tn);
       const int h = tiles.rows.h;
       const int row = tiles.start + tr * h, g = tiles.g;
@@ -312,11 +328,16 @@ private:
             mbarrier_arrive(full);
           } else {
             mbarrier_arrive_expect_tx(full, kStageBytesB + loaded * BK * 2);
+            const int col = tn * kUnitCols + (Cluster > 1 ? sm90::cluster_ctarank() * BN : 0);
 #pragma unroll
             for (int c = 0; c < BN / 64; ++c)
-              tma_load_3d(b + c * BK * 128, mapB, full, tn * BN + 64 * c, kb * BK, g);
+              tma_load_3d(b + c * BK * 128, mapB, full, col + 64 * c, kb * BK, g);
             // Rows past the group: computed, never stored.
-            if constexpr (Exact) {
+            if constexpr (Cluster > 1) { // half of the rows (h / 2: a multiple of 8) for both
+              const int half = h / 2, r = static_cast<int>(sm90::cluster_ctarank()) * half;
+              sm90::tma_load_2d_multicast(a + r * 128, &mapsA[half / 8 - 1], full, kb * BK,
+                                          row + r, 0x3);
+            } else if constexpr (Exact) {
               tma_load_2d(a, &mapsA[h / 16 - 1], full, kb * BK, row);
             } else if constexpr (Boxes == RowBoxes::kCeil64) {
               for (int r = 0; r < h; r += 64)
@@ -381,7 +402,7 @@ private:
       const StreamKUnit u = sk.unitAt(t.unit);
       if (u.k1 <= u.k0) { // no k-blocks: the stage held the word alone
         if (tid % 32 == 0)
-          mbarrier_arrive(&empty[s]);
+          release(&empty[s]);
         if (++s == Stages) {
           s = 0;
           phase ^= 1;
@@ -389,7 +410,8 @@ private:
       }
       const int64 row0 = t.row0;
       const int valid = min(h, t.end - t.row0);
-      const int col0 = tn * BN + (PingPong ? 0 : consumer * 64);
+      const int col0 = tn * kUnitCols + (PingPong ? 0 : consumer * 64) +
+                       (Cluster > 1 ? static_cast<int>(sm90::cluster_ctarank()) * BN : 0);
       switch (h / 16) {
 #define HELION_ROWS_CASE(i)                                                                      \
   case i:                                                                                        \
@@ -445,7 +467,7 @@ private:
       fence<H>(acc);
       wgmma_wait<1>();
       if (kb > u.k0 && tid % 32 == 0)
-        mbarrier_arrive(&empty[prev]);
+        release(&empty[prev]);
       prev = s;
       if (++s == Stages) {
         s = 0;
@@ -456,9 +478,12 @@ private:
     wgmma_wait<0>();
     fence<H>(acc);
     if (u.k1 > u.k0 && tid % 32 == 0)
-      mbarrier_arrive(&empty[prev]);
+      release(&empty[prev]);
+    const int part = PingPong ? 0
+                     : Cluster > 1 ? static_cast<int>(sm90::cluster_ctarank()) * Consumers + consumer
+                                   : consumer;
     if (u.slot >= 0 && !stream_k_reduce<H / 8, kStreamKSlotQuads, kParts>(
-                           sk, u, acc, tid, PingPong ? 0 : consumer, 1 + consumer, workspace))
+                           sk, u, acc, tid, part, 1 + consumer, workspace))
       return; // another piece of this split tile adds the partials and stores
     HELION_ROWS_PROBE(epilogueBegin);
 
@@ -514,6 +539,18 @@ private:
     }
     HELION_ROWS_PROBE_SPAN(epilogues, epilogueBegin);
     HELION_ROWS_PROBE(epilogueEnd);
+  }
+
+  /// A consumer warp is done with a stage: its empty barrier, in both CTAs of a cluster
+  /// (both producers load into it).
+  __device__ static __forceinline__ void release(uint64* empty) {
+    if constexpr (Cluster > 1) {
+#pragma unroll
+      for (uint32 r = 0; r < Cluster; ++r)
+        sm90::mbarrier_arrive_cluster(empty, r);
+    } else {
+      mbarrier_arrive(empty);
+    }
   }
 
   template <int H> __device__ static __forceinline__ void fence(float (&acc)[128]) {
