@@ -33,7 +33,7 @@ build -DSTREAMK=1 -o "$work/libgrouped_rows_bal.so" & p1=$!
 build -DBALANCE=0 -DSTREAMK=1 -o "$work/libgrouped_rows_sk.so" & p2=$!
 build -DSTREAMK=1 -DDYNAMIC=0 -o "$work/libgrouped_rows_static.so" & p3=$!
 extra=() pids=()
-# VARIANTS="pp-h:-DPINGPONG=1;pp5-h:-DPINGPONG=1 -DSTAGES=5": more bal-h builds, each a
+# VARIANTS="s3-h:-DSTAGES=3;o32-h:-DOVERHEAD=32": more bal-h builds, each a
 # name and its nvcc flags (test/gpu/grouped_rows.cu's macros), timed beside the others.
 IFS=';' read -r -a variants <<< "${VARIANTS:-}"
 for v in "${variants[@]}"; do

@@ -78,28 +78,15 @@ namespace hd = helion::dev;
 #define DYNAMIC 1
 #endif
 
-#ifndef PINGPONG // 1: tiles of 64 columns, the consumers taking turns
-#define PINGPONG 0
-#endif
-
-#ifndef CLUSTER // 2: clusters of two CTAs, A's rows multicast (units dealt out statically)
-#define CLUSTER 1
-#endif
-#if CLUSTER > 1
-#define CLUSTER_DIMS __cluster_dims__(CLUSTER, 1, 1)
-#else
-#define CLUSTER_DIMS
-#endif
-
 template <class T>
 using Gemm = hd::GemmGroupedRowsSm90<T, STAGES, static_cast<hd::RowBoxes>(BOXES), BALANCE != 0,
-                                     OVERHEAD, DYNAMIC != 0, PINGPONG != 0, CLUSTER>;
+                                     OVERHEAD, DYNAMIC != 0>;
 
 /// A's and C's maps (Gemm::kMapsA / kMapsC of them, the rest unused) and B's.
 using Maps = hd::GroupedRowMaps;
 
 template <class T, class TOff>
-__global__ void CLUSTER_DIMS __launch_bounds__(384, 1)
+__global__ void __launch_bounds__(384, 1)
     grouped_rows_kernel(const __grid_constant__ Maps maps, T* c, long long ldc, int M, int N,
                         int K, const TOff* offsets, int groups, int byHeight,
                         unsigned char* workspace) {
@@ -136,10 +123,10 @@ static int launch(const void* a, const void* b, const void* offsets, void* c, in
   const cuuint32_t boxB[3] = {64, 64, 1};
   const cuuint64_t dimsC[2] = {(cuuint64_t)N, (cuuint64_t)M};
   const cuuint64_t stridesC[1] = {(cuuint64_t)N * 2};
-  // Box rows: kExact, 16 (i + 1) for map i (A's with clusters: 8 (i + 1)); else 64 and 16.
+  // Box rows: kExact, 16 (i + 1) for map i; else 64 and 16.
   auto rows = [](int i) { return static_cast<cuuint32_t>(G::Exact ? 16 * (i + 1) : i ? 16 : 64); };
   for (int i = 0; i < G::kMapsA; ++i) {
-    const cuuint32_t box[2] = {64, G::kCluster > 1 ? 8 * (i + 1) : rows(i)};
+    const cuuint32_t box[2] = {64, rows(i)};
     if (int e = encode(&maps.a[i], type, 2, a, dimsA, stridesA, box))
       return e;
   }

@@ -103,30 +103,28 @@ namespace sm90 {
 /// and the same thread reads them back in the same layout; a slot holds SlotQuads per
 /// thread and consumer) and counts its arrival; the last piece to arrive sums the
 /// tile's slots in piece order into acc and returns true (then it runs the epilogue),
-/// the others return false. A tile's Parts warpgroups each reduce their `part` (a counter
-/// and a part of each slot each; Parts 1: one warpgroup computes the whole tile). Uses
-/// named barrier `barrier` (128 threads).
-template <int Quads, int SlotQuads, int Parts>
+/// the others return false. Uses named barrier 1 + consumer.
+template <int Quads, int SlotQuads, int Consumers>
 __device__ __forceinline__ bool stream_k_reduce(const StreamK& sk, const StreamKUnit& u,
-                                                float* acc, int tid, int part, int barrier,
+                                                float* acc, int tid, int consumer,
                                                 uint8* workspace) {
   static_assert(Quads <= SlotQuads, "stream_k_reduce: the partials fill at most a slot");
   float4* slots = reinterpret_cast<float4*>(workspace + kStreamKCounterBytes);
   auto slot = [&](int sl) {
-    return slots + (static_cast<int64>(sl) * Parts + part) * (128 * SlotQuads) + tid;
+    return slots + (static_cast<int64>(sl) * Consumers + consumer) * (128 * SlotQuads) + tid;
   };
   float4* mine = slot(u.slot);
 #pragma unroll
   for (int q = 0; q < Quads; ++q)
     mine[q * 128] = make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]);
   __threadfence(); // the partials before the count
-  named_barrier_sync(barrier, 128);
+  named_barrier_sync(1 + consumer, 128);
   const int first = sk.firstSlot(u.tile), count = sk.pieces;
-  int* counter = reinterpret_cast<int*>(workspace) + (u.tile - sk.dpTiles) * Parts + part;
+  int* counter = reinterpret_cast<int*>(workspace) + (u.tile - sk.dpTiles) * Consumers + consumer;
   int arrived = 0;
   if (tid == 0)
     arrived = atomicAdd(counter, 1);
-  if (!named_barrier_or(barrier, 128, tid == 0 && arrived == count - 1))
+  if (!named_barrier_or(1 + consumer, 128, tid == 0 && arrived == count - 1))
     return false;
   __threadfence(); // the others' partials after their counts
   if (tid == 0)
@@ -279,7 +277,7 @@ private:
       if (u.k1 > u.k0 && tid % 32 == 0)
         mbarrier_arrive(&empty[prev]);
       if (u.slot >= 0 && !sm90::stream_k_reduce<kMmaM * BN / 8, kMmaM * BN / 8, Consumers>(
-                             sk, u, &acc[0][0], tid, consumer, 1 + consumer, workspace))
+                             sk, u, &acc[0][0], tid, consumer, workspace))
         continue; // another contributor of this split tile adds the partials
 
       // This warpgroup's rows; only rows < end belong to the group.

@@ -103,39 +103,17 @@ struct RowsPlan {
 /// BalanceWaves: the row cap chosen per launch (chooseCap), else 256; TileOverheadRows:
 /// capCost's per-tile rows; Dynamic: with a workspace, each CTA takes the launch's next
 /// unit when its producer is ready for one (an atomic counter), else units c, c + P, ...
-/// PingPong: tiles of 64 columns, each computed by one consumer, the two taking turns
-/// (one's k-loop while the other stores its tile), else tiles of 128 columns computed by
-/// both consumers at once. Cluster 2 (kExact, not PingPong): clusters of two CTAs take
-/// units of 2 x 128 columns, CTA rank r the columns 128 r .. of each; each loads half of
-/// the unit's rows of A (maps of 8 (i + 1) rows) for both (multicast: A is read from L2
-/// once per cluster); units dealt out statically per cluster (no Dynamic). Launch with
-/// clusters of 2 and an even grid.
 template <class T, int Stages = GroupedRowsShape::kStages, RowBoxes Boxes = RowBoxes::kExact,
           bool BalanceWaves = true, int TileOverheadRows = GroupedRowsShape::kTileOverheadRows,
-          bool Dynamic = true, bool PingPong = false, int Cluster = 1>
+          bool Dynamic = true>
 struct GemmGroupedRowsSm90 : GroupedRowsShape {
   static constexpr bool Exact = Boxes == RowBoxes::kExact;
-  static_assert(Cluster == 1 || (Cluster == 2 && Exact && !PingPong),
-                "GemmGroupedRowsSm90: clusters of 2 with kExact boxes, not PingPong");
-  static constexpr int kCluster = Cluster;
-  // PingPong's constants in place of GroupedRowsShape's: a tile's columns, a stage's B
-  // panel, the staged rows of C (64 leave room for a fifth stage), the consumers of a tile
-  // (stream-K parts, empty-barrier arrivals) and the turn barriers' and hand-offs' bytes.
-  static constexpr int BN = PingPong ? 64 : GroupedRowsShape::BN;
-  static constexpr int kStageBytesB = BK * BN * 2, kStageBytes = kStageBytesB + kStageBytesA;
-  static constexpr int kStagingRows = PingPong ? 64 : GroupedRowsShape::kStagingRows;
-  static constexpr int kStagingBytes = kStagingRows * 128;
-  static constexpr int kParts = PingPong ? 1 : Consumers * Cluster;
-  static constexpr int kUnitCols = BN * Cluster; ///< a unit's columns (a cluster's)
-  static constexpr int kTurnBytes = PingPong ? 32 : 0;
   /// Maps of A and of C, by box rows: kExact 16, 32, .. (256 for A, 128 for C); else
   /// 64 and 16 (kCeil64's A: 64).
   static constexpr int kMapsA = Exact ? GroupedRowsShape::kMapsA
                                       : Boxes == RowBoxes::kCeil64 ? 1 : 2;
   static constexpr int kMapsC = Exact ? GroupedRowsShape::kMapsC : 2;
-  static constexpr int kSmemBytes =
-      smemBytes(Stages) - Stages * (GroupedRowsShape::kStageBytes - kStageBytes) -
-      Consumers * (GroupedRowsShape::kStagingBytes - kStagingBytes) + kTurnBytes;
+  static constexpr int kSmemBytes = smemBytes(Stages);
 
   template <class TOff>
   __device__ static void run(const TensorMap* mapsA, const TensorMap* mapB,
@@ -147,31 +125,19 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     uint8* staging = base + Stages * kStageBytes;
     uint64* full = reinterpret_cast<uint64*>(staging + Consumers * kStagingBytes);
     uint64* empty = full + Stages;
-    // PingPong: after the barriers, a turn barrier per consumer (its k-loop may start) and
-    // the ring place where its next unit starts (handoff[c], stage + 256 phase).
-    uint64* turn = empty + Stages;
-    int* handoff = reinterpret_cast<int*>(turn + 2);
-    if (PingPong && threadIdx.x == 0) {
-      mbarrier_init(&turn[0], 1);
-      mbarrier_init(&turn[1], 1);
-    }
-    sm90::init_ring<Stages>(full, empty, 4 * kParts, [&] { // kParts' warps release a stage
+    sm90::init_ring<Stages>(full, empty, 4 * Consumers, [&] {
       for (int i = 0; i < kMapsA; ++i)
         prefetch_tensormap(&mapsA[i]);
       prefetch_tensormap(mapB);
       for (int i = 0; i < kMapsC; ++i)
         prefetch_tensormap(&mapsC[i]);
     });
-    if constexpr (Cluster > 1)
-      sm90::cluster_sync(); // the peer's barriers exist before it multicasts to them
-    else
-      __syncthreads();
+    __syncthreads();
     static_assert(sizeof(RowsPlan) <= kPlanBytes, "GroupedRowsShape::kPlanBytes holds RowsPlan");
     // After the barriers (16-byte aligned: the ring and staging are multiples of 1024
     // bytes, the barriers 16 Stages): the stages' tiles (vector stores), then the plan.
     static_assert(sizeof(StageTile) == kStageTileBytes, "kStageTileBytes");
-    StageTile* stageTiles =
-        reinterpret_cast<StageTile*>(reinterpret_cast<uint8*>(empty + Stages) + kTurnBytes);
+    StageTile* stageTiles = reinterpret_cast<StageTile*>(empty + Stages);
     RowsPlan* plan = reinterpret_cast<RowsPlan*>(stageTiles + Stages); // 8-byte aligned
     uint32* counts = reinterpret_cast<uint32*>(reinterpret_cast<uint8*>(plan) + kPlanBytes);
     uint16* order = reinterpret_cast<uint16*>(counts + 17);
@@ -189,8 +155,7 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     HELION_ROWS_PROBE(planned);
     const bool sorted = byHeight && groups <= kMaxOrdered;
     const int ordered = sorted ? order_by_height(offsets, groups, M, cap, order, keys, counts) : 0;
-    GroupedRowTiles<TOff> tiles(offsets, groups, M, N, kUnitCols, cap,
-                                sorted ? order : nullptr, ordered);
+    GroupedRowTiles<TOff> tiles(offsets, groups, M, N, cap, sorted ? order : nullptr, ordered);
     HELION_ROWS_PROBE(ordered);
     const StreamK& sk = plan->chosen;
     // setmaxnreg moves registers inside the CTA's allocation (168 a thread at 384
@@ -203,17 +168,14 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
       sm90::setmaxnreg_dec<kProducerRegs>();
       if (threadIdx.x < 32) // a warp walks the groups, its lane 0 loads
         produce(mapsA, mapB, tiles, sk, smem_addr(base), smem_addr(stageTiles),
-                Dynamic && Cluster == 1 && workspace
-                    ? reinterpret_cast<int*>(workspace) + kStreamKNextUnit
-                    : nullptr);
+                Dynamic && workspace ? reinterpret_cast<int*>(workspace) + kStreamKNextUnit
+                                     : nullptr);
     } else {
       sm90::setmaxnreg_inc<kConsumerRegs>();
       const int consumer = threadIdx.x / 128 - 1;
       consume(mapsC, C, ldc, N, sk, workspace, base, staging + consumer * kStagingBytes, full,
-              empty, turn, handoff, stageTiles, consumer);
+              empty, stageTiles, consumer);
     }
-    if constexpr (Cluster > 1)
-      sm90::cluster_sync(); // no CTA leaves while its peer may still write to it
 #endif
   }
 
@@ -245,8 +207,7 @@ private:
     }
     // Lane j < kClasses prices class j (classCost): its tiles come after those of the
     // taller classes j + 1 .. (a suffix sum over the lanes above).
-    const int count =
-        lane < kClasses ? static_cast<int>(mine) * ((N + kUnitCols - 1) / kUnitCols) : 0;
+    const int count = lane < kClasses ? static_cast<int>(mine) * ((N + BN - 1) / BN) : 0;
     int above = count; // count + the classes above
 #pragma unroll
     for (int d = 1; d < kClasses; d *= 2) {
@@ -255,8 +216,7 @@ private:
     }
     const int tiles = __shfl_sync(0xffffffffu, above, 0);
     const StreamK sk =
-        StreamK::plan(tiles, static_cast<int>(gridDim.x) / Cluster, (K + BK - 1) / BK, kParts,
-                      streamK);
+        StreamK::plan(tiles, static_cast<int>(gridDim.x), (K + BK - 1) / BK, Consumers, streamK);
     long long cost = lane < kClasses && count > 0
                          ? classCost(sk, above - count, count, 16 * (lane + 1) + TileOverheadRows)
                          : 0;
@@ -291,8 +251,8 @@ private:
     int s = 0;
     uint32 phase = 0;
     const bool leader = threadIdx.x == 0;
-    const int units = sk.units(), ctas = static_cast<int>(gridDim.x) / Cluster;
-    for (int i = static_cast<int>(blockIdx.x) / Cluster;; i += ctas) {
+    const int units = sk.units(), ctas = static_cast<int>(gridDim.x);
+    for (int i = static_cast<int>(blockIdx.x);; i += ctas) {
       if (nextUnit) { // the next unit of the launch, whichever CTA asks first
         int v = 0;
         if (leader)
@@ -309,7 +269,7 @@ private:
       const StreamKUnit u = sk.unitAt(i);
       if (!tiles.seekWarp(u.tile))
         break;
-      int tr, tn; // tn: the unit's column (kUnitCols columns each)
+      int tr, tn;
       tiles.coords(u.tile, tr, tn);
       const int h = tiles.rows.h;
       const int row = tiles.start + tr * h, g = tiles.g;
@@ -328,16 +288,11 @@ private:
             mbarrier_arrive(full);
           } else {
             mbarrier_arrive_expect_tx(full, kStageBytesB + loaded * BK * 2);
-            const int col = tn * kUnitCols + (Cluster > 1 ? sm90::cluster_ctarank() * BN : 0);
 #pragma unroll
             for (int c = 0; c < BN / 64; ++c)
-              tma_load_3d(b + c * BK * 128, mapB, full, col + 64 * c, kb * BK, g);
+              tma_load_3d(b + c * BK * 128, mapB, full, tn * BN + 64 * c, kb * BK, g);
             // Rows past the group: computed, never stored.
-            if constexpr (Cluster > 1) { // half of the rows (h / 2: a multiple of 8) for both
-              const int half = h / 2, r = static_cast<int>(sm90::cluster_ctarank()) * half;
-              sm90::tma_load_2d_multicast(a + r * 128, &mapsA[half / 8 - 1], full, kb * BK,
-                                          row + r, 0x3);
-            } else if constexpr (Exact) {
+            if constexpr (Exact) {
               tma_load_2d(a, &mapsA[h / 16 - 1], full, kb * BK, row);
             } else if constexpr (Boxes == RowBoxes::kCeil64) {
               for (int r = 0; r < h; r += 64)
@@ -365,44 +320,23 @@ private:
     }
   }
 
-  /// PingPong: consumer c's k-loop starts when the other's has issued its last wgmma
-  /// (turn[c]), at the ring place the other leaves in handoff[c] (after its unit's
-  /// stages); consumer 0 starts at place 0, consumer 1 after consumer 0's first unit.
   __device__ static void consume(const TensorMap* mapsC, T* C, int64 ldc, int N, const StreamK& sk,
                                  uint8* workspace, uint8* base, uint8* staging, uint64* full,
-                                 uint64* empty, uint64* turn, int* handoff,
-                                 const StageTile* stageTiles, int consumer) {
+                                 uint64* empty, const StageTile* stageTiles, int consumer) {
     float acc[128];
     int s = 0;
-    uint32 phase = 0, turnPhase = 0;
+    uint32 phase = 0;
     const int tid = threadIdx.x % 128;
-    // PingPong: the other consumer's turn from ring place (s, phase).
-    const auto handOff = [&] {
-      if (PingPong && tid == 0) {
-        handoff[1 - consumer] = s + 256 * static_cast<int>(phase);
-        mbarrier_arrive(&turn[1 - consumer]); // releases the hand-off
-      }
-    };
-    for (bool first = true;; first = false) {
-      // the units the producer took, each named in the stage of its first k-block
-      if (PingPong && (consumer == 1 || !first)) {
-        mbarrier_wait(&turn[consumer], turnPhase);
-        turnPhase ^= 1;
-        const int at = handoff[consumer];
-        s = at % 256;
-        phase = static_cast<uint32>(at / 256);
-      }
+    for (;;) { // the units the producer took, each named in the stage of its first k-block
       mbarrier_wait(&full[s], phase);
       const StageTile t = stageTiles[s];
       const int h = t.tnh % 32 * 16, tn = t.tnh / 32;
-      if (h == 0) { // the end (PingPong: for the other consumer too)
-        handOff();
-        break;
-      }
+      if (h == 0)
+        break; // the end
       const StreamKUnit u = sk.unitAt(t.unit);
       if (u.k1 <= u.k0) { // no k-blocks: the stage held the word alone
         if (tid % 32 == 0)
-          release(&empty[s]);
+          mbarrier_arrive(&empty[s]);
         if (++s == Stages) {
           s = 0;
           phase ^= 1;
@@ -410,13 +344,12 @@ private:
       }
       const int64 row0 = t.row0;
       const int valid = min(h, t.end - t.row0);
-      const int col0 = tn * kUnitCols + (PingPong ? 0 : consumer * 64) +
-                       (Cluster > 1 ? static_cast<int>(sm90::cluster_ctarank()) * BN : 0);
+      const int col0 = tn * BN + consumer * 64;
       switch (h / 16) {
 #define HELION_ROWS_CASE(i)                                                                      \
   case i:                                                                                        \
     tile<16 * i>(acc, mapsC, C, ldc, N, u, sk, workspace, row0, valid, col0, base, staging, full, \
-                 empty, s, phase, consumer, tid, handOff);                                       \
+                 empty, s, phase, consumer, tid);                                                \
     break;
         HELION_ROWS_CASE(1) HELION_ROWS_CASE(2) HELION_ROWS_CASE(3) HELION_ROWS_CASE(4)
         HELION_ROWS_CASE(5) HELION_ROWS_CASE(6) HELION_ROWS_CASE(7) HELION_ROWS_CASE(8)
@@ -434,13 +367,13 @@ private:
   /// One unit (a tile of H rows or a piece of one: k-blocks [u.k0, u.k1)): the k-loop
   /// (each k-block's 4 k16 steps, one wgmma each), then, for a whole tile or the last
   /// piece of a split one to arrive, the transposed store of this consumer's 64 columns.
-  template <int H, class HandOff>
+  template <int H>
   __device__ static __forceinline__ void tile(float (&acc)[128], const TensorMap* mapsC, T* C,
                                               int64 ldc, int N, const StreamKUnit& u,
                                               const StreamK& sk, uint8* workspace, int64 row0,
                                               int valid, int col0, uint8* base, uint8* staging,
                                               uint64* full, uint64* empty, int& s, uint32& phase,
-                                              int consumer, int tid, const HandOff& handOff) {
+                                              int consumer, int tid) {
     using namespace sm90;
     int prev = 0;
     if (u.k1 <= u.k0) // no k-blocks (K = 0): the product is zero
@@ -453,7 +386,7 @@ private:
         HELION_ROWS_PROBE(firstData);
         HELION_ROWS_PROBE_SPAN(gaps, epilogueEnd);
       }
-      const uint32 b = smem_addr(base + s * kStageBytes) + (PingPong ? 0 : consumer * BK * 128);
+      const uint32 b = smem_addr(base + s * kStageBytes) + consumer * BK * 128;
       const uint32 a = smem_addr(base + s * kStageBytes + kStageBytesB);
       const uint64 descA = desc_sw128(b, BK * 128, 1024); // B[g]^T: N-major
       const uint64 descB = desc_sw128(a, 16, 1024);       // A's rows: K-major
@@ -467,23 +400,19 @@ private:
       fence<H>(acc);
       wgmma_wait<1>();
       if (kb > u.k0 && tid % 32 == 0)
-        release(&empty[prev]);
+        mbarrier_arrive(&empty[prev]);
       prev = s;
       if (++s == Stages) {
         s = 0;
         phase ^= 1;
       }
     }
-    handOff(); // PingPong: the other's wgmmas queue behind these
     wgmma_wait<0>();
     fence<H>(acc);
     if (u.k1 > u.k0 && tid % 32 == 0)
-      release(&empty[prev]);
-    const int part = PingPong ? 0
-                     : Cluster > 1 ? static_cast<int>(sm90::cluster_ctarank()) * Consumers + consumer
-                                   : consumer;
-    if (u.slot >= 0 && !stream_k_reduce<H / 8, kStreamKSlotQuads, kParts>(
-                           sk, u, acc, tid, part, 1 + consumer, workspace))
+      mbarrier_arrive(&empty[prev]);
+    if (u.slot >= 0 &&
+        !stream_k_reduce<H / 8, kStreamKSlotQuads, Consumers>(sk, u, acc, tid, consumer, workspace))
       return; // another piece of this split tile adds the partials and stores
     HELION_ROWS_PROBE(epilogueBegin);
 
@@ -539,18 +468,6 @@ private:
     }
     HELION_ROWS_PROBE_SPAN(epilogues, epilogueBegin);
     HELION_ROWS_PROBE(epilogueEnd);
-  }
-
-  /// A consumer warp is done with a stage: its empty barrier, in both CTAs of a cluster
-  /// (both producers load into it).
-  __device__ static __forceinline__ void release(uint64* empty) {
-    if constexpr (Cluster > 1) {
-#pragma unroll
-      for (uint32 r = 0; r < Cluster; ++r)
-        sm90::mbarrier_arrive_cluster(empty, r);
-    } else {
-      mbarrier_arrive(empty);
-    }
   }
 
   template <int H> __device__ static __forceinline__ void fence(float (&acc)[128]) {

@@ -26,10 +26,9 @@ template <class TOff> struct GroupedRowTiles {
   int start = 0, end = 0; ///< the group's rows, clamped to [0, M] (M is an int)
   GroupRows rows{0, 16};
 
-  /// `bn`: the columns of a tile.
-  __device__ __forceinline__ GroupedRowTiles(const TOff* o, int groups_, int M_, int N, int bn,
-                                             int cap_, const uint16* order_, int ordered_)
-      : offsets(o), M(M_), tilesN((N + bn - 1) / bn), order(order_ ? smem_addr(order_) : 0u),
+  __device__ __forceinline__ GroupedRowTiles(const TOff* o, int groups_, int M_, int N, int cap_,
+                                             const uint16* order_, int ordered_)
+      : offsets(o), M(M_), tilesN((N + 127) / 128), order(order_ ? smem_addr(order_) : 0u),
         listed(order_ ? ordered_ : groups_), cap(cap_) {}
 
   /// Called by all 32 lanes of a warp (the same t): the next group first (one round
