@@ -22,6 +22,8 @@ import time
 
 import torch
 
+from grouped_rows_lib import bf16_inputs, load
+
 HALVES31 = "1688,687,1045,1595,1693,1702,411,1830"
 
 
@@ -64,25 +66,16 @@ def main():
     ap.add_argument("--json")
     args = ap.parse_args()
     sizes = [int(v) for v in args.sizes.split(",")]
-    offs = [0]
-    for s in sizes:
-        offs.append(offs[-1] + s)
-    M, G, n, k = offs[-1], len(sizes), args.n, args.k
-    a = torch.randn(M, k, device="cuda", dtype=torch.bfloat16)
-    b = torch.randn(G, k, n, device="cuda", dtype=torch.bfloat16)
-    o = torch.tensor(offs, device="cuda", dtype=torch.int32)
-    c = torch.empty(M, n, device="cuda", dtype=torch.bfloat16)
+    n, k = args.n, args.k
+    offs, a, b, o, c = bf16_inputs(sizes, n, k)
+    M, G = offs[-1], len(sizes)
     b0 = b[0].contiguous()
     stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
     fns = {}
     for spec in args.lib:
         name, _, path = spec.partition("=")
-        lib = ctypes.CDLL(path)
-        lib.grouped_rows.restype = ctypes.c_int
-        lib.grouped_rows.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int, ctypes.c_void_p] + \
-            [ctypes.c_int] * 6 + [ctypes.c_void_p]
 
-        def call(lib=lib):
+        def call(lib=load(path)):
             r = lib.grouped_rows(a.data_ptr(), b.data_ptr(), o.data_ptr(), 0, c.data_ptr(), M, n,
                                  k, G, 0, 1, stream)
             assert r == 0, r

@@ -35,6 +35,7 @@ sys.path.insert(0, os.path.join(root, "examples", "python"))
 sys.path.insert(0, os.path.join(root, "benchmarks"))
 from timing import paired_us  # noqa: E402
 from grouped_gemm_gpu_check import stream_k_plan  # noqa: E402
+from grouped_rows_lib import load  # noqa: E402
 
 DEV = "cuda"
 TOL = {torch.bfloat16: 1.6e-2, torch.float16: 2e-3}
@@ -113,11 +114,7 @@ def main():
     for spec in args.lib:
         name, _, rest = spec.partition("=")
         path, _, order = rest.partition(",")
-        lib = ctypes.CDLL(path)
-        lib.grouped_rows.restype = ctypes.c_int
-        lib.grouped_rows.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int, ctypes.c_void_p] + \
-            [ctypes.c_int] * 6 + [ctypes.c_void_p]
-        variants[name] = (lib, int(order == "height"))
+        variants[name] = (load(path), int(order == "height"))
     first = next(iter(variants))
     hl = None
     mm = None

@@ -18,6 +18,7 @@ import torch
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(root, "examples", "python"))
+from grouped_rows_lib import bf16_inputs, load  # noqa: E402
 from helionc_ctypes import HelioncLibrary  # noqa: E402
 
 
@@ -31,18 +32,10 @@ def main():
     ap.add_argument("--k", type=int, default=4096)
     args = ap.parse_args()
     sizes = [int(v) for v in args.sizes.split(",")]
-    offs = [0]
-    for s in sizes:
-        offs.append(offs[-1] + s)
-    M, G, n, k = offs[-1], len(sizes), args.n, args.k
-    a = torch.randn(M, k, device="cuda", dtype=torch.bfloat16)
-    b = torch.randn(G, k, n, device="cuda", dtype=torch.bfloat16)
-    o = torch.tensor(offs, device="cuda", dtype=torch.int32)
-    c = torch.empty(M, n, device="cuda", dtype=torch.bfloat16)
-    lib = ctypes.CDLL(args.lib)
-    lib.grouped_rows.restype = ctypes.c_int
-    lib.grouped_rows.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int, ctypes.c_void_p] + \
-        [ctypes.c_int] * 6 + [ctypes.c_void_p]
+    n, k = args.n, args.k
+    offs, a, b, o, c = bf16_inputs(sizes, n, k)
+    M, G = offs[-1], len(sizes)
+    lib = load(args.lib)
     stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
     mm = HelioncLibrary(args.matmul_lib) if args.matmul_lib else None
     b0 = b[0].contiguous()
