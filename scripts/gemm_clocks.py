@@ -2,12 +2,14 @@
 """The SM clock and board power while a GEMM runs back to back, next to the others in the
 same run: the row-fitting grouped GEMM (an nvcc build of test/gpu/grouped_rows.cu, as
 scripts/grouped_rows_check.sh makes; one or more --lib NAME=PATH), torch eager (one torch.mm
-per group) and torch.mm on all rows (cuBLAS, the same FLOPs with b[0]). An H100/H200 under
+per group), torch.mm on all rows (cuBLAS, the same FLOPs with b[0]) and, with
+--matmul-lib (examples/matmul.cpp built by helionc, as scripts/grouped_gemm_gpu_check.sh
+DRY_RUN=1 leaves it in $BUILD_DIR/py-mm), helionc's matmul on all rows. An H100/H200 under
 dense bf16 tensor work runs into its power limit, so a kernel that moves more bytes per
 FLOP gets a lower clock: this shows whether that is where time goes.
 
     python3 scripts/gemm_clocks.py --lib bal-h=libgrouped_rows.so [--sizes 1688,687,...]
-        [--n 4096] [--k 4096] [--seconds 3] [--json OUT.json]
+        [--matmul-lib libmatmul.so] [--n 4096] [--k 4096] [--seconds 3] [--json OUT.json]
 
 Per function: launches for --seconds while `nvidia-smi -lms 100` samples the SM clock,
 power and temperature; prints µs per launch (CUDA events over the whole loop) and the
@@ -16,13 +18,18 @@ samples' medians. Functions alternate twice (A B C A B C) so a drift shows.
 import argparse
 import ctypes
 import json
+import os
 import statistics
 import subprocess
+import sys
 import time
 
 import torch
 
 from grouped_rows_lib import bf16_inputs, load
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "examples", "python"))
 
 HALVES31 = "1688,687,1045,1595,1693,1702,411,1830"
 
@@ -59,6 +66,7 @@ def sample(fn, seconds):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lib", action="append", default=[])
+    ap.add_argument("--matmul-lib")
     ap.add_argument("--sizes", default=HALVES31)
     ap.add_argument("--n", type=int, default=4096)
     ap.add_argument("--k", type=int, default=4096)
@@ -86,6 +94,10 @@ def main():
             torch.mm(a[offs[g]:offs[g + 1]], b[g], out=c[offs[g]:offs[g + 1]])
     fns["eager"] = eager
     fns["dense"] = lambda: torch.mm(a, b0)
+    if args.matmul_lib:
+        from helionc_ctypes import HelioncLibrary
+        mm = HelioncLibrary(args.matmul_lib)
+        fns["matmul"] = lambda: mm.call("matmul", a, b0)
     print(f"{torch.cuda.get_device_name()}: groups {sizes}, n {n}, k {k}")
     rows = []
     for rnd in range(2):

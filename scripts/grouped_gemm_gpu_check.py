@@ -135,7 +135,7 @@ def row_tiles(m, cap=256):
     if m <= 0:
         return 0, 16
     t = (m + cap - 1) // cap
-    h = ((m + t - 1) // t + 15) // 16 * 16
+    h = ((m + t - 1) // t + 7) // 8 * 8  # GroupRows::kStep
     return (m + h - 1) // h, h
 
 

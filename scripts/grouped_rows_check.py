@@ -61,7 +61,7 @@ def draw(kind, rng):
         for i in torch.randperm(300, generator=rng)[:10].tolist():
             sizes[i] = int(torch.randint(1, 2000, (1,), generator=rng))
         return sizes
-    if kind == "many":  # more groups than the height order holds (512): walked by index
+    if kind == "many":  # more groups than the height order holds (504): walked by index
         return [int(v) for v in torch.randint(0, 40, (600,), generator=rng)]
     if kind == "small":
         return [int(v) for v in torch.randint(0, 300, (5,), generator=rng)]

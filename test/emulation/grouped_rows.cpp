@@ -1,7 +1,7 @@
 // The row tiles of runtime/device/helion/grouped_rows_plan.cuh (the row-fitting grouped
 // GEMM) compiled for the CPU: for every group size m up to 70000, GroupRows::of(m)
-// gives tiles whose heights are multiples of 16 from 16 to 256, that cover the group's
-// rows with none empty, in at most ceil(m / 256) tiles, computing fewer than 16 rows
+// gives tiles whose heights are multiples of 8 from 8 to 256, that cover the group's
+// rows with none empty, in at most ceil(m / 256) tiles, computing fewer than 8 rows
 // past the group's end per tile, and so under every smaller cap (GroupRows::of(m, cap));
 // the documented examples hold; chooseCap's choices (the documented one, none that takes
 // more waves than cap 256 over random draws); and the kernel's shared memory fits the
@@ -25,7 +25,7 @@ static void priceCaps(const std::vector<int>& sizes, int tilesN, int ctas, int k
     for (int m : sizes) {
       const GroupRows r = GroupRows::of(m, GroupedRowsShape::capOf(i));
       if (r.count > 0)
-        byClass[r.h / 16 - 1] += r.count * tilesN;
+        byClass[r.h / GroupRows::kStep - 1] += r.count * tilesN;
       tiles += r.count * tilesN;
     }
     plans[i] = helion::dev::StreamK::plan(tiles, ctas, kBlocks, GroupedRowsShape::Consumers, true);
@@ -46,14 +46,16 @@ int main() {
     for (long long m = 1; m <= 70000; ++m) {
       const GroupRows r = GroupRows::of(m, cap);
       const long long covered = static_cast<long long>(r.count) * r.h;
-      EXPECT(r.h % 16 == 0 && r.h >= 16 && r.h <= cap, " m=%lld cap=%d h=%d", m, cap, r.h);
+      EXPECT(r.h % 8 == 0 && r.h >= 8 && r.h <= cap, " m=%lld cap=%d h=%d", m, cap, r.h);
       EXPECT(r.count >= 1 && r.count <= (m + cap - 1) / cap, " m=%lld count=%d", m, r.count);
       EXPECT(covered >= m && covered - r.h < m, " m=%lld: %d x %d", m, r.count, r.h);
-      EXPECT(covered - m < 16LL * r.count, " m=%lld: %lld rows past the end", m, covered - m);
+      EXPECT(covered - m < 8LL * r.count, " m=%lld: %lld rows past the end", m, covered - m);
     }
   }
   EXPECT(GroupRows::of(1025).count == 5 && GroupRows::of(1025).h == 208, " m = 1025");
-  EXPECT(GroupRows::of(1836).count == 8 && GroupRows::of(1836).h == 240, " m = 1836");
+  EXPECT(GroupRows::of(1836).count == 8 && GroupRows::of(1836).h == 232, " m = 1836");
+  EXPECT(GroupRows::of(1688).count == 7 && GroupRows::of(1688).h == 248, " m = 1688");
+  EXPECT(GroupRows::of(100).count == 1 && GroupRows::of(100).h == 104, " m = 100");
   EXPECT(GroupRows::of(1664, 224).count == 8 && GroupRows::of(1664, 224).h == 208, " 1664/224");
   // N 4096 (32 column tiles), K 4096 (64 k-blocks), 132 CTAs.
   EXPECT(chosenCap({1664}, 32, 132, 64) == 224, " one group of 1664 rows: cap 224");

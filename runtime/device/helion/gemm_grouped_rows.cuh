@@ -9,12 +9,12 @@
 // as gemm_grouped.cuh's (A [M, K] and C [M, N] row-major, B [groups, K, N], offsets
 // on the device), but each tile computes the transposed product
 //   C^T[n0 : n0 + 128, rows] = B[g]^T[n0 : n0 + 128, :] @ A[rows, :]^T
-// so that a group's rows are wgmma's N, which can be any multiple of 16 up to 256,
+// so that a group's rows are wgmma's N, which can be any multiple of 8 up to 256,
 // instead of its M (64 per warpgroup). Group g of m rows has t = ceil(m / cap) row
-// tiles of h = m / t rows rounded up to 16 (then t = ceil(m / h); GroupRows in
-// grouped_rows_plan.cuh), so a tile computes at most 15 rows past its group's end,
+// tiles of h = m / t rows rounded up to 8 (then t = ceil(m / h); GroupRows in
+// grouped_rows_plan.cuh), so a tile computes at most 7 rows past its group's end,
 // where a 128-row tile computes up to 127. Example (cap 256): m = 1025 gives t = 5,
-// h = 208 (1040 rows computed; 1152 with 128-row tiles); m = 1836: t = 8, h = 240.
+// h = 208 (1040 rows computed; 1152 with 128-row tiles); m = 1836: t = 8, h = 232.
 // The cap (256 .. 128) balances the persistent grid's waves: each CTA counts all
 // groups' tiles under each cap and takes the one that fills the waves of cap 256's
 // tiles best (GroupedRowsShape::chooseCap: one group of 1664 rows, N 4096, 132 SMs:
@@ -33,7 +33,8 @@
 // Per tile, two consumer warpgroups each own 64 of its 128 columns: their A operand
 // is B[g]'s k-block as TMA loads it ([64 k][64 n], N-major: wgmma's transposed A),
 // their B operand the tile's h rows of A ([h][64 k], K-major), loaded as one box of h
-// rows (kExact: a map per height; every extra TMA request per k-block costs). The
+// rows rounded up to 16 (kExact: a map per height; every extra TMA request per k-block
+// costs; the up to 8 rows past h are loaded, not used). The
 // accumulator (64 columns x h rows per consumer, float[128]) is converted to the
 // output type, transposed by stmatrix .trans into a swizzled shared buffer of 128 rows
 // x 64 columns at a time, and stored by TMA in one box per pass, only rows inside the
@@ -116,10 +117,10 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
   static constexpr int kSmemBytes = smemBytes(Stages);
 
   template <class TOff>
-  __device__ static void run(const TensorMap* mapsA, const TensorMap* mapB,
-                             const TensorMap* mapsC, T* C, int64 ldc, int M, int N, int K,
-                             const TOff* offsets, int groups, bool byHeight, uint8* workspace,
-                             void* smem) {
+  __device__ static __forceinline__ void run(const TensorMap* mapsA, const TensorMap* mapB,
+                                             const TensorMap* mapsC, T* C, int64 ldc, int M, int N,
+                                             int K, const TOff* offsets, int groups, bool byHeight,
+                                             uint8* workspace, void* smem) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 1023) & ~1023ull);
     uint8* staging = base + Stages * kStageBytes;
@@ -140,10 +141,11 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     StageTile* stageTiles = reinterpret_cast<StageTile*>(empty + Stages);
     RowsPlan* plan = reinterpret_cast<RowsPlan*>(stageTiles + Stages); // 8-byte aligned
     uint32* counts = reinterpret_cast<uint32*>(reinterpret_cast<uint8*>(plan) + kPlanBytes);
-    uint16* order = reinterpret_cast<uint16*>(counts + 17);
+    uint16* order = reinterpret_cast<uint16*>(counts + kClasses + 1);
     uint8* keys = reinterpret_cast<uint8*>(order + kMaxOrdered);
     HELION_ROWS_PROBE(entry);
     static_assert(kCaps * 32 <= kThreads, "a warp prices each cap");
+    static_assert(kClasses <= 32, "a lane prices each height class");
     if (const int warp = threadIdx.x / 32; warp < (BalanceWaves ? kCaps : 1))
       price_cap(offsets, groups, M, N, K, warp, workspace != nullptr, plan);
     __syncthreads();
@@ -182,7 +184,7 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 private:
   /// Row cap i (capOf(i)), priced by one warp: the tiles of all groups
-  /// counted by height (lane j holds those of 16 (j + 1) rows) and priced, a class per
+  /// counted by height (lane j holds those of 8 (j + 1) rows) and priced, a class per
   /// lane (capCost's sum of classCost), then lane 0 writes their stream-K plan and cost to
   /// plan->sk[i] and plan->cost[i].
   template <class TOff>
@@ -196,7 +198,7 @@ private:
         int64 s, e;
         group_bounds(offsets, c + lane, M, s, e);
         const GroupRows r = GroupRows::of(e - s, capOf(i));
-        cls = r.count > 0 ? r.h / 16 - 1 : -1;
+        cls = r.count > 0 ? r.h / GroupRows::kStep - 1 : -1;
         count = r.count;
       }
 #pragma unroll
@@ -218,7 +220,8 @@ private:
     const StreamK sk =
         StreamK::plan(tiles, static_cast<int>(gridDim.x), (K + BK - 1) / BK, Consumers, streamK);
     long long cost = lane < kClasses && count > 0
-                         ? classCost(sk, above - count, count, 16 * (lane + 1) + TileOverheadRows)
+                         ? classCost(sk, above - count, count,
+                                     GroupRows::kStep * (lane + 1) + TileOverheadRows)
                          : 0;
 #pragma unroll
     for (int d = 16; d > 0; d /= 2)
@@ -279,11 +282,13 @@ private:
         mbarrier_wait(bar(fullBars + 8 * (Stages + s)), phase ^ 1); // empty[s]
         if (leader) {
           if (kb == u.k0) // the unit's word
-            store_word(stageTiles + s * kStageTileBytes, row, tiles.end, tn * 32 + h / 16, i);
+            store_word(stageTiles + s * kStageTileBytes, row, tiles.end,
+                       tn * 64 + h / GroupRows::kStep, i);
           uint64* full = bar(fullBars + 8 * s);
           uint8* b = static_cast<uint8*>(__cvta_shared_to_generic(ring + s * kStageBytes));
           uint8* a = b + kStageBytesB;
-          const int loaded = Boxes == RowBoxes::kCeil64 ? (h + 63) / 64 * 64 : h;
+          // A's rows as loaded: h rounded up to the boxes' 16 (kCeil64: 64).
+          const int loaded = Boxes == RowBoxes::kCeil64 ? (h + 63) / 64 * 64 : (h + 15) / 16 * 16;
           if (kb == u.k1) {
             mbarrier_arrive(full);
           } else {
@@ -293,7 +298,7 @@ private:
               tma_load_3d(b + c * BK * 128, mapB, full, tn * BN + 64 * c, kb * BK, g);
             // Rows past the group: computed, never stored.
             if constexpr (Exact) {
-              tma_load_2d(a, &mapsA[h / 16 - 1], full, kb * BK, row);
+              tma_load_2d(a, &mapsA[loaded / 16 - 1], full, kb * BK, row);
             } else if constexpr (Boxes == RowBoxes::kCeil64) {
               for (int r = 0; r < h; r += 64)
                 tma_load_2d(a + r * 128, &mapsA[0], full, kb * BK, row + r);
@@ -320,9 +325,10 @@ private:
     }
   }
 
-  __device__ static void consume(const TensorMap* mapsC, T* C, int64 ldc, int N, const StreamK& sk,
-                                 uint8* workspace, uint8* base, uint8* staging, uint64* full,
-                                 uint64* empty, const StageTile* stageTiles, int consumer) {
+  __device__ static __forceinline__ void consume(const TensorMap* mapsC, T* C, int64 ldc, int N,
+                                                 const StreamK& sk, uint8* workspace, uint8* base,
+                                                 uint8* staging, uint64* full, uint64* empty,
+                                                 const StageTile* stageTiles, int consumer) {
     float acc[128];
     int s = 0;
     uint32 phase = 0;
@@ -330,7 +336,7 @@ private:
     for (;;) { // the units the producer took, each named in the stage of its first k-block
       mbarrier_wait(&full[s], phase);
       const StageTile t = stageTiles[s];
-      const int h = t.tnh % 32 * 16, tn = t.tnh / 32;
+      const int h = t.tnh % 64 * GroupRows::kStep, tn = t.tnh / 64;
       if (h == 0)
         break; // the end
       const StreamKUnit u = sk.unitAt(t.unit);
@@ -345,16 +351,21 @@ private:
       const int64 row0 = t.row0;
       const int valid = min(h, t.end - t.row0);
       const int col0 = tn * BN + consumer * 64;
-      switch (h / 16) {
+      static_assert(GroupRows::kStep == 8, "a case per multiple of 8 rows");
+      switch (h / 8) {
 #define HELION_ROWS_CASE(i)                                                                      \
   case i:                                                                                        \
-    tile<16 * i>(acc, mapsC, C, ldc, N, u, sk, workspace, row0, valid, col0, base, staging, full, \
-                 empty, s, phase, consumer, tid);                                                \
+    tile<8 * i>(acc, mapsC, C, ldc, N, u, sk, workspace, row0, valid, col0, base, staging, full,  \
+                empty, s, phase, consumer, tid);                                                 \
     break;
         HELION_ROWS_CASE(1) HELION_ROWS_CASE(2) HELION_ROWS_CASE(3) HELION_ROWS_CASE(4)
         HELION_ROWS_CASE(5) HELION_ROWS_CASE(6) HELION_ROWS_CASE(7) HELION_ROWS_CASE(8)
         HELION_ROWS_CASE(9) HELION_ROWS_CASE(10) HELION_ROWS_CASE(11) HELION_ROWS_CASE(12)
         HELION_ROWS_CASE(13) HELION_ROWS_CASE(14) HELION_ROWS_CASE(15) HELION_ROWS_CASE(16)
+        HELION_ROWS_CASE(17) HELION_ROWS_CASE(18) HELION_ROWS_CASE(19) HELION_ROWS_CASE(20)
+        HELION_ROWS_CASE(21) HELION_ROWS_CASE(22) HELION_ROWS_CASE(23) HELION_ROWS_CASE(24)
+        HELION_ROWS_CASE(25) HELION_ROWS_CASE(26) HELION_ROWS_CASE(27) HELION_ROWS_CASE(28)
+        HELION_ROWS_CASE(29) HELION_ROWS_CASE(30) HELION_ROWS_CASE(31) HELION_ROWS_CASE(32)
 #undef HELION_ROWS_CASE
       default: __trap();
       }
@@ -436,10 +447,12 @@ private:
         const int rowIn = (j - kBlocks * p + q / 2) * 8 + lane % 8;
         const int chunk = 2 * warp + q % 2;
         const uint32 addr = st + rowIn * 128 + ((chunk ^ (lane % 8)) << 4);
+        // An odd H / 8: the last pair's second block (rows past H) stores zeros.
+        const bool second = j + 1 < H / 8;
         stmatrix_x4_trans(addr, pack2_rn<T>(acc[4 * j], acc[4 * j + 1]),
                           pack2_rn<T>(acc[4 * j + 2], acc[4 * j + 3]),
-                          pack2_rn<T>(acc[4 * j + 4], acc[4 * j + 5]),
-                          pack2_rn<T>(acc[4 * j + 6], acc[4 * j + 7]));
+                          second ? pack2_rn<T>(acc[4 * j + 4], acc[4 * j + 5]) : 0u,
+                          second ? pack2_rn<T>(acc[4 * j + 6], acc[4 * j + 7]) : 0u);
       }
       fence_proxy_async_shared();
       named_barrier_sync(1 + consumer, 128);

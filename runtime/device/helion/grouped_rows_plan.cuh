@@ -15,12 +15,13 @@
 namespace helion::dev {
 
 /// The row tiles of one group of `m` rows: `count` tiles of `h` rows, h a multiple
-/// of 16 up to `cap` (a multiple of 16, at most 256): t = ceil(m / cap) tiles of m / t
-/// rows rounded up to 16, then count = ceil(m / h). At most 15 rows past the group's
-/// end per tile are computed (a 128-row tile computes up to 127). m = 1025: 5 tiles of
-/// 208 rows (1040 computed); m = 1836: 8 of 240; m = 1664: 7 of 240, with cap 224 8 of
-/// 208.
+/// of kStep = 8 (wgmma's N step) up to `cap` (a multiple of 16, at most 256): t =
+/// ceil(m / cap) tiles of m / t rows rounded up to 8, then count = ceil(m / h). At most 7
+/// rows past the group's end per tile are computed (a 128-row tile computes up to 127).
+/// m = 1025: 5 tiles of 208 rows (1040 computed); m = 1836: 8 of 232 (1856); m = 1688:
+/// 7 of 248 (1736); m = 1664: 7 of 240, with cap 224 8 of 208; m = 100: one of 104.
 struct GroupRows {
+  static constexpr int kStep = 8;
   int count, h;
   HELION_GR_FN static GroupRows of(long long m, int cap = 256) {
     if (m <= 0)
@@ -32,7 +33,7 @@ struct GroupRows {
 private:
   template <class I> HELION_GR_FN static GroupRows split(I m, I cap) {
     const I t = (m + cap - 1) / cap;
-    const int h = static_cast<int>(((m + t - 1) / t + 15) / 16 * 16);
+    const int h = static_cast<int>(((m + t - 1) / t + kStep - 1) / kStep * kStep);
     return {static_cast<int>((m + h - 1) / h), h};
   }
 };
@@ -50,7 +51,8 @@ struct GroupedRowsShape {
   /// The tensor maps of A and of C, one per box height: 16, 32, .. 256 rows for A and
   /// .. 128 for C (a tile's rows travel in one box).
   static constexpr int kMapsA = MaxH / 16, kMapsC = kStagingRows / 16;
-  static constexpr int kMaxOrdered = 512; ///< at most this many groups are taken by height
+  /// At most this many groups are taken by height (504: the shared memory holds no more).
+  static constexpr int kMaxOrdered = 504;
   /// Stream-K (stream_k.cuh): a consumer thread's partial sums of a piece, in float4s
   /// (its accumulator of up to 256 rows x 64 columns / 128 threads), and a CTA's slot
   /// of partials in the workspace (both consumers).
@@ -62,8 +64,8 @@ struct GroupedRowsShape {
   /// The row caps a kernel chooses from (chooseCap): capOf(i) for i < kCaps, 256 .. 128.
   static constexpr int kCaps = 9;
   HELION_GR_FN static constexpr int capOf(int i) { return MaxH - 16 * i; }
-  /// Tile heights 16 (j + 1) for j < kClasses.
-  static constexpr int kClasses = MaxH / 16;
+  /// Tile heights 8 (j + 1) for j < kClasses (GroupRows::kStep; a lane of a warp each).
+  static constexpr int kClasses = MaxH / GroupRows::kStep;
   /// The modelled cost of a tile beside its rows, in rows (loading B[g]'s panel, the
   /// pipeline's start and the store; capCost). 64 puts the H200's measured gains of
   /// smaller caps (one group of 1664 rows: x0.89-0.91 at cap 224) and losses (random
@@ -71,7 +73,7 @@ struct GroupedRowsShape {
   static constexpr int kTileOverheadRows = 64;
 
   /// The modelled time, in k-block rows, of the tiles of `plan` (StreamK::plan of one
-  /// cap's tiles), byClass[j] of them of 16 (j + 1) rows, dealt in order of decreasing
+  /// cap's tiles), byClass[j] of them of 8 (j + 1) rows, dealt in order of decreasing
   /// height (tile t to CTA t % ctas): CTA 0 takes the tallest tile of each wave, so a
   /// whole wave costs its first tile's rows plus kTileOverheadRows per k-block, and
   /// the last one (StreamK::lastWaveBlocks) as much per k-block of its first tile.
@@ -82,7 +84,7 @@ struct GroupedRowsShape {
     long long cost = 0;
     int start = 0;
     for (int j = kClasses - 1; j >= 0; --j) {
-      cost += classCost(plan, start, byClass[j], 16 * (j + 1) + overhead);
+      cost += classCost(plan, start, byClass[j], GroupRows::kStep * (j + 1) + overhead);
       start += byClass[j];
     }
     return cost;
@@ -124,10 +126,10 @@ struct GroupedRowsShape {
 
   /// Dynamic shared memory of `stages` ring stages: the ring, the consumers' staging,
   /// the barriers, the stages' tiles, the plan (the caps' prices), the height order's
-  /// counts, order and keys (1024 for alignment).
+  /// counts (a class each and one for empty groups), order and keys (1024 for alignment).
   static constexpr int smemBytes(int stages) {
-    return 1024 + stages * kStageBytes + Consumers * kStagingBytes + 2 * stages * 8 + 17 * 4 +
-           kMaxOrdered * 3 + kPlanBytes + stages * kStageTileBytes;
+    return 1024 + stages * kStageBytes + Consumers * kStagingBytes + 2 * stages * 8 +
+           (kClasses + 1) * 4 + kMaxOrdered * 3 + kPlanBytes + stages * kStageTileBytes;
   }
 };
 

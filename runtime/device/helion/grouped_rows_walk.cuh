@@ -101,27 +101,29 @@ private:
 
 /// Fills order[] with the groups that have tiles (of at most `cap` rows), in order of
 /// decreasing tile height, by index within a height (the same order in every CTA: tile
-/// t must be the same tile in all), using keys[groups] and counts[17]; returns how
+/// t must be the same tile in all), using keys[groups] and counts[kClasses + 1]; returns how
 /// many. Called by every thread of the block (barriers inside); groups <= the order's
 /// room.
 template <class TOff>
 __device__ int order_by_height(const TOff* offsets, int groups, int M, int cap, uint16* order,
                                uint8* keys, uint32* counts) {
-  if (threadIdx.x < 17)
+  constexpr int kClasses = GroupedRowsShape::kClasses, kStep = GroupRows::kStep;
+  if (threadIdx.x <= kClasses)
     counts[threadIdx.x] = 0;
   __syncthreads();
   for (int g = threadIdx.x; g < groups; g += blockDim.x) {
     int64 start, end;
     group_bounds(offsets, g, M, start, end);
     const GroupRows r = GroupRows::of(end - start, cap);
-    const int k = r.count == 0 ? 16 : 16 - r.h / 16; // 256 rows first, empty groups last
+    // 256 rows first, empty groups last
+    const int k = r.count == 0 ? kClasses : kClasses - r.h / kStep;
     keys[g] = static_cast<uint8>(k);
     atomicAdd(&counts[k], 1u);
   }
   __syncthreads();
   if (threadIdx.x == 0) {
     uint32 sum = 0;
-    for (int k = 0; k < 17; ++k) {
+    for (int k = 0; k <= kClasses; ++k) {
       const uint32 c = counts[k];
       counts[k] = sum;
       sum += c;
@@ -131,19 +133,19 @@ __device__ int order_by_height(const TOff* offsets, int groups, int M, int cap, 
   if (threadIdx.x < 32) { // one warp places 32 groups at a time, each after those before it
     const int lane = threadIdx.x;
     for (int c = 0; c < groups; c += 32) {
-      const int g = c + lane, k = g < groups ? keys[g] : 16;
+      const int g = c + lane, k = g < groups ? keys[g] : kClasses;
       const unsigned same = __match_any_sync(0xffffffffu, k);
       const int rank = __popc(same & ((1u << lane) - 1));
-      if (k < 16)
+      if (k < kClasses)
         order[counts[k] + rank] = static_cast<uint16>(g);
       __syncwarp();
-      if (k < 16 && rank == 0)
+      if (k < kClasses && rank == 0)
         counts[k] += __popc(same);
       __syncwarp();
     }
   }
   __syncthreads();
-  return static_cast<int>(counts[15]); // after placing: where class 16 (empty) begins
+  return static_cast<int>(counts[kClasses - 1]); // after placing: where the empty class begins
 }
 
 /// The tile whose first k-block a ring stage holds, written by the producer before the
@@ -152,7 +154,7 @@ __device__ int order_by_height(const TOff* offsets, int groups, int M, int cap, 
 struct StageTile {
   int row0; ///< the tile's first row
   int end;  ///< its group's end (rows past it are computed, never stored)
-  int tnh;  ///< its column tile tn and rows h as tn * 32 + h / 16 (tn < 2^24: N is an int);
+  int tnh;  ///< its column tile tn and rows h as tn * 64 + h / 8 (tn < 2^24: N is an int);
             ///< 0: no more units
   int unit; ///< the unit (StreamK::unitAt: a whole tile or a piece of one)
 };
