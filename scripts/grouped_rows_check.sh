@@ -36,16 +36,15 @@ extra=() pids=()
 # VARIANTS="s3-h:-DSTAGES=3;o32-h:-DOVERHEAD=32": more bal-h builds, each a
 # name and its nvcc flags (test/gpu/grouped_rows.cu's macros), timed beside the others.
 IFS=';' read -r -a variants <<< "${VARIANTS:-}"
+for o in ${OVERHEADS:-}; do # OVERHEADS="32 48": bal32-h, bal48-h
+  variants+=("bal$o-h:-DOVERHEAD=$o")
+done
 for v in "${variants[@]}"; do
   [[ -z $v ]] && continue
   name=${v%%:*} flags=${v#*:}
   # shellcheck disable=SC2086 # the flags are words
   build -DSTREAMK=1 $flags -o "$work/libgrouped_rows_v_$name.so" & pids+=($!)
   extra+=(--lib "$name=$work/libgrouped_rows_v_$name.so,height")
-done
-for o in ${OVERHEADS:-}; do
-  build -DSTREAMK=1 -DOVERHEAD="$o" -o "$work/libgrouped_rows_bal$o.so" & pids+=($!)
-  extra+=(--lib "bal$o-h=$work/libgrouped_rows_bal$o.so,height")
 done
 if [[ ${PROBE:-0} == 1 ]]; then # bal-h with timing probes: scripts/grouped_rows_probe.py
   build -DSTREAMK=1 -DPROBE -o "$work/libgrouped_rows_probe.so"
