@@ -130,13 +130,14 @@ def grouped_mm_fn(a, b, ends):
 
 
 def row_tiles(m, cap=256):
-    """GroupRows::of(m, cap): (row tiles, rows of each) of a group of m rows in the
-    row-fitting kernel."""
+    """GroupRows::of(m, cap) and lastOf: the heights of the row tiles of a group of m
+    rows in the row-fitting kernel (the last cut to its rows rounded up to 8)."""
     if m <= 0:
-        return 0, 16
+        return []
     t = (m + cap - 1) // cap
     h = ((m + t - 1) // t + 7) // 8 * 8  # GroupRows::kStep
-    return (m + h - 1) // h, h
+    count = (m + h - 1) // h
+    return [h] * (count - 1) + [(m - (count - 1) * h + 7) // 8 * 8]
 
 
 def split_plan(tiles, p, kb):
@@ -158,7 +159,7 @@ def choose_cap(sizes, n, p, kb):
     tn = (n + 127) // 128
     cands = []
     for cap in range(256, 127, -16):
-        heights = sorted((h for c, h in (row_tiles(s, cap) for s in sizes) for _ in range(c * tn)),
+        heights = sorted((h for s in sizes for h in row_tiles(s, cap) for _ in range(tn)),
                          reverse=True)
         tiles, full = len(heights), len(heights) // p
         cost = sum((heights[w * p] + 64) * kb for w in range(full))
