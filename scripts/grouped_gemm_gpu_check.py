@@ -130,14 +130,13 @@ def grouped_mm_fn(a, b, ends):
 
 
 def row_tiles(m, cap=256):
-    """GroupRows::of(m, cap) and lastOf: the heights of the row tiles of a group of m
-    rows in the row-fitting kernel (the last cut to its rows rounded up to 8)."""
+    """GroupRows::of(m, cap): (row tiles, rows of each) of a group of m rows in the
+    row-fitting kernel."""
     if m <= 0:
-        return []
+        return 0, 16
     t = (m + cap - 1) // cap
     h = ((m + t - 1) // t + 7) // 8 * 8  # GroupRows::kStep
-    count = (m + h - 1) // h
-    return [h] * (count - 1) + [(m - (count - 1) * h + 7) // 8 * 8]
+    return (m + h - 1) // h, h
 
 
 def split_plan(tiles, p, kb):
@@ -159,7 +158,7 @@ def choose_cap(sizes, n, p, kb):
     tn = (n + 127) // 128
     cands = []
     for cap in range(256, 127, -16):
-        heights = sorted((h for s in sizes for h in row_tiles(s, cap) for _ in range(tn)),
+        heights = sorted((h for c, h in (row_tiles(s, cap) for s in sizes) for _ in range(c * tn)),
                          reverse=True)
         tiles, full = len(heights), len(heights) // p
         cost = sum((heights[w * p] + 64) * kb for w in range(full))

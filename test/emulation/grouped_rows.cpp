@@ -2,8 +2,7 @@
 // GEMM) compiled for the CPU: for every group size m up to 70000, GroupRows::of(m)
 // gives tiles whose heights are multiples of 8 from 8 to 256, that cover the group's
 // rows with none empty, in at most ceil(m / 256) tiles, computing fewer than 8 rows
-// past the group's end once the last is cut to its rows (lastOf), and so under every
-// smaller cap (GroupRows::of(m, cap));
+// past the group's end per tile, and so under every smaller cap (GroupRows::of(m, cap));
 // the documented examples hold; chooseCap's choices (the documented one, none that takes
 // more waves than cap 256 over random draws); and the kernel's shared memory fits the
 // 227 KB an sm_90a CTA may take.
@@ -25,10 +24,8 @@ static void priceCaps(const std::vector<int>& sizes, int tilesN, int ctas, int k
     int tiles = 0, byClass[GroupedRowsShape::kClasses] = {};
     for (int m : sizes) {
       const GroupRows r = GroupRows::of(m, GroupedRowsShape::capOf(i));
-      if (r.count > 0) { // the last tile by its own height, as the kernel's warps count
-        byClass[r.h / GroupRows::kStep - 1] += (r.count - 1) * tilesN;
-        byClass[r.lastOf(m) / GroupRows::kStep - 1] += tilesN;
-      }
+      if (r.count > 0)
+        byClass[r.h / GroupRows::kStep - 1] += r.count * tilesN;
       tiles += r.count * tilesN;
     }
     plans[i] = helion::dev::StreamK::plan(tiles, ctas, kBlocks, GroupedRowsShape::Consumers, true);
@@ -53,17 +50,9 @@ int main() {
       EXPECT(r.count >= 1 && r.count <= (m + cap - 1) / cap, " m=%lld count=%d", m, r.count);
       EXPECT(covered >= m && covered - r.h < m, " m=%lld: %d x %d", m, r.count, r.h);
       EXPECT(covered - m < 8LL * r.count, " m=%lld: %lld rows past the end", m, covered - m);
-      const int last = r.lastOf(m);
-      const long long computed = covered - r.h + last; // the last tile cut to its rows
-      EXPECT(last % 8 == 0 && last >= 8 && last <= r.h, " m=%lld: last %d of %d", m, last, r.h);
-      EXPECT(computed >= m && computed - m < 8, " m=%lld: %lld rows computed", m, computed);
-      EXPECT(r.heightAt(m) == (r.count == 1 ? last : r.h), " m=%lld: the first tile", m);
     }
   }
   EXPECT(GroupRows::of(1025).count == 5 && GroupRows::of(1025).h == 208, " m = 1025");
-  EXPECT(GroupRows::of(1025).lastOf(1025) == 200 && GroupRows::of(1836).lastOf(1836) == 216 &&
-             GroupRows::of(1688).lastOf(1688) == 200 && GroupRows::of(100).lastOf(100) == 104,
-         " last tiles");
   EXPECT(GroupRows::of(1836).count == 8 && GroupRows::of(1836).h == 232, " m = 1836");
   EXPECT(GroupRows::of(1688).count == 7 && GroupRows::of(1688).h == 248, " m = 1688");
   EXPECT(GroupRows::of(100).count == 1 && GroupRows::of(100).h == 104, " m = 100");

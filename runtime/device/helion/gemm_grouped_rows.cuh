@@ -12,10 +12,9 @@
 // so that a group's rows are wgmma's N, which can be any multiple of 8 up to 256,
 // instead of its M (64 per warpgroup). Group g of m rows has t = ceil(m / cap) row
 // tiles of h = m / t rows rounded up to 8 (then t = ceil(m / h); GroupRows in
-// grouped_rows_plan.cuh), the last cut to its rows rounded up to 8, so a group's tiles
-// compute at most 7 rows past its end, where 128-row tiles compute up to 127. Example
-// (cap 256): m = 1025 gives t = 5, h = 208, the last 200 (1032 rows computed; 1152 with
-// 128-row tiles); m = 1836: t = 8, h = 232, the last 216.
+// grouped_rows_plan.cuh), so a tile computes at most 7 rows past its group's end,
+// where a 128-row tile computes up to 127. Example (cap 256): m = 1025 gives t = 5,
+// h = 208 (1040 rows computed; 1152 with 128-row tiles); m = 1836: t = 8, h = 232.
 // The cap (256 .. 128) balances the persistent grid's waves: each CTA counts all
 // groups' tiles under each cap and takes the one that fills the waves of cap 256's
 // tiles best (GroupedRowsShape::chooseCap: one group of 1664 rows, N 4096, 132 SMs:
@@ -184,8 +183,7 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 private:
-  /// Row cap i (capOf(i)), priced by one warp: the tiles of all groups (each group's
-  /// last by its own height, GroupRows::lastOf)
+  /// Row cap i (capOf(i)), priced by one warp: the tiles of all groups
   /// counted by height (lane j holds those of 8 (j + 1) rows) and priced, a class per
   /// lane (capCost's sum of classCost), then lane 0 writes their stream-K plan and cost to
   /// plan->sk[i] and plan->cost[i].
@@ -195,19 +193,17 @@ private:
     const int lane = static_cast<int>(threadIdx.x % 32);
     unsigned mine = 0;
     for (int c = 0; c < groups; c += 32) {
-      int cls = -1, last = -1, count = 0; // count - 1 tiles of class cls, one of last
+      int cls = -1, count = 0;
       if (c + lane < groups) {
         int64 s, e;
         group_bounds(offsets, c + lane, M, s, e);
         const GroupRows r = GroupRows::of(e - s, capOf(i));
         cls = r.count > 0 ? r.h / GroupRows::kStep - 1 : -1;
-        last = r.count > 0 ? r.lastOf(e - s) / GroupRows::kStep - 1 : -1;
         count = r.count;
       }
 #pragma unroll
       for (int j = 0; j < kClasses; ++j) {
-        const unsigned n = __reduce_add_sync(
-            0xffffffffu, (cls == j ? count - 1 : 0) + (last == j ? 1 : 0));
+        const unsigned n = __reduce_add_sync(0xffffffffu, cls == j ? count : 0);
         mine += lane == j ? n : 0u;
       }
     }
@@ -278,8 +274,8 @@ private:
         break;
       int tr, tn;
       tiles.coords(u.tile, tr, tn);
-      const int row = tiles.start + tr * tiles.rows.h, g = tiles.g;
-      const int h = tiles.rows.heightAt(tiles.end - row); // the group's last: cut to its rows
+      const int h = tiles.rows.h;
+      const int row = tiles.start + tr * h, g = tiles.g;
       HELION_ROWS_PROBE(firstLoad);
       // A stage per k-block; a unit without k-blocks (K = 0) gets one for its word alone.
       for (int kb = u.k0; kb < max(u.k1, u.k0 + 1); ++kb) {

@@ -16,23 +16,13 @@ namespace helion::dev {
 
 /// The row tiles of one group of `m` rows: `count` tiles of `h` rows, h a multiple
 /// of kStep = 8 (wgmma's N step) up to `cap` (a multiple of 16, at most 256): t =
-/// ceil(m / cap) tiles of m / t rows rounded up to 8, then count = ceil(m / h); the last
-/// is cut to its rows rounded up to 8 (lastOf), so at most 7 rows past the group's end
-/// are computed (a 128-row tile computes up to 127). m = 1025: 4 tiles of 208 rows and
-/// one of 200 (1032 computed); m = 1836: 7 of 232 and one of 216 (1840); m = 1688: 6 of
-/// 248 and one of 200 (1688); m = 1664: 7 of 240 (cap 224: 8 of 208); m = 100: one of 104.
+/// ceil(m / cap) tiles of m / t rows rounded up to 8, then count = ceil(m / h). At most 7
+/// rows past the group's end per tile are computed (a 128-row tile computes up to 127).
+/// m = 1025: 5 tiles of 208 rows (1040 computed); m = 1836: 8 of 232 (1856); m = 1688:
+/// 7 of 248 (1736); m = 1664: 7 of 240, with cap 224 8 of 208; m = 100: one of 104.
 struct GroupRows {
   static constexpr int kStep = 8;
   int count, h;
-  /// The rows of a tile whose group has `left` rows from its first row on: h, or fewer
-  /// rounded up to kStep (the group's last tile).
-  HELION_GR_FN int heightAt(long long left) const {
-    return left >= h ? h : static_cast<int>((left + kStep - 1) / kStep * kStep);
-  }
-  /// The height of the last of the `count` tiles of a group of `m` rows.
-  HELION_GR_FN int lastOf(long long m) const {
-    return heightAt(m - static_cast<long long>(count - 1) * h);
-  }
   HELION_GR_FN static GroupRows of(long long m, int cap = 256) {
     if (m <= 0)
       return {0, 16};
