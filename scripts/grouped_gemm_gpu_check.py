@@ -245,6 +245,10 @@ def main():
         ("halves31", [1688, 687, 1045, 1595, 1693, 1702, 411, 1830], 8, 0, 4096, 4096,
          (torch.bfloat16,), torch.int32, True),
         ("uniform", "uniform", 8, 2048, 4096, 4096, (torch.bfloat16,), torch.int32, True),
+        # Groups of many row tiles (the row-fitting kernel's bands of 8 row tiles): one
+        # group of 8192 rows (a dense product: eager is one torch.mm), two of 6144.
+        ("large", [8192], 1, 0, 4096, 4096, (torch.bfloat16,), torch.int32, True),
+        ("large", [6144, 6144], 2, 0, 4096, 4096, (torch.bfloat16,), torch.int32, True),
         ("moe", "uniform", 64, 256, 4096, 1024, (torch.bfloat16, torch.float16), torch.int32, True),
         ("moe-random", "random", 64, 256, 4096, 1024, (torch.bfloat16,), torch.int64, True),
         ("odd", "random", 5, 100, 72, 200, (torch.bfloat16, torch.float16, torch.float32),

@@ -141,6 +141,7 @@ def main():
              ("random", 4096, 4096, torch.float16, torch.int64, True),
              ("random", 4096, 4096, torch.bfloat16, torch.int32, True),
              ("uniform", 4096, 4096, torch.bfloat16, torch.int32, True),
+             ("one8192", 4096, 4096, torch.bfloat16, torch.int32, True),
              ("moe", 1024, 4096, torch.bfloat16, torch.int32, True),
              ("moe-random", 1024, 4096, torch.bfloat16, torch.int32, True),
              ("moe-random", 2048, 4096, torch.bfloat16, torch.int64, True)]

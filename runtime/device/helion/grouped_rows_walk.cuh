@@ -11,7 +11,7 @@ namespace helion::dev {
 
 /// The flat numbering of all groups' tiles: group g's count x tilesN tiles follow
 /// those of groups 0 .. g-1; inside a group, column tile by column tile (the
-/// tiles of one column tile share its B panel). seekWarp(t), by a whole warp, moves
+/// tiles of one column tile share its B panel) in bands of 8 row tiles (coords). seekWarp(t), by a whole warp, moves
 /// forward to tile t's group (t must not decrease between calls), up to 32 groups per
 /// round trip of global loads; coords gives its row tile and column.
 template <class TOff> struct GroupedRowTiles {
@@ -82,9 +82,14 @@ template <class TOff> struct GroupedRowTiles {
     }
     return true;
   }
+  /// Tile t's row tile and column tile in its group, in bands of kBand row tiles swept
+  /// column tile by column tile (GemmTiles' order): a group of at most kBand row tiles
+  /// takes them row tile by row tile per column tile; a larger one keeps one band's rows
+  /// of A (8 x 256 rows: 16 MB at K 4096) in L2 while B's column tiles go by, where a
+  /// wave over all its row tiles read A from DRAM again each wave.
+  static constexpr int kBand = 8;
   __device__ __forceinline__ void coords(int t, int& tr, int& tn) const {
-    tr = (t - first) % rows.count;
-    tn = (t - first) / rows.count;
+    GemmTiles{rows.count, tilesN, kBand}.coords(t - first, tr, tn);
   }
 
 private:
