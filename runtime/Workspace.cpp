@@ -57,9 +57,15 @@ CUdeviceptr streamWorkspace(CUstream stream, size_t bytes) {
   return fresh;
 }
 
-bool streamKEnabled() {
-  const char *off = std::getenv("HELIONC_NO_STREAM_K");
+namespace {
+bool unset(const char *name) {
+  const char *off = std::getenv(name);
   return !(off && *off && *off != '0');
 }
+} // namespace
+
+bool streamKEnabled() { return unset("HELIONC_NO_STREAM_K"); }
+
+bool rowFittingEnabled() { return unset("HELIONC_NO_ROW_FITTING"); }
 
 } // namespace helion::rt

@@ -32,7 +32,9 @@ group of 1664 rows: the row-fitting kernel, cap 224) fills 1.94 waves, not split
 Every case is also run a second time and must give the same bits (the partials are
 added in a fixed order). Timed cases are also
 timed with HELIONC_NO_STREAM_K=1 (every tile whole: the kernel before stream-K; the
-row-fitting kernel still chooses its cap, priced without a split), as "whole".
+row-fitting kernel still chooses its cap, priced without a split), as "whole", and where
+the row-fitting kernel runs, checked and timed (paired) with HELIONC_NO_ROW_FITTING=1 (the
+128 x 256 kernel in its place), as "bmxbn".
 """
 import argparse
 import json
@@ -189,17 +191,26 @@ def stream_k_plan(sizes, n, k, ctas, rows=False, bm=128, bn=256, bk=64):
     return tiles, p, split_plan(tiles, p, kb)[0], cap
 
 
-def paired(call, eager, a, b, mm_lib, rounds, alt_call=None):
-    """{name: (median us, median over rounds of helionc's time over this one's, the
-    rounds' times)}."""
-    def whole():
-        os.environ["HELIONC_NO_STREAM_K"] = "1"
+def with_env(name, call):
+    """call() with the environment variable `name` set to 1 (the runtime reads it at
+    every launch)."""
+    def run():
+        os.environ[name] = "1"
         try:
             return call()
         finally:
-            del os.environ["HELIONC_NO_STREAM_K"]
+            del os.environ[name]
+    return run
+
+
+def paired(call, eager, a, b, mm_lib, rounds, alt_call=None, row_fitting=False):
+    """{name: (median us, median over rounds of helionc's time over this one's, the
+    rounds' times)}; row_fitting: also "bmxbn", the BM x BN kernel in its place."""
     b0 = b[0].contiguous()
-    fns = {"helionc": call, "eager": eager, "whole": whole, "mm": lambda: torch.mm(a, b0)}
+    fns = {"helionc": call, "eager": eager, "whole": with_env("HELIONC_NO_STREAM_K", call),
+           "mm": lambda: torch.mm(a, b0)}
+    if row_fitting:
+        fns["bmxbn"] = with_env("HELIONC_NO_ROW_FITTING", call)
     if mm_lib is not None:
         fns["matmul"] = lambda: mm_lib.call("matmul", a, b0)
     if alt_call is not None:
@@ -321,6 +332,11 @@ def main():
                 row["whole_us"] = bench_us(call)
                 del os.environ["HELIONC_NO_STREAM_K"]
                 del got_whole
+                if fit_rows:  # the BM x BN kernel instead (HELIONC_NO_ROW_FITTING)
+                    got_tiles, _ = poisoned_call(with_env("HELIONC_NO_ROW_FITTING", call))
+                    row["bmxbn_rel_err"] = rel_err(got_tiles, a, b, offs, groups, 64)
+                    row["ok"] = row["ok"] and row["bmxbn_rel_err"] <= tol
+                    del got_tiles
                 row["eager_us"] = bench_us(eager)
                 comp = compiled(eager)
                 if comp is not None:
@@ -342,7 +358,8 @@ def main():
                     row["alt_ok"] = row["alt_rel_err"] <= tol
                     row["alt_us"] = bench_us(alt_call)
                 if args.paired > 0:
-                    row["paired"] = paired(call, eager, a, b, mm_lib, args.paired, alt_call)
+                    row["paired"] = paired(call, eager, a, b, mm_lib, args.paired, alt_call,
+                                           fit_rows)
             rows.append(row)
             del a, b, got
             torch.cuda.empty_cache()

@@ -67,4 +67,9 @@ CUdeviceptr streamWorkspace(CUstream stream, size_t bytes);
 /// stream-K (read at every launch, to compare the two in one process).
 bool streamKEnabled();
 
+/// False while the environment sets HELIONC_NO_ROW_FITTING (to anything but "0"): then a
+/// grouped GEMM that would run the row-fitting kernel runs the BM x BN one (read at every
+/// launch, to compare the two in one process).
+bool rowFittingEnabled();
+
 } // namespace helion::rt

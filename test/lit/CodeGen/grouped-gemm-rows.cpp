@@ -86,7 +86,7 @@ HELION_KERNEL Tensor grouped_bt(const Tensor& a, const Tensor& b, const Tensor& 
 // NOROWS-NOT: grouped_rows
 // NOROWS-NOT: _kernel_rows
 //
-// HOST: {{^}}  const bool fitRows = tmaStore && p_out.dtype() == p_a.dtype() && (p_a.dtype() == helion::DType::bf16 || p_a.dtype() == helion::DType::f16) && M > 256 * G;
+// HOST: {{^}}  const bool fitRows = tmaStore && p_out.dtype() == p_a.dtype() && (p_a.dtype() == helion::DType::bf16 || p_a.dtype() == helion::DType::f16) && M > 256 * G && helion::rt::rowFittingEnabled();
 // HOST: {{^}}  if (fitRows)
 // HOST-NEXT: {{^}}    smem = 232444;
 // HOST: {{^}}      std::int64_t(fitRows),
