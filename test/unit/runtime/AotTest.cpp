@@ -1,6 +1,6 @@
 // The runtime's side of kernels compiled ahead of time: which embedded image runs
 // on which device, the registry helion_rt_aot_images() lists, the current stream,
-// and NVRTC opened on first use only.
+// NVRTC opened on first use only, and the launchers' switches read from the environment.
 #include "helion/runtime/Aot.h"
 #include "helion/runtime/CApi.h"
 #include "helion/runtime/Compile.h"
@@ -65,6 +65,27 @@ TEST_CASE("HELIONC_REQUIRE_AOT: set to anything but empty or 0", "[aot]") {
   ::setenv("HELIONC_REQUIRE_AOT", "1", 1);
   CHECK(aotRequired());
   ::unsetenv("HELIONC_REQUIRE_AOT");
+}
+
+TEST_CASE("HELIONC_NO_STREAM_K and HELIONC_NO_ROW_FITTING: set to anything but empty or 0",
+          "[stream]") {
+  for (const char* name : {"HELIONC_NO_STREAM_K", "HELIONC_NO_ROW_FITTING"}) {
+    const auto enabled = [&] {
+      return std::string(name) == "HELIONC_NO_STREAM_K" ? streamKEnabled() : rowFittingEnabled();
+    };
+    ::unsetenv(name);
+    CHECK(enabled());
+    ::setenv(name, "", 1);
+    CHECK(enabled());
+    ::setenv(name, "0", 1);
+    CHECK(enabled());
+    ::setenv(name, "1", 1);
+    CHECK_FALSE(enabled());
+    ::unsetenv(name);
+  }
+  ::setenv("HELIONC_NO_ROW_FITTING", "1", 1); // one does not switch the other off
+  CHECK(streamKEnabled());
+  ::unsetenv("HELIONC_NO_ROW_FITTING");
 }
 
 TEST_CASE("the current stream is per thread and restored by StreamGuard", "[stream]") {
