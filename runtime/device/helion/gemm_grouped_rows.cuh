@@ -27,8 +27,8 @@
 // 1024 put about 16 groups between a CTA's tiles), and its lane 0 issues the loads. It
 // writes each unit's rows, column tile and number (StreamK::unitAt) into the stage of
 // its first k-block (StageTile), where the consumers read it: they do not walk the
-// groups. With a workspace and a split last wave (and Dynamic) each producer takes the
-// launch's next unit from an atomic counter in it, else CTA c takes units c, c + P, ...
+// groups. With a workspace (and Dynamic) each producer takes the launch's next unit from
+// an atomic counter in it, else CTA c takes units c, c + P, ...
 //
 // Per tile, two consumer warpgroups each own 64 of its 128 columns: their A operand
 // is B[g]'s k-block as TMA loads it ([64 k][64 n], N-major: wgmma's transposed A),
@@ -102,11 +102,8 @@ struct RowsPlan {
 };
 
 /// BalanceWaves: the row cap chosen per launch (chooseCap), else 256; TileOverheadRows:
-/// capCost's per-tile rows; Dynamic: with a workspace and a split last wave, each CTA
-/// takes the launch's next unit when its producer is ready for one (an atomic counter),
-/// else units c, c + P, ... (a launch without a split: the counter's first ask cost
-/// 1-7 % of the time in session 35; chosen at run time: Dynamic = false compiled
-/// spills).
+/// capCost's per-tile rows; Dynamic: with a workspace, each CTA takes the launch's next
+/// unit when its producer is ready for one (an atomic counter), else units c, c + P, ...
 template <class T, int Stages = GroupedRowsShape::kStages, RowBoxes Boxes = RowBoxes::kExact,
           bool BalanceWaves = true, int TileOverheadRows = GroupedRowsShape::kTileOverheadRows,
           bool Dynamic = true>
@@ -173,9 +170,8 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
       sm90::setmaxnreg_dec<kProducerRegs>();
       if (threadIdx.x < 32) // a warp walks the groups, its lane 0 loads
         produce(mapsA, mapB, tiles, sk, smem_addr(base), smem_addr(stageTiles),
-                Dynamic && workspace && sk.split()
-                    ? reinterpret_cast<int*>(workspace) + kStreamKNextUnit
-                    : nullptr);
+                Dynamic && workspace ? reinterpret_cast<int*>(workspace) + kStreamKNextUnit
+                                     : nullptr);
     } else {
       sm90::setmaxnreg_inc<kConsumerRegs>();
       const int consumer = threadIdx.x / 128 - 1;
