@@ -203,12 +203,15 @@ def with_env(name, call):
     return run
 
 
-def paired(call, eager, a, b, mm_lib, rounds, alt_call=None, row_fitting=False):
+def paired(call, eager, a, b, mm_lib, rounds, alt_call=None, row_fitting=False, again=False):
     """{name: (median us, median over rounds of helionc's time over this one's, the
-    rounds' times)}; row_fitting: also "bmxbn", the BM x BN kernel in its place."""
+    rounds' times)}; row_fitting: also "bmxbn", the BM x BN kernel in its place; again:
+    helionc's call a second time as "again", right after eager in the rotated order."""
     b0 = b[0].contiguous()
-    fns = {"helionc": call, "eager": eager, "whole": with_env("HELIONC_NO_STREAM_K", call),
-           "mm": lambda: torch.mm(a, b0)}
+    fns = {"helionc": call, "eager": eager}
+    if again:
+        fns["again"] = call
+    fns.update({"whole": with_env("HELIONC_NO_STREAM_K", call), "mm": lambda: torch.mm(a, b0)})
     if row_fitting:
         fns["bmxbn"] = with_env("HELIONC_NO_ROW_FITTING", call)
     if mm_lib is not None:
@@ -230,6 +233,9 @@ def main():
     ap.add_argument("--paired", type=int, default=30, metavar="ROUNDS",
                     help="rounds of the paired timing of the timed cases (0: none)")
     ap.add_argument("--cases", help="comma-separated case names to run (default: all)")
+    ap.add_argument("--again", action="store_true",
+                    help="paired: helionc's call a second time, right after eager (what a "
+                         "function's place in the rotated order does to its time)")
     args = ap.parse_args()
     mm_lib = (HelioncLibrary(os.path.join(args.matmul_libdir, "libmatmul.so"))
               if args.matmul_libdir else None)
@@ -359,7 +365,7 @@ def main():
                     row["alt_us"] = bench_us(alt_call)
                 if args.paired > 0:
                     row["paired"] = paired(call, eager, a, b, mm_lib, args.paired, alt_call,
-                                           fit_rows)
+                                           fit_rows, args.again)
             rows.append(row)
             del a, b, got
             torch.cuda.empty_cache()
