@@ -6,7 +6,7 @@ compare), on fixed bf16 draws of group sizes (k = n = 4096; MoE: 64 x 256 rows, 
 1024), paired with the loop of torch.mm per group (eager), one torch.mm of all rows
 with b[0] (dense), examples/matmul.cpp on the same (dense helionc) and, where this torch
 has it and it runs, torch._grouped_mm (torch_grouped_mm): one call of each
-per round after an L2 flush, order rotated (benchmarks/timing.py). Checks each library
+per round after an L2 flush, order shuffled each round (benchmarks/timing.py). Checks each library
 against eager first (max |difference| / max |eager|, printed). With --profile, also the
 CUDA kernels the first library and eager run (torch profiler: name, count, mean µs) and
 each group alone (the first library with G = 1, torch.mm, examples/matmul.cpp).

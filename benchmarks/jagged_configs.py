@@ -1,6 +1,6 @@
 """examples/jagged_sum.cpp under several configs (benchmarks/jagged_configs.sh builds one
 library per config): each checked against a float64 reference on fresh random inputs with
-a poisoned output, then all timed in rotated turns (timing.paired_us: one call each per
+a poisoned output, then all timed in shuffled turns (timing.paired_us: one call each per
 round after an L2 flush) next to torch.segment_reduce. Prints a table of median µs and
 of each one's median ratio to eager's time in the same round; saves JSON.
 

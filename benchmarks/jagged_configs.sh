@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On the GPU machine: examples/jagged_sum.cpp under several configs, each checked against
-# float64 on fresh random inputs with poisoned outputs and timed in rotated turns next to
+# float64 on fresh random inputs with poisoned outputs and timed in shuffled turns next to
 # torch's segment_reduce (benchmarks/jagged_configs.py). A benchmark: it prints a table
 # and saves JSON; the configs are the lines of $CONFIGS (default
 # benchmarks/jagged_configs.txt: a name, then a config object whose missing keys take

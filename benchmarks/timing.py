@@ -9,14 +9,21 @@ bench_us(fn): triton.testing.do_bench's median (one call between L2 flushes, the
 tuner's method) in microseconds, or bench_ms's when Triton is missing.
 
 paired_us(fns, rounds): the functions timed alternately, one call each per round after
-an L2 flush, in an order rotated every round, so that the clock changes of a card that
-heats through the run fall on all of them alike. Returns the median µs of each, per
-function the median over rounds of its time over fns[0]'s time in the same round, and
+an L2 flush, in an order shuffled every round (round_orders), so that the clock changes of
+a card that heats through the run fall on all of them alike, and so does what the call
+before does to the clock: in a fixed cyclic order (rotated each round, as before session
+35) the call right after a loop of torch.mm ran 0.7-4.8 % faster than the same call
+elsewhere in the order (an H200, the grouped GEMM check). Returns the median µs of each,
+per function the median over rounds of its time over fns[0]'s time in the same round, and
 every round's times (µs, per function).
 """
+import random
 import statistics
 
-import torch
+try:
+    import torch
+except ImportError:  # round_orders needs no torch (test/scripts/timing_orders.py)
+    torch = None
 
 
 def bench_ms(fn, runs=30, warmup=5, calls=1):
@@ -43,6 +50,19 @@ def bench_us(fn):
         return bench_ms(fn, runs=30, warmup=5) * 1e3
 
 
+def round_orders(n, rounds, seed=0):
+    """Per round, the order of n functions: a permutation shuffled by a seeded generator
+    (the same orders in every run), so each function follows each other about equally
+    often."""
+    rng = random.Random(seed)
+    orders = []
+    for _ in range(rounds):
+        order = list(range(n))
+        rng.shuffle(order)
+        orders.append(order)
+    return orders
+
+
 def paired_us(fns, rounds=30, warmup=3):
     flush = torch.empty(64 * 2**20, dtype=torch.int32, device="cuda")  # 256 MB > L2
     for fn in fns:
@@ -50,10 +70,9 @@ def paired_us(fns, rounds=30, warmup=3):
             fn()
     torch.cuda.synchronize()
     times = [[] for _ in fns]
-    for r in range(rounds):
+    for order in round_orders(len(fns), rounds):
         events = []
-        for j in range(len(fns)):
-            i = (j + r) % len(fns)
+        for i in order:
             flush.zero_()
             s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             s.record()

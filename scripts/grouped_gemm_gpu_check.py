@@ -206,7 +206,7 @@ def with_env(name, call):
 def paired(call, eager, a, b, mm_lib, rounds, alt_call=None, row_fitting=False, again=False):
     """{name: (median us, median over rounds of helionc's time over this one's, the
     rounds' times)}; row_fitting: also "bmxbn", the BM x BN kernel in its place; again:
-    helionc's call a second time as "again", right after eager in the rotated order."""
+    helionc's call a second time, as "again"."""
     b0 = b[0].contiguous()
     fns = {"helionc": call, "eager": eager}
     if again:
@@ -234,8 +234,8 @@ def main():
                     help="rounds of the paired timing of the timed cases (0: none)")
     ap.add_argument("--cases", help="comma-separated case names to run (default: all)")
     ap.add_argument("--again", action="store_true",
-                    help="paired: helionc's call a second time, right after eager (what a "
-                         "function's place in the rotated order does to its time)")
+                    help="paired: helionc's call a second time, as 'again' (the method's "
+                         "spread between identical calls)")
     args = ap.parse_args()
     mm_lib = (HelioncLibrary(os.path.join(args.matmul_libdir, "libmatmul.so"))
               if args.matmul_libdir else None)
@@ -398,7 +398,7 @@ def main():
     paired_rows = [r for r in rows if r.get("paired")]
     if paired_rows:
         print(f"\npaired ({args.paired} rounds, one call of each per round after an L2 flush, "
-              "order rotated): median us, and in brackets the median over rounds of "
+              "order shuffled each round): median us, and in brackets the median over rounds of "
               "helionc's time over the other's (> 1: helionc slower); mm = torch.mm of all "
               "rows with b[0] (one cuBLAS call, the same FLOPs), matmul = helionc's "
               "examples/matmul.cpp on the same")

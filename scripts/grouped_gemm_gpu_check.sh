@@ -25,7 +25,7 @@
 # ALT_HELIONC=PATH: `alt` is the default config compiled by that helionc (an older build,
 # for a before/after comparison in one run; ALT_LABEL names it).
 # Arguments go to the .py (e.g. --cases uniform,random --paired 40). The timed cases are
-# also timed paired (alternately, order rotated) with eager, "whole", torch.mm of all rows
+# also timed paired (alternately, order shuffled each round) with eager, "whole", torch.mm of all rows
 # with b[0] and examples/matmul.cpp on the same (a third library, built here).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -6,7 +6,7 @@ grouped launcher runs its kExact form) through test/gpu/grouped_rows.cu's librar
 first checked on fresh random inputs with a NaN-poisoned output against a float64
 reference (every row of small cases, sampled rows of every group of large ones; NaN
 anywhere in a group's rows fails), then timed paired (benchmarks/timing.py: one call
-of each per round after an L2 flush, order rotated) next to examples/grouped_gemm.cpp
+of each per round after an L2 flush, order shuffled) next to examples/grouped_gemm.cpp
 compiled by helionc (default config), the loop of torch.mm per group (eager) and one
 torch.mm of all rows with b[0] (dense).
 

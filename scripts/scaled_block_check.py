@@ -6,7 +6,7 @@ nvcc from test/gpu/scaled_block.cu with other tiles, consumers, stages or cluste
 each variant is checked on fresh random inputs quantized per block against a float64
 reference of the dequantized operands (output NaN-poisoned first), then all are timed
 paired (benchmarks/timing.py: one call of each per round after an L2 flush, order
-rotated) next to torch._scaled_mm with 1 x 128 and 128 x 128 scales (cuBLAS).
+shuffled each round) next to torch._scaled_mm with 1 x 128 and 128 x 128 scales (cuBLAS).
 
     python3 scripts/scaled_block_check.py --lib NAME=LIB.so ... [--rounds 30] [--json F]
     python3 scripts/scaled_block_check.py [--lib NAME=LIB.so] --profile 4096x4096x4096
