@@ -4,16 +4,16 @@
 // height (order_by_height), and the word a ring stage carries from the producer to the
 // consumers (StageTile).
 #pragma once
-#include "helion/gemm_grouped.cuh"      // group_bounds
+#include "helion/gemm_grouped.cuh"      // group_bounds, GemmTiles
 #include "helion/grouped_rows_plan.cuh" // GroupRows
 
 namespace helion::dev {
 
 /// The flat numbering of all groups' tiles: group g's count x tilesN tiles follow
-/// those of groups 0 .. g-1; inside a group, column tile by column tile (the
-/// tiles of one column tile share its B panel) in bands of 8 row tiles (coords). seekWarp(t), by a whole warp, moves
-/// forward to tile t's group (t must not decrease between calls), up to 32 groups per
-/// round trip of global loads; coords gives its row tile and column.
+/// those of groups 0 .. g-1; inside a group, in bands of 8 row tiles, each column tile
+/// by column tile (the tiles of one column tile share its B panel). seekWarp(t), by a
+/// whole warp, moves forward to tile t's group (t must not decrease between calls), up
+/// to 32 groups per round trip of global loads; coords gives its row tile and column.
 template <class TOff> struct GroupedRowTiles {
   const TOff* offsets;
   int M, tilesN;
