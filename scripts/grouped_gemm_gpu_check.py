@@ -37,6 +37,7 @@ the row-fitting kernel runs, checked and timed (paired) with HELIONC_NO_ROW_FITT
 128 x 256 kernel in its place), as "bmxbn".
 """
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -191,15 +192,22 @@ def stream_k_plan(sizes, n, k, ctas, rows=False, bm=128, bn=256, bk=64):
     return tiles, p, split_plan(tiles, p, kb)[0], cap
 
 
+@contextlib.contextmanager
+def env_set(name):
+    """The environment variable `name` set to 1 inside the block (the runtime reads
+    HELIONC_NO_STREAM_K and HELIONC_NO_ROW_FITTING at every launch)."""
+    os.environ[name] = "1"
+    try:
+        yield
+    finally:
+        del os.environ[name]
+
+
 def with_env(name, call):
-    """call() with the environment variable `name` set to 1 (the runtime reads it at
-    every launch)."""
+    """call() with the environment variable `name` set to 1 (env_set)."""
     def run():
-        os.environ[name] = "1"
-        try:
+        with env_set(name):
             return call()
-        finally:
-            del os.environ[name]
     return run
 
 
@@ -331,12 +339,11 @@ def main():
             if timed:
                 eager = eager_loop(a, b, offs, groups)
                 row["helionc_us"] = bench_us(call)
-                os.environ["HELIONC_NO_STREAM_K"] = "1"
-                got_whole, _ = poisoned_call(call)
-                row["whole_rel_err"] = rel_err(got_whole, a, b, offs, groups, 64)
-                row["ok"] = row["ok"] and row["whole_rel_err"] <= tol
-                row["whole_us"] = bench_us(call)
-                del os.environ["HELIONC_NO_STREAM_K"]
+                with env_set("HELIONC_NO_STREAM_K"):
+                    got_whole, _ = poisoned_call(call)
+                    row["whole_rel_err"] = rel_err(got_whole, a, b, offs, groups, 64)
+                    row["ok"] = row["ok"] and row["whole_rel_err"] <= tol
+                    row["whole_us"] = bench_us(call)
                 del got_whole
                 if fit_rows:  # the BM x BN kernel instead (HELIONC_NO_ROW_FITTING)
                     got_tiles, _ = poisoned_call(with_env("HELIONC_NO_ROW_FITTING", call))

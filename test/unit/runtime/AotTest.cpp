@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 using namespace helion::rt;
 
@@ -69,10 +70,9 @@ TEST_CASE("HELIONC_REQUIRE_AOT: set to anything but empty or 0", "[aot]") {
 
 TEST_CASE("HELIONC_NO_STREAM_K and HELIONC_NO_ROW_FITTING: set to anything but empty or 0",
           "[stream]") {
-  for (const char* name : {"HELIONC_NO_STREAM_K", "HELIONC_NO_ROW_FITTING"}) {
-    const auto enabled = [&] {
-      return std::string(name) == "HELIONC_NO_STREAM_K" ? streamKEnabled() : rowFittingEnabled();
-    };
+  const std::pair<const char*, bool (*)()> switches[] = {
+      {"HELIONC_NO_STREAM_K", streamKEnabled}, {"HELIONC_NO_ROW_FITTING", rowFittingEnabled}};
+  for (const auto& [name, enabled] : switches) {
     ::unsetenv(name);
     CHECK(enabled());
     ::setenv(name, "", 1);
