@@ -13,7 +13,8 @@
 // -DPROBE records, per CTA, clock64() at the kernel's probes (gemm_grouped_rows.cuh's
 // HELION_ROWS_PROBE: the producer's thread 0 and the first consumer's thread 0) and
 // globaltimer at entry and end; grouped_rows_probe(out) copies them out (int64 [#CTAs]
-// [kProbeSlots]) and zeroes them for the next launch.
+// [kProbeSlots]) and zeroes them for the next launch; dense_probe(a, b, c, M, N, K,
+// stream) runs the plain matmul template (gemm_sm90.cuh's Gemm, with the same probes).
 #ifdef PROBE
 namespace probe {
 enum : int { entry, planned, ordered, firstLoad, firstData, epilogueBegin, epilogueEnd, end,
@@ -175,6 +176,44 @@ extern "C" int grouped_rows(const void* a, const void* b, const void* offsets, i
 }
 
 #ifdef PROBE
+// The plain persistent matmul template (what examples/matmul.cpp compiles to: 128 x 256
+// tiles, 4 stages, 2 consumers, tma_store, groupM 8) with the same probes, on
+// c [M, N] = a [M, K] @ b [K, N] (bf16), for scripts/grouped_rows_probe.py --dense.
+using Dense = hd::Gemm<hd::bf16, hd::bf16, 128, 256, 64, 4, 2, false, true,
+                       hd::EpilogueForm::tma_store>;
+
+extern "C" int dense_probe(const void* a, const void* b, void* c, int M, int N, int K,
+                           void* stream) {
+  const CUtensorMapDataType type = CU_TENSOR_MAP_DATA_TYPE_UINT16;
+  hd::TensorMap mapA, mapB, mapC;
+  const cuuint64_t dimsA[2] = {(cuuint64_t)K, (cuuint64_t)M}, stridesA[1] = {(cuuint64_t)K * 2};
+  const cuuint64_t dimsB[2] = {(cuuint64_t)N, (cuuint64_t)K}, stridesB[1] = {(cuuint64_t)N * 2};
+  const cuuint64_t dimsC[2] = {(cuuint64_t)N, (cuuint64_t)M}, stridesC[1] = {(cuuint64_t)N * 2};
+  const cuuint32_t boxA[2] = {64, Dense::kBoxARows}, boxB[2] = {64, 64};
+  const cuuint32_t boxC[2] = {(cuuint32_t)Dense::kBoxCCols, (cuuint32_t)Dense::kBoxCRows};
+  if (int e = encode(&mapA, type, 2, a, dimsA, stridesA, boxA))
+    return e;
+  if (int e = encode(&mapB, type, 2, b, dimsB, stridesB, boxB))
+    return e;
+  if (int e = encode(&mapC, type, 2, c, dimsC, stridesC, boxC))
+    return e;
+  auto kernel = hd::gemm_kernel<Dense, hd::IdentityTransform>;
+  static bool configured = false;
+  if (!configured) {
+    if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             Dense::kSmemBytes))
+      return static_cast<int>(e);
+    configured = true;
+  }
+  int dev = 0, sms = 0;
+  cudaGetDevice(&dev);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  kernel<<<Dense::gridSize(M, N, sms), Dense::kThreads, Dense::kSmemBytes,
+           static_cast<cudaStream_t>(stream)>>>(mapA, mapB, mapC, M, N, K, 8,
+                                                hd::IdentityTransform{});
+  return static_cast<int>(cudaGetLastError());
+}
+
 /// Copies the probes' slots of the last launch (int64 [probe::kCtas][probe::kSlots]) to
 /// `out` and zeroes them. Returns 0 or a CUDA error.
 extern "C" int grouped_rows_probe(long long* out) {

@@ -103,11 +103,13 @@ namespace sm90 {
 /// and the same thread reads them back in the same layout; a slot holds SlotQuads per
 /// thread and consumer) and counts its arrival; the last piece to arrive sums the
 /// tile's slots in piece order into acc and returns true (then it runs the epilogue),
-/// the others return false. Uses named barrier 1 + consumer.
+/// the others return false. Uses named barrier 1 + consumer. `quads` (at most Quads, the
+/// same in the warpgroup): only the first quads float4s are the piece's (a tile of a
+/// height known at run time; code for Quads, guarded).
 template <int Quads, int SlotQuads, int Consumers>
 __device__ __forceinline__ bool stream_k_reduce(const StreamK& sk, const StreamKUnit& u,
                                                 float* acc, int tid, int consumer,
-                                                uint8* workspace) {
+                                                uint8* workspace, int quads = Quads) {
   static_assert(Quads <= SlotQuads, "stream_k_reduce: the partials fill at most a slot");
   float4* slots = reinterpret_cast<float4*>(workspace + kStreamKCounterBytes);
   auto slot = [&](int sl) {
@@ -116,7 +118,8 @@ __device__ __forceinline__ bool stream_k_reduce(const StreamK& sk, const StreamK
   float4* mine = slot(u.slot);
 #pragma unroll
   for (int q = 0; q < Quads; ++q)
-    mine[q * 128] = make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]);
+    if (q < quads)
+      mine[q * 128] = make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]);
   __threadfence(); // the partials before the count
   named_barrier_sync(1 + consumer, 128);
   const int first = sk.firstSlot(u.tile), count = sk.pieces;
@@ -136,11 +139,13 @@ __device__ __forceinline__ bool stream_k_reduce(const StreamK& sk, const StreamK
     const float4* p = slot(first + j);
 #pragma unroll
     for (int q = 0; q < Quads; ++q) {
-      const float4 v = __ldcg(p + q * 128);
-      acc[4 * q] += v.x;
-      acc[4 * q + 1] += v.y;
-      acc[4 * q + 2] += v.z;
-      acc[4 * q + 3] += v.w;
+      if (q < quads) {
+        const float4 v = __ldcg(p + q * 128);
+        acc[4 * q] += v.x;
+        acc[4 * q + 1] += v.y;
+        acc[4 * q + 2] += v.z;
+        acc[4 * q + 3] += v.w;
+      }
     }
   }
   return true;

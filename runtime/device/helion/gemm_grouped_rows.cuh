@@ -27,8 +27,15 @@
 // 1024 put about 16 groups between a CTA's tiles), and its lane 0 issues the loads. It
 // writes each unit's rows, column tile and number (StreamK::unitAt) into the stage of
 // its first k-block (StageTile), where the consumers read it: they do not walk the
-// groups. With a workspace (and Dynamic) each producer takes the launch's next unit from
-// an atomic counter in it, else CTA c takes units c, c + P, ...
+// groups. CTA c takes unit c first; then, with a workspace (and Dynamic), the launch's
+// next unit from an atomic counter in it, else units c + P, c + 2 P, ...
+//
+// Before its tiles a CTA prices the caps (below) and, when the chosen cap's tiles have
+// more than one height, orders the groups by height; the offsets' first lines are
+// prefetched at entry. Session 36's probes (one group of 8192 rows, N = K = 4096, H200):
+// the first data came 9.45 us after the set-up's end, now 6.9 (the first unit without
+// the atomic, no order for one height); 7.6 us after the kernel's start, where the plain
+// matmul template's comes after 2.6.
 //
 // Per tile, two consumer warpgroups each own 64 of its 128 columns: their A operand
 // is B[g]'s k-block as TMA loads it ([64 k][64 n], N-major: wgmma's transposed A),
@@ -38,7 +45,9 @@
 // accumulator (64 columns x h rows per consumer, float[128]) is converted to the
 // output type, transposed by stmatrix .trans into a swizzled shared buffer of 128 rows
 // x 64 columns at a time, and stored by TMA in one box per pass, only rows inside the
-// group (the last fewer than 16 by 16-byte stores).
+// group (the last fewer than 16 by 16-byte stores). Only the k-loop has a copy per
+// height (wgmma's N); the store and the stream-K exchange are one copy, guarded by the
+// height at run time (the kernel's code: 158 KB, 382 KB with a whole tile per height).
 //
 // Stream-K (with a workspace), as gemm_grouped.cuh's: when all groups' tiles (counted
 // on the device) leave the persistent grid's last wave partly idle, the last tiles
@@ -68,10 +77,7 @@
 // global memory; nothing here otherwise): HELION_ROWS_PROBE(event) marks a moment of the
 // CTA (entry, plan, order, first load, first data, end), HELION_ROWS_PROBE_SPAN(what,
 // begin) adds the cycles since the mark `begin` to a sum (epilogues, gaps between tiles).
-#ifndef HELION_ROWS_PROBE
-#define HELION_ROWS_PROBE(event) ((void)0)
-#define HELION_ROWS_PROBE_SPAN(what, begin) ((void)0)
-#endif
+// gemm_sm90.cuh defines them empty (its Gemm has the same probes).
 
 namespace helion::dev {
 
@@ -122,6 +128,12 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
                                              int K, const TOff* offsets, int groups, bool byHeight,
                                              uint8* workspace, void* smem) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    HELION_ROWS_PROBE(entry);
+    // The offsets' first 4 KB on their way to L1 while the barriers and maps are set up
+    // (the pricing's loads would wait for DRAM after them).
+    if (const int64 at = 128 * static_cast<int64>(threadIdx.x);
+        threadIdx.x < 32 && at < (groups + 1) * static_cast<int64>(sizeof(TOff)))
+      asm volatile("prefetch.global.L1 [%0];" ::"l"(reinterpret_cast<const uint8*>(offsets) + at));
     uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 1023) & ~1023ull);
     uint8* staging = base + Stages * kStageBytes;
     uint64* full = reinterpret_cast<uint64*>(staging + Consumers * kStagingBytes);
@@ -143,19 +155,22 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
     uint32* counts = reinterpret_cast<uint32*>(reinterpret_cast<uint8*>(plan) + kPlanBytes);
     uint16* order = reinterpret_cast<uint16*>(counts + kClasses + 1);
     uint8* keys = reinterpret_cast<uint8*>(order + kMaxOrdered);
-    HELION_ROWS_PROBE(entry);
     static_assert(kCaps * 32 <= kThreads, "a warp prices each cap");
     static_assert(kClasses <= 32, "a lane prices each height class");
+    static_assert(kCaps <= kClasses + 1, "price_cap's heights per cap fit the order's counts");
     if (const int warp = threadIdx.x / 32; warp < (BalanceWaves ? kCaps : 1))
-      price_cap(offsets, groups, M, N, K, warp, workspace != nullptr, plan);
+      price_cap(offsets, groups, M, N, K, warp, workspace != nullptr, plan, counts);
     __syncthreads();
     const int chosen = BalanceWaves ? chooseCap(plan->sk, plan->cost) : 0;
     const int cap = capOf(chosen);
+    // Tiles of one height (one group, or groups alike): the height order is the groups'
+    // own order, and its barriers are saved.
+    const bool heights = counts[chosen] > 1;
     if (threadIdx.x == 0)
       plan->chosen = plan->sk[chosen];
     __syncthreads();
     HELION_ROWS_PROBE(planned);
-    const bool sorted = byHeight && groups <= kMaxOrdered;
+    const bool sorted = byHeight && groups <= kMaxOrdered && heights;
     const int ordered = sorted ? order_by_height(offsets, groups, M, cap, order, keys, counts) : 0;
     GroupedRowTiles<TOff> tiles(offsets, groups, M, N, cap, sorted ? order : nullptr, ordered);
     HELION_ROWS_PROBE(ordered);
@@ -186,10 +201,11 @@ private:
   /// Row cap i (capOf(i)), priced by one warp: the tiles of all groups
   /// counted by height (lane j holds those of 8 (j + 1) rows) and priced, a class per
   /// lane (capCost's sum of classCost), then lane 0 writes their stream-K plan and cost to
-  /// plan->sk[i] and plan->cost[i].
+  /// plan->sk[i] and plan->cost[i], and the number of heights with tiles to classes[i]
+  /// (the height order's counts, free until order_by_height).
   template <class TOff>
   __device__ static void price_cap(const TOff* offsets, int groups, int M, int N, int K, int i,
-                                   bool streamK, RowsPlan* plan) {
+                                   bool streamK, RowsPlan* plan, uint32* classes) {
     const int lane = static_cast<int>(threadIdx.x % 32);
     unsigned mine = 0;
     for (int c = 0; c < groups; c += 32) {
@@ -226,9 +242,11 @@ private:
 #pragma unroll
     for (int d = 16; d > 0; d /= 2)
       cost += __shfl_xor_sync(0xffffffffu, cost, d);
+    const unsigned tall = __ballot_sync(0xffffffffu, lane < kClasses && mine > 0);
     if (lane == 0) {
       plan->sk[i] = sk;
       plan->cost[i] = cost;
+      classes[i] = static_cast<uint32>(__popc(tall));
     }
   }
 
@@ -255,20 +273,27 @@ private:
     uint32 phase = 0;
     const bool leader = threadIdx.x == 0;
     const int units = sk.units(), ctas = static_cast<int>(gridDim.x);
-    for (int i = static_cast<int>(blockIdx.x);; i += ctas) {
-      if (nextUnit) { // the next unit of the launch, whichever CTA asks first
-        int v = 0;
-        if (leader)
-          v = atomicAdd(nextUnit, 1);
-        i = __shfl_sync(0xffffffffu, v, 0);
-        if (i >= units) {
-          if (leader && i == units + ctas - 1) // the launch's last ask: 0 for the next launch
-            atomicExch(nextUnit, 0);
-          break;
+    // CTA c's first unit is c (no atomic's round trip before the first loads); after it,
+    // unit ctas + v, v the counter's value when this CTA asks (Dynamic: whichever CTA
+    // is ready first), else c + ctas, c + 2 ctas, ... Every CTA with a first unit asks
+    // until it is refused once: `units` asks in all, the last one (v = units - 1) puts the
+    // counter back to 0 for the next launch.
+    for (int i = static_cast<int>(blockIdx.x), first = 1;; first = 0) {
+      if (!first) {
+        if (nextUnit) { // the next unit of the launch, whichever CTA asks first
+          int v = 0;
+          if (leader) {
+            v = atomicAdd(nextUnit, 1);
+            if (v == units - 1) // the launch's last ask: 0 for the next launch
+              atomicExch(nextUnit, 0);
+          }
+          i = ctas + __shfl_sync(0xffffffffu, v, 0);
+        } else {
+          i += ctas;
         }
-      } else if (i >= units) {
-        break;
       }
+      if (i >= units)
+        break;
       const StreamKUnit u = sk.unitAt(i);
       if (!tiles.seekWarp(u.tile))
         break;
@@ -355,8 +380,7 @@ private:
       switch (h / 8) {
 #define HELION_ROWS_CASE(i)                                                                      \
   case i:                                                                                        \
-    tile<8 * i>(acc, mapsC, C, ldc, N, u, sk, workspace, row0, valid, col0, base, staging, full,  \
-                empty, s, phase, consumer, tid);                                                 \
+    mainloop<8 * i>(acc, u, base, full, empty, s, phase, consumer, tid);                         \
     break;
         HELION_ROWS_CASE(1) HELION_ROWS_CASE(2) HELION_ROWS_CASE(3) HELION_ROWS_CASE(4)
         HELION_ROWS_CASE(5) HELION_ROWS_CASE(6) HELION_ROWS_CASE(7) HELION_ROWS_CASE(8)
@@ -369,22 +393,27 @@ private:
 #undef HELION_ROWS_CASE
       default: __trap();
       }
+      // A piece's partials: one copy for all heights, h rows rounded up to 64 (guards
+      // of 64 rows; finer ones made ptxas spill).
+      if (u.slot >= 0 && !sm90::stream_k_reduce<MaxH / 8, kStreamKSlotQuads, Consumers>(
+                             sk, u, acc, tid, consumer, workspace, (h / 8 + 7) / 8 * 8))
+        continue; // another piece of this split tile adds the partials and stores
+      store(acc, h, mapsC, C, ldc, N, row0, valid, col0, staging, consumer, tid);
     }
     if (tid == 0)
       tma_store_wait<0>();
     HELION_ROWS_PROBE(end);
   }
 
-  /// One unit (a tile of H rows or a piece of one: k-blocks [u.k0, u.k1)): the k-loop
-  /// (each k-block's 4 k16 steps, one wgmma each), then, for a whole tile or the last
-  /// piece of a split one to arrive, the transposed store of this consumer's 64 columns.
+  /// One unit's k-loop (a tile of H rows or a piece of one: k-blocks [u.k0, u.k1); each
+  /// k-block's 4 k16 steps, one wgmma each) into acc[0 .. H / 2). Only this part has a
+  /// copy per height (wgmma's N is H); the store after it is one copy for all heights
+  /// (store): 32 copies of the whole tile made the kernel's code 380 KB (the plain
+  /// matmul's: 11 KB).
   template <int H>
-  __device__ static __forceinline__ void tile(float (&acc)[128], const TensorMap* mapsC, T* C,
-                                              int64 ldc, int N, const StreamKUnit& u,
-                                              const StreamK& sk, uint8* workspace, int64 row0,
-                                              int valid, int col0, uint8* base, uint8* staging,
-                                              uint64* full, uint64* empty, int& s, uint32& phase,
-                                              int consumer, int tid) {
+  __device__ static __forceinline__ void mainloop(float (&acc)[128], const StreamKUnit& u,
+                                                  uint8* base, uint64* full, uint64* empty,
+                                                  int& s, uint32& phase, int consumer, int tid) {
     using namespace sm90;
     int prev = 0;
     if (u.k1 <= u.k0) // no k-blocks (K = 0): the product is zero
@@ -422,9 +451,16 @@ private:
     fence<H>(acc);
     if (u.k1 > u.k0 && tid % 32 == 0)
       mbarrier_arrive(&empty[prev]);
-    if (u.slot >= 0 &&
-        !stream_k_reduce<H / 8, kStreamKSlotQuads, Consumers>(sk, u, acc, tid, consumer, workspace))
-      return; // another piece of this split tile adds the partials and stores
+  }
+
+  /// The transposed store of this consumer's 64 columns of a tile of h rows (a whole
+  /// tile, or the last piece of a split one to arrive), `valid` of them inside the
+  /// group: code for MaxH rows, each block of 8 rows guarded by h (the same in the
+  /// warpgroup).
+  __device__ static __forceinline__ void store(float (&acc)[128], int h, const TensorMap* mapsC,
+                                               T* C, int64 ldc, int N, int64 row0, int valid,
+                                               int col0, uint8* staging, int consumer, int tid) {
+    using namespace sm90;
     HELION_ROWS_PROBE(epilogueBegin);
 
     // acc register r: column 16 warp + lane / 4 + 8 ((r / 2) % 2) of this consumer's
@@ -437,18 +473,22 @@ private:
     const int warp = tid / 32, lane = tid % 32, q = lane / 8; // lane addresses matrix q
     const uint32 st = smem_addr(staging);
 #pragma unroll
-    for (int p = 0; p < (H + kStagingRows - 1) / kStagingRows; ++p) {
+    for (int p = 0; p < MaxH / kStagingRows; ++p) {
+      if (p * kStagingRows >= h)
+        break;
       if (tid == 0)
         tma_store_wait<0>(); // the previous pass's boxes have left the buffer
       named_barrier_sync(1 + consumer, 128);
       constexpr int kBlocks = kStagingRows / 8;
 #pragma unroll
-      for (int j = kBlocks * p; j < kBlocks * (p + 1) && j < H / 8; j += 2) {
+      for (int j = kBlocks * p; j < kBlocks * (p + 1); j += 2) {
+        if (j >= h / 8)
+          break;
         const int rowIn = (j - kBlocks * p + q / 2) * 8 + lane % 8;
         const int chunk = 2 * warp + q % 2;
         const uint32 addr = st + rowIn * 128 + ((chunk ^ (lane % 8)) << 4);
-        // An odd H / 8: the last pair's second block (rows past H) stores zeros.
-        const bool second = j + 1 < H / 8;
+        // An odd h / 8: the last pair's second block (rows past h) stores zeros.
+        const bool second = j + 1 < h / 8;
         stmatrix_x4_trans(addr, pack2_rn<T>(acc[4 * j], acc[4 * j + 1]),
                           pack2_rn<T>(acc[4 * j + 2], acc[4 * j + 3]),
                           second ? pack2_rn<T>(acc[4 * j + 4], acc[4 * j + 5]) : 0u,

@@ -125,6 +125,15 @@
 #include "helion/gemm_tiles.cuh"         // GemmTiles: the tile order
 #include "helion/types.cuh"
 
+// Timing probes (test/gpu/grouped_rows.cu -DPROBE defines them to record clock64() in
+// global memory; nothing here otherwise): the kernel's moments (entry, first load, first
+// data, epilogues, end) as gemm_grouped_rows.cuh marks them, so that its plain persistent
+// GEMM can be timed beside the row-fitting kernel (scripts/grouped_rows_probe.py --dense).
+#ifndef HELION_ROWS_PROBE
+#define HELION_ROWS_PROBE(event) ((void)0)
+#define HELION_ROWS_PROBE_SPAN(what, begin) ((void)0)
+#endif
+
 namespace helion::dev {
 
 /// The GEMM: constants for the host and the device function `run` (see the top).
@@ -221,6 +230,7 @@ struct Gemm {
                              int M, int N, int K, int groupM, const Epi& epi, void* smem,
                              int batches = 1, const TensorMap* mapY = nullptr) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    HELION_ROWS_PROBE(entry);
     uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 1023) & ~1023ull);
     uint64* full = reinterpret_cast<uint64*>(base + Stages * kStageBytes + kEpilogueBytes);
     uint64* empty = full + Stages;
@@ -278,6 +288,7 @@ private:
       tm = tm * Cluster + rank;
       for (int kb = 0; kb < kBlocks; ++kb) {
         mbarrier_wait(&empty[s], phase ^ 1); // a fresh barrier passes parity 1 at once
+        HELION_ROWS_PROBE(firstLoad);
         uint8* a = base + s * kStageBytes;
         uint8* b = a + kStageBytesA;
         mbarrier_arrive_expect_tx(&full[s], kStageBytes); // whole boxes, zero-filled or not
@@ -366,6 +377,10 @@ private:
         int prev = 0;
         for (int kb = 0; kb < kBlocks; ++kb) {
           mbarrier_wait(&full[s], phase);
+          if (kb == 0) {
+            HELION_ROWS_PROBE(firstData);
+            HELION_ROWS_PROBE_SPAN(gaps, epilogueEnd);
+          }
           const uint32 a = smem_addr(base + s * kStageBytes) + consumer * kWgM * 128;
           const uint32 b = smem_addr(base + s * kStageBytes + kStageBytesA);
           const uint64 descA = desc_sw128(a, 16, 1024);
@@ -392,15 +407,19 @@ private:
 
       const int row0 = tm * BM + consumer * kWgM; // this warpgroup's first row
       const int col0 = tn * BN;
+      HELION_ROWS_PROBE(epilogueBegin);
       if constexpr (Batched)
         epilogue(acc, row0, col0, M, N, tid, consumer, mapC, base, BatchEpilogue<Epi>{epi, tb},
                  tb);
       else
         epilogue(acc, row0, col0, M, N, tid, consumer, mapC, base, epi, 0);
+      HELION_ROWS_PROBE_SPAN(epilogues, epilogueBegin);
+      HELION_ROWS_PROBE(epilogueEnd);
     }
     if constexpr (Form == EpilogueForm::tma_store)
       if (tid == 0)
         tma_store_wait<0>(); // the last tile's shared memory is read before exit
+    HELION_ROWS_PROBE(end);
   }
 
   /// The K loop of a computed A (an A prologue, gemm_tiles.cuh): each warp loads its
