@@ -5,9 +5,12 @@
 // used once and below P (the workspace's); piece j starts at the same k in every
 // split tile; a CTA's tiles never decrease; the split never costs more (by the
 // plan's model) than the whole tile; unitAt numbers the same units (CTA c's are c, c +
-// P, ...); and the documented example holds.
+// P, ...); and the documented example holds. UnitDeal (the dynamic deal of units) in
+// random orders of the CTAs' asks: every unit taken once, the counter back to 0 after
+// exactly one reset, by the launch's last ask.
 #include <cstdio>
 #include <map>
+#include <random>
 #include <set>
 #include <vector>
 #define __device__
@@ -19,6 +22,7 @@
 using helion::dev::StreamK;
 using helion::dev::StreamKUnit;
 using helion::dev::StreamKWalk;
+using helion::dev::UnitDeal;
 
 
 static void check(int tiles, int ctas, int kb) {
@@ -73,6 +77,45 @@ static void check(int tiles, int ctas, int kb) {
   }
 }
 
+// One launch of `ctas` CTAs over `units` units with the counter: each step a random
+// active CTA (one with a unit in hand) finishes its unit and asks, as the producer does.
+static void checkDeal(int units, int ctas, unsigned seed) {
+  const UnitDeal deal{units, ctas};
+  std::mt19937 rng(seed);
+  std::vector<int> taken(static_cast<size_t>(units), 0);
+  std::vector<int> held; // the unit each active CTA holds
+  for (int c = 0; c < ctas; ++c)
+    if (int i = deal.first(c); i < units)
+      held.push_back(i);
+  int counter = 0, resets = 0, asks = 0;
+  while (!held.empty()) {
+    if (asks > units + ctas) { // a deal that never ends
+      EXPECT(false, " U=%d P=%d: more than %d asks", units, ctas, units + ctas);
+      return;
+    }
+    const size_t a = rng() % held.size();
+    ++taken[static_cast<size_t>(held[a])];
+    const int v = counter++; // atomicAdd(nextUnit, 1)
+    ++asks;
+    EXPECT(resets == 0, " U=%d P=%d: an ask after the reset", units, ctas);
+    if (deal.lastAsk(v)) {
+      counter = 0; // atomicExch(nextUnit, 0)
+      ++resets;
+    }
+    if (const int i = deal.asked(v); i < units) {
+      held[a] = i;
+    } else {
+      held[a] = held.back();
+      held.pop_back();
+    }
+  }
+  for (int i = 0; i < units; ++i)
+    EXPECT(taken[static_cast<size_t>(i)] == 1, " U=%d P=%d: unit %d taken %d times", units,
+           ctas, i, taken[static_cast<size_t>(i)]);
+  EXPECT(asks == units && counter == 0 && resets == (units > 0 ? 1 : 0),
+         " U=%d P=%d: %d asks, counter %d, %d resets", units, ctas, asks, counter, resets);
+}
+
 int main() {
   // The example at the top of stream_k.cuh.
   const StreamK ex = StreamK::plan(10, 4, 32, 2, true);
@@ -106,6 +149,11 @@ int main() {
         check(tiles, ctas, kb);
         ++cases;
       }
-  std::printf("stream-K: %d cases, %d failures\n", cases, bad);
+  int deals = 0;
+  for (int ctas : {1, 2, 3, 7, 132})
+    for (int units = 0; units <= 3 * ctas + 5; units += 1 + units / 40)
+      for (unsigned seed = 0; seed < 4; ++seed, ++deals)
+        checkDeal(units, ctas, seed);
+  std::printf("stream-K: %d cases, %d deals, %d failures\n", cases, deals, bad);
   return bad == 0 ? 0 : 1;
 }

@@ -28,7 +28,8 @@
 // writes each unit's rows, column tile and number (StreamK::unitAt) into the stage of
 // its first k-block (StageTile), where the consumers read it: they do not walk the
 // groups. CTA c takes unit c first; then, with a workspace (and Dynamic), the launch's
-// next unit from an atomic counter in it, else units c + P, c + 2 P, ...
+// next unit from an atomic counter in it, else units c + P, c + 2 P, ... (UnitDeal,
+// stream_k.cuh).
 //
 // Before its tiles a CTA prices the caps (below) and, when the chosen cap's tiles have
 // more than one height, orders the groups by height; the offsets' first lines are
@@ -273,21 +274,17 @@ private:
     uint32 phase = 0;
     const bool leader = threadIdx.x == 0;
     const int units = sk.units(), ctas = static_cast<int>(gridDim.x);
-    // CTA c's first unit is c (no atomic's round trip before the first loads); after it,
-    // unit ctas + v, v the counter's value when this CTA asks (Dynamic: whichever CTA
-    // is ready first), else c + ctas, c + 2 ctas, ... Every CTA with a first unit asks
-    // until it is refused once: `units` asks in all, the last one (v = units - 1) puts the
-    // counter back to 0 for the next launch.
-    for (int i = static_cast<int>(blockIdx.x), first = 1;; first = 0) {
+    const UnitDeal deal{units, ctas}; // stream_k.cuh: unit c first, then the counter's
+    for (int i = deal.first(static_cast<int>(blockIdx.x)), first = 1;; first = 0) {
       if (!first) {
         if (nextUnit) { // the next unit of the launch, whichever CTA asks first
           int v = 0;
           if (leader) {
             v = atomicAdd(nextUnit, 1);
-            if (v == units - 1) // the launch's last ask: 0 for the next launch
+            if (deal.lastAsk(v)) // 0 for the next launch
               atomicExch(nextUnit, 0);
           }
-          i = ctas + __shfl_sync(0xffffffffu, v, 0);
+          i = deal.asked(__shfl_sync(0xffffffffu, v, 0));
         } else {
           i += ctas;
         }

@@ -121,6 +121,24 @@ struct StreamK {
   }
 };
 
+/// How a persistent launch deals out its units (StreamK::units(); the row-fitting grouped
+/// GEMM's producer, gemm_grouped_rows.cuh): CTA c takes unit c first (no atomic's round
+/// trip before its first loads); then, with a counter (an int in the workspace, 0 when the
+/// launch starts), unit ctas + v, v the counter's value when the CTA asks (atomicAdd 1:
+/// whichever CTA is ready first), else c + ctas, c + 2 ctas, ...; a CTA stops at its
+/// first unit >= units. With the counter each CTA that has a first unit asks until it is
+/// refused once, `units` asks in all, so the ask that gets v = units - 1 is the launch's
+/// last and puts the counter back to 0 for the next launch (test/emulation/stream_k.cpp
+/// plays random orders of asks).
+struct UnitDeal {
+  int units, ctas;
+  HELION_SK_FN int first(int cta) const { return cta; }
+  /// The unit of an ask that got counter value v.
+  HELION_SK_FN int asked(int v) const { return ctas + v; }
+  /// Whether the ask that got v was the launch's last (then reset the counter).
+  HELION_SK_FN bool lastAsk(int v) const { return v == units - 1; }
+};
+
 /// CTA c's units, in order: its whole tiles, then its piece if it has one (tile
 /// numbers never decrease, as GroupedTiles::seek needs).
 struct StreamKWalk {
