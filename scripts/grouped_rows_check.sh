@@ -20,7 +20,8 @@ mkdir -p "$out" "$work"
 # (bal-h with units dealt out statically, CTA c: c, c + P, ...) and sk-h (row tiles of up
 # to 256 rows). OVERHEADS="32 48": also bal-h with the cap model's per-tile rows
 # at those values (bal32-h, bal48-h). PROBE=1: first, bal-h with timing probes
-# (scripts/grouped_rows_probe.py: where one launch's time goes). OLD=DIR: also "old-h",
+# (scripts/grouped_rows_probe.py --dense: where one launch's time goes, beside the plain
+# matmul template's). OLD=DIR: also "old-h",
 # bal-h as DIR/runtime/device and DIR/test/gpu/grouped_rows.cu have it (another commit's
 # tree, e.g. from git archive), for a before/after comparison in the same rounds.
 # VARIANTS: below.
@@ -49,7 +50,7 @@ done
 if [[ ${PROBE:-0} == 1 ]]; then # bal-h with timing probes: scripts/grouped_rows_probe.py
   build -DSTREAMK=1 -DPROBE -o "$work/libgrouped_rows_probe.so"
   timeout "${PROBE_TIMEOUT:-120}" python3 "$root/scripts/grouped_rows_probe.py" \
-    --lib "$work/libgrouped_rows_probe.so" --json "$out/grouped_rows_probe.json"
+    --lib "$work/libgrouped_rows_probe.so" --dense --json "$out/grouped_rows_probe.json"
 fi
 wait $p1 && wait $p2 && wait $p3
 if [[ -n ${OLD:-} ]]; then
