@@ -218,7 +218,7 @@ ConfigSpec ConfigSpec::fromKernel(const ir::Kernel& k, const SizeHints& hints) {
   std::vector<bool> inGrid(k.blockSizes.size(), false);
   int gridLoops = 0, maxGridTiles = 0;
   for (const LoopInfo& loop : loops) {
-    LoopSpec ls{loop.index, loop.isGrid, loop.tiles, loopName(k, loop.tiles)};
+    LoopSpec ls{loop.index, loop.isGrid, loop.tiles, loopName(k, loop.tiles), {}};
     if (loop.isGrid) {
       ++gridLoops;
       maxGridTiles = std::max(maxGridTiles, static_cast<int>(loop.tiles.size()));

@@ -89,7 +89,7 @@ std::optional<TensorArg> parseTensor(const std::string &name, const std::string 
                                              value, ir::scalarTypeNames())));
     return std::nullopt;
   }
-  TensorArg t{*type, {}};
+  TensorArg t{*type, {}, std::nullopt};
   std::string inner = trim(std::string_view(value).substr(open + 1, value.size() - open - 2));
   if (inner.empty())
     return t; // 0-d

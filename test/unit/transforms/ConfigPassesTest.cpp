@@ -265,14 +265,15 @@ TEST_CASE("the verifier checks the thread layout", "[passes][verify]") {
   k.threadLayout = std::vector<ThreadAxis>{{true, 0, false, {0}}};
   CHECK_FALSE(verifies(k, &text));
   CHECK(text.find("a thread layout whose tile 0 goes after position 0") != std::string::npos);
-  k.threadLayout = std::vector<ThreadAxis>{{false, 0}, {true, 0}, {true, 5, false, {1, 0}}};
+  k.threadLayout = std::vector<ThreadAxis>{
+      {false, 0, false, {}}, {true, 0, false, {}}, {true, 5, false, {1, 0}}};
   CHECK_FALSE(verifies(k, &text));
   CHECK(text.find("a thread layout over tile 5, out of range") != std::string::npos);
   CHECK(text.find("goes after position 0 (not an earlier axis, or out of order)") !=
         std::string::npos);
   // A reduction axis that apply-config has not decided.
   Kernel undecided = config::test::softmaxKernel();
-  undecided.threadLayout = std::vector<ThreadAxis>{{false, 0}};
+  undecided.threadLayout = std::vector<ThreadAxis>{{false, 0, false, {}}};
   CHECK_FALSE(verifies(undecided, &text));
   CHECK(text.find("a thread layout over axis 0, neither persistent nor looped") !=
         std::string::npos);
