@@ -110,6 +110,23 @@ static int encode(hd::TensorMap* out, CUtensorMapDataType type, int rank, const 
   return r == CUDA_SUCCESS ? 0 : 1000 + static_cast<int>(r);
 }
 
+/// A launch's preparation: the kernel's dynamic shared memory limit raised to `smemBytes`
+/// once (`configured`, the call site's own flag), and the device's SM count in `sms`.
+/// Returns 0 or a CUDA error.
+template <class Kernel>
+static int prepare(Kernel kernel, int smemBytes, bool& configured, int& sms) {
+  if (!configured) {
+    if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             smemBytes))
+      return static_cast<int>(e);
+    configured = true;
+  }
+  int dev = 0;
+  cudaGetDevice(&dev);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  return 0;
+}
+
 template <class T, class TOff>
 static int launch(const void* a, const void* b, const void* offsets, void* c, int M, int N, int K,
                   int groups, int byHeight, cudaStream_t stream) {
@@ -139,16 +156,9 @@ static int launch(const void* a, const void* b, const void* offsets, void* c, in
   if (int e = encode(&maps.b, type, 3, b, dimsB, stridesB, boxB))
     return e;
   static bool configured = false;
-  if (!configured) {
-    if (cudaError_t e = cudaFuncSetAttribute(grouped_rows_kernel<T, TOff>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             G::kSmemBytes))
-      return static_cast<int>(e);
-    configured = true;
-  }
-  int dev = 0, sms = 0;
-  cudaGetDevice(&dev);
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  int sms = 0;
+  if (int e = prepare(grouped_rows_kernel<T, TOff>, G::kSmemBytes, configured, sms))
+    return e;
   static unsigned char* workspace = nullptr; // counters zeroed once; the kernel re-zeroes them
   if (STREAMK && !workspace) {
     const size_t bytes = hd::kStreamKCounterBytes + size_t(sms) * G::kStreamKSlotBytes;
@@ -199,15 +209,9 @@ extern "C" int dense_probe(const void* a, const void* b, void* c, int M, int N, 
     return e;
   auto kernel = hd::gemm_kernel<Dense, hd::IdentityTransform>;
   static bool configured = false;
-  if (!configured) {
-    if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             Dense::kSmemBytes))
-      return static_cast<int>(e);
-    configured = true;
-  }
-  int dev = 0, sms = 0;
-  cudaGetDevice(&dev);
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  int sms = 0;
+  if (int e = prepare(kernel, Dense::kSmemBytes, configured, sms))
+    return e;
   kernel<<<Dense::gridSize(M, N, sms), Dense::kThreads, Dense::kSmemBytes,
            static_cast<cudaStream_t>(stream)>>>(mapA, mapB, mapC, M, N, K, 8,
                                                 hd::IdentityTransform{});
