@@ -68,4 +68,6 @@ bool streamKEnabled() { return unset("HELIONC_NO_STREAM_K"); }
 
 bool rowFittingEnabled() { return unset("HELIONC_NO_ROW_FITTING"); }
 
+bool rowFittingForced() { return !unset("HELIONC_ROW_FITTING"); }
+
 } // namespace helion::rt

@@ -18,9 +18,10 @@ torch has it (bf16; offsets as int32 cumulative ends, b as [G, k, n]), in TFLOP/
 --alt-libdir: the same kernel built with another config (the .sh builds 128x128, 8
 warps, 5 stages), timed next to the default on the bf16 cases.
 
-Groups of more than 256 rows on average in bf16 / f16 run the row-fitting kernel
-(gemm_grouped_rows.cuh; the launcher's choice), the others the 128 x 256 one; the
-"rows-edges" cases aim at the former's row-tile heights, "rows-split" at its stream-K.
+Groups of more than 256 and fewer than 4096 rows on average in bf16 / f16 run the
+row-fitting kernel (gemm_grouped_rows.cuh; the launcher's choice), the others the 128 x
+256 one; the "rows-edges" cases aim at the former's row-tile heights, "rows-split" at its
+stream-K.
 For it, "cap" is the row cap the kernel chooses for the draw (chooseCap, recomputed
 here; "-": the 128 x 256 kernel).
 
@@ -34,7 +35,8 @@ added in a fixed order). Timed cases are also
 timed with HELIONC_NO_STREAM_K=1 (every tile whole: the kernel before stream-K; the
 row-fitting kernel still chooses its cap, priced without a split), as "whole", and where
 the row-fitting kernel runs, checked and timed (paired) with HELIONC_NO_ROW_FITTING=1 (the
-128 x 256 kernel in its place), as "bmxbn".
+128 x 256 kernel in its place), as "bmxbn"; where groups of 4096 rows or more on average
+run the 128 x 256 kernel, with HELIONC_ROW_FITTING=1 (the row-fitting kernel), as "rows".
 """
 import argparse
 import contextlib
@@ -58,8 +60,9 @@ FULL_REF_FLOPS = 2e10  # above this, the reference covers sampled rows of each g
 
 
 def group_sizes(kind, groups, rows):
-    """Sizes of `groups` groups: 'uniform' (each `rows`) or 'random' (uniform in
-    [0, 2 * rows], group 1 empty, one size of 1 and one one-off a tile of 128)."""
+    """Sizes of `groups` groups: 'uniform' (each `rows`), 'random' (uniform in
+    [0, 2 * rows], group 1 empty, one size of 1 and one one-off a tile of 128), 'halves',
+    'ragged' or 'sparse' (below), or the list given."""
     if kind == "uniform":
         return [rows] * groups
     if isinstance(kind, list):  # fixed sizes
@@ -67,6 +70,9 @@ def group_sizes(kind, groups, rows):
     if kind == "halves":  # every group's last row block 1 to 64 rows (half tiles)
         return [128 * int(torch.randint(2, 15, ())) + int(torch.randint(1, 65, ()))
                 for _ in range(groups)]
+    if kind == "ragged":  # in [rows / 2, 3 rows / 2], none a multiple of 128
+        return [int(torch.randint(rows // 2, 3 * rows // 2, ())) // 128 * 128 + 1
+                + int(torch.randint(0, 127, ())) for _ in range(groups)]
     if kind == "sparse":  # three groups with rows (many CTAs, few tiles: the most pieces)
         sizes = [0] * groups
         sizes[groups // 8], sizes[groups // 2], sizes[-1] = rows, rows - 28, 1
@@ -211,23 +217,35 @@ def with_env(name, call):
     return run
 
 
-def paired(call, eager, a, b, mm_lib, rounds, alt_call=None, row_fitting=False, again=False):
+def paired(call, eager, a, b, mm_lib, rounds, alt_call=None, other=None, again=False):
     """{name: (median us, median over rounds of helionc's time over this one's, the
-    rounds' times)}; row_fitting: also "bmxbn", the BM x BN kernel in its place; again:
-    helionc's call a second time, as "again"."""
+    rounds' times)}; other: (name, variable): also helionc's call with that environment
+    variable set (the other grouped kernel in its place: other_kernel); again: helionc's
+    call a second time, as "again"."""
     b0 = b[0].contiguous()
     fns = {"helionc": call, "eager": eager}
     if again:
         fns["again"] = call
     fns.update({"whole": with_env("HELIONC_NO_STREAM_K", call), "mm": lambda: torch.mm(a, b0)})
-    if row_fitting:
-        fns["bmxbn"] = with_env("HELIONC_NO_ROW_FITTING", call)
+    if other is not None:
+        fns[other[0]] = with_env(other[1], call)
     if mm_lib is not None:
         fns["matmul"] = lambda: mm_lib.call("matmul", a, b0)
     if alt_call is not None:
         fns["alt"] = alt_call
     med, ratio, times = paired_us(list(fns.values()), rounds)
     return {k: (m, 1.0 / q, t) for k, m, q, t in zip(fns, med, ratio, times)}
+
+
+def other_kernel(dt, total, groups):
+    """(launcher runs the row-fitting kernel, (name, variable) of the other kernel's
+    switch or None): MatmulLauncher.cpp's choice, for 16-bit groups of more than 256
+    rows on average, below 4096 (GroupedRowsShape::kLargeAverageRows)."""
+    if dt == torch.float32 or total <= 256 * groups:
+        return False, None
+    if total < 4096 * groups:
+        return True, ("bmxbn", "HELIONC_NO_ROW_FITTING")
+    return False, ("rows", "HELIONC_ROW_FITTING")
 
 
 def main():
@@ -274,6 +292,11 @@ def main():
         # group of 8192 rows (a dense product: eager is one torch.mm), two of 6144.
         ("large", [8192], 1, 0, 4096, 4096, (torch.bfloat16,), torch.int32, True),
         ("large", [6144, 6144], 2, 0, 4096, 4096, (torch.bfloat16,), torch.int32, True),
+        # 4096 rows or more a group on average (the 128 x 256 kernel since session 37),
+        # ragged: sizes off the tile, the waste of the 128 x 256 kernel's last row tiles.
+        ("large-ragged", "ragged", 4, 4096, 4096, 4096, (torch.bfloat16, torch.float16),
+         torch.int32, True),
+        ("large-ragged", [5000, 3241], 2, 0, 4096, 4096, (torch.bfloat16,), torch.int64, True),
         ("moe", "uniform", 64, 256, 4096, 1024, (torch.bfloat16, torch.float16), torch.int32, True),
         ("moe-random", "random", 64, 256, 4096, 1024, (torch.bfloat16,), torch.int64, True),
         ("odd", "random", 5, 100, 72, 200, (torch.bfloat16, torch.float16, torch.float32),
@@ -325,8 +348,7 @@ def main():
             torch.cuda.synchronize()
             same = bool(torch.equal(again, got))
             del again
-            # The launcher's choice of the row-fitting kernel (MatmulLauncher.cpp).
-            fit_rows = dt != torch.float32 and total > 256 * groups
+            fit_rows, other = other_kernel(dt, total, groups)
             tiles, p, split, cap = stream_k_plan(sizes, n, k, sms, fit_rows)
             tol = TOL[dt]
             row = {"case": name, "dtype": str(dt).replace("torch.", ""), "groups": groups,
@@ -345,11 +367,11 @@ def main():
                     row["ok"] = row["ok"] and row["whole_rel_err"] <= tol
                     row["whole_us"] = bench_us(call)
                 del got_whole
-                if fit_rows:  # the BM x BN kernel instead (HELIONC_NO_ROW_FITTING)
-                    got_tiles, _ = poisoned_call(with_env("HELIONC_NO_ROW_FITTING", call))
-                    row["bmxbn_rel_err"] = rel_err(got_tiles, a, b, offs, groups, 64)
-                    row["ok"] = row["ok"] and row["bmxbn_rel_err"] <= tol
-                    del got_tiles
+                if other is not None:  # the other kernel in the launcher's choice's place
+                    got_other, _ = poisoned_call(with_env(other[1], call))
+                    row[other[0] + "_rel_err"] = rel_err(got_other, a, b, offs, groups, 64)
+                    row["ok"] = row["ok"] and row[other[0] + "_rel_err"] <= tol
+                    del got_other
                 row["eager_us"] = bench_us(eager)
                 comp = compiled(eager)
                 if comp is not None:
@@ -372,7 +394,7 @@ def main():
                     row["alt_us"] = bench_us(alt_call)
                 if args.paired > 0:
                     row["paired"] = paired(call, eager, a, b, mm_lib, args.paired, alt_call,
-                                           fit_rows, args.again)
+                                           other, args.again)
             rows.append(row)
             del a, b, got
             torch.cuda.empty_cache()

@@ -123,8 +123,9 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   if (rowsKernel)
     os << "  const bool fitRows = tmaStore && " << pname(mm.tmaStoreParam) << ".dtype() == " << a
        << ".dtype() && (" << a << ".dtype() == helion::DType::bf16 || " << a
-       << ".dtype() == helion::DType::f16) && M > " << Rows::MaxH
-       << " * G && helion::rt::rowFittingEnabled();\n";
+       << ".dtype() == helion::DType::f16) && M > " << Rows::MaxH << " * G && (M < "
+       << Rows::kLargeAverageRows
+       << " * G || helion::rt::rowFittingForced()) && helion::rt::rowFittingEnabled();\n";
   // 3. Shared memory (Gemm::kSmemBytes / GemmSm80::kSmemBytes).
   std::string outSize = mm.tmaStoreParam >= 0
                             ? "int64_t(" + pname(mm.tmaStoreParam) + ".element_size())"

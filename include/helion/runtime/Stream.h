@@ -72,4 +72,11 @@ bool streamKEnabled();
 /// launch, to compare the two in one process).
 bool rowFittingEnabled();
 
+/// True while the environment sets HELIONC_ROW_FITTING (to anything but "0"): then a
+/// grouped GEMM that the row-fitting kernel can run (16-bit, more than 256 rows a group
+/// on average) runs it also where its groups are large enough for the BM x BN one (4096
+/// rows or more on average; read at every launch, to compare the two in one process).
+/// HELIONC_NO_ROW_FITTING wins over it.
+bool rowFittingForced();
+
 } // namespace helion::rt

@@ -76,7 +76,7 @@ template <class TOff> struct GroupedTiles {
     }
     return true;
   }
-  /// The tiles of all groups, counted by the whole warp (every lane gets it).
+  /// The tiles of all groups, counted by the whole warp (every lane gets it: redux.sync).
   __device__ __forceinline__ int total() const {
     int n = 0;
     for (int gi = static_cast<int>(threadIdx.x % 32); gi < groups; gi += 32) {
@@ -84,9 +84,9 @@ template <class TOff> struct GroupedTiles {
       group_bounds(offsets, gi, M, s, e);
       n += static_cast<int>((e - s + BM - 1) / BM);
     }
-#pragma unroll
-    for (int d = 16; d > 0; d /= 2)
-      n += __shfl_xor_sync(0xffffffffu, n, d);
+#if defined(__CUDA_ARCH__)
+    n = static_cast<int>(__reduce_add_sync(0xffffffffu, static_cast<unsigned>(n)));
+#endif
     return n * tilesN;
   }
   __device__ __forceinline__ void coords(int t, int& tm, int& tn) const {
@@ -173,6 +173,7 @@ struct GemmGroupedSm90 {
                              int M, int N, int K, int groupM, const TOff* offsets, int groups,
                              uint8* workspace, const Epi& epi, void* smem) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    prefetch_offsets(offsets, groups); // for total(), after the set-up
     uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 1023) & ~1023ull);
     uint64* full =
         reinterpret_cast<uint64*>(base + Stages * kStageBytes + Base::kEpilogueBytes);
@@ -195,7 +196,7 @@ struct GemmGroupedSm90 {
     } else {
       if constexpr (Consumers > 1)
         sm90::setmaxnreg_inc<Base::kConsumerRegs>();
-      consume(mapC, N, tiles, sk, workspace, epi, base, full, empty);
+      consume(mapC, N, K, tiles, sk, workspace, epi, base, full, empty);
     }
 #endif
   }
@@ -235,72 +236,103 @@ private:
   }
 
   template <class TOff, class Epi>
-  __device__ static void consume(const TensorMap* mapC, int N, GroupedTiles<TOff> tiles,
+  __device__ static void consume(const TensorMap* mapC, int N, int K, GroupedTiles<TOff> tiles,
                                  const StreamK& sk, uint8* workspace, const Epi& epi, uint8* base,
                                  uint64* full, uint64* empty) {
-    using namespace sm90;
-    const int consumer = threadIdx.x / 128 - 1;
+    const int consumer = warp_uniform(threadIdx.x / 128 - 1);
     const int tid = threadIdx.x % 128;
     float acc[kMmaM][BN / 2];
     int s = 0;
     uint32 phase = 0;
-    StreamKWalk walk(sk, static_cast<int>(blockIdx.x));
-    for (StreamKUnit u; walk.next(u) && tiles.seek(u.tile);) {
-      int tm, tn;
-      tiles.coords(u.tile, tm, tn);
-      zero(acc);
-      int prev = 0;
-      for (int kb = u.k0; kb < u.k1; ++kb) {
-        mbarrier_wait(&full[s], phase);
-        const uint32 a = smem_addr(base + s * kStageBytes) + consumer * kWgM * 128;
-        const uint32 b = smem_addr(base + s * kStageBytes + kStageBytesA);
-        const uint64 descA = desc_sw128(a, 16, 1024);
-        const uint64 descB = BTransposed ? desc_sw128(b, 16, 1024) : desc_sw128(b, BK * 128, 1024);
-        fence(acc);
-        wgmma_fence();
-#pragma unroll
-        for (int kk = 0; kk < BK / 16; ++kk) {
-          const uint64 stepB = BTransposed ? (kk * 32) >> 4 : (kk * 16 * 128) >> 4;
-#pragma unroll
-          for (int mi = 0; mi < kMmaM; ++mi)
-            wgmma_m64k16<BN, BTransposed ? 0 : 1, TIn>(
-                acc[mi], descA + ((mi * 64 * 128 + kk * 32) >> 4), descB + stepB, 1);
-        }
-        wgmma_commit();
-        fence(acc);
-        wgmma_wait<1>();
-        if (kb > u.k0 && tid % 32 == 0)
-          mbarrier_arrive(&empty[prev]);
-        prev = s;
-        if (++s == Stages) {
-          s = 0;
-          phase ^= 1;
-        }
-      }
-      wgmma_wait<0>();
-      fence(acc);
-      if (u.k1 > u.k0 && tid % 32 == 0)
-        mbarrier_arrive(&empty[prev]);
-      if (u.slot >= 0 && !sm90::stream_k_reduce<kMmaM * BN / 8, kMmaM * BN / 8, Consumers>(
-                             sk, u, &acc[0][0], tid, consumer, workspace))
-        continue; // another contributor of this split tile adds the partials
-
-      // This warpgroup's rows; only rows < end belong to the group.
-      const int row0 = static_cast<int>(tiles.start) + tm * BM + consumer * kWgM;
-      const int end = static_cast<int>(tiles.end);
-      const BatchEpilogue<Epi> ge{epi, tiles.g};
-      if constexpr (Form == EpilogueForm::tma_store) {
-        if (row0 + kWgM <= end) { // whole boxes inside the group: TMA stores clobber nothing
-          epilogue_store_tma<TOut, kMmaM, BN, kWgM, kEpilogueParts>(
-              acc, row0, tn * BN, N, tid, consumer, mapC, base + Stages * kStageBytes, ge);
-          continue;
-        }
-      }
-      epilogue_store_pairs<kMmaM, BN, kWgM>(acc, row0, tn * BN, end, N, tid, ge);
-    }
+    // CTA c's units in StreamKWalk's order (the producer's): its whole tiles c, c + P, ..
+    // below dpTiles, then piece c if there is one (at most P pieces). Two loops bounded by
+    // the plan and K, not one over StreamKWalk::next, and the consumer's index through
+    // warp_uniform: so ptxas keeps the ring's stage and the wgmma descriptors in uniform
+    // registers. Each alone left them per thread, each wgmma's descriptors taking R2UR
+    // moves: 87-89 instructions per k-block and consumer warp, 55 with both (the matmul
+    // template's loop: 64; SASS of sm_90a, nvcc 13.0).
+    const int kBlocks = (K + BK - 1) / BK;
+    for (int t = static_cast<int>(blockIdx.x); t < sk.dpTiles; t += static_cast<int>(gridDim.x))
+      unit(StreamKUnit{t, 0, kBlocks, -1}, acc, s, phase, tiles, sk, mapC, N, workspace, epi,
+           base, full, empty, consumer, tid);
+    if (static_cast<int>(blockIdx.x) < sk.splitPieces())
+      unit(sk.unitAt(sk.dpTiles + static_cast<int>(blockIdx.x)), acc, s, phase, tiles, sk, mapC,
+           N, workspace, epi, base, full, empty, consumer, tid);
     if constexpr (Form == EpilogueForm::tma_store)
       if (tid == 0)
         tma_store_wait<0>();
+  }
+
+  /// One unit: k-blocks [u.k0, u.k1) of tile u.tile, then its store (a whole tile, or the
+  /// last piece of a split one to arrive, which adds the pieces' partials first).
+  template <class TOff, class Epi>
+  __device__ static __forceinline__ void unit(const StreamKUnit& u, float (&acc)[kMmaM][BN / 2],
+                                              int& s, uint32& phase, GroupedTiles<TOff>& tiles,
+                                              const StreamK& sk, const TensorMap* mapC, int N,
+                                              uint8* workspace, const Epi& epi, uint8* base,
+                                              uint64* full, uint64* empty, int consumer,
+                                              int tid) {
+    using namespace sm90;
+    tiles.seek(u.tile); // a tile below the plan's total: always found
+    int tm, tn;
+    tiles.coords(u.tile, tm, tn);
+    zero(acc);
+    int prev = 0;
+    for (int kb = u.k0; kb < u.k1; ++kb) {
+      mbarrier_wait(&full[s], phase);
+      const uint32 a = smem_addr(base + s * kStageBytes) + consumer * kWgM * 128;
+      const uint32 b = smem_addr(base + s * kStageBytes + kStageBytesA);
+      const uint64 descA = desc_sw128(a, 16, 1024);
+      const uint64 descB = BTransposed ? desc_sw128(b, 16, 1024) : desc_sw128(b, BK * 128, 1024);
+      fence(acc);
+      wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < BK / 16; ++kk) {
+        const uint64 stepB = BTransposed ? (kk * 32) >> 4 : (kk * 16 * 128) >> 4;
+#pragma unroll
+        for (int mi = 0; mi < kMmaM; ++mi)
+          wgmma_m64k16<BN, BTransposed ? 0 : 1, TIn>(
+              acc[mi], descA + ((mi * 64 * 128 + kk * 32) >> 4), descB + stepB, 1);
+      }
+      wgmma_commit();
+      fence(acc);
+      wgmma_wait<1>();
+      if (kb > u.k0 && tid % 32 == 0)
+        mbarrier_arrive(&empty[prev]);
+      prev = s;
+      if (++s == Stages) {
+        s = 0;
+        phase ^= 1;
+      }
+    }
+    wgmma_wait<0>();
+    fence(acc);
+    if (u.k1 > u.k0 && tid % 32 == 0)
+      mbarrier_arrive(&empty[prev]);
+    if (u.slot < 0 || sm90::stream_k_reduce<kMmaM * BN / 8, kMmaM * BN / 8, Consumers>(
+                          sk, u, &acc[0][0], tid, consumer, workspace))
+      store(acc, mapC, N, tiles, tm, tn, tid, consumer, epi, base);
+  }
+
+  /// This warpgroup's rows of a finished tile; only rows < end belong to the group.
+  template <class TOff, class Epi>
+  __device__ static __forceinline__ void store(float (&acc)[kMmaM][BN / 2],
+                                               const TensorMap* mapC, int N,
+                                               const GroupedTiles<TOff>& tiles, int tm, int tn,
+                                               int tid, int consumer, const Epi& epi,
+                                               uint8* base) {
+    using namespace sm90;
+    const int row0 = static_cast<int>(tiles.start) + tm * BM + consumer * kWgM;
+    const int end = static_cast<int>(tiles.end);
+    const BatchEpilogue<Epi> ge{epi, tiles.g};
+    if constexpr (Form == EpilogueForm::tma_store) {
+      if (row0 + kWgM <= end) { // whole boxes inside the group: TMA stores clobber nothing
+        epilogue_store_tma<TOut, kMmaM, BN, kWgM, kEpilogueParts>(
+            acc, row0, tn * BN, N, tid, consumer, mapC, base + Stages * kStageBytes, ge);
+        return;
+      }
+    }
+    epilogue_store_pairs<kMmaM, BN, kWgM>(acc, row0, tn * BN, end, N, tid, ge);
   }
 
   __device__ static __forceinline__ void zero(float (&acc)[kMmaM][BN / 2]) {

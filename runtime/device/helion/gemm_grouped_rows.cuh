@@ -130,11 +130,7 @@ struct GemmGroupedRowsSm90 : GroupedRowsShape {
                                              uint8* workspace, void* smem) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     HELION_ROWS_PROBE(entry);
-    // The offsets' first 4 KB on their way to L1 while the barriers and maps are set up
-    // (the pricing's loads would wait for DRAM after them).
-    if (const int64 at = 128 * static_cast<int64>(threadIdx.x);
-        threadIdx.x < 32 && at < (groups + 1) * static_cast<int64>(sizeof(TOff)))
-      asm volatile("prefetch.global.L1 [%0];" ::"l"(reinterpret_cast<const uint8*>(offsets) + at));
+    prefetch_offsets(offsets, groups); // for the pricing, after the set-up
     uint8* base = reinterpret_cast<uint8*>((reinterpret_cast<uint64>(smem) + 1023) & ~1023ull);
     uint8* staging = base + Stages * kStageBytes;
     uint64* full = reinterpret_cast<uint64*>(staging + Consumers * kStagingBytes);

@@ -43,6 +43,29 @@ __device__ __forceinline__ void group_bounds(const TOff* offsets, int g, int M, 
   end = clamp_row(static_cast<int64>(offsets[g + 1]), start, M);
 }
 
+/// v, the same in every lane of the (whole, converged) warp, from redux.sync, whose
+/// result ptxas holds in a uniform register (GemmGroupedSm90's consumers pass their index
+/// through it; see there).
+__device__ __forceinline__ int warp_uniform(int v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(0xffffffffu, v);
+#else
+  return v;
+#endif
+}
+
+/// A grouped GEMM's offsets (their first 4 KB) on their way to L1, a line per lane of
+/// warp 0, at the kernel's entry: its first reads of them come after the barriers' and
+/// tensor maps' set-up, which this round trip to DRAM then overlaps.
+template <class TOff>
+__device__ __forceinline__ void prefetch_offsets(const TOff* offsets, int groups) {
+#if defined(__CUDA_ARCH__)
+  if (const int64 at = 128 * static_cast<int64>(threadIdx.x);
+      threadIdx.x < 32 && at < (groups + 1) * static_cast<int64>(sizeof(TOff)))
+    asm volatile("prefetch.global.L1 [%0];" ::"l"(reinterpret_cast<const char*>(offsets) + at));
+#endif
+}
+
 /// An A prologue (a computed first operand, `(x * 0.5).to(x.dtype()) @ w`): an
 /// epilogue functor with `static constexpr bool kPrologueA = true` and
 /// `float prologue_a(int64 row, int64 k, float v) const` has the GEMMs replace each

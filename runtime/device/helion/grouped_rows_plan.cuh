@@ -43,6 +43,11 @@ private:
 struct GroupedRowsShape {
   static constexpr int BK = 64, BN = 128, MaxH = 256, Consumers = 2, kStages = 4;
   static constexpr int kThreads = 128 * (1 + Consumers);
+  /// The launcher runs this kernel for groups of more than MaxH rows on average, and
+  /// below kLargeAverageRows: groups as large waste little in the BM x BN kernel's
+  /// tiles (at most 127 rows a group, 3 % at 4096), which, having no pricing, starts
+  /// its tiles sooner (docs/gemm.md, "Few large groups").
+  static constexpr int kLargeAverageRows = 4096;
   static constexpr int kStageBytesB = BK * BN * 2;   ///< B[g]'s k-block: two [64 k][64 n] boxes
   static constexpr int kStageBytesA = MaxH * BK * 2; ///< up to 256 rows of A's k-block
   static constexpr int kStageBytes = kStageBytesB + kStageBytesA;

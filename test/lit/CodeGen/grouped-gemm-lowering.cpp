@@ -36,7 +36,7 @@
 // PTX-DAG: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 // PTX-DAG: st.global.u16
 // Stream-K: the warp's tile count, the arrival count and its broadcast, the partials.
-// PTX-DAG: shfl.sync.bfly.b32
+// PTX-DAG: redux.sync.add.u32
 // PTX-DAG: atom.global.add.u32
 // PTX-DAG: bar.red.or.pred
 // PTX-DAG: ld.global.cg.v4.f32

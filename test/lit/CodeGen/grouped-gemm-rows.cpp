@@ -22,7 +22,8 @@
 // gets the row-fitting kernel (hd::GemmGroupedRowsSm90, gemm_grouped_rows.cuh) beside
 // the BM x BN ones: template-plan marks it (grouped_rows), the emitter prints it, and
 // the launcher runs it on sm90 for 16-bit A, B and output of one dtype when groups
-// average more than 256 rows, with A's and C's maps at every box height.
+// average more than 256 and fewer than 4096 rows (HELIONC_ROW_FITTING=1: also above),
+// with A's and C's maps at every box height.
 #include <helion/hl.h>
 
 using helion::Tensor;
@@ -86,7 +87,7 @@ HELION_KERNEL Tensor grouped_bt(const Tensor& a, const Tensor& b, const Tensor& 
 // NOROWS-NOT: grouped_rows
 // NOROWS-NOT: _kernel_rows
 //
-// HOST: {{^}}  const bool fitRows = tmaStore && p_out.dtype() == p_a.dtype() && (p_a.dtype() == helion::DType::bf16 || p_a.dtype() == helion::DType::f16) && M > 256 * G && helion::rt::rowFittingEnabled();
+// HOST: {{^}}  const bool fitRows = tmaStore && p_out.dtype() == p_a.dtype() && (p_a.dtype() == helion::DType::bf16 || p_a.dtype() == helion::DType::f16) && M > 256 * G && (M < 4096 * G || helion::rt::rowFittingForced()) && helion::rt::rowFittingEnabled();
 // HOST: {{^}}  if (fitRows)
 // HOST-NEXT: {{^}}    smem = 232444;
 // HOST: {{^}}      std::int64_t(fitRows),

@@ -85,7 +85,21 @@ TEST_CASE("HELIONC_NO_STREAM_K and HELIONC_NO_ROW_FITTING: set to anything but e
   }
   ::setenv("HELIONC_NO_ROW_FITTING", "1", 1); // one does not switch the other off
   CHECK(streamKEnabled());
+  CHECK_FALSE(rowFittingForced());
   ::unsetenv("HELIONC_NO_ROW_FITTING");
+}
+
+TEST_CASE("HELIONC_ROW_FITTING: set to anything but empty or 0", "[stream]") {
+  ::unsetenv("HELIONC_ROW_FITTING");
+  CHECK_FALSE(rowFittingForced());
+  ::setenv("HELIONC_ROW_FITTING", "", 1);
+  CHECK_FALSE(rowFittingForced());
+  ::setenv("HELIONC_ROW_FITTING", "0", 1);
+  CHECK_FALSE(rowFittingForced());
+  ::setenv("HELIONC_ROW_FITTING", "1", 1);
+  CHECK(rowFittingForced());
+  CHECK(rowFittingEnabled()); // forcing it does not switch it on past HELIONC_NO_ROW_FITTING
+  ::unsetenv("HELIONC_ROW_FITTING");
 }
 
 TEST_CASE("the current stream is per thread and restored by StreamGuard", "[stream]") {
