@@ -5,7 +5,8 @@
 // used once and below P (the workspace's); piece j starts at the same k in every
 // split tile; a CTA's tiles never decrease; the split never costs more (by the
 // plan's model) than the whole tile; unitAt numbers the same units (CTA c's are c, c +
-// P, ...); and the documented example holds. UnitDeal (the dynamic deal of units) in
+// P, ...); a CTA's units are its whole tiles c, c + P, .. and then at most one piece, c
+// (the order of gemm_grouped.cuh's consumer loops); and the documented example holds. UnitDeal (the dynamic deal of units) in
 // random orders of the CTAs' asks: every unit taken once, the counter back to 0 after
 // exactly one reset, by the launch's last ask.
 #include <cstdio>
@@ -35,7 +36,9 @@ static void check(int tiles, int ctas, int kb) {
     StreamKWalk w(s, c);
     StreamKUnit u;
     int last = -1, n = 0;
+    std::vector<StreamKUnit> walked;
     while (w.next(u)) {
+      walked.push_back(u);
       const StreamKUnit v = s.unitAt(c + n++ * s.ctas); // unit numbers c, c + P, ...
       EXPECT(v.tile == u.tile && v.k0 == u.k0 && v.k1 == u.k1 && v.slot == u.slot,
              " T=%d P=%d kB=%d c=%d: unitAt", tiles, ctas, kb, c);
@@ -61,6 +64,19 @@ static void check(int tiles, int ctas, int kb) {
     }
     EXPECT(c + n * s.ctas >= s.units(), " T=%d P=%d kB=%d c=%d: units past the walk", tiles,
            ctas, kb, c);
+    // The order GemmGroupedSm90's consumers take (two loops, not the walk): whole tiles
+    // c, c + P, .. below dpTiles, then piece c if there is one.
+    std::vector<StreamKUnit> loops;
+    for (int t = c; t < s.dpTiles; t += s.ctas)
+      loops.push_back({t, 0, kb, -1});
+    if (c < s.splitPieces())
+      loops.push_back(s.unitAt(s.dpTiles + c));
+    EXPECT(loops.size() == walked.size(), " T=%d P=%d kB=%d c=%d: %zu units, the walk %zu",
+           tiles, ctas, kb, c, loops.size(), walked.size());
+    for (size_t i = 0; i < loops.size() && i < walked.size(); ++i)
+      EXPECT(loops[i].tile == walked[i].tile && loops[i].k0 == walked[i].k0 &&
+                 loops[i].k1 == walked[i].k1 && loops[i].slot == walked[i].slot,
+             " T=%d P=%d kB=%d c=%d: unit %zu", tiles, ctas, kb, c, i);
   }
   for (size_t i = 0; i < seen.size(); ++i)
     EXPECT(seen[i] == 1, " T=%d P=%d kB=%d: tile %zu k %zu seen %d", tiles, ctas, kb, i / kb,
