@@ -10,7 +10,6 @@
 
 #include <cstdlib>
 #include <string>
-#include <utility>
 
 using namespace helion::rt;
 
@@ -58,48 +57,33 @@ TEST_CASE("registered tables are listed, one line per image", "[aot]") {
   CHECK(listing.find("k.cpp.cu sm_90a 4 k<float, 2>\n") != std::string::npos);
 }
 
-TEST_CASE("HELIONC_REQUIRE_AOT: set to anything but empty or 0", "[aot]") {
-  ::unsetenv("HELIONC_REQUIRE_AOT");
-  CHECK_FALSE(aotRequired());
-  ::setenv("HELIONC_REQUIRE_AOT", "0", 1);
-  CHECK_FALSE(aotRequired());
-  ::setenv("HELIONC_REQUIRE_AOT", "1", 1);
-  CHECK(aotRequired());
-  ::unsetenv("HELIONC_REQUIRE_AOT");
-}
-
-TEST_CASE("HELIONC_NO_STREAM_K and HELIONC_NO_ROW_FITTING: set to anything but empty or 0",
-          "[stream]") {
-  const std::pair<const char*, bool (*)()> switches[] = {
-      {"HELIONC_NO_STREAM_K", streamKEnabled}, {"HELIONC_NO_ROW_FITTING", rowFittingEnabled}};
-  for (const auto& [name, enabled] : switches) {
-    ::unsetenv(name);
-    CHECK(enabled());
-    ::setenv(name, "", 1);
-    CHECK(enabled());
-    ::setenv(name, "0", 1);
-    CHECK(enabled());
-    ::setenv(name, "1", 1);
-    CHECK_FALSE(enabled());
-    ::unsetenv(name);
+TEST_CASE("the launchers' switches: set to anything but empty or 0, each on its own",
+          "[aot][stream]") {
+  struct Switch {
+    const char* name;
+    bool (*read)();
+    bool whileSet; ///< what read() gives while the variable is set
+  };
+  const Switch switches[] = {{"HELIONC_REQUIRE_AOT", aotRequired, true},
+                             {"HELIONC_NO_STREAM_K", streamKEnabled, false},
+                             {"HELIONC_NO_ROW_FITTING", rowFittingEnabled, false},
+                             {"HELIONC_ROW_FITTING", rowFittingForced, true}};
+  for (const Switch& o : switches)
+    ::unsetenv(o.name);
+  for (const Switch& sw : switches) {
+    INFO(sw.name);
+    CHECK(sw.read() == !sw.whileSet);
+    for (const char* off : {"", "0"}) {
+      ::setenv(sw.name, off, 1);
+      CHECK(sw.read() == !sw.whileSet);
+    }
+    ::setenv(sw.name, "1", 1);
+    CHECK(sw.read() == sw.whileSet);
+    for (const Switch& o : switches) // no switch moves another
+      if (&o != &sw)
+        CHECK(o.read() == !o.whileSet);
+    ::unsetenv(sw.name);
   }
-  ::setenv("HELIONC_NO_ROW_FITTING", "1", 1); // one does not switch the other off
-  CHECK(streamKEnabled());
-  CHECK_FALSE(rowFittingForced());
-  ::unsetenv("HELIONC_NO_ROW_FITTING");
-}
-
-TEST_CASE("HELIONC_ROW_FITTING: set to anything but empty or 0", "[stream]") {
-  ::unsetenv("HELIONC_ROW_FITTING");
-  CHECK_FALSE(rowFittingForced());
-  ::setenv("HELIONC_ROW_FITTING", "", 1);
-  CHECK_FALSE(rowFittingForced());
-  ::setenv("HELIONC_ROW_FITTING", "0", 1);
-  CHECK_FALSE(rowFittingForced());
-  ::setenv("HELIONC_ROW_FITTING", "1", 1);
-  CHECK(rowFittingForced());
-  CHECK(rowFittingEnabled()); // forcing it does not switch it on past HELIONC_NO_ROW_FITTING
-  ::unsetenv("HELIONC_ROW_FITTING");
 }
 
 TEST_CASE("the current stream is per thread and restored by StreamGuard", "[stream]") {
