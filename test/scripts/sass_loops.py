@@ -10,6 +10,7 @@ import sys
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(root, "scripts"))
 import sass_loops  # noqa: E402
+from expect import expect, finish  # noqa: E402
 
 DUMP = """
 \tcode for sm_90a
@@ -36,15 +37,6 @@ DUMP = """
         /*0030*/                   EXIT ;                                 /* 0x0 */
 """
 
-bad = 0
-
-
-def expect(ok, what):
-    global bad
-    if not ok:
-        print("FAIL:", what)
-        bad += 1
-
 
 ks = sass_loops.kernels(DUMP)
 expect(list(ks) == ["_Z6kernelv", "_Z5otherv"], f"kernels {list(ks)}")
@@ -65,5 +57,4 @@ run = subprocess.run([sys.executable, script, "--kernel", "_Z9none"], input=DUMP
                      capture_output=True, text=True)
 expect(run.returncode == 1 and "no kernel" in run.stderr, f"cli, no kernel: {run.returncode}")
 
-print(f"sass_loops: {bad} failures")
-sys.exit(1 if bad else 0)
+finish("sass_loops")

@@ -10,16 +10,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "benchmarks"))
+from expect import expect, finish  # noqa: E402
 from timing import round_orders  # noqa: E402
-
-bad = 0
-
-
-def expect(ok, what):
-    global bad
-    if not ok:
-        print("FAIL:", what)
-        bad += 1
 
 
 for n in (1, 2, 5, 8):
@@ -33,5 +25,4 @@ for n in (1, 2, 5, 8):
         expect(most <= 30 // 2, f"n={n}: one call follows another in {most} of 30 rounds")
         firsts = collections.Counter(o[0] for o in orders)
         expect(len(firsts) == n, f"n={n}: only {len(firsts)} different first calls")
-print(f"timing orders: {bad} failures")
-sys.exit(1 if bad else 0)
+finish("timing orders")
