@@ -9,9 +9,13 @@ kernels: the first call's output is NaN-poisoned and dropped, and the caching
 allocator hands its block to the checked call (`poison`: whether it did).
 
     python3 scripts/dot_gpu_check.py --libdir BUILD/py [--json OUT.json] [--only REGEX]
+                                     [--paired ROUNDS]
 
 Timed rows also carry `*_stream_us`: 20 calls back to back per event pair (host work
-overlapped), next to do_bench's one call between L2 flushes.
+overlapped), next to do_bench's one call between L2 flushes. --paired ROUNDS also times
+each timed row's helionc and eager calls alternately (order shuffled each round, one call
+after an L2 flush each): `paired_ratio` is the median over rounds of helionc's time over
+eager's (> 1: helionc slower), printed as the table's last column.
 --only keeps the cases whose name (`bmm`, `mlp_relu.tn128`, `dot_product_a.default`, ...)
 REGEX matches (re.search). Each row is printed as it is recorded, and the table at the end.
 """
@@ -29,7 +33,7 @@ sys.path.insert(0, os.path.join(root, "examples", "python"))
 sys.path.insert(0, here)
 from helionc_ctypes import HelioncError, HelioncLibrary  # noqa: E402
 from lang_gpu_check import bench_us, compiled, poisoned_call  # noqa: E402
-from timing import bench_ms  # noqa: E402  (benchmarks/, on the path lang_gpu_check set)
+from timing import bench_ms, paired_us  # noqa: E402  (benchmarks/, on lang_gpu_check's path)
 
 DEV = "cuda"
 TOL = {torch.bfloat16: 1.6e-2, torch.float16: 2e-3, torch.float32: 2e-3,  # f32: tf32
@@ -47,6 +51,8 @@ def main():
     ap.add_argument("--libdir", required=True)
     ap.add_argument("--json")
     ap.add_argument("--only", help="check and time only the cases this regex matches")
+    ap.add_argument("--paired", type=int, default=0, metavar="ROUNDS",
+                    help="also time helionc and eager alternately, ROUNDS rounds (0: not)")
     args = ap.parse_args()
 
     def selected(kernel):
@@ -76,6 +82,9 @@ def main():
             # GPU's time where do_bench's one call between L2 flushes is host-bound.
             row["helionc_stream_us"] = bench_ms(h_fn, runs=10, warmup=3, calls=20) * 1e3
             row["eager_stream_us"] = bench_ms(eager_fn, runs=10, warmup=3, calls=20) * 1e3
+            if args.paired:
+                _, ratios, _ = paired_us([h_fn, eager_fn], rounds=args.paired)
+                row["paired_ratio"] = 1.0 / ratios[1]  # ratios: eager over helionc
             comp = compiled(eager_fn) if with_compile else None
             if comp is not None:
                 try:
@@ -86,7 +95,9 @@ def main():
         print(f"row {kernel} {row['dtype']} {'x'.join(map(str, shape))} "
               f"{'ok' if row['ok'] else 'FAIL'} err {err:.2g} helionc {row['helionc_us']} "
               f"eager {row['eager_us']} compile {row['compile_us']} stream: helionc "
-              f"{row['helionc_stream_us']} eager {row['eager_stream_us']}", flush=True)
+              f"{row['helionc_stream_us']} eager {row['eager_stream_us']}"
+              f"{' paired h/e ' + format(row['paired_ratio'], '.3f') if 'paired_ratio' in row else ''}",
+              flush=True)
 
     def failed(kernel, dtype, shape, e):
         print(f"FAIL {kernel} {dtype} {shape}: {str(e)[:2000]}")
@@ -391,7 +402,8 @@ def main():
     print(f"\n{dev}: helionc vs torch (median us; TFLOP/s; eager = torch.bmm / torch.matmul "
           "(cuBLAS))")
     hdr = (f"{'kernel':24} {'dtype':9} {'shape':20} {'check':5} {'max_err':>9} {'poison':6} "
-           f"{'helionc':>9} {'eager':>9} {'compile':>9} {'TF/s':>7} {'eager/h':>7} {'comp/h':>7}")
+           f"{'helionc':>9} {'eager':>9} {'compile':>9} {'TF/s':>7} {'eager/h':>7} {'comp/h':>7}"
+           + (f" {'h/e pair':>8}" if args.paired else ""))
     print(hdr)
     print("-" * len(hdr))
     for r in rows:
@@ -403,7 +415,8 @@ def main():
         er = f"{e / h:7.2f}" if h and e else "    n/a"
         cr = f"{c / h:7.2f}" if h and c else "    n/a"
         print(f"{r['kernel']:24} {r['dtype']:9} {shape:20} {check:5} {r['max_rel_err']:9.2g} "
-              f"{str(r['poison']):6} {fmt(h)} {fmt(e)} {fmt(c)} {tf} {er} {cr}")
+              f"{str(r['poison']):6} {fmt(h)} {fmt(e)} {fmt(c)} {tf} {er} {cr}"
+              + (f" {r['paired_ratio']:8.3f}" if "paired_ratio" in r else ""))
     ok = all(r["ok"] for r in rows)
     print("all checks passed" if ok else "SOME CHECKS FAILED")
     if args.json:

@@ -18,7 +18,9 @@
 # fails. ONLY=REGEX checks and times only the cases it matches (dot_gpu_check.py --only;
 # every library is still built, unless DK_ONLY=1: then only the test/gpu/dot_kernels.cpp
 # libraries (dk_*) and no cubins, for ONLY regexes of those kernels). DRY_RUN=1 stops after step 2 (no GPU or torch needed: what this script can do
-# on the development machine).
+# on the development machine). PAIRED=ROUNDS also times each timed row's helionc and
+# eager calls alternately (dot_gpu_check.py --paired; the table's last column, helionc
+# over eager).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 helionc=${HELIONC:-/tmp/helionc/bin/helionc}
@@ -101,4 +103,5 @@ fi
 
 echo "== 3. checks and timings"
 "$python" "$root/scripts/dot_gpu_check.py" --libdir "$work/py" --json "$out/dot_gpu_check.json" \
+  ${PAIRED:+--paired "$PAIRED"} \
   ${ONLY:+--only "$ONLY"}
