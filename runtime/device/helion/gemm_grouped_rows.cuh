@@ -419,8 +419,15 @@ private:
         HELION_ROWS_PROBE(firstData);
         HELION_ROWS_PROBE_SPAN(gaps, epilogueEnd);
       }
-      const uint32 b = smem_addr(base + s * kStageBytes) + consumer * BK * 128;
-      const uint32 a = smem_addr(base + s * kStageBytes + kStageBytesB);
+      // The stage's addresses through warp_uniform (redux.sync): without it ptxas built
+      // the descriptors in per-thread registers and moved each to uniform ones before
+      // its wgmma (77-78 SASS instructions and 16 R2UR per k-block and warp; with it
+      // 55-58 and 2, scripts/sass_loops.py). Routing the stage, the unit's k-blocks or
+      // the consumer's index through it instead changed nothing.
+      const uint32 b = static_cast<uint32>(
+          warp_uniform(static_cast<int>(smem_addr(base + s * kStageBytes) + consumer * BK * 128)));
+      const uint32 a = static_cast<uint32>(
+          warp_uniform(static_cast<int>(smem_addr(base + s * kStageBytes + kStageBytesB))));
       const uint64 descA = desc_sw128(b, BK * 128, 1024); // B[g]^T: N-major
       const uint64 descB = desc_sw128(a, 16, 1024);       // A's rows: K-major
       fence<H>(acc);
