@@ -13,7 +13,8 @@ instruction count and each distinct loop shape with how many loops have it:
 
 Session 37 (docs/gemm.md, "Few large groups: the 128 x 256 kernel and its k-loop") read
 the grouped kernels this way: the 128 x 256 kernel's loop went from 88 instructions (16
-R2UR) to 55 (2); the row-fitting kernel's 32 loops have 77-78 (16). There is no
+R2UR) to 55 (2); the row-fitting kernel's 32 loops had 77-78 (16), 55-58 (2) since session
+38 ("The row-fitting kernel's k-loop in uniform registers"). There is no
 disassembler on the build machine: build the cubins there (helionc --emit cubin, or nvcc
 -cubin), dump them on the GPU machine (its CUDA toolkit has cuobjdump).
 """
