@@ -35,6 +35,7 @@
 #include "CudaLiteral.h"
 #include "KernelCacheLookup.h"
 #include "KernelLauncher.h"
+#include "helion/gemm_smem.cuh"         // tma_store_parts (host-compilable)
 #include "helion/grouped_rows_plan.cuh" // GroupedRowsShape (host-compilable)
 #include "helion/stream_k.cuh"        // kStreamKCounterBytes (host-compilable)
 
@@ -135,16 +136,29 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
      << t32.bn << " : " << mm.gemm.sm80Bn << ", stages80 = tf32 ? " << t32.stages << " : "
      << mm.gemm.sm80Stages << ";\n";
   os << "  int64_t smem = 128 + stages80 * (bm80 + bn80) * 128;\n";
+  // sm90: the ring, and tma_store's C buffer of 1/parts of the tile: the parts that
+  // Gemm::kTmaParts takes (tma_store_parts, computed here for each element size C can
+  // have; 0: the kernel stores pairs and has no buffer).
   os << "  if (sm90) {\n";
-  const std::string stage = std::to_string((mm.gemm.bm + mm.gemm.bn) * 128);
-  os << "    const int64_t ring = 1024 + int64_t(" << mm.gemm.stages << ") * "
-     << (mm.aStaged >= 0 ? "(" + stage + " + (yStaged ? " + std::to_string(mm.gemm.bm * 128) +
-                               " : 0))"
-                         : stage)
-     << " + 16 * " << mm.gemm.stages << ", maxSmem = 227 * 1024;\n";
-  os << "    const int64_t tileC = int64_t(" << mm.gemm.bm * mm.gemm.bn << ") * " << outSize << ";\n";
-  os << "    const int64_t parts = ring + tileC <= maxSmem ? 1 : ring + tileC / 2 <= maxSmem ? 2 : 4;\n";
-  os << "    smem = tmaStore ? ring + tileC / parts : ring;\n  }\n";
+  const int bm = mm.gemm.bm, bn = mm.gemm.bn, stages = mm.gemm.stages;
+  const auto ringOf = [&](bool y) { return 1024 + stages * ((bm + bn + (y ? bm : 0)) * 128 + 16); };
+  const auto partsOf = [&](bool y) {
+    std::string e;
+    for (int size : {4, 2})
+      e += outSize + " == " + std::to_string(size) + " ? " +
+           std::to_string(helion::dev::tma_store_parts(ringOf(y), bm * bn * size, bn, size)) +
+           " : ";
+    return e + std::to_string(helion::dev::tma_store_parts(ringOf(y), bm * bn, bn, 1));
+  };
+  os << "    const int64_t ring = "
+     << (mm.aStaged >= 0 ? "yStaged ? " + std::to_string(ringOf(true)) + " : " : "")
+     << ringOf(false) << ";\n";
+  os << "    const int64_t parts = "
+     << (mm.aStaged >= 0 ? "yStaged ? (" + partsOf(true) + ") : (" + partsOf(false) + ")"
+                         : partsOf(false))
+     << ";\n";
+  os << "    smem = tmaStore && parts > 0 ? ring + int64_t(" << bm * bn << ") * " << outSize
+     << " / parts : ring;\n  }\n";
   if (rowsKernel)
     os << "  if (fitRows)\n    smem = " << Rows::smemBytes(Rows::kStages) << ";\n";
   // 4. The kernel. The key leaves out tf32 and the shared memory bytes handed to

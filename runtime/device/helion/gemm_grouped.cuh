@@ -181,7 +181,7 @@ struct GemmGroupedSm90 {
     sm90::init_ring<Stages>(full, empty, 4 * Consumers, [&] {
       prefetch_tensormap(mapA);
       prefetch_tensormap(mapB);
-      if constexpr (Form == EpilogueForm::tma_store)
+      if constexpr (Base::kForm == EpilogueForm::tma_store)
         prefetch_tensormap(mapC);
     });
     GroupedTiles<TOff> tiles(offsets, groups, M, BM, N, BN, groupM);
@@ -258,7 +258,7 @@ private:
     if (static_cast<int>(blockIdx.x) < sk.splitPieces())
       unit(sk.unitAt(sk.dpTiles + static_cast<int>(blockIdx.x)), acc, s, phase, tiles, sk, mapC,
            N, workspace, epi, base, full, empty, consumer, tid);
-    if constexpr (Form == EpilogueForm::tma_store)
+    if constexpr (Base::kForm == EpilogueForm::tma_store)
       if (tid == 0)
         tma_store_wait<0>();
   }
@@ -325,7 +325,7 @@ private:
     const int row0 = static_cast<int>(tiles.start) + tm * BM + consumer * kWgM;
     const int end = static_cast<int>(tiles.end);
     const BatchEpilogue<Epi> ge{epi, tiles.g};
-    if constexpr (Form == EpilogueForm::tma_store) {
+    if constexpr (Base::kForm == EpilogueForm::tma_store) {
       if (row0 + kWgM <= end) { // whole boxes inside the group: TMA stores clobber nothing
         epilogue_store_tma<TOut, kMmaM, BN, kWgM, kEpilogueParts>(
             acc, row0, tn * BN, N, tid, consumer, mapC, base + Stages * kStageBytes, ge);

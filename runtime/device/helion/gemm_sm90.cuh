@@ -47,7 +47,9 @@
 //   Consumers    1, 2 or 3 consumer warpgroups
 //   BTransposed  false: B is [K, N] row-major; true: B is [N, K] row-major
 //   Persistent   see above
-//   Form         EpilogueForm::pairs or EpilogueForm::tma_store (below)
+//   Form         EpilogueForm::pairs or EpilogueForm::tma_store (below); a
+//                tma_store whose C tile does not slice next to the ring stores
+//                pairs (kForm, tma_store_parts in gemm_smem.cuh)
 //   Cluster      1, or 2: CTAs (2i, 2i+1) form a cluster on two tiles stacked
 //                along M; each loads half of the B k-block and multicasts it to
 //                both (B is read from L2 once per cluster). Launch with cluster
@@ -119,6 +121,7 @@
 #include "helion/async.cuh"
 #include "helion/gemm_sm80.cuh"          // the sm80 fallback (helionc emits both)
 #include "helion/gemm_sm90_epilogue.cuh" // EpilogueForm, epilogue_store_pairs / _tma
+#include "helion/gemm_smem.cuh"          // tma_store_parts
 #include "helion/gemm_fp8.cuh"           // wgmma m64nNk32 on f8e4m3 / f8e5m2
 #include "helion/gemm_sm90_pipeline.cuh" // wgmma, descriptors, setmaxnreg, cluster TMA
 #include "helion/attention_sm90_ops.cuh"  // wgmma_m64k16_rs: the register-A wgmma
@@ -171,18 +174,23 @@ struct Gemm {
   /// StagedA: the A prologue's second tensor (y[tm, tk]), a k-block as A's after B.
   static constexpr int kStageBytesY = StagedA ? kStageBytesA : 0;
   static constexpr int kStageBytes = kStageBytesA + kStageBytesB + kStageBytesY;
-  static constexpr int kMaxSmem = 227 * 1024; ///< per CTA on sm_90
+  static constexpr int kMaxSmem = kSm90MaxSmem; ///< per CTA on sm_90
   static constexpr int kRingBytes = 1024 + Stages * kStageBytes + 16 * Stages;
   static constexpr int kTileCBytes = BM * BN * static_cast<int>(sizeof(TOut));
   /// tma_store writes the C tile in kEpilogueParts column slices through a
   /// buffer of 1/kEpilogueParts of it, the fewest slices that fit next to the
-  /// ring (128x256 bf16 with 4 stages: 2 slices of 128 columns).
-  static constexpr int kEpilogueParts =
-      Form != EpilogueForm::tma_store || kRingBytes + kTileCBytes <= kMaxSmem ? 1
-      : kRingBytes + kTileCBytes / 2 <= kMaxSmem                               ? 2
-                                                                               : 4;
+  /// ring in whole 128-byte boxes (tma_store_parts, gemm_smem.cuh; 128x256 bf16
+  /// with 4 stages: 2 slices of 128 columns). Where no slicing does, this GEMM
+  /// stores pairs: kForm is the form it runs, Form the one asked for.
+  static constexpr int kTmaParts =
+      Form == EpilogueForm::tma_store
+          ? tma_store_parts(kRingBytes, kTileCBytes, BN, static_cast<int>(sizeof(TOut)))
+          : 0;
+  static constexpr EpilogueForm kForm =
+      kTmaParts > 0 ? EpilogueForm::tma_store : EpilogueForm::pairs;
+  static constexpr int kEpilogueParts = kTmaParts > 0 ? kTmaParts : 1;
   static constexpr int kEpilogueBytes =
-      Form == EpilogueForm::tma_store ? kTileCBytes / kEpilogueParts : 0;
+      kForm == EpilogueForm::tma_store ? kTileCBytes / kEpilogueParts : 0;
   /// Dynamic shared memory: 1024 bytes of alignment slack, the ring, the C
   /// buffer for tma_store, a full and an empty mbarrier per stage.
   static constexpr int kSmemBytes = kRingBytes + kEpilogueBytes;
@@ -193,7 +201,7 @@ struct Gemm {
   static constexpr int kBoxBRows = BTransposed ? BN / Cluster : BK;
   static constexpr int kBoxBCols = BTransposed ? BK : 64;
   static constexpr int kBoxCRows = kWgM, kBoxCCols = 128 / static_cast<int>(sizeof(TOut));
-  static_assert(Form == EpilogueForm::pairs || BN % (kBoxCCols * kEpilogueParts) == 0,
+  static_assert(kForm == EpilogueForm::pairs || BN % (kBoxCCols * kEpilogueParts) == 0,
                 "Gemm: tma_store needs BN to be a multiple of 128 bytes of TOut per slice");
 
   // setmaxnreg: 64K registers per SM shared by kThreads threads.
@@ -240,7 +248,7 @@ struct Gemm {
       prefetch_tensormap(mapB);
       if constexpr (StagedA)
         prefetch_tensormap(mapY);
-      if constexpr (Form == EpilogueForm::tma_store)
+      if constexpr (kForm == EpilogueForm::tma_store)
         prefetch_tensormap(mapC);
     });
     if constexpr (Cluster > 1)
@@ -416,7 +424,7 @@ private:
       HELION_ROWS_PROBE_SPAN(epilogues, epilogueBegin);
       HELION_ROWS_PROBE(epilogueEnd);
     }
-    if constexpr (Form == EpilogueForm::tma_store)
+    if constexpr (kForm == EpilogueForm::tma_store)
       if (tid == 0)
         tma_store_wait<0>(); // the last tile's shared memory is read before exit
     HELION_ROWS_PROBE(end);
@@ -506,7 +514,7 @@ private:
                                                   int M, int N, int tid, int consumer,
                                                   const TensorMap* mapC, uint8* base, const E& epi,
                                                   int batch) {
-    if constexpr (Form == EpilogueForm::pairs)
+    if constexpr (kForm == EpilogueForm::pairs)
       sm90::epilogue_store_pairs<kMmaM, BN, kWgM>(acc, row0, col0, M, N, tid, epi);
     else
       sm90::epilogue_store_tma<TOut, kMmaM, BN, kWgM, kEpilogueParts, Batched>(

@@ -196,7 +196,10 @@
 // PRO-Y-HOST: const bool yStaged = sm90 && p_y.dtype() == p_x.dtype();
 // PRO-Y-HOST: if (yStaged && !(p_y.dim() == 2 && tmaReady(p_y)))
 // PRO-Y-HOST-NEXT: sm90 = false;
-// PRO-Y-HOST: const int64_t ring = 1024 + int64_t(3) * (49152 + (yStaged ? 16384 : 0)) + 16 * 3
+// The ring with y's third block per stage or without; tma_store's slices for each (the
+// staged ring leaves room for a quarter of an f32 tile, half of a 16-bit one).
+// PRO-Y-HOST: const int64_t ring = yStaged ? 197680 : 148528;
+// PRO-Y-HOST-NEXT: const int64_t parts = yStaged ? (int64_t(p_out.element_size()) == 4 ? 4 : int64_t(p_out.element_size()) == 2 ? 2 : 1) : (int64_t(p_out.element_size()) == 4 ? 2 : int64_t(p_out.element_size()) == 2 ? 1 : 1);
 // PRO-Y-HOST: CUtensorMap mapY = yStaged ? map(p_y, M, K, 128, boxK) : mapA;
 // PRO-Y-HOST: void* args[] = {&mapA, &mapB, &mapC, &mapY, &iM, &iN, &iK, &groupM
 // PRO-IR: matmul: a %x, b %w, acc %acc.0, tiles [tm, tn], k loop tk, a prologue cast<dtype(%x)>(mul(load %x[%tm, %tk], 0.5)), epilogue 2

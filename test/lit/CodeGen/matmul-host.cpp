@@ -29,7 +29,10 @@
 // CHECK: const bool tmaStore = sm90 && p_out.dim() == 2 && p_out.stride(1) == 1 && p_out.stride(0) == N && (N * int64_t(p_out.element_size())) % 16 == 0
 // CHECK: const int64_t bm80 = tf32 ? 128 : 128, bn80 = tf32 ? 128 : 256, stages80 = tf32 ? 4 : 4;
 // CHECK: int64_t smem = 128 + stages80 * (bm80 + bn80) * 128;
-// CHECK: const int64_t ring = 1024 + int64_t(4) * 49152 + 16 * 4, maxSmem = 227 * 1024;
+// tma_store's C buffer: the tile in 4 / 2 / 1 slices for 4- / 2- / 1-byte C (gemm_smem.cuh).
+// CHECK: const int64_t ring = 197696;
+// CHECK-NEXT: const int64_t parts = int64_t(p_out.element_size()) == 4 ? 4 : int64_t(p_out.element_size()) == 2 ? 2 : 1;
+// CHECK-NEXT: smem = tmaStore && parts > 0 ? ring + int64_t(32768) * int64_t(p_out.element_size()) / parts : ring;
 // K boxes: one 128-byte row (64 16-bit, 128 8-bit elements).
 // CHECK: const int32_t boxK = static_cast<int32_t>(128 / p_x.element_size());
 // CHECK: CUtensorMap mapA = map(p_x, M, K, 128, boxK);
