@@ -35,7 +35,7 @@
 #include "CudaLiteral.h"
 #include "KernelCacheLookup.h"
 #include "KernelLauncher.h"
-#include "helion/gemm_smem.cuh"         // tma_store_parts (host-compilable)
+#include "helion/gemm_smem.cuh"         // gemm_ring_bytes, tma_store_parts (host-compilable)
 #include "helion/grouped_rows_plan.cuh" // GroupedRowsShape (host-compilable)
 #include "helion/stream_k.cuh"        // kStreamKCounterBytes (host-compilable)
 
@@ -141,7 +141,7 @@ std::string matmulLauncher(const HostKernel& hk, const std::string& fileName,
   // have; 0: the kernel stores pairs and has no buffer).
   os << "  if (sm90) {\n";
   const int bm = mm.gemm.bm, bn = mm.gemm.bn, stages = mm.gemm.stages;
-  const auto ringOf = [&](bool y) { return 1024 + stages * ((bm + bn + (y ? bm : 0)) * 128 + 16); };
+  const auto ringOf = [&](bool y) { return helion::dev::gemm_ring_bytes(bm, bn, stages, y); };
   const auto partsOf = [&](bool y) {
     std::string e;
     for (int size : {4, 2})

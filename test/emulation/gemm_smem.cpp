@@ -25,7 +25,7 @@ int main() {
       for (int stages = 2; stages <= 8; ++stages)
         for (int staged = 0; staged <= 1; ++staged)
           for (int size : {1, 2, 4}) {
-            const int ring = 1024 + stages * ((bm + bn + staged * bm) * 128 + 16);
+            const int ring = helion::dev::gemm_ring_bytes(bm, bn, stages, staged);
             if (ring > kSm90MaxSmem)
               continue;
             const int tile = bm * bn * size, p = tma_store_parts(ring, tile, bn, size);

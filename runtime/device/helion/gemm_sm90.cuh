@@ -176,6 +176,8 @@ struct Gemm {
   static constexpr int kStageBytes = kStageBytesA + kStageBytesB + kStageBytesY;
   static constexpr int kMaxSmem = kSm90MaxSmem; ///< per CTA on sm_90
   static constexpr int kRingBytes = 1024 + Stages * kStageBytes + 16 * Stages;
+  static_assert(kRingBytes == gemm_ring_bytes(BM, BN, Stages, StagedA),
+                "Gemm: the ring as its launcher sizes it (gemm_smem.cuh)");
   static constexpr int kTileCBytes = BM * BN * static_cast<int>(sizeof(TOut));
   /// tma_store writes the C tile in kEpilogueParts column slices through a
   /// buffer of 1/kEpilogueParts of it, the fewest slices that fit next to the

@@ -1,6 +1,6 @@
-// helion/gemm_smem.cuh: how the sm90 GEMM template (gemm_sm90.cuh) slices its C tile for
-// the tma_store epilogue, which decides its shared memory; its launcher
-// (MatmulLauncher.cpp) sizes the kernel's shared memory with the same rule.
+// helion/gemm_smem.cuh: the shared memory of the sm90 GEMM template (gemm_sm90.cuh): its
+// ring, and how it slices its C tile for the tma_store epilogue; its launcher
+// (MatmulLauncher.cpp) sizes the kernel's shared memory with the same functions.
 //
 // Host-compilable (integer arithmetic only).
 #pragma once
@@ -15,6 +15,13 @@ namespace helion::dev {
 
 /// Shared memory a CTA may use on sm_90.
 constexpr int kSm90MaxSmem = 227 * 1024;
+
+/// The ring of an sm90 GEMM (Gemm::kRingBytes): 1024 bytes of alignment slack, then per
+/// stage one 128-byte row of a k-block for each of A's `bm` rows, B's `bn` columns and,
+/// with a staged A-shaped tensor, `bm` more, and its full and empty barriers.
+HELION_SMEM_FN int gemm_ring_bytes(int bm, int bn, int stages, bool staged) {
+  return 1024 + stages * ((bm + bn + (staged ? bm : 0)) * 128 + 16);
+}
 
 /// The column slices in which the tma_store epilogue writes a C tile of `tileBytes`
 /// through a buffer of tileBytes / p: the fewest p of 1, 2 and 4 whose buffer fits next to

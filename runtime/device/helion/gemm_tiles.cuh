@@ -45,7 +45,7 @@ __device__ __forceinline__ void group_bounds(const TOff* offsets, int g, int M, 
 
 /// v, the same in every lane of the (whole, converged) warp, from redux.sync, whose
 /// result ptxas holds in a uniform register (GemmGroupedSm90's consumers pass their index
-/// through it; see there).
+/// through it, the row-fitting kernel its stage's addresses; see there).
 __device__ __forceinline__ int warp_uniform(int v) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   return __reduce_max_sync(0xffffffffu, v);
